@@ -1,0 +1,129 @@
+/**
+ * The Kubernetes `Status` object (meta/v1) and a typed error that carries one.
+ * Both the server (to answer) and the client (to raise) use these shapes.
+ */
+
+/** One cause inside `Status.details.causes`. */
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+/** `Status.details`: what the failure was about. */
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+/** A meta/v1 Status, as kube-apiserver writes it. */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never> | { resourceVersion?: string; continue?: string };
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: StatusReason | string;
+  details?: StatusDetails;
+  code: number;
+}
+
+/** The `reason` values Kubernetes uses, and the HTTP code each goes with. */
+export const StatusReasons = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  MethodNotAllowed: 405,
+  NotAcceptable: 406,
+  AlreadyExists: 409,
+  Conflict: 409,
+  Gone: 410,
+  Expired: 410,
+  RequestEntityTooLarge: 413,
+  UnsupportedMediaType: 415,
+  Invalid: 422,
+  TooManyRequests: 429,
+  InternalError: 500,
+  ServiceUnavailable: 503,
+  Timeout: 504,
+} as const;
+
+/** A reason from {@link StatusReasons}. */
+export type StatusReason = keyof typeof StatusReasons;
+
+/** Builds a Failure Status; `code` defaults to the reason's usual HTTP code. */
+export function failureStatus(
+  reason: StatusReason,
+  message: string,
+  details?: StatusDetails,
+  code: number = StatusReasons[reason],
+): Status {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details) status.details = details;
+  return status;
+}
+
+/** A Success Status, as DELETE may answer. */
+export function successStatus(details?: StatusDetails): Status {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
+  if (details) status.details = details;
+  return status;
+}
+
+/** True when `value` looks like a meta/v1 Status. */
+export function isStatus(value: unknown): value is Status {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'Status' &&
+    typeof (value as { code?: unknown }).code === 'number'
+  );
+}
+
+/**
+ * An error carrying a Kubernetes Status. Thrown by the server's handlers (and
+ * turned into the HTTP answer) and by the client (built from the server's answer).
+ */
+export class StatusError extends Error {
+  readonly status: Status;
+
+  constructor(status: Status) {
+    super(status.message ?? status.reason ?? `HTTP ${status.code}`);
+    this.name = 'StatusError';
+    this.status = status;
+  }
+
+  /** The HTTP code, e.g. 410. */
+  get code(): number {
+    return this.status.code;
+  }
+
+  /** The Status reason, e.g. `Expired`. */
+  get reason(): string | undefined {
+    return this.status.reason;
+  }
+
+  /** Shorthand for `new StatusError(failureStatus(...))`. */
+  static of(reason: StatusReason, message: string, details?: StatusDetails, code?: number): StatusError {
+    return new StatusError(failureStatus(reason, message, details, code));
+  }
+}
+
+/** 410 Expired or Gone: the resourceVersion asked for is no longer in history. */
+export function isExpired(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 410;
+}
+
+/** The 504 "Too large resource version" answer (`ResourceVersionTooLarge` cause). */
+export function isTooLargeResourceVersion(err: unknown): boolean {
+  return (
+    err instanceof StatusError &&
+    err.code === 504 &&
+    (err.status.details?.causes ?? []).some((c) => c.reason === 'ResourceVersionTooLarge')
+  );
+}

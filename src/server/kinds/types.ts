@@ -1,0 +1,59 @@
+import type { KubeObject } from '../../protocol/events.js';
+
+/** A column of the server-side Table printed by `kubectl get`. */
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description?: string;
+  /** 0 = default output, 1 = only with `-o wide`. */
+  priority: number;
+  /** Computes the cell for one object; `now` is the server clock, for ages. */
+  cell(obj: KubeObject, now: number): string | number | boolean;
+}
+
+/**
+ * One served resource. A kind is a table entry, not a code path: adding a
+ * resource means adding one of these to the registry.
+ */
+export interface ResourceKind {
+  /** API group; "" for the core group. */
+  group: string;
+  version: string;
+  kind: string;
+  /** Lower-case plural used in URLs, e.g. `deployments`. */
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  /** Field selectors beyond metadata.name / metadata.namespace, with how to read each. */
+  fields: Record<string, (obj: KubeObject) => string | undefined>;
+  /** Subresources served beside the main resource. */
+  subresources: Array<'status' | 'scale'>;
+  /** Top-level fields a valid object may carry (besides apiVersion, kind, metadata), for fieldValidation. */
+  topLevelFields: string[];
+  /** The spec/other fields whose change bumps metadata.generation; empty = never bumped. */
+  generationFields: string[];
+  /** Fills in kube-apiserver's defaults in place (on create and update). */
+  defaults?(obj: KubeObject): void;
+  /** Returns field errors (empty when valid). */
+  validate?(obj: KubeObject): FieldError[];
+  /** Table columns (after Name, which is always first). */
+  columns: TableColumn[];
+  /** For the scale subresource: where replicas and the selector live. */
+  scale?: { specReplicas: string; statusReplicas: string; labelSelector: string };
+}
+
+/** A validation failure of one field, reported in a 422 Status's causes. */
+export interface FieldError {
+  /** `FieldValueRequired`, `FieldValueInvalid`, `FieldValueNotSupported`, ... */
+  type: string;
+  field: string;
+  message: string;
+}
+
+/** `apps/v1` or `v1`. */
+export function apiVersionOf(k: Pick<ResourceKind, 'group' | 'version'>): string {
+  return k.group ? `${k.group}/${k.version}` : k.version;
+}

@@ -63,7 +63,15 @@ export function failureStatus(
   details?: StatusDetails,
   code: number = StatusReasons[reason],
 ): Status {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  const status: Status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  };
   if (details) status.details = details;
   return status;
 }

@@ -39,8 +39,25 @@ export interface ResourceKind {
   defaults?(obj: KubeObject): void;
   /** Returns field errors (empty when valid). */
   validate?(obj: KubeObject): FieldError[];
+  /**
+   * Extra checks of an update against the stored object (kube's
+   * `ValidateXUpdate`: immutable selectors, immutable ConfigMaps/Secrets, ...),
+   * run after {@link ResourceKind.validate} on updates only.
+   */
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * Create-only additions (the strategy's `PrepareForCreate`) that must not be
+   * re-applied on updates, e.g. a Namespace's `spec.finalizers: [kubernetes]`,
+   * which the namespace lifecycle later removes. Runs after `defaults`, before `validate`.
+   */
+  prepareForCreate?(obj: KubeObject): void;
   /** Table columns (after Name, which is always first). */
   columns: TableColumn[];
+  /**
+   * True when `columns` already holds the Name column where kube puts it:
+   * Events print it last and only with `-o wide`. The table builder then adds none.
+   */
+  columnsIncludeName?: boolean;
   /** For the scale subresource: where replicas and the selector live. */
   scale?: { specReplicas: string; statusReplicas: string; labelSelector: string };
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { CliError } from './errors.js';
+import { serveCommand } from './serve.js';
+
+/** Builds the `watchmark` command tree. */
+export function program(): Command {
+  const cmd = new Command('watchmark')
+    .description(
+      'Kubernetes list-watch done right: bookmarks, resume without relisting, and an API server to prove it',
+    )
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  cmd.addCommand(serveCommand().exitOverride());
+  return cmd;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await program().parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof CliError) {
+      process.stderr.write(`watchmark: ${err.message}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`watchmark: ${(err as Error)?.message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv).then((code) => {
+  process.exitCode = code;
+});

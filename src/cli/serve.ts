@@ -1,0 +1,148 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { startServer } from '../server/index.js';
+import type { ServerOptions } from '../server/options.js';
+import { CliError, durationArg, portArg } from './errors.js';
+
+interface ServeFlags {
+  bindAddress: string;
+  port: number;
+  kubeconfigOut?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  tokenFile?: string;
+  clientCaFile?: string;
+  insecureNoAuth?: boolean;
+  insecureHttp?: boolean;
+  bookmarkInterval?: number;
+  bookmarkLead?: number;
+  historyWindow?: number;
+  compactionInterval?: number;
+  minRequestTimeout?: number;
+  bookmarks: boolean;
+  watchList: boolean;
+}
+
+async function readFlagFile(flag: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(`${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+}
+
+/** Turns the flags into server options, reading the files they name. */
+export async function serveOptions(flags: ServeFlags): Promise<ServerOptions> {
+  if (flags.insecureHttp && !flags.insecureNoAuth) {
+    throw new CliError(
+      '--insecure-http needs --insecure-no-auth: kubectl never sends credentials over plain HTTP',
+    );
+  }
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
+    throw new CliError('--tls-cert and --tls-key go together');
+  }
+  const opts: ServerOptions = {
+    bindAddress: flags.bindAddress,
+    port: flags.port,
+    bookmarkInterval: flags.bookmarkInterval,
+    bookmarkLead: flags.bookmarkLead,
+    historyWindow: flags.historyWindow,
+    compactionInterval: flags.compactionInterval,
+    minRequestTimeout: flags.minRequestTimeout,
+    noBookmarks: !flags.bookmarks,
+    noWatchList: !flags.watchList,
+    insecureHttp: flags.insecureHttp,
+    insecureNoAuth: flags.insecureNoAuth,
+    log: (message) => process.stderr.write(`watchmark serve: ${message}\n`),
+  };
+  if (flags.tlsCert && flags.tlsKey) {
+    opts.tls = {
+      certPem: await readFlagFile('--tls-cert', flags.tlsCert),
+      keyPem: await readFlagFile('--tls-key', flags.tlsKey),
+    };
+  }
+  if (flags.tokenFile)
+    opts.tokenFile = { text: await readFlagFile('--token-file', flags.tokenFile), name: flags.tokenFile };
+  if (flags.clientCaFile) opts.clientCA = await readFlagFile('--client-ca-file', flags.clientCaFile);
+  return opts;
+}
+
+/** `watchmark serve`: the API server until SIGTERM or Ctrl-C. */
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description("run a Kubernetes-compatible API server whose watch behaves like kube-apiserver's")
+    .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', portArg, 0)
+    .option('--kubeconfig-out <file>', 'write a kubeconfig for this server here (mode 0600)')
+    .option('--tls-cert <file>', 'serving certificate (PEM); generated with its own CA when absent')
+    .option('--tls-key <file>', 'serving key (PEM)')
+    .option(
+      '--token-file <file>',
+      'static bearer tokens, kube-apiserver CSV format: token,user,uid,"group1,group2"',
+    )
+    .option('--client-ca-file <file>', 'CA bundle that signs accepted x509 client certificates')
+    .option('--insecure-no-auth', 'accept every request without credentials')
+    .option('--insecure-http', 'serve plain HTTP (needs --insecure-no-auth)')
+    .option(
+      '--bookmark-interval <duration>',
+      'how often each watcher that allows bookmarks gets one (default 1m)',
+      durationArg,
+    )
+    .option(
+      '--bookmark-lead <duration>',
+      'how long before a watch deadline its last bookmark goes (default 2s)',
+      durationArg,
+    )
+    .option(
+      '--history-window <duration>',
+      'how far back the watch cache history reaches (default 75s)',
+      durationArg,
+    )
+    .option(
+      '--compaction-interval <duration>',
+      'how long the store keeps old revisions (default 5m, 0 = never)',
+      durationArg,
+    )
+    .option(
+      '--min-request-timeout <duration>',
+      'watch timeout is random in [1x, 2x) of this without timeoutSeconds (default 30m)',
+      durationArg,
+    )
+    .option('--no-bookmarks', 'never send periodic bookmarks (streaming lists still end with their marker)')
+    .option('--no-watch-list', 'reject sendInitialEvents with 422, like kube-apiserver with WatchList off')
+    .action(async (flags: ServeFlags) => {
+      const opts = await serveOptions(flags);
+      let tempDir: string | undefined;
+      if (flags.kubeconfigOut) {
+        opts.kubeconfigOut = flags.kubeconfigOut;
+      } else {
+        tempDir = await mkdtemp(join(tmpdir(), 'watchmark-'));
+        opts.kubeconfigOut = join(tempDir, 'kubeconfig');
+      }
+      let server: Awaited<ReturnType<typeof startServer>>;
+      try {
+        server = await startServer(opts);
+      } catch (err) {
+        if (tempDir) await rm(tempDir, { recursive: true, force: true });
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE')
+          throw new CliError(`cannot listen on ${flags.bindAddress}:${flags.port}: address in use`);
+        if (code === 'EADDRNOTAVAIL')
+          throw new CliError(`cannot listen on ${flags.bindAddress}: address not available`);
+        throw new CliError((err as Error).message);
+      }
+      process.stdout.write(
+        `watchmark API server ready at ${server.url} (kubeconfig: ${server.kubeconfigPath})\n`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+      });
+      await server.close();
+      if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    });
+}

@@ -1,0 +1,394 @@
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
+import { failureStatus, StatusError } from '../protocol/status.js';
+import { Authenticator, generateToken, parseTokenFile, tlsClientAuthOptions, type UserInfo } from './auth.js';
+import {
+  aggregatedDiscovery,
+  legacyApiGroup,
+  legacyApiGroupList,
+  legacyApiResourceList,
+  legacyApiVersions,
+  negotiateDiscovery,
+  versionInfo,
+} from './discovery.js';
+import { sendJson, sendStatus, toStatus } from './http-io.js';
+import { findByPlural, REGISTRY } from './kinds/registry.js';
+import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
+import { ServerMetrics } from './metrics.js';
+import { ObjectStorage } from './objects.js';
+import { buildOpenApiV3, openApiV2Response } from './openapi.js';
+import { DEFAULTS, type ServerOptions } from './options.js';
+import { parseNamespaceSubresource, parseResourcePath } from './request-info.js';
+import { handleResource, type ResourceContext } from './resource-handler.js';
+import { newStats, type ServerStats } from './stats.js';
+import { MemoryStore } from './store/memory.js';
+import type { Store } from './store/types.js';
+import { generateServingCertificates } from './tls.js';
+import type { WatchSettings } from './watch.js';
+import { Cacher } from './watchcache/cacher.js';
+
+const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+
+/** A running API server. */
+export interface RunningServer {
+  /** The base URL, e.g. `https://127.0.0.1:37421`. */
+  readonly url: string;
+  /** The kubeconfig (YAML) that reaches this server with full rights. */
+  readonly kubeconfig: string;
+  /** Where the kubeconfig was written, when `kubeconfigOut` was given. */
+  readonly kubeconfigPath: string | undefined;
+  /** The generated (or given) bearer token; undefined with auth off. */
+  readonly token: string | undefined;
+  /** PEM of the CA clients must trust; undefined over plain HTTP. */
+  readonly caPem: string | undefined;
+  /** The store served. */
+  readonly store: Store;
+  /** The live counters (also at /debug/watchmark/stats). */
+  readonly stats: ServerStats;
+  /** The resourceVersion the watch caches have reached. */
+  latestRevision(): number;
+  /** Compacts the store to now and empties the watch caches' history. */
+  compact(): Promise<number>;
+  /** Cuts every open watch stream mid-flight. Returns how many. */
+  dropWatches(): number;
+  /** Ends every watch cleanly, stops listening and releases everything. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a Kubernetes-compatible API server in this process: the same server
+ * `watchmark serve` runs. Stop it with `close()`; a new one may then be
+ * started over the same `store`, as kube-apiserver restarts over etcd.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const server = new ApiServer(options);
+  await server.start();
+  return server;
+}
+
+class ApiServer implements RunningServer {
+  readonly store: Store;
+  readonly stats = newStats();
+  url = '';
+  kubeconfig = '';
+  kubeconfigPath: string | undefined;
+  token: string | undefined;
+  caPem: string | undefined;
+  private readonly opts: ServerOptions;
+  private readonly ownsStore: boolean;
+  private readonly clock: Clock;
+  private readonly cacher: Cacher;
+  private readonly objects: ObjectStorage;
+  private readonly metrics: ServerMetrics;
+  private readonly ctx: ResourceContext;
+  private authenticator: Authenticator | undefined;
+  private http: Server | undefined;
+  private compactionTimer: TimerHandle | undefined;
+  private lastCompactionCandidate = 0;
+  private readonly background = new Set<Promise<void>>();
+  private closing = false;
+
+  constructor(opts: ServerOptions) {
+    if (opts.insecureHttp && !opts.insecureNoAuth) {
+      throw new Error(
+        '--insecure-http requires --insecure-no-auth: kubectl never sends credentials over plain HTTP',
+      );
+    }
+    this.opts = opts;
+    this.ownsStore = !opts.store;
+    this.store = opts.store ?? new MemoryStore();
+    this.clock = opts.clock ?? systemClock;
+    const log = opts.log ?? (() => {});
+    this.cacher = new Cacher(this.store, REGISTRY, {
+      clock: this.clock,
+      stats: this.stats,
+      history: {
+        windowMs: opts.historyWindow ?? DEFAULTS.historyWindow,
+        capacity: opts.historyCapacity ?? DEFAULTS.historyCapacity,
+      },
+      onError: (err) => log(`watch cache: store watch failed: ${err.message}`),
+    });
+    this.objects = new ObjectStorage(this.store, this.clock, this.stats);
+    this.metrics = new ServerMetrics(this.stats);
+    const settings: WatchSettings = {
+      bookmarkIntervalMs: opts.bookmarkInterval ?? DEFAULTS.bookmarkInterval,
+      bookmarkLeadMs: opts.bookmarkLead ?? DEFAULTS.bookmarkLead,
+      minRequestTimeoutMs: opts.minRequestTimeout ?? DEFAULTS.minRequestTimeout,
+      periodicBookmarks: !opts.noBookmarks,
+      watchList: !opts.noWatchList,
+      maxWatcherBufferBytes: opts.maxWatcherBufferBytes ?? DEFAULTS.maxWatcherBufferBytes,
+      tooLargeWaitMs: opts.tooLargeWait ?? DEFAULTS.tooLargeWait,
+    };
+    this.ctx = {
+      store: this.store,
+      cacher: this.cacher,
+      clock: this.clock,
+      stats: this.stats,
+      settings,
+      tooLargeWaitMs: settings.tooLargeWaitMs,
+      random: opts.random ?? Math.random,
+      objects: this.objects,
+      kinds: REGISTRY,
+      finalizeNamespace: (name) =>
+        this.runInBackground(`finalize namespace ${name}`, () =>
+          this.objects.finalizeNamespace(name, REGISTRY),
+        ),
+      countBytes: (bytes) => {
+        this.stats.responseBytesWritten += bytes;
+      },
+    };
+  }
+
+  latestRevision(): number {
+    return this.cacher.latestRevision;
+  }
+
+  async start(): Promise<void> {
+    const opts = this.opts;
+    await this.cacher.start();
+    const bindAddress = opts.bindAddress ?? DEFAULTS.bindAddress;
+    const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
+    if (opts.insecureHttp) {
+      this.http = createHttpServer(handler);
+    } else {
+      let tls = opts.tls;
+      if (!tls) {
+        const generated = await generateServingCertificates({ hosts: [bindAddress], clock: this.clock });
+        tls = { certPem: generated.certPem, keyPem: generated.keyPem, caPem: generated.caCertPem };
+      }
+      this.caPem = tls.caPem;
+      this.http = createHttpsServer(
+        { cert: tls.certPem, key: tls.keyPem, ...tlsClientAuthOptions(opts.clientCA) },
+        handler,
+      );
+    }
+    if (!opts.insecureNoAuth) {
+      const tokens = opts.tokenFile
+        ? parseTokenFile(opts.tokenFile.text, opts.tokenFile.name)
+        : new Map<string, UserInfo>();
+      this.token = opts.token ?? generateToken();
+      tokens.set(this.token, { name: 'watchmark-admin', groups: ['system:masters'] });
+      this.authenticator = new Authenticator({ tokens, clientCA: opts.clientCA });
+    }
+    const http = this.http;
+    // Keep-alive watch connections must not hold up close().
+    http.keepAliveTimeout = 65_000;
+    http.headersTimeout = 66_000;
+    http.requestTimeout = 0;
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(opts.port ?? 0, bindAddress, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = http.address() as AddressInfo;
+    const host = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
+    const hostPart = host.includes(':') ? `[${host}]` : host;
+    this.url = `${opts.insecureHttp ? 'http' : 'https'}://${hostPart}:${port}`;
+    this.kubeconfig = buildKubeconfig({ server: this.url, caPem: this.caPem, token: this.token });
+    if (opts.kubeconfigOut) {
+      await writeKubeconfig(opts.kubeconfigOut, this.kubeconfig);
+      this.kubeconfigPath = opts.kubeconfigOut;
+    }
+    this.scheduleCompaction();
+  }
+
+  async compact(): Promise<number> {
+    const revision = await this.store.currentRevision();
+    await this.store.compact(revision);
+    this.cacher.dropHistory();
+    return revision;
+  }
+
+  dropWatches(): number {
+    let n = 0;
+    for (const cache of this.cacher.all()) {
+      for (const w of cache.watchers.all()) {
+        w.close('dropped');
+        n++;
+      }
+    }
+    return n;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.compactionTimer?.cancel();
+    for (const cache of this.cacher.all()) for (const w of cache.watchers.all()) w.close('shutdown');
+    this.cacher.stop();
+    const http = this.http;
+    if (http) {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeIdleConnections();
+        setImmediate(() => http.closeAllConnections());
+      });
+    }
+    await Promise.allSettled([...this.background]);
+    if (this.ownsStore) await this.store.close();
+  }
+
+  /**
+   * Compacts like kube-apiserver: every interval, to the revision seen at the
+   * previous tick, so exact reads and continue tokens stay valid for one
+   * whole interval.
+   */
+  private scheduleCompaction(): void {
+    const interval = this.opts.compactionInterval ?? DEFAULTS.compactionInterval;
+    if (interval <= 0) return;
+    this.compactionTimer = this.clock.setTimeout(() => {
+      this.runInBackground('compaction', async () => {
+        const target = this.lastCompactionCandidate;
+        this.lastCompactionCandidate = await this.store.currentRevision();
+        if (target > 0) await this.store.compact(target);
+      });
+      if (!this.closing) this.scheduleCompaction();
+    }, interval);
+  }
+
+  private runInBackground(what: string, work: () => Promise<void>): void {
+    const p = work()
+      .catch((err: Error) => (this.opts.log ?? (() => {}))(`${what} failed: ${err.message}`))
+      .finally(() => this.background.delete(p));
+    this.background.add(p);
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    this.stats.requests++;
+    res.on('finish', () => {
+      if (res.statusCode >= 400) this.stats.requestErrors++;
+    });
+    this.route(req, res).catch((err: unknown) => {
+      const status = toStatus(err);
+      if (status.code >= 500) (this.opts.log ?? (() => {}))(`${req.method} ${req.url}: ${status.message}`);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      this.stats.responseBytesWritten += sendStatus(res, status);
+    });
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://server');
+    } catch {
+      throw StatusError.of('BadRequest', 'malformed request URL');
+    }
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    if (this.authenticator && !PUBLIC_PATHS.has(path) && !this.authenticator.authenticate(req)) {
+      throw new StatusError(failureStatus('Unauthorized', 'Unauthorized'));
+    }
+    const method = req.method ?? 'GET';
+    const info = parseNamespaceSubresource(path, findByPlural) ?? parseResourcePath(path, findByPlural);
+    if (info) return handleResource(this.ctx, req, res, info, url.searchParams);
+    if (path.startsWith('/debug/watchmark/'))
+      return this.debug(method, path.slice('/debug/watchmark/'.length), res);
+    if (method !== 'GET' && method !== 'HEAD') {
+      throw StatusError.of(
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource`,
+      );
+    }
+    return this.nonResource(req, res, path);
+  }
+
+  private reply(res: ServerResponse, code: number, body: unknown, contentType?: string): void {
+    this.stats.responseBytesWritten += sendJson(res, code, body, contentType);
+  }
+
+  private async nonResource(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const accept = req.headers.accept;
+    switch (path) {
+      case '/healthz':
+      case '/livez':
+      case '/readyz':
+        return this.reply(res, 200, 'ok', 'text/plain; charset=utf-8');
+      case '/version':
+        return this.reply(res, 200, versionInfo());
+      case '/api':
+      case '/apis': {
+        const scope = path === '/api' ? 'core' : 'groups';
+        const negotiated = negotiateDiscovery(accept);
+        if (negotiated !== 'legacy') {
+          return this.reply(
+            res,
+            200,
+            aggregatedDiscovery(REGISTRY, scope, negotiated.version),
+            negotiated.contentType,
+          );
+        }
+        return this.reply(
+          res,
+          200,
+          scope === 'core' ? legacyApiVersions(REGISTRY) : legacyApiGroupList(REGISTRY),
+        );
+      }
+      case '/openapi/v2': {
+        const v2 = openApiV2Response();
+        res.writeHead(v2.status, { 'Content-Type': v2.contentType, 'Content-Length': v2.body.length });
+        res.end(v2.body);
+        return;
+      }
+      case '/metrics': {
+        const { contentType, body } = await this.metrics.render();
+        return this.reply(res, 200, body, contentType);
+      }
+    }
+    if (path.startsWith('/openapi/v3')) {
+      const openapi = buildOpenApiV3(REGISTRY);
+      if (path === '/openapi/v3') return this.reply(res, 200, openapi.root);
+      const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));
+      if (doc) return this.reply(res, 200, doc.body);
+    }
+    const parts = path.split('/').filter(Boolean);
+    if (parts[0] === 'api' && parts.length === 2) {
+      const list = legacyApiResourceList(REGISTRY, '', parts[1]);
+      if (list) return this.reply(res, 200, list);
+    }
+    if (parts[0] === 'apis' && parts.length === 2) {
+      const group = legacyApiGroup(REGISTRY, parts[1]);
+      if (group) return this.reply(res, 200, group);
+    }
+    if (parts[0] === 'apis' && parts.length === 3) {
+      const list = legacyApiResourceList(REGISTRY, parts[1], parts[2]);
+      if (list) return this.reply(res, 200, list);
+    }
+    throw StatusError.of('NotFound', 'the server could not find the requested resource', {});
+  }
+
+  private async debug(method: string, action: string, res: ServerResponse): Promise<void> {
+    if (action === 'stats') {
+      if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'stats answers GET');
+      return this.reply(res, 200, {
+        ...this.stats,
+        latestRevision: this.cacher.latestRevision,
+        store: this.store.name,
+      });
+    }
+    if (action === 'compact' || action === 'drop-watches') {
+      if (method !== 'POST') throw StatusError.of('MethodNotAllowed', `${action} answers POST`);
+      if (action === 'compact') return this.reply(res, 200, { compactedRevision: await this.compact() });
+      // Answer first, then cut the streams (the caller may itself be watching).
+      const count = this.cacher.all().reduce((n, c) => n + c.watchers.size, 0);
+      this.reply(res, 200, { droppedWatches: count });
+      setImmediate(() => this.dropWatches());
+      return;
+    }
+    throw StatusError.of(
+      'NotFound',
+      `unknown debug action ${JSON.stringify(action)}: use stats, compact or drop-watches`,
+      {},
+    );
+  }
+}

@@ -1,0 +1,406 @@
+/**
+ * The served resources: one {@link ResourceKind} entry per kind, carrying
+ * what kube-apiserver knows about it (discovery names, scope, subresources,
+ * selectable fields, generation rules, defaulting, validation, table
+ * columns), and the lookups the server uses to find an entry.
+ */
+
+import type { KubeObject } from '../../protocol/events.js';
+import { objects, rec, str } from './access.js';
+import {
+  configMapColumns,
+  daemonSetColumns,
+  deploymentColumns,
+  eventColumns,
+  leaseColumns,
+  namespaceColumns,
+  nodeColumns,
+  podColumns,
+  replicaSetColumns,
+  secretColumns,
+  serviceColumns,
+  statefulSetColumns,
+} from './columns.js';
+import {
+  defaultDaemonSet,
+  defaultDeployment,
+  defaultNamespace,
+  defaultNode,
+  defaultReplicaSet,
+  defaultSecret,
+  defaultService,
+  defaultStatefulSet,
+} from './defaults.js';
+import { defaultPod } from './defaults-pod.js';
+import { apiVersionOf, type ResourceKind } from './types.js';
+import {
+  validateDaemonSet,
+  validateDeployment,
+  validateReplicaSet,
+  validateSelectorUnchanged,
+  validateStatefulSet,
+  validateStatefulSetUpdate,
+} from './validation-apps.js';
+import {
+  validateConfigMap,
+  validateEvent,
+  validateImmutableData,
+  validateLease,
+  validateNamespace,
+  validateNode,
+  validatePod,
+  validateSecret,
+  validateSecretUpdate,
+  validateService,
+} from './validation-core.js';
+
+type FieldGetter = (obj: KubeObject) => string;
+
+/** A selectable field read from a dotted path; absent reads as "", as in kube's `fields.Set`. */
+function pathField(path: string): FieldGetter {
+  const parts = path.split('.');
+  return (obj) => {
+    let cur: unknown = obj;
+    for (const part of parts) cur = rec(cur)[part];
+    return typeof cur === 'string'
+      ? cur
+      : typeof cur === 'number' || typeof cur === 'boolean'
+        ? String(cur)
+        : '';
+  };
+}
+
+/** The workloads' `/scale`: autoscaling/v1 Scale reads replicas and the selector from these paths. */
+const REPLICAS_SCALE = {
+  specReplicas: 'spec.replicas',
+  statusReplicas: 'status.replicas',
+  labelSelector: 'spec.selector',
+};
+
+/** Workload generation: only spec changes bump it (kube's PrepareForUpdate of the apps strategies). */
+const SPEC_GENERATION = ['spec'];
+
+/**
+ * kube's PodToSelectableFields (pkg/registry/core/pod/strategy.go). The
+ * scheduler lists `spec.nodeName=` and kubelets `spec.nodeName=<node>`.
+ */
+const podFields: Record<string, FieldGetter> = {
+  'spec.nodeName': pathField('spec.nodeName'),
+  'spec.restartPolicy': pathField('spec.restartPolicy'),
+  'spec.schedulerName': pathField('spec.schedulerName'),
+  'spec.serviceAccountName': pathField('spec.serviceAccountName'),
+  'spec.hostNetwork': (o) => String(rec(o.spec).hostNetwork === true),
+  'status.phase': pathField('status.phase'),
+  // kube reads podIPs[0]; our defaulting keeps podIP in step with it.
+  'status.podIP': (o) => str(objects(rec(o.status).podIPs)[0]?.ip) || str(rec(o.status).podIP),
+  'status.nominatedNodeName': pathField('status.nominatedNodeName'),
+};
+
+/** kube's event `ToSelectableFields` (pkg/registry/core/event/strategy.go); `source` falls back to the reporting controller. */
+const eventFields: Record<string, FieldGetter> = {
+  'involvedObject.kind': pathField('involvedObject.kind'),
+  'involvedObject.namespace': pathField('involvedObject.namespace'),
+  'involvedObject.name': pathField('involvedObject.name'),
+  'involvedObject.uid': pathField('involvedObject.uid'),
+  'involvedObject.apiVersion': pathField('involvedObject.apiVersion'),
+  'involvedObject.resourceVersion': pathField('involvedObject.resourceVersion'),
+  'involvedObject.fieldPath': pathField('involvedObject.fieldPath'),
+  reason: pathField('reason'),
+  reportingComponent: pathField('reportingComponent'),
+  source: (o) => str(rec(o.source).component) || str(o.reportingComponent),
+  type: pathField('type'),
+};
+
+/** Namespaces are created with the `kubernetes` finalizer, which the namespace lifecycle removes once they are empty. */
+function prepareNamespace(obj: KubeObject): void {
+  const spec = rec(obj.spec);
+  const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+  if (!finalizers.includes('kubernetes')) obj.spec = { ...spec, finalizers: [...finalizers, 'kubernetes'] };
+}
+
+/**
+ * Every served kind. Events and Leases have no defaulting in kube (core/v1
+ * defines no SetDefaults_Event: `type` and `count` stay as the reporter sent
+ * them); ConfigMaps' only default (an empty `data` map) never shows on the
+ * wire, so they have none here either.
+ */
+export const REGISTRY: ResourceKind[] = [
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Namespace',
+    plural: 'namespaces',
+    singular: 'namespace',
+    namespaced: false,
+    shortNames: ['ns'],
+    categories: [],
+    fields: { 'status.phase': pathField('status.phase') },
+    subresources: ['status'],
+    topLevelFields: ['spec', 'status'],
+    generationFields: [],
+    defaults: defaultNamespace,
+    prepareForCreate: prepareNamespace,
+    validate: validateNamespace,
+    columns: namespaceColumns,
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Pod',
+    plural: 'pods',
+    singular: 'pod',
+    namespaced: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    fields: podFields,
+    subresources: ['status'],
+    topLevelFields: ['spec', 'status'],
+    // metadata.generation on Pods (PodObservedGenerationTracking) arrived after 1.33.
+    generationFields: [],
+    defaults: defaultPod,
+    validate: validatePod,
+    columns: podColumns,
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Node',
+    plural: 'nodes',
+    singular: 'node',
+    namespaced: false,
+    shortNames: ['no'],
+    categories: [],
+    fields: { 'spec.unschedulable': (o) => String(rec(o.spec).unschedulable === true) },
+    subresources: ['status'],
+    topLevelFields: ['spec', 'status'],
+    generationFields: [],
+    defaults: defaultNode,
+    validate: validateNode,
+    columns: nodeColumns,
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'ConfigMap',
+    plural: 'configmaps',
+    singular: 'configmap',
+    namespaced: true,
+    shortNames: ['cm'],
+    categories: [],
+    fields: {},
+    subresources: [],
+    topLevelFields: ['data', 'binaryData', 'immutable'],
+    generationFields: [],
+    validate: validateConfigMap,
+    validateUpdate: (obj, old) => validateImmutableData(obj, old, ['data', 'binaryData']),
+    columns: configMapColumns,
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Secret',
+    plural: 'secrets',
+    singular: 'secret',
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    fields: { type: pathField('type') },
+    subresources: [],
+    topLevelFields: ['data', 'stringData', 'type', 'immutable'],
+    generationFields: [],
+    defaults: defaultSecret,
+    validate: validateSecret,
+    validateUpdate: validateSecretUpdate,
+    columns: secretColumns,
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Service',
+    plural: 'services',
+    singular: 'service',
+    namespaced: true,
+    shortNames: ['svc'],
+    categories: ['all'],
+    fields: { 'spec.clusterIP': pathField('spec.clusterIP'), 'spec.type': pathField('spec.type') },
+    subresources: ['status'],
+    topLevelFields: ['spec', 'status'],
+    generationFields: [],
+    defaults: defaultService,
+    validate: validateService,
+    columns: serviceColumns,
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Event',
+    plural: 'events',
+    singular: 'event',
+    namespaced: true,
+    shortNames: ['ev'],
+    categories: [],
+    fields: eventFields,
+    subresources: [],
+    topLevelFields: [
+      'involvedObject',
+      'reason',
+      'message',
+      'source',
+      'firstTimestamp',
+      'lastTimestamp',
+      'count',
+      'type',
+      'eventTime',
+      'series',
+      'action',
+      'related',
+      'reportingComponent',
+      'reportingInstance',
+    ],
+    generationFields: [],
+    validate: validateEvent,
+    columns: eventColumns,
+    columnsIncludeName: true,
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    kind: 'Deployment',
+    plural: 'deployments',
+    singular: 'deployment',
+    namespaced: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+    fields: {},
+    subresources: ['status', 'scale'],
+    topLevelFields: ['spec', 'status'],
+    // Annotations count too: the deployment controller copies them onto ReplicaSets.
+    generationFields: ['spec', 'metadata.annotations'],
+    defaults: defaultDeployment,
+    validate: validateDeployment,
+    validateUpdate: validateSelectorUnchanged,
+    columns: deploymentColumns,
+    scale: REPLICAS_SCALE,
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    kind: 'ReplicaSet',
+    plural: 'replicasets',
+    singular: 'replicaset',
+    namespaced: true,
+    shortNames: ['rs'],
+    categories: ['all'],
+    fields: {
+      'status.replicas': (o) =>
+        String(typeof rec(o.status).replicas === 'number' ? rec(o.status).replicas : 0),
+    },
+    subresources: ['status', 'scale'],
+    topLevelFields: ['spec', 'status'],
+    generationFields: SPEC_GENERATION,
+    defaults: defaultReplicaSet,
+    validate: validateReplicaSet,
+    validateUpdate: validateSelectorUnchanged,
+    columns: replicaSetColumns,
+    scale: REPLICAS_SCALE,
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    singular: 'statefulset',
+    namespaced: true,
+    shortNames: ['sts'],
+    categories: ['all'],
+    fields: {},
+    subresources: ['status', 'scale'],
+    topLevelFields: ['spec', 'status'],
+    generationFields: SPEC_GENERATION,
+    defaults: defaultStatefulSet,
+    validate: validateStatefulSet,
+    validateUpdate: validateStatefulSetUpdate,
+    columns: statefulSetColumns,
+    scale: REPLICAS_SCALE,
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    singular: 'daemonset',
+    namespaced: true,
+    shortNames: ['ds'],
+    categories: ['all'],
+    fields: {},
+    subresources: ['status'],
+    topLevelFields: ['spec', 'status'],
+    generationFields: SPEC_GENERATION,
+    defaults: defaultDaemonSet,
+    validate: validateDaemonSet,
+    validateUpdate: validateSelectorUnchanged,
+    columns: daemonSetColumns,
+  },
+  {
+    group: 'coordination.k8s.io',
+    version: 'v1',
+    kind: 'Lease',
+    plural: 'leases',
+    singular: 'lease',
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    fields: {},
+    subresources: [],
+    topLevelFields: ['spec'],
+    generationFields: [],
+    validate: validateLease,
+    columns: leaseColumns,
+  },
+];
+
+/** A kind's identity as `<apiVersion>/<Kind>`: `v1/Pod`, `apps/v1/Deployment`. */
+export function kindKey(k: Pick<ResourceKind, 'group' | 'version' | 'kind'>): string {
+  return `${apiVersionOf(k)}/${k.kind}`;
+}
+
+const byPlural = new Map(REGISTRY.map((k) => [`${k.group}/${k.version}/${k.plural}`, k]));
+const byKindKey = new Map(REGISTRY.map((k) => [kindKey(k), k]));
+
+/** The kind served at `/apis/<group>/<version>/<plural>` (`group` "" for `/api/v1`). */
+export function findByPlural(group: string, version: string, plural: string): ResourceKind | undefined {
+  return byPlural.get(`${group}/${version}/${plural}`);
+}
+
+const CORE_VERSION_RE = /^v\d+((alpha|beta)\d+)?$/;
+
+/**
+ * The kind `kind` of an apiVersion (`apps/v1`, `v1`) or of a group (`apps`,
+ * "" for core) in any served version.
+ */
+export function findByKind(groupOrApiVersion: string, kind: string): ResourceKind | undefined {
+  if (groupOrApiVersion.includes('/') || CORE_VERSION_RE.test(groupOrApiVersion)) {
+    const slash = groupOrApiVersion.indexOf('/');
+    const group = slash < 0 ? '' : groupOrApiVersion.slice(0, slash);
+    const version = slash < 0 ? groupOrApiVersion : groupOrApiVersion.slice(slash + 1);
+    return byKindKey.get(kindKey({ group, version, kind }));
+  }
+  return REGISTRY.find((k) => k.group === groupOrApiVersion && k.kind === kind);
+}
+
+/**
+ * What kubectl's RESTMapper accepts on a command line: a plural, singular,
+ * short name or kind (any case), optionally qualified by group
+ * (`deployments.apps`, `deploy.apps`).
+ */
+export function resolveResource(name: string): ResourceKind | undefined {
+  const lower = name.toLowerCase();
+  const matches = (k: ResourceKind, n: string) =>
+    k.plural === n || k.singular === n || k.shortNames.includes(n) || k.kind.toLowerCase() === n;
+  const direct = REGISTRY.find((k) => matches(k, lower));
+  if (direct) return direct;
+  const dot = lower.indexOf('.');
+  if (dot < 0) return undefined;
+  const [resource, group] = [lower.slice(0, dot), lower.slice(dot + 1)];
+  return REGISTRY.find((k) => k.group === group && matches(k, resource));
+}

@@ -1,0 +1,120 @@
+/**
+ * PodSpec validation (`ValidatePodSpec` in pkg/apis/core/validation), for
+ * Pods and for the pod templates of workloads: the rules a client can
+ * actually trip over, with kube's field paths and messages.
+ */
+
+import { isObject, objects, rec, str } from './access.js';
+import type { FieldError } from './types.js';
+import { duplicate, invalid, notSupported, required, validateLabels } from './validation.js';
+import { isDNS1123Label, isValidPortName, isValidPortNum } from './validation-names.js';
+
+const RESTART_POLICIES = ['Always', 'Never', 'OnFailure'];
+const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const TERMINATION_MESSAGE_POLICIES = ['FallbackToLogsOnError', 'File'];
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
+/** Options of {@link validatePodSpec}. */
+export interface PodSpecRules {
+  /**
+   * The restart policies this owner allows: workloads keep pods running, so
+   * Deployments, ReplicaSets, StatefulSets and DaemonSets only accept "Always".
+   */
+  restartPolicies?: readonly string[];
+}
+
+function validatePorts(ports: unknown, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  objects(ports).forEach((port, i) => {
+    const p = `${path}[${i}]`;
+    const name = str(port.name);
+    if (name !== '') for (const msg of isValidPortName(name)) errors.push(invalid(`${p}.name`, name, msg));
+    if (port.containerPort === undefined) errors.push(required(`${p}.containerPort`));
+    else
+      for (const msg of isValidPortNum(port.containerPort))
+        errors.push(invalid(`${p}.containerPort`, port.containerPort, msg));
+    if (port.hostPort !== undefined && port.hostPort !== 0) {
+      for (const msg of isValidPortNum(port.hostPort))
+        errors.push(invalid(`${p}.hostPort`, port.hostPort, msg));
+    }
+    const protocol = str(port.protocol);
+    if (protocol === '') errors.push(required(`${p}.protocol`));
+    else if (!PROTOCOLS.includes(protocol)) errors.push(notSupported(`${p}.protocol`, protocol, PROTOCOLS));
+  });
+  return errors;
+}
+
+/** One container's own rules; `names` collects names across init and regular containers. */
+function validateContainer(c: Record<string, unknown>, path: string, names: Set<string>): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = str(c.name);
+  if (name === '') errors.push(required(`${path}.name`));
+  else {
+    for (const msg of isDNS1123Label(name)) errors.push(invalid(`${path}.name`, name, msg));
+    if (names.has(name)) errors.push(duplicate(`${path}.name`, name));
+    names.add(name);
+  }
+  const image = str(c.image);
+  if (image === '') errors.push(required(`${path}.image`));
+  else if (image.trim() !== image) {
+    errors.push(invalid(`${path}.image`, image, 'must not have leading or trailing whitespace'));
+  }
+  const pull = str(c.imagePullPolicy);
+  if (pull === '') errors.push(required(`${path}.imagePullPolicy`));
+  else if (!PULL_POLICIES.includes(pull))
+    errors.push(notSupported(`${path}.imagePullPolicy`, pull, PULL_POLICIES));
+  const tmp = str(c.terminationMessagePolicy);
+  if (tmp === '') errors.push(required(`${path}.terminationMessagePolicy`));
+  else if (!TERMINATION_MESSAGE_POLICIES.includes(tmp)) {
+    errors.push(notSupported(`${path}.terminationMessagePolicy`, tmp, TERMINATION_MESSAGE_POLICIES));
+  }
+  errors.push(...validatePorts(c.ports, `${path}.ports`));
+  return errors;
+}
+
+/**
+ * `ValidatePodSpec`: at least one container, each with a unique DNS-1123 name
+ * and an image, and supported policies. Runs after defaulting, so policies
+ * left empty by a client are already filled in; an empty one here was sent as "".
+ */
+export function validatePodSpec(spec: unknown, path: string, rules: PodSpecRules = {}): FieldError[] {
+  if (!isObject(spec)) return [required(path)];
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  objects(spec.initContainers).forEach((c, i) => {
+    errors.push(...validateContainer(c, `${path}.initContainers[${i}]`, names));
+  });
+  const containers = objects(spec.containers);
+  if (containers.length === 0) errors.push(required(`${path}.containers`));
+  containers.forEach((c, i) => {
+    errors.push(...validateContainer(c, `${path}.containers[${i}]`, names));
+  });
+  const restart = str(spec.restartPolicy);
+  const allowed = rules.restartPolicies ?? RESTART_POLICIES;
+  if (restart === '') errors.push(required(`${path}.restartPolicy`));
+  else if (!allowed.includes(restart)) errors.push(notSupported(`${path}.restartPolicy`, restart, allowed));
+  const dns = str(spec.dnsPolicy);
+  if (dns === '') errors.push(required(`${path}.dnsPolicy`));
+  else if (!DNS_POLICIES.includes(dns)) errors.push(notSupported(`${path}.dnsPolicy`, dns, DNS_POLICIES));
+  if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0) {
+    errors.push(
+      invalid(
+        `${path}.activeDeadlineSeconds`,
+        spec.activeDeadlineSeconds,
+        'must be between 1 and 2147483647, inclusive',
+      ),
+    );
+  }
+  errors.push(...validateLabels(spec.nodeSelector, `${path}.nodeSelector`));
+  return errors;
+}
+
+/** A workload's `spec.template`: its labels and its pod spec (restartPolicy Always only). */
+export function validatePodTemplate(template: unknown, path: string): FieldError[] {
+  if (!isObject(template)) return [required(path)];
+  return [
+    ...validateLabels(rec(template.metadata).labels, `${path}.metadata.labels`),
+    ...validatePodSpec(template.spec, `${path}.spec`, { restartPolicies: ['Always'] }),
+  ];
+}

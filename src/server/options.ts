@@ -1,0 +1,65 @@
+import type { Clock } from '../protocol/clock.js';
+import type { Store } from './store/types.js';
+
+/** Options of {@link startServer}; each mirrors a `watchmark serve` flag. Durations are in ms. */
+export interface ServerOptions {
+  /** Address to listen on (`--bind-address`), default 127.0.0.1. */
+  bindAddress?: string;
+  /** Port (`--port`); 0 picks a free one (default). */
+  port?: number;
+  /** The store to serve; a new in-memory store by default. A store passed in is never closed by the server. */
+  store?: Store;
+  /** Time source; the system clock by default. */
+  clock?: Clock;
+  /** Random source in [0, 1) for watch timeouts; Math.random by default. */
+  random?: () => number;
+  /** How often each bookmark-enabled watcher gets a bookmark (`--bookmark-interval`, default 1m). */
+  bookmarkInterval?: number;
+  /** How long before a watch's deadline its last bookmark goes (`--bookmark-lead`, default 2s). */
+  bookmarkLead?: number;
+  /** The watch cache's history span (`--history-window`, default 75s). */
+  historyWindow?: number;
+  /** Most events a resource's history holds (default 102400, kube-apiserver's upper bound). */
+  historyCapacity?: number;
+  /** How long the store keeps old revisions (`--compaction-interval`, default 5m; 0 never compacts). */
+  compactionInterval?: number;
+  /** Watch timeout range start when clients send no timeoutSeconds (`--min-request-timeout`, default 1800s). */
+  minRequestTimeout?: number;
+  /** Never send periodic bookmarks (`--no-bookmarks`); streaming lists still end with their marker. */
+  noBookmarks?: boolean;
+  /** Reject sendInitialEvents with 422 (`--no-watch-list`). */
+  noWatchList?: boolean;
+  /** How long a request for a future resourceVersion waits before its 504 (default 3s). */
+  tooLargeWait?: number;
+  /** Unread bytes after which a watcher is closed as too slow (default 16 MiB). */
+  maxWatcherBufferBytes?: number;
+  /** Serve plain HTTP (`--insecure-http`); only together with `insecureNoAuth`. */
+  insecureHttp?: boolean;
+  /** Turn authentication off (`--insecure-no-auth`). */
+  insecureNoAuth?: boolean;
+  /** Serving certificate and key PEM (`--tls-cert-file/--tls-private-key-file`); generated when absent. */
+  tls?: { certPem: string; keyPem: string; caPem?: string };
+  /** The static token file's text and name (`--token-file`). */
+  tokenFile?: { text: string; name: string };
+  /** PEM bundle of CAs for x509 client certificates (`--client-ca-file`). */
+  clientCA?: string;
+  /** Use this bearer token for the generated kubeconfig instead of a random one. */
+  token?: string;
+  /** Write the kubeconfig here (mode 0600). */
+  kubeconfigOut?: string;
+  /** Receives one-line log messages (errors of background work). */
+  log?: (message: string) => void;
+}
+
+/** The defaults, as kube-apiserver's. */
+export const DEFAULTS = {
+  bindAddress: '127.0.0.1',
+  bookmarkInterval: 60_000,
+  bookmarkLead: 2_000,
+  historyWindow: 75_000,
+  historyCapacity: 102_400,
+  compactionInterval: 300_000,
+  minRequestTimeout: 1_800_000,
+  tooLargeWait: 3_000,
+  maxWatcherBufferBytes: 16 * 1024 * 1024,
+} as const;

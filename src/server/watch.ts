@@ -1,0 +1,176 @@
+import type { Clock } from '../protocol/clock.js';
+import { StatusError } from '../protocol/status.js';
+import { resourcePrefix } from './keys.js';
+import { apiVersionOf, type ResourceKind } from './kinds/types.js';
+import { parseResourceVersion, tooLargeResourceVersion } from './resource-version.js';
+import type { ServerStats } from './stats.js';
+import type { Store } from './store/types.js';
+import type { Cacher } from './watchcache/cacher.js';
+import type { EventEncoder } from './watchcache/event.js';
+import { CacheWatcher, type WatchFilter, type WatchSink } from './watchcache/watcher.js';
+
+/** Watch timing knobs of the server (all in ms). */
+export interface WatchSettings {
+  bookmarkIntervalMs: number;
+  bookmarkLeadMs: number;
+  /** Without `timeoutSeconds`, a watch lasts a random time in [min, 2 x min). */
+  minRequestTimeoutMs: number;
+  periodicBookmarks: boolean;
+  watchList: boolean;
+  maxWatcherBufferBytes: number;
+  tooLargeWaitMs: number;
+}
+
+/** What the watch service needs from the server. */
+export interface WatchContext {
+  store: Store;
+  cacher: Cacher;
+  clock: Clock;
+  stats: ServerStats;
+  settings: WatchSettings;
+  /** Random source in [0, 1), injectable for tests. */
+  random: () => number;
+}
+
+/** The watch-relevant query parameters. */
+export interface WatchQuery {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  allowWatchBookmarks?: string;
+  sendInitialEvents?: string;
+  timeoutSeconds?: string;
+}
+
+function flag(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw StatusError.of('BadRequest', `invalid boolean value ${JSON.stringify(value)}`);
+}
+
+function invalid(field: string, message: string): StatusError {
+  return StatusError.of('Invalid', `ListOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, {
+    kind: 'ListOptions',
+    group: 'meta.k8s.io',
+    causes: [{ reason: 'FieldValueForbidden', message, field }],
+  });
+}
+
+/**
+ * Starts a watch as kube-apiserver's cacher does. Everything that can fail
+ * before the stream starts (bad parameters, 504 for a future
+ * resourceVersion) throws a StatusError; after `openSink()` the rest is
+ * synchronous, so no event can slip between the initial events and the
+ * watcher's registration. A resourceVersion older than the history becomes
+ * an ERROR event with a 410 Expired Status.
+ */
+export async function serveWatch(
+  ctx: WatchContext,
+  kind: ResourceKind,
+  filter: WatchFilter,
+  query: WatchQuery,
+  encoder: EventEncoder,
+  openSink: () => WatchSink,
+): Promise<CacheWatcher | undefined> {
+  const { settings, cacher, clock, stats } = ctx;
+  const rv = parseResourceVersion(query.resourceVersion);
+  const bookmarks = flag(query.allowWatchBookmarks) ?? false;
+  const sendInitial = flag(query.sendInitialEvents);
+  const match = query.resourceVersionMatch || undefined;
+  if (sendInitial !== undefined) {
+    if (!settings.watchList) {
+      throw invalid(
+        'sendInitialEvents',
+        'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      );
+    }
+    if (match !== 'NotOlderThan') {
+      throw invalid(
+        'resourceVersionMatch',
+        'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      );
+    }
+    if (sendInitial && !bookmarks) {
+      throw invalid(
+        'allowWatchBookmarks',
+        'Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true',
+      );
+    }
+  } else if (match !== undefined) {
+    throw invalid(
+      'resourceVersionMatch',
+      'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    );
+  }
+  let timeoutMs: number;
+  if (query.timeoutSeconds !== undefined && query.timeoutSeconds !== '') {
+    if (!/^\d{1,9}$/.test(query.timeoutSeconds)) {
+      throw StatusError.of('BadRequest', `invalid timeoutSeconds: ${JSON.stringify(query.timeoutSeconds)}`);
+    }
+    timeoutMs = Number(query.timeoutSeconds) * 1000;
+    if (timeoutMs === 0) timeoutMs = settings.minRequestTimeoutMs * (1 + ctx.random());
+  } else {
+    timeoutMs = settings.minRequestTimeoutMs * (1 + ctx.random());
+  }
+
+  // Decide where the stream starts: the current state (RV unset or "0", or a
+  // streaming list), or the history after RV.
+  const withState = sendInitial === true || (sendInitial === undefined && (rv === undefined || rv === 0));
+  if (rv === undefined && (withState || sendInitial === false)) {
+    // Unset means "most recent": the cache must have caught up with the store.
+    await cacher.waitForRevision(await ctx.store.currentRevision(), settings.tooLargeWaitMs);
+  } else if (rv !== undefined && rv > cacher.latestRevision) {
+    const ok = await cacher.waitForRevision(rv, settings.tooLargeWaitMs);
+    if (!ok) {
+      stats.tooLargeSent++;
+      throw tooLargeResourceVersion(rv, cacher.latestRevision);
+    }
+  }
+
+  const cache = cacher.cacheFor(kind);
+  const sink = openSink();
+  stats.watchesStarted++;
+  stats.openWatchers++;
+  const startRevision = rv ?? cacher.latestRevision;
+  const watcher = new CacheWatcher(filter, sink, withState ? cacher.latestRevision : startRevision, {
+    clock,
+    stats,
+    encoder,
+    kind: kind.kind,
+    apiVersion: apiVersionOf(kind),
+    allowBookmarks: bookmarks,
+    periodicBookmarks: settings.periodicBookmarks,
+    bookmarkIntervalMs: settings.bookmarkIntervalMs,
+    bookmarkLeadMs: settings.bookmarkLeadMs,
+    deadline: clock.now() + timeoutMs,
+    maxBufferedBytes: settings.maxWatcherBufferBytes,
+    latestRevision: () => cacher.latestRevision,
+    onClosed: (w) => {
+      stats.openWatchers--;
+      cache.unregister(w);
+    },
+  });
+
+  if (withState) {
+    const prefix = resourcePrefix(kind, filter.namespace);
+    for (const key of cache.keys(prefix)) {
+      const cached = cache.objects.get(key)!;
+      if (filter.matches(cached.object)) watcher.deliverInitial(cached.object, cached.json);
+      if (watcher.isClosed) return undefined;
+    }
+    watcher.advanceTo(cacher.latestRevision);
+    // The end marker goes even when the server sends no periodic bookmarks.
+    if (sendInitial === true) watcher.sendInitialEventsEnd(cacher.latestRevision);
+    cache.register(watcher);
+  } else {
+    const expired = cache.watchFrom(watcher, startRevision);
+    if (expired) {
+      stats.expiredSent++;
+      watcher.fail(expired);
+      return undefined;
+    }
+  }
+  if (watcher.isClosed) return undefined;
+  watcher.startTimers();
+  return watcher;
+}

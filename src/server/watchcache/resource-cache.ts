@@ -1,0 +1,175 @@
+import type { Clock } from '../../protocol/clock.js';
+import type { KubeObject } from '../../protocol/events.js';
+import { failureStatus, type Status } from '../../protocol/status.js';
+import type { ResourceKind } from '../kinds/types.js';
+import type { ServerStats } from '../stats.js';
+import { DispatchIndex } from './dispatch.js';
+import { CacheEvent, type ChangeType } from './event.js';
+import type { CacheWatcher } from './watcher.js';
+
+/** One object as the cache holds it: parsed, and as JSON text with its resourceVersion. */
+export interface CachedObject {
+  object: KubeObject;
+  json: string;
+  revision: number;
+}
+
+/** History bounds of a watch cache. */
+export interface HistoryOptions {
+  /** Events younger than this are kept (kube-apiserver sizes its cache to span ~75 s). */
+  windowMs: number;
+  /** And never more than this many. */
+  capacity: number;
+}
+
+/**
+ * The watch cache of one resource: the current objects, a bounded history of
+ * changes that watches start from, and the watchers fed from it. Like
+ * kube-apiserver's cacher, a watch from a resourceVersion older than the
+ * history is refused with 410 Expired even if the store could still answer.
+ */
+export class ResourceCache {
+  readonly kind: ResourceKind;
+  readonly objects = new Map<string, CachedObject>();
+  readonly watchers = new DispatchIndex();
+  private history: CacheEvent[] = [];
+  private head = 0;
+  /**
+   * The newest revision whose event left the history (or the revision the
+   * cache was filled at). Watching from it or later is safe; from before it,
+   * events may be missing.
+   */
+  private evictedUpTo: number;
+  private sortedKeys: string[] | undefined;
+  private readonly clock: Clock;
+  private readonly stats: ServerStats;
+  private readonly historyOptions: HistoryOptions;
+
+  constructor(
+    kind: ResourceKind,
+    filledAt: number,
+    clock: Clock,
+    stats: ServerStats,
+    history: HistoryOptions,
+  ) {
+    this.kind = kind;
+    this.evictedUpTo = filledAt;
+    this.clock = clock;
+    this.stats = stats;
+    this.historyOptions = history;
+  }
+
+  /** The oldest resourceVersion a watch may start from. */
+  get oldestWatchableRevision(): number {
+    this.evict();
+    return this.evictedUpTo;
+  }
+
+  /** Events currently held in history. */
+  get historySize(): number {
+    return this.history.length - this.head;
+  }
+
+  /** Loads an object while filling the cache (no event, no history). */
+  load(key: string, object: KubeObject, revision: number): void {
+    this.objects.set(key, { object, json: JSON.stringify(object), revision });
+    this.sortedKeys = undefined;
+  }
+
+  /** Records a change, appends it to history and sends it to matching watchers. */
+  apply(type: ChangeType, key: string, revision: number, object: KubeObject): CacheEvent {
+    const prev = this.objects.get(key);
+    const json = JSON.stringify(object);
+    if (type === 'DELETED') {
+      this.objects.delete(key);
+      this.sortedKeys = undefined;
+    } else {
+      if (!prev) this.sortedKeys = undefined;
+      this.objects.set(key, { object, json, revision });
+    }
+    const event = new CacheEvent(
+      type === 'MODIFIED' && !prev ? 'ADDED' : type,
+      revision,
+      key,
+      object,
+      json,
+      prev?.object,
+      this.clock.now(),
+    );
+    this.history.push(event);
+    this.evict();
+    this.watchers.dispatch(event);
+    return event;
+  }
+
+  /** Keys of current objects in list order, optionally under a prefix. */
+  keys(prefix?: string): string[] {
+    this.sortedKeys ??= [...this.objects.keys()].sort();
+    if (!prefix) return this.sortedKeys;
+    return this.sortedKeys.filter((k) => k.startsWith(prefix));
+  }
+
+  /**
+   * Starts `watcher` from `revision`: sends the history events after it that
+   * match, then registers it for live events. Returns a 410 Status instead when
+   * the history no longer reaches back to `revision`.
+   */
+  watchFrom(watcher: CacheWatcher, revision: number): Status | undefined {
+    const oldest = this.oldestWatchableRevision;
+    if (revision < oldest) {
+      return failureStatus('Expired', `too old resource version: ${revision} (${oldest})`, undefined, 410);
+    }
+    let i = this.firstAfter(revision);
+    for (; i < this.history.length; i++) {
+      this.stats.initEventsExamined++;
+      if (watcher.deliver(this.history[i])) this.stats.initEventsSent++;
+      if (watcher.isClosed) return undefined;
+    }
+    this.watchers.add(watcher);
+    return undefined;
+  }
+
+  /** Registers a watcher that has been sent the current state. */
+  register(watcher: CacheWatcher): void {
+    this.watchers.add(watcher);
+  }
+
+  /** Forgets a closed watcher. */
+  unregister(watcher: CacheWatcher): void {
+    this.watchers.remove(watcher);
+  }
+
+  /** Empties the history: watches can start only from `revision` or later (debug compaction). */
+  dropHistory(revision: number): void {
+    this.history = [];
+    this.head = 0;
+    if (revision > this.evictedUpTo) this.evictedUpTo = revision;
+  }
+
+  private firstAfter(revision: number): number {
+    let lo = this.head;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.history[mid].revision <= revision) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Drops events older than the window or beyond the capacity. */
+  private evict(): void {
+    const { windowMs, capacity } = this.historyOptions;
+    const cutoff = this.clock.now() - windowMs;
+    while (this.head < this.history.length) {
+      const oldest = this.history[this.head];
+      if (oldest.time >= cutoff && this.history.length - this.head <= capacity) break;
+      this.evictedUpTo = Math.max(this.evictedUpTo, oldest.revision);
+      this.head++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.history.length) {
+      this.history = this.history.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

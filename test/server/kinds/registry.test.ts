@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../src/protocol/events.js';
+import {
+  findByKind,
+  findByPlural,
+  kindKey,
+  REGISTRY,
+  resolveResource,
+} from '../../../src/server/kinds/registry.js';
+import { apiVersionOf } from '../../../src/server/kinds/types.js';
+
+/** What `kubectl api-resources` prints for these kinds on a 1.33 cluster. */
+const EXPECTED: Array<
+  [plural: string, shortNames: string[], apiVersion: string, namespaced: boolean, kind: string]
+> = [
+  ['namespaces', ['ns'], 'v1', false, 'Namespace'],
+  ['pods', ['po'], 'v1', true, 'Pod'],
+  ['nodes', ['no'], 'v1', false, 'Node'],
+  ['configmaps', ['cm'], 'v1', true, 'ConfigMap'],
+  ['secrets', [], 'v1', true, 'Secret'],
+  ['services', ['svc'], 'v1', true, 'Service'],
+  ['events', ['ev'], 'v1', true, 'Event'],
+  ['deployments', ['deploy'], 'apps/v1', true, 'Deployment'],
+  ['replicasets', ['rs'], 'apps/v1', true, 'ReplicaSet'],
+  ['statefulsets', ['sts'], 'apps/v1', true, 'StatefulSet'],
+  ['daemonsets', ['ds'], 'apps/v1', true, 'DaemonSet'],
+  ['leases', [], 'coordination.k8s.io/v1', true, 'Lease'],
+];
+
+describe('REGISTRY', () => {
+  it('serves exactly the expected kinds', () => {
+    expect(REGISTRY.map((k) => [k.plural, k.shortNames, apiVersionOf(k), k.namespaced, k.kind])).toEqual(
+      EXPECTED,
+    );
+  });
+
+  it.each(REGISTRY.map((k) => [k.kind, k] as const))('%s is found by plural, kind and every name', (_, k) => {
+    expect(findByPlural(k.group, k.version, k.plural)).toBe(k);
+    expect(findByKind(apiVersionOf(k), k.kind)).toBe(k);
+    expect(findByKind(k.group, k.kind)).toBe(k);
+    expect(resolveResource(k.plural)).toBe(k);
+    expect(resolveResource(k.singular)).toBe(k);
+    expect(resolveResource(k.kind)).toBe(k);
+    for (const short of k.shortNames) expect(resolveResource(short)).toBe(k);
+    const qualified = k.group ? `${k.plural}.${k.group}` : k.plural;
+    expect(resolveResource(qualified.toUpperCase())).toBe(k);
+  });
+
+  it('misses what is not served', () => {
+    expect(findByPlural('', 'v1', 'deployments')).toBeUndefined();
+    expect(findByPlural('apps', 'v1beta1', 'deployments')).toBeUndefined();
+    expect(findByKind('v1', 'Deployment')).toBeUndefined();
+    expect(findByKind('apps/v2', 'Deployment')).toBeUndefined();
+    expect(resolveResource('jobs')).toBeUndefined();
+    expect(resolveResource('pods.apps')).toBeUndefined();
+  });
+
+  it('keys kinds by apiVersion and kind', () => {
+    expect(REGISTRY.map(kindKey)).toContain('apps/v1/Deployment');
+    expect(kindKey(findByPlural('', 'v1', 'pods')!)).toBe('v1/Pod');
+    expect(new Set(REGISTRY.map(kindKey)).size).toBe(REGISTRY.length);
+  });
+
+  it('puts the workloads, pods and services in the `all` category', () => {
+    const all = REGISTRY.filter((k) => k.categories.includes('all')).map((k) => k.plural);
+    expect(all.sort()).toEqual([
+      'daemonsets',
+      'deployments',
+      'pods',
+      'replicasets',
+      'services',
+      'statefulsets',
+    ]);
+  });
+
+  it('declares status and scale subresources as kube does', () => {
+    const sub = Object.fromEntries(REGISTRY.map((k) => [k.plural, k.subresources]));
+    expect(sub).toMatchObject({
+      pods: ['status'],
+      nodes: ['status'],
+      namespaces: ['status'],
+      services: ['status'],
+      deployments: ['status', 'scale'],
+      replicasets: ['status', 'scale'],
+      statefulsets: ['status', 'scale'],
+      daemonsets: ['status'],
+      configmaps: [],
+      secrets: [],
+      events: [],
+      leases: [],
+    });
+    for (const k of REGISTRY) {
+      expect(k.scale !== undefined).toBe(k.subresources.includes('scale'));
+    }
+    expect(findByKind('apps/v1', 'Deployment')!.scale).toEqual({
+      specReplicas: 'spec.replicas',
+      statusReplicas: 'status.replicas',
+      labelSelector: 'spec.selector',
+    });
+  });
+
+  it('bumps generation only for workloads', () => {
+    const withGeneration = REGISTRY.filter((k) => k.generationFields.length > 0).map((k) => k.kind);
+    expect(withGeneration).toEqual(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+  });
+
+  it('lists the top-level fields of each kind', () => {
+    expect(findByKind('v1', 'ConfigMap')!.topLevelFields).toEqual(['data', 'binaryData', 'immutable']);
+    expect(findByKind('v1', 'Secret')!.topLevelFields).toEqual(['data', 'stringData', 'type', 'immutable']);
+    expect(findByKind('v1', 'Event')!.topLevelFields).toContain('reportingInstance');
+    expect(findByKind('apps/v1', 'Deployment')!.topLevelFields).toEqual(['spec', 'status']);
+  });
+
+  it('has no metadata.* field selectors (they are generic)', () => {
+    for (const k of REGISTRY) {
+      for (const f of Object.keys(k.fields)) expect(f.startsWith('metadata.')).toBe(false);
+    }
+  });
+});
+
+describe('field selectors', () => {
+  const pods = findByKind('v1', 'Pod')!;
+  const pod: KubeObject = {
+    spec: {
+      nodeName: 'n1',
+      restartPolicy: 'Always',
+      schedulerName: 'default-scheduler',
+      serviceAccountName: 'sa',
+    },
+    status: { phase: 'Running', podIPs: [{ ip: '10.0.0.7' }], nominatedNodeName: '' },
+  };
+
+  it('reads the pod fields kube supports, with "" for absent ones', () => {
+    expect(Object.keys(pods.fields).sort()).toEqual([
+      'spec.hostNetwork',
+      'spec.nodeName',
+      'spec.restartPolicy',
+      'spec.schedulerName',
+      'spec.serviceAccountName',
+      'status.nominatedNodeName',
+      'status.phase',
+      'status.podIP',
+    ]);
+    const read = (f: string, o: KubeObject = pod) => pods.fields[f](o);
+    expect(read('spec.nodeName')).toBe('n1');
+    expect(read('spec.hostNetwork')).toBe('false');
+    expect(read('spec.hostNetwork', { spec: { hostNetwork: true } })).toBe('true');
+    expect(read('status.podIP')).toBe('10.0.0.7');
+    expect(read('status.podIP', { status: { podIP: '10.0.0.8' } })).toBe('10.0.0.8');
+    expect(read('spec.nodeName', {})).toBe('');
+    expect(read('status.phase', { status: 'garbage' })).toBe('');
+  });
+
+  it('reads the event fields, with source falling back to reportingComponent', () => {
+    const events = findByKind('v1', 'Event')!;
+    const ev: KubeObject = {
+      involvedObject: {
+        kind: 'Pod',
+        namespace: 'demo',
+        name: 'p',
+        uid: 'u1',
+        apiVersion: 'v1',
+        fieldPath: 'spec.containers{c}',
+      },
+      reason: 'Pulled',
+      type: 'Normal',
+      reportingComponent: 'kubelet',
+    };
+    expect(events.fields['involvedObject.kind'](ev)).toBe('Pod');
+    expect(events.fields['involvedObject.fieldPath'](ev)).toBe('spec.containers{c}');
+    expect(events.fields['involvedObject.resourceVersion'](ev)).toBe('');
+    expect(events.fields.source(ev)).toBe('kubelet');
+    expect(events.fields.source({ ...ev, source: { component: 'default-scheduler' } })).toBe(
+      'default-scheduler',
+    );
+    expect(Object.keys(events.fields)).toHaveLength(11);
+  });
+
+  it('reads the other kinds fields', () => {
+    expect(findByKind('v1', 'Secret')!.fields.type({ type: 'kubernetes.io/tls' })).toBe('kubernetes.io/tls');
+    expect(findByKind('v1', 'Namespace')!.fields['status.phase']({ status: { phase: 'Active' } })).toBe(
+      'Active',
+    );
+    expect(findByKind('v1', 'Node')!.fields['spec.unschedulable']({})).toBe('false');
+    expect(findByKind('apps/v1', 'ReplicaSet')!.fields['status.replicas']({})).toBe('0');
+    expect(findByKind('apps/v1', 'ReplicaSet')!.fields['status.replicas']({ status: { replicas: 3 } })).toBe(
+      '3',
+    );
+    const svc = findByKind('v1', 'Service')!;
+    expect(svc.fields['spec.clusterIP']({ spec: { clusterIP: 'None' } })).toBe('None');
+    expect(svc.fields['spec.type']({ spec: { type: 'NodePort' } })).toBe('NodePort');
+    expect(Object.keys(findByKind('apps/v1', 'Deployment')!.fields)).toEqual([]);
+  });
+});
+
+describe('prepareForCreate', () => {
+  it('gives a new namespace the kubernetes finalizer once', () => {
+    const ns = findByKind('v1', 'Namespace')!;
+    const obj: KubeObject = { metadata: { name: 'demo' } };
+    ns.prepareForCreate!(obj);
+    ns.prepareForCreate!(obj);
+    expect(obj.spec).toEqual({ finalizers: ['kubernetes'] });
+    const custom: KubeObject = { spec: { finalizers: ['example.com/x'] } };
+    ns.prepareForCreate!(custom);
+    expect(custom.spec).toEqual({ finalizers: ['example.com/x', 'kubernetes'] });
+  });
+});

@@ -1,0 +1,240 @@
+import { X509Certificate as NodeX509Certificate } from 'node:crypto';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, request, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as x509 from '@peculiar/x509';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/protocol/clock.js';
+import {
+  generateCertificateAuthority,
+  generateServingCertificates,
+  issueClientCertificate,
+  loadCertificates,
+  type ServingCertificates,
+  TlsFileError,
+} from '../../src/server/tls.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe('generateServingCertificates', () => {
+  let certs: ServingCertificates;
+  const clock = new ManualClock(Date.UTC(2030, 0, 1));
+
+  beforeAll(async () => {
+    await generateServingCertificates({ hosts: [] }); // warm-up: first use pays for JIT and module init
+    const started = performance.now();
+    certs = await generateServingCertificates({
+      hosts: ['api.example.test', '10.1.2.3', '[fd00::7]', 'localhost'],
+      clock,
+      validDays: 30,
+    });
+    console.log(`generateServingCertificates took ${(performance.now() - started).toFixed(1)} ms`);
+  });
+
+  it('makes a self-signed CA named watchmark-ca with CA constraints', () => {
+    const ca = new x509.X509Certificate(certs.caCertPem);
+    expect(ca.subject).toBe('CN=watchmark-ca');
+    expect(ca.issuer).toBe(ca.subject);
+    const bc = ca.getExtension(x509.BasicConstraintsExtension);
+    expect(bc?.ca).toBe(true);
+    expect(bc?.critical).toBe(true);
+    const ku = ca.getExtension(x509.KeyUsagesExtension);
+    expect(ku?.critical).toBe(true);
+    expect(ku!.usages & x509.KeyUsageFlags.keyCertSign).toBeTruthy();
+    expect(ku!.usages & x509.KeyUsageFlags.cRLSign).toBeTruthy();
+    expect(new NodeX509Certificate(certs.caCertPem).ca).toBe(true);
+  });
+
+  it('signs a serving leaf with serverAuth, digitalSignature and linked key ids', async () => {
+    const ca = new x509.X509Certificate(certs.caCertPem);
+    const leaf = new x509.X509Certificate(certs.certPem);
+    expect(leaf.issuer).toBe('CN=watchmark-ca');
+    expect(await leaf.verify({ publicKey: ca.publicKey, signatureOnly: true })).toBe(true);
+    expect(leaf.getExtension(x509.BasicConstraintsExtension)?.ca).toBe(false);
+    expect(leaf.getExtension(x509.KeyUsagesExtension)?.usages).toBe(x509.KeyUsageFlags.digitalSignature);
+    expect(leaf.getExtension(x509.ExtendedKeyUsageExtension)?.usages).toEqual([
+      x509.ExtendedKeyUsage.serverAuth,
+    ]);
+    const caKeyId = ca.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+    expect(caKeyId).toMatch(/^[0-9a-f]+$/);
+    expect(leaf.getExtension(x509.AuthorityKeyIdentifierExtension)?.keyId).toBe(caKeyId);
+    expect(leaf.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId).not.toBe(caKeyId);
+    expect(leaf.publicKey.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' });
+  });
+
+  it('covers the requested hosts and loopback, IPs as IP SANs and names as DNS SANs, once each', () => {
+    const leaf = new x509.X509Certificate(certs.certPem);
+    const san = leaf.getExtension(x509.SubjectAlternativeNameExtension)!.names.toJSON();
+    expect(san.filter((n) => n.type === 'dns').map((n) => n.value)).toEqual([
+      'localhost',
+      'api.example.test',
+    ]);
+    const node = new NodeX509Certificate(certs.certPem);
+    for (const ip of ['127.0.0.1', '::1', '10.1.2.3', 'fd00::7']) expect(node.checkIP(ip)).toBe(ip);
+    expect(node.checkHost('api.example.test')).toBe('api.example.test');
+    expect(node.checkHost('localhost')).toBe('localhost');
+    expect(node.checkHost('other.example.test')).toBeUndefined();
+    expect(san.filter((n) => n.type === 'ip')).toHaveLength(4);
+  });
+
+  it('dates the validity from the injected clock, starting slightly in the past', () => {
+    for (const pem of [certs.caCertPem, certs.certPem]) {
+      const cert = new x509.X509Certificate(pem);
+      expect(cert.notBefore.getTime()).toBeLessThan(clock.now());
+      expect(cert.notBefore.getTime()).toBeGreaterThanOrEqual(clock.now() - 2 * 60 * 60 * 1000);
+      expect(cert.notAfter.getTime()).toBe(Math.floor((clock.now() + 30 * DAY_MS) / 1000) * 1000);
+    }
+  });
+
+  it('returns a PKCS#8 key that belongs to the leaf', async () => {
+    expect(certs.keyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    const dir = await mkdtemp(join(tmpdir(), 'watchmark-tls-'));
+    try {
+      await writeFile(join(dir, 'tls.crt'), certs.certPem);
+      await writeFile(join(dir, 'tls.key'), certs.keyPem);
+      await expect(loadCertificates(join(dir, 'tls.crt'), join(dir, 'tls.key'))).resolves.toEqual({
+        certPem: certs.certPem,
+        keyPem: certs.keyPem,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects a non-positive validity', async () => {
+    await expect(generateServingCertificates({ hosts: [], validDays: 0 })).rejects.toThrow(/validDays/);
+  });
+});
+
+describe('a real https server with the generated certificate', () => {
+  let server: Server;
+  let port: number;
+  let certs: ServingCertificates;
+
+  beforeAll(async () => {
+    certs = await generateServingCertificates({ hosts: ['api.example.test'] });
+    server = createServer({ cert: certs.certPem, key: certs.keyPem }, (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+  });
+
+  /** GETs / and resolves with the status code, or rejects with the TLS error code. */
+  function get(opts: { ca?: string; servername?: string }): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/', agent: false, ...opts }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('is trusted by a client holding the CA, by IP and by DNS name', async () => {
+    await expect(get({ ca: certs.caCertPem })).resolves.toBe(200);
+    await expect(get({ ca: certs.caCertPem, servername: 'api.example.test' })).resolves.toBe(200);
+    await expect(get({ ca: certs.caCertPem, servername: 'localhost' })).resolves.toBe(200);
+  });
+
+  it('fails verification without the CA', async () => {
+    await expect(get({})).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+  });
+
+  it('fails verification for a name outside the SANs', async () => {
+    await expect(get({ ca: certs.caCertPem, servername: 'evil.example.test' })).rejects.toMatchObject({
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
+  });
+
+  it('fails verification against a different CA', async () => {
+    const other = await generateServingCertificates({ hosts: [] });
+    await expect(get({ ca: other.caCertPem })).rejects.toMatchObject({
+      code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    });
+  });
+});
+
+describe('issueClientCertificate', () => {
+  it('puts the user in CN and groups in O, with clientAuth usage, signed by the CA', async () => {
+    const ca = await generateCertificateAuthority('test-client-ca');
+    const client = await issueClientCertificate(ca, { commonName: 'alice', organizations: ['dev', 'ops'] });
+    const cert = new x509.X509Certificate(client.certPem);
+    expect(cert.subjectName.getField('CN')).toEqual(['alice']);
+    expect(cert.subjectName.getField('O')).toEqual(['dev', 'ops']);
+    expect(cert.issuer).toBe('CN=test-client-ca');
+    expect(cert.getExtension(x509.ExtendedKeyUsageExtension)?.usages).toEqual([
+      x509.ExtendedKeyUsage.clientAuth,
+    ]);
+    expect(
+      new NodeX509Certificate(client.certPem).verify(new NodeX509Certificate(ca.certPem).publicKey),
+    ).toBe(true);
+  });
+});
+
+describe('loadCertificates', () => {
+  let dir: string;
+  let certs: ServingCertificates;
+  let certFile: string;
+  let keyFile: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'watchmark-load-'));
+    certs = await generateServingCertificates({ hosts: [] });
+    certFile = join(dir, 'tls.crt');
+    keyFile = join(dir, 'tls.key');
+    await writeFile(certFile, certs.certPem);
+    await writeFile(keyFile, certs.keyPem);
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names the flag and path of a missing file', async () => {
+    const missing = join(dir, 'nope.crt');
+    const err = await loadCertificates(missing, keyFile).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TlsFileError);
+    expect((err as Error).message).toBe(`--tls-cert-file ${missing}: no such file`);
+    await expect(loadCertificates(certFile, join(dir, 'nope.key'))).rejects.toThrow(
+      `--tls-private-key-file ${join(dir, 'nope.key')}: no such file`,
+    );
+  });
+
+  it('explains a directory, an unreadable file and a file without PEM', async () => {
+    await expect(loadCertificates(dir, keyFile)).rejects.toThrow(`--tls-cert-file ${dir}: is a directory`);
+    const junk = join(dir, 'junk.crt');
+    await writeFile(junk, 'not a certificate\n');
+    await expect(loadCertificates(junk, keyFile)).rejects.toThrow(
+      `--tls-cert-file ${junk}: no PEM data found`,
+    );
+    if (process.getuid?.() !== 0) {
+      const locked = join(dir, 'locked.key');
+      await writeFile(locked, certs.keyPem);
+      await chmod(locked, 0o000);
+      await expect(loadCertificates(certFile, locked)).rejects.toThrow(
+        `--tls-private-key-file ${locked}: permission denied`,
+      );
+    }
+  });
+
+  it('catches swapped files and a key of another certificate', async () => {
+    await expect(loadCertificates(keyFile, certFile)).rejects.toThrow(
+      `--tls-cert-file ${keyFile}: does not contain a valid PEM certificate`,
+    );
+    const otherKey = join(dir, 'other.key');
+    await writeFile(otherKey, (await generateServingCertificates({ hosts: [] })).keyPem);
+    await expect(loadCertificates(certFile, otherKey)).rejects.toThrow(
+      /private key does not match the certificate/,
+    );
+  });
+});

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliError } from './errors.js';
 import { serveCommand } from './serve.js';
+import { watchCommand } from './watch.js';
 
 /** Builds the `watchmark` command tree. */
 export function program(): Command {
@@ -12,6 +13,7 @@ export function program(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   cmd.addCommand(serveCommand().exitOverride());
+  cmd.addCommand(watchCommand().exitOverride());
   return cmd;
 }
 

@@ -1,0 +1,136 @@
+import { Command, Option } from 'commander';
+import { KubeClient } from '../client/client.js';
+import { ConfigError } from '../client/config/index.js';
+import { resolveResource } from '../client/discovery.js';
+import type { WatcherEvent } from '../client/watcher.js';
+import { CliError, durationArg } from './errors.js';
+
+interface WatchFlags {
+  namespace?: string;
+  allNamespaces?: boolean;
+  selector?: string;
+  fieldSelector?: string;
+  kubeconfig?: string;
+  context?: string;
+  server?: string;
+  output?: 'json';
+  bookmarks: boolean;
+  initial: 'list' | 'stream';
+  for?: number;
+  stats?: boolean;
+}
+
+/** One event as a text line: type, resourceVersion, namespace/name. */
+export function formatEventLine(e: WatcherEvent, counts: { init: number }): string {
+  const pad = (s: string) => s.padEnd(9);
+  switch (e.type) {
+    case 'init':
+      counts.init = 0;
+      return `${pad(e.cause === 'initial' ? 'LIST' : 'RELIST')}          (${e.cause})`;
+    case 'initApply': {
+      counts.init++;
+      const m = e.object.metadata ?? {};
+      return `${pad('ADDED')} ${(m.resourceVersion ?? '').padEnd(9)} ${m.namespace ? `${m.namespace}/` : ''}${m.name ?? ''}`;
+    }
+    case 'initDone':
+      return `${pad('SYNCED')} ${e.resourceVersion.padEnd(9)} (${counts.init} objects)`;
+    case 'apply':
+    case 'delete': {
+      const m = e.object.metadata ?? {};
+      const type = e.type === 'delete' ? 'DELETED' : 'APPLIED';
+      return `${pad(type)} ${(m.resourceVersion ?? '').padEnd(9)} ${m.namespace ? `${m.namespace}/` : ''}${m.name ?? ''}`;
+    }
+    case 'bookmark':
+      return `${pad('BOOKMARK')} ${e.resourceVersion}`;
+  }
+}
+
+/** `watchmark watch RESOURCE`: follow a resource, kubectl-style flags, one line per event. */
+export function watchCommand(): Command {
+  return new Command('watch')
+    .description('watch a resource with bookmarks, resuming without relisting; one line per event')
+    .argument('<resource>', 'resource type: pods, po, deployments, deploy, configmaps, ...')
+    .option('-n, --namespace <ns>', "namespace (default: the context's)")
+    .option('-A, --all-namespaces', 'watch every namespace')
+    .option('-l, --selector <selector>', 'label selector, e.g. app=web,tier!=db')
+    .option('--field-selector <selector>', 'field selector, e.g. spec.nodeName=node-1')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)')
+    .option('--context <name>', 'kubeconfig context')
+    .option('--server <url>', "API server URL (overrides the kubeconfig's)")
+    .addOption(new Option('-o, --output <format>', 'print JSON lines instead of text').choices(['json']))
+    .option('--no-bookmarks', 'do not ask for bookmarks')
+    .addOption(
+      new Option('--initial <how>', 'initial state by paginated list or streaming list')
+        .choices(['list', 'stream'])
+        .default('list'),
+    )
+    .option('--for <duration>', 'stop after this long and exit 0 (e.g. 30s)', durationArg)
+    .option('--stats', "print the watcher's counters as one JSON line on exit (also on Ctrl-C)")
+    .action(async (resource: string, flags: WatchFlags) => {
+      let kube: KubeClient;
+      try {
+        kube = await KubeClient.load({
+          kubeconfig: flags.kubeconfig,
+          context: flags.context,
+          server: flags.server,
+          namespace: flags.namespace,
+          qps: 50,
+          burst: 100,
+        });
+      } catch (err) {
+        if (err instanceof ConfigError) throw new CliError(err.message);
+        throw err;
+      }
+      const stderr = (line: string) => process.stderr.write(`${line}\n`);
+      let type: Awaited<ReturnType<typeof resolveResource>>;
+      try {
+        type = await resolveResource(kube.transport, resource);
+      } catch (err) {
+        kube.transport.close();
+        throw new CliError((err as Error).message);
+      }
+      const ac = new AbortController();
+      const watcher = kube.watcher(
+        type,
+        {
+          namespace: flags.namespace,
+          allNamespaces: flags.allNamespaces,
+          labelSelector: flags.selector,
+          fieldSelector: flags.fieldSelector,
+        },
+        {
+          bookmarks: flags.bookmarks,
+          initial: flags.initial,
+          signal: ac.signal,
+          logger: {
+            warn: (o, msg) =>
+              stderr(`watchmark: ${msg}${'err' in o ? `: ${String((o as { err: unknown }).err)}` : ''}`),
+          },
+        },
+      );
+      const stop = () => ac.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const timer = flags.for !== undefined ? setTimeout(stop, flags.for) : undefined;
+      const counts = { init: 0 };
+      try {
+        for await (const e of watcher) {
+          if (flags.output === 'json') {
+            const line: Record<string, unknown> = { type: e.type };
+            if ('cause' in e) line.cause = e.cause;
+            if ('resourceVersion' in e) line.resourceVersion = e.resourceVersion;
+            if ('object' in e) line.object = e.object;
+            process.stdout.write(`${JSON.stringify(line)}\n`);
+          } else {
+            process.stdout.write(`${formatEventLine(e, counts)}\n`);
+          }
+        }
+      } finally {
+        if (timer) clearTimeout(timer);
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        kube.transport.close();
+        if (flags.stats) process.stdout.write(`${JSON.stringify({ stats: watcher.metrics })}\n`);
+      }
+    });
+}

@@ -1,0 +1,115 @@
+import type { KubeObject } from '../protocol/events.js';
+import { type ClusterConnection, type LoadOptions, loadConnection } from './config/index.js';
+import { Informer, type InformerOptions } from './informer.js';
+import { SharedInformerFactory } from './informer-factory.js';
+import { findBuiltin, type ResourceType } from './resources.js';
+import { ResourceClient } from './rest.js';
+import { Transport, type TransportOptions } from './transport.js';
+import { Watcher, type WatcherOptions } from './watcher.js';
+
+/** Which objects a watcher or informer follows. */
+export interface Selection {
+  /** A namespace; undefined = the connection's default namespace; `allNamespaces` overrides. */
+  namespace?: string;
+  allNamespaces?: boolean;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/**
+ * The entry point of the library: a connection to one API server with REST
+ * verbs, watchers, informers and a shared informer factory.
+ *
+ * ```ts
+ * const kube = await KubeClient.load();            // kubeconfig, KUBECONFIG or in-cluster
+ * const pods = kube.informer('pods', { namespace: 'demo' });
+ * await pods.synced();
+ * ```
+ */
+export class KubeClient {
+  readonly transport: Transport;
+  readonly informers: SharedInformerFactory;
+
+  constructor(
+    connection: ClusterConnection,
+    opts: TransportOptions & { informerDefaults?: InformerOptions<KubeObject> } = {},
+  ) {
+    this.transport = new Transport(connection, opts);
+    this.informers = new SharedInformerFactory(this.transport, opts.informerDefaults);
+  }
+
+  /** Loads credentials the way kubectl does (see {@link loadConnection}) and connects. */
+  static async load(opts: LoadOptions & TransportOptions = {}): Promise<KubeClient> {
+    return new KubeClient(await loadConnection(opts), opts);
+  }
+
+  /** The connection's default namespace. */
+  get namespace(): string {
+    return this.transport.connection.namespace;
+  }
+
+  /** REST verbs for a resource type (`'pods'`, `'deploy'`, or a {@link ResourceType}). */
+  resource<T extends KubeObject = KubeObject>(
+    type: ResourceType | string,
+    namespace?: string,
+  ): ResourceClient<T> {
+    const t = resolveType(type);
+    return new ResourceClient<T>(this.transport, t, t.namespaced ? (namespace ?? this.namespace) : undefined);
+  }
+
+  /** A new (unshared) watcher. */
+  watcher<T extends KubeObject = KubeObject>(
+    type: ResourceType | string,
+    selection: Selection = {},
+    opts: WatcherOptions = {},
+  ): Watcher<T> {
+    return new Watcher<T>(this.source(type, selection), opts);
+  }
+
+  /** A new (unshared) informer, not yet started. */
+  informer<T extends KubeObject = KubeObject>(
+    type: ResourceType | string,
+    selection: Selection = {},
+    opts: InformerOptions<T> = {},
+  ): Informer<T> {
+    return new Informer<T>(this.source(type, selection), opts);
+  }
+
+  /** The shared informer for this selection (one watch per process), started. */
+  sharedInformer<T extends KubeObject = KubeObject>(
+    type: ResourceType | string,
+    selection: Selection = {},
+  ): Informer<T> {
+    const t = resolveType(type);
+    return this.informers.informerFor<T>({
+      type: t,
+      namespace: this.namespaceFor(t, selection),
+      labelSelector: selection.labelSelector,
+      fieldSelector: selection.fieldSelector,
+    });
+  }
+
+  /** Stops shared informers and closes connections. */
+  async close(): Promise<void> {
+    await this.informers.stop();
+    this.transport.close();
+  }
+
+  private namespaceFor(t: ResourceType, selection: Selection): string | undefined {
+    if (!t.namespaced || selection.allNamespaces) return undefined;
+    return selection.namespace ?? this.namespace;
+  }
+
+  private source(type: ResourceType | string, selection: Selection) {
+    const t = resolveType(type);
+    return new ResourceClient(this.transport, t, this.namespaceFor(t, selection)).listWatch(selection);
+  }
+}
+
+function resolveType(type: ResourceType | string): ResourceType {
+  if (typeof type !== 'string') return type;
+  const found = findBuiltin(type);
+  if (!found)
+    throw new Error(`unknown resource type ${JSON.stringify(type)}: describe it with a ResourceType`);
+  return found;
+}

@@ -1,0 +1,146 @@
+import type { IncomingMessage } from 'node:http';
+import type { KubeList, KubeObject, WatchEvent } from '../protocol/events.js';
+import { JsonLinesDecoder } from '../protocol/jsonlines.js';
+import type { ResourcePath } from './resources.js';
+import type { Transport } from './transport.js';
+
+/** Parameters of one list call. */
+export interface ListParams {
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  limit?: number;
+  continue?: string;
+  signal?: AbortSignal;
+}
+
+/** Parameters of one watch call. */
+export interface WatchParams {
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan';
+  allowWatchBookmarks: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds: number;
+  signal?: AbortSignal;
+}
+
+/** An open watch stream: events one by one, pulled (reading slowly slows the socket). */
+export interface WatchStream {
+  /** The next event, or undefined when the server ended the stream cleanly. Throws on a cut stream. */
+  next(): Promise<WatchEvent | undefined>;
+  /** Abandons the stream (idempotent). */
+  close(): void;
+}
+
+/**
+ * What a watcher needs from the server. The HTTP implementation is
+ * {@link HttpListWatch}; tests script their own to drive the state machine.
+ */
+export interface ListWatchSource {
+  list(params: ListParams): Promise<KubeList>;
+  watch(params: WatchParams): Promise<WatchStream>;
+  /** Bytes read from the server so far (for metrics). */
+  readonly bytesRead: number;
+}
+
+/** List and watch one resource (with its namespace and selectors) over HTTP. */
+export class HttpListWatch implements ListWatchSource {
+  bytesRead = 0;
+  private readonly transport: Transport;
+  private readonly resource: ResourcePath;
+  private readonly labelSelector: string | undefined;
+  private readonly fieldSelector: string | undefined;
+
+  constructor(
+    transport: Transport,
+    resource: ResourcePath,
+    selectors: { labelSelector?: string; fieldSelector?: string } = {},
+  ) {
+    this.transport = transport;
+    this.resource = resource;
+    this.labelSelector = selectors.labelSelector || undefined;
+    this.fieldSelector = selectors.fieldSelector || undefined;
+  }
+
+  async list(params: ListParams): Promise<KubeList> {
+    const { body } = await this.transport.request({
+      path: this.resource.collectionPath,
+      query: {
+        labelSelector: this.labelSelector,
+        fieldSelector: this.fieldSelector,
+        resourceVersion: params.resourceVersion,
+        resourceVersionMatch: params.resourceVersionMatch,
+        limit: params.limit,
+        continue: params.continue,
+      },
+      signal: params.signal,
+    });
+    this.bytesRead += body.length;
+    return JSON.parse(body.toString('utf8')) as KubeList;
+  }
+
+  async watch(params: WatchParams): Promise<WatchStream> {
+    // `resourceVersion` is sent even when "" is meant: the query builder drops empty values, which is "unset".
+    const res = await this.transport.stream({
+      path: this.resource.collectionPath,
+      query: {
+        watch: 'true',
+        labelSelector: this.labelSelector,
+        fieldSelector: this.fieldSelector,
+        resourceVersion: params.resourceVersion,
+        resourceVersionMatch: params.resourceVersionMatch,
+        allowWatchBookmarks: params.allowWatchBookmarks ? 'true' : undefined,
+        sendInitialEvents:
+          params.sendInitialEvents === undefined ? undefined : String(params.sendInitialEvents),
+        timeoutSeconds: params.timeoutSeconds,
+      },
+      signal: params.signal,
+    });
+    return new ResponseWatchStream(res, (n) => {
+      this.bytesRead += n;
+    });
+  }
+}
+
+/** Turns a chunked JSON-lines HTTP answer into a pull-based event stream. */
+export class ResponseWatchStream implements WatchStream {
+  private readonly res: IncomingMessage;
+  private readonly iterator: AsyncIterator<Buffer>;
+  private readonly decoder = new JsonLinesDecoder();
+  private readonly pending: WatchEvent[] = [];
+  private readonly onBytes: (n: number) => void;
+  private done = false;
+
+  constructor(res: IncomingMessage, onBytes: (n: number) => void) {
+    this.res = res;
+    this.onBytes = onBytes;
+    this.iterator = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  }
+
+  async next(): Promise<WatchEvent | undefined> {
+    for (;;) {
+      const queued = this.pending.shift();
+      if (queued) return queued;
+      if (this.done) return undefined;
+      const chunk = await this.iterator.next();
+      if (chunk.done) {
+        this.done = true;
+        // A stream that stops without its final chunk was cut, not ended.
+        if (!this.res.complete) throw new Error('watch stream cut mid-flight');
+        for (const e of this.decoder.end()) this.pending.push(e as WatchEvent);
+        continue;
+      }
+      this.onBytes(chunk.value.length);
+      for (const e of this.decoder.push(chunk.value)) this.pending.push(e as WatchEvent);
+    }
+  }
+
+  close(): void {
+    this.done = true;
+    this.res.destroy();
+  }
+}
+
+/** The resourceVersion an object or bookmark carries. */
+export function resourceVersionOf(object: KubeObject | undefined): string | undefined {
+  return object?.metadata?.resourceVersion;
+}

@@ -1,0 +1,273 @@
+import { type Clock, systemClock } from '../protocol/clock.js';
+import type { KubeList, KubeObject } from '../protocol/events.js';
+import { type Status, StatusError } from '../protocol/status.js';
+import { sleep } from './backoff.js';
+import { HttpListWatch } from './listwatch.js';
+import { apiVersionOf, ResourcePath, type ResourceType } from './resources.js';
+import type { Transport } from './transport.js';
+
+/** Patch flavours and their content types. */
+export const PATCH_TYPES = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+} as const;
+
+/** A patch flavour. */
+export type PatchType = keyof typeof PATCH_TYPES;
+
+/** Options common to writes. */
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  signal?: AbortSignal;
+}
+
+/** Options of a list call. */
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  signal?: AbortSignal;
+}
+
+/** Options of a delete. */
+export interface DeleteOptions extends WriteOptions {
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+}
+
+/** The autoscaling/v1 Scale subresource. */
+export interface Scale extends KubeObject {
+  spec: { replicas: number };
+  status: { replicas: number; selector?: string };
+}
+
+/**
+ * Typed REST verbs for one resource type in one namespace (or all):
+ * get, list, create, update, patch, delete, and the status and scale
+ * subresources. Failures throw {@link StatusError} with the server's Status.
+ */
+export class ResourceClient<T extends KubeObject = KubeObject> {
+  readonly path: ResourcePath;
+  private readonly transport: Transport;
+
+  constructor(transport: Transport, type: ResourceType, namespace?: string) {
+    this.transport = transport;
+    this.path = new ResourcePath(type, namespace);
+  }
+
+  /** The same resource in another namespace. */
+  inNamespace(namespace: string | undefined): ResourceClient<T> {
+    return new ResourceClient<T>(this.transport, this.path.type, namespace);
+  }
+
+  /** Reads one object. */
+  get(name: string, opts: { resourceVersion?: string; signal?: AbortSignal } = {}): Promise<T> {
+    return this.transport.json<T>({
+      path: this.path.objectPath(name),
+      query: { resourceVersion: opts.resourceVersion },
+      signal: opts.signal,
+    });
+  }
+
+  /** Reads one object, or undefined when it does not exist. */
+  async find(name: string, opts: { signal?: AbortSignal } = {}): Promise<T | undefined> {
+    try {
+      return await this.get(name, opts);
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** One list call (one page when `limit` is set). */
+  list(opts: ListOptions = {}): Promise<KubeList<T>> {
+    return this.transport.json<KubeList<T>>({
+      path: this.path.collectionPath,
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit: opts.limit,
+        continue: opts.continue,
+        resourceVersion: opts.resourceVersion,
+        resourceVersionMatch: opts.resourceVersionMatch,
+      },
+      signal: opts.signal,
+    });
+  }
+
+  /** Every object, fetched in pages of `pageSize` (500), as client-go's pager. */
+  async listAll(
+    opts: Omit<ListOptions, 'limit' | 'continue'> & { pageSize?: number } = {},
+  ): Promise<KubeList<T>> {
+    const items: T[] = [];
+    let cont: string | undefined;
+    let last: KubeList<T>;
+    do {
+      last = await this.list({
+        ...opts,
+        limit: opts.pageSize ?? 500,
+        continue: cont,
+        ...(cont ? { resourceVersion: undefined, resourceVersionMatch: undefined } : {}),
+      });
+      items.push(...last.items);
+      cont = last.metadata.continue || undefined;
+    } while (cont);
+    return { ...last, metadata: { resourceVersion: last.metadata.resourceVersion }, items };
+  }
+
+  /** Creates an object (its namespace is this client's). */
+  create(object: T, opts: WriteOptions = {}): Promise<T> {
+    return this.transport.json<T>({
+      method: 'POST',
+      path: this.path.collectionPath,
+      query: writeQuery(opts),
+      body: this.withTypeMeta(object),
+      signal: opts.signal,
+    });
+  }
+
+  /** Replaces an object; its resourceVersion, if set, must be current (409 otherwise). */
+  update(object: T, opts: WriteOptions = {}): Promise<T> {
+    return this.transport.json<T>({
+      method: 'PUT',
+      path: this.path.objectPath(nameOf(object)),
+      query: writeQuery(opts),
+      body: this.withTypeMeta(object),
+      signal: opts.signal,
+    });
+  }
+
+  /** Replaces an object's status through the `status` subresource. */
+  updateStatus(object: T, opts: WriteOptions = {}): Promise<T> {
+    return this.transport.json<T>({
+      method: 'PUT',
+      path: this.path.objectPath(nameOf(object), 'status'),
+      query: writeQuery(opts),
+      body: this.withTypeMeta(object),
+      signal: opts.signal,
+    });
+  }
+
+  /** Patches an object (`merge` by default), or its `status`. */
+  patch(
+    name: string,
+    patch: unknown,
+    type: PatchType = 'merge',
+    opts: WriteOptions & { subresource?: 'status' | 'scale'; force?: boolean } = {},
+  ): Promise<T> {
+    return this.transport.json<T>({
+      method: 'PATCH',
+      path: this.path.objectPath(name, opts.subresource),
+      query: { ...writeQuery(opts), force: opts.force ? 'true' : undefined },
+      body: patch,
+      contentType: PATCH_TYPES[type],
+      signal: opts.signal,
+    });
+  }
+
+  /** Deletes an object; resolves to what the server answered (the object, or a Status). */
+  delete(name: string, opts: DeleteOptions = {}): Promise<T | Status> {
+    return this.transport.json<T | Status>({
+      method: 'DELETE',
+      path: this.path.objectPath(name),
+      query: { dryRun: opts.dryRun ? 'All' : undefined },
+      body: deleteBody(opts),
+      signal: opts.signal,
+    });
+  }
+
+  /** Deletes every object matching the selectors. */
+  deleteCollection(
+    opts: DeleteOptions & { labelSelector?: string; fieldSelector?: string } = {},
+  ): Promise<KubeList<T>> {
+    return this.transport.json<KubeList<T>>({
+      method: 'DELETE',
+      path: this.path.collectionPath,
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        dryRun: opts.dryRun ? 'All' : undefined,
+      },
+      body: deleteBody(opts),
+      signal: opts.signal,
+    });
+  }
+
+  /** Reads the `scale` subresource. */
+  getScale(name: string, opts: { signal?: AbortSignal } = {}): Promise<Scale> {
+    return this.transport.json<Scale>({ path: this.path.objectPath(name, 'scale'), signal: opts.signal });
+  }
+
+  /** Sets replicas through the `scale` subresource. */
+  scale(name: string, replicas: number, opts: WriteOptions = {}): Promise<Scale> {
+    return this.transport.json<Scale>({
+      method: 'PATCH',
+      path: this.path.objectPath(name, 'scale'),
+      query: writeQuery(opts),
+      body: { spec: { replicas } },
+      contentType: PATCH_TYPES.merge,
+      signal: opts.signal,
+    });
+  }
+
+  /** The list-watch source for a {@link Watcher} or {@link Informer} over this resource. */
+  listWatch(selectors: { labelSelector?: string; fieldSelector?: string } = {}): HttpListWatch {
+    return new HttpListWatch(this.transport, this.path, selectors);
+  }
+
+  private withTypeMeta(object: T): T {
+    return { apiVersion: apiVersionOf(this.path.type), kind: this.path.type.kind, ...object };
+  }
+}
+
+function nameOf(object: KubeObject): string {
+  const name = object.metadata?.name;
+  if (!name) throw new Error('the object has no metadata.name');
+  return name;
+}
+
+function writeQuery(opts: WriteOptions): Record<string, string | undefined> {
+  return { dryRun: opts.dryRun ? 'All' : undefined, fieldManager: opts.fieldManager };
+}
+
+function deleteBody(opts: DeleteOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
+  if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
+  if (opts.preconditions) body.preconditions = opts.preconditions;
+  if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
+  return body;
+}
+
+/** Options of {@link retryOnConflict} (client-go's `retry.DefaultRetry`: 5 steps, 10 ms, jitter 0.1). */
+export interface RetryOptions {
+  steps?: number;
+  delayMs?: number;
+  jitter?: number;
+  clock?: Clock;
+}
+
+/**
+ * Runs `fn` (a read-modify-write) again while it fails with 409 Conflict, as
+ * client-go's `retry.RetryOnConflict`: each attempt must re-read the object.
+ */
+export async function retryOnConflict<R>(fn: () => Promise<R>, opts: RetryOptions = {}): Promise<R> {
+  const steps = opts.steps ?? 5;
+  const clock = opts.clock ?? systemClock;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof StatusError && err.code === 409 && err.reason === 'Conflict') || attempt >= steps)
+        throw err;
+      const base = opts.delayMs ?? 10;
+      await sleep(clock, base * (1 + (opts.jitter ?? 0.1) * Math.random()));
+    }
+  }
+}

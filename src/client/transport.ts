@@ -1,0 +1,218 @@
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { type Clock, systemClock } from '../protocol/clock.js';
+import { failureStatus, isStatus, type Status, StatusError, StatusReasons } from '../protocol/status.js';
+import type { ClusterConnection } from './config/index.js';
+import { connectThroughProxy } from './proxy.js';
+import { TokenBucket } from './rate-limiter.js';
+
+/** One HTTP request to the API server. */
+export interface ApiRequest {
+  method?: string;
+  /** Path below the server URL, e.g. `/api/v1/namespaces/demo/pods`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** An object is sent as JSON; a Buffer or string as is. */
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+/** A failure below HTTP: refused connection, reset, TLS, DNS. Always retryable by watchers. */
+export class TransportError extends Error {
+  /** The Node.js error code (`ECONNREFUSED`, `ECONNRESET`, ...), when known. */
+  readonly code: string | undefined;
+
+  constructor(message: string, code?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TransportError';
+    this.code = code;
+  }
+}
+
+/** Options of {@link Transport}. */
+export interface TransportOptions {
+  /** Client-side rate limit: requests per second (client-go default 5; <= 0 disables). */
+  qps?: number;
+  /** Burst above qps (client-go default 10). */
+  burst?: number;
+  /** User-Agent header. */
+  userAgent?: string;
+  clock?: Clock;
+}
+
+const CODE_REASONS = new Map<number, keyof typeof StatusReasons>(
+  Object.entries(StatusReasons).map(([reason, code]) => [code, reason as keyof typeof StatusReasons]),
+);
+
+/** The Status an error answer carried, or one made from its code when the body is not a Status. */
+export function statusFromAnswer(code: number, body: Buffer): Status {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as unknown;
+    if (isStatus(parsed)) return parsed;
+  } catch {
+    // not JSON: fall through to a synthesized Status
+  }
+  const reason = CODE_REASONS.get(code) ?? 'InternalError';
+  const text = body.toString('utf8').trim().slice(0, 200);
+  return failureStatus(reason, text || `the server answered HTTP ${code}`, undefined, code);
+}
+
+/**
+ * HTTP to one API server over node:http(s) with keep-alive, client-side rate
+ * limiting, credentials from the kubeconfig (refreshed after a 401), and an
+ * AbortSignal on every request. node:https is used rather than undici: it is
+ * already loaded by Node (no import cost) and gives socket-level
+ * backpressure on streams, which is all a watcher needs.
+ */
+export class Transport {
+  readonly connection: ClusterConnection;
+  private readonly limiter: TokenBucket;
+  private readonly userAgent: string;
+  private agent: HttpAgent | undefined;
+  private agentCert: string | undefined;
+  private readonly base: URL;
+
+  constructor(connection: ClusterConnection, opts: TransportOptions = {}) {
+    this.connection = connection;
+    this.base = new URL(connection.server);
+    this.limiter = new TokenBucket(opts.qps ?? 5, opts.burst ?? 10, opts.clock ?? systemClock);
+    this.userAgent = opts.userAgent ?? 'watchmark/0.1.0';
+  }
+
+  /** Sends a request and returns the whole answer; non-2xx answers throw {@link StatusError}. */
+  async request(
+    req: ApiRequest,
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
+    const res = await this.open(req);
+    const body = await readAll(res, req.signal);
+    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) {
+      throw this.answerError(res, body);
+    }
+    return { status: res.statusCode, headers: res.headers, body };
+  }
+
+  /** Sends a request and parses its JSON answer. */
+  async json<T>(req: ApiRequest): Promise<T> {
+    const { body } = await this.request(req);
+    return JSON.parse(body.toString('utf8')) as T;
+  }
+
+  /**
+   * Opens a streaming answer (a watch). The caller reads it (pausing reads
+   * pauses the socket) and must destroy it when done. Non-200 throws.
+   */
+  async stream(req: ApiRequest): Promise<IncomingMessage> {
+    const res = await this.open(req);
+    if (res.statusCode !== 200) {
+      const body = await readAll(res, req.signal);
+      throw this.answerError(res, body);
+    }
+    return res;
+  }
+
+  /** Closes pooled connections. */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  private answerError(res: IncomingMessage, body: Buffer): StatusError {
+    const code = res.statusCode ?? 0;
+    const status = statusFromAnswer(code, body);
+    const retryAfter = Number(res.headers['retry-after']);
+    if (Number.isFinite(retryAfter) && retryAfter > 0) {
+      status.details = {
+        ...status.details,
+        retryAfterSeconds: status.details?.retryAfterSeconds ?? retryAfter,
+      };
+    }
+    if (code === 401) this.connection.credentials.invalidate();
+    return new StatusError(status);
+  }
+
+  private async open(req: ApiRequest): Promise<IncomingMessage> {
+    await this.limiter.take(req.signal);
+    const url = new URL(req.path, this.base);
+    // Keep any path prefix of the server URL (e.g. behind a proxy at /k8s/clusters/c1).
+    if (this.base.pathname !== '/' && !req.path.startsWith(this.base.pathname)) {
+      url.pathname = this.base.pathname.replace(/\/$/, '') + req.path;
+    }
+    for (const [k, v] of Object.entries(req.query ?? {})) {
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    }
+    const headers: Record<string, string> = {
+      'user-agent': this.userAgent,
+      accept: req.accept ?? 'application/json',
+    };
+    let payload: Buffer | undefined;
+    if (req.body !== undefined) {
+      payload = Buffer.isBuffer(req.body)
+        ? req.body
+        : Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+      headers['content-type'] = req.contentType ?? 'application/json';
+      headers['content-length'] = String(payload.length);
+    }
+    const authorization = await this.connection.credentials.authorization();
+    if (authorization) headers.authorization = authorization;
+    const agent = await this.agentFor(url);
+    const options: RequestOptions = { method: req.method ?? 'GET', headers, agent, signal: req.signal };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const r = send(url, options, resolve);
+      r.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.name === 'AbortError') reject(req.signal?.reason ?? err);
+        else
+          reject(
+            new TransportError(`${options.method} ${url.host}${url.pathname}: ${err.message}`, err.code, {
+              cause: err,
+            }),
+          );
+      });
+      r.end(payload);
+    });
+  }
+
+  private async agentFor(url: URL): Promise<HttpAgent> {
+    const c = this.connection;
+    const execCert = await c.credentials.clientCertificate();
+    const certPem = execCert?.certPem ?? c.clientCertPem;
+    if (this.agent && this.agentCert === certPem) return this.agent;
+    this.agent?.destroy();
+    this.agentCert = certPem;
+    const common = { keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, scheduling: 'lifo' as const };
+    if (url.protocol === 'https:') {
+      const tls = {
+        ca: c.caPem,
+        cert: certPem,
+        key: execCert?.keyPem ?? c.clientKeyPem,
+        rejectUnauthorized: !c.insecureSkipTlsVerify,
+        servername: c.tlsServerName,
+      };
+      this.agent = c.proxyUrl
+        ? connectThroughProxy(c.proxyUrl, tls, common)
+        : new HttpsAgent({ ...common, ...tls });
+    } else {
+      this.agent = new HttpAgent(common);
+    }
+    return this.agent;
+  }
+}
+
+function readAll(res: IncomingMessage, signal?: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks)));
+    res.on('error', (err) =>
+      reject(signal?.aborted ? signal.reason : new TransportError(err.message, undefined, { cause: err })),
+    );
+    res.on('aborted', () => reject(new TransportError('the server cut the answer short', 'ECONNRESET')));
+  });
+}

@@ -1,0 +1,446 @@
+import { type Clock, systemClock } from '../protocol/clock.js';
+import { isInitialEventsEnd, type KubeObject } from '../protocol/events.js';
+import { isExpired, isTooLargeResourceVersion, StatusError } from '../protocol/status.js';
+import { Backoff, type BackoffOptions, sleep } from './backoff.js';
+import type { ListParams, ListWatchSource, WatchStream } from './listwatch.js';
+import { type ListCause, newWatcherMetrics, type WatcherMetrics } from './metrics.js';
+import { TransportError } from './transport.js';
+
+/** What a watcher yields. `init`..`initDone` bracket every (re)list; the rest are live changes. */
+export type WatcherEvent<T extends KubeObject = KubeObject> =
+  | { type: 'init'; cause: ListCause }
+  | { type: 'initApply'; object: T }
+  | { type: 'initDone'; resourceVersion: string }
+  | { type: 'apply'; object: T }
+  | { type: 'delete'; object: T }
+  | { type: 'bookmark'; resourceVersion: string };
+
+/** A pino-compatible logger (only the methods used). */
+export interface Logger {
+  debug?(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
+  warn?(obj: object, msg: string): void;
+  error?(obj: object, msg: string): void;
+}
+
+/** Options of {@link Watcher}; defaults are client-go's reflector's. */
+export interface WatcherOptions {
+  /** Ask for bookmarks (default true). */
+  bookmarks?: boolean;
+  /** How to get the initial state: paginated `list` (default) or streaming list (`stream`, falls back to list if refused). */
+  initial?: 'list' | 'stream';
+  /** List page size (500; 0 = no pagination). */
+  pageSize?: number;
+  /** Watch timeoutSeconds is random in [min, max) ms (default [300 s, 600 s)). */
+  watchTimeoutMs?: [number, number];
+  /** Backoff after failures (800 ms doubling to 30 s, jitter 1.0, reset after 2 min). */
+  backoff?: BackoffOptions;
+  /** A stream silent for longer than this is abandoned and resumed (default: its watch timeout + 5 s). */
+  idleTimeoutMs?: number;
+  /** The server's bookmark interval, if known: tightens the idle timeout to 3 intervals. */
+  serverBookmarkIntervalMs?: number;
+  /** A watch that ends sooner than this with no events counts as an error (1 s). */
+  minWatchMs?: number;
+  /** Ends the watcher. */
+  signal?: AbortSignal;
+  clock?: Clock;
+  random?: () => number;
+  logger?: Logger;
+  /** Called with every failure (after it is counted, before the retry). */
+  onError?: (err: unknown) => void;
+}
+
+type State =
+  | { kind: 'Empty'; cause: ListCause; relist: ListParams }
+  | { kind: 'InitListed'; resourceVersion: string; resumed: boolean }
+  | {
+      kind: 'Watching';
+      resourceVersion: string;
+      stream: WatchStream;
+      startedAt: number;
+      timeoutMs: number;
+      events: number;
+      initial: boolean;
+    }
+  | { kind: 'Backoff'; retry: State; delayMs: number };
+
+/**
+ * The list-watch state machine: a pull-based async iterable of
+ * {@link WatcherEvent}s for one resource. It never stops on its own: only its
+ * AbortSignal (or `stop()`) ends it; every failure is counted, reported and
+ * retried. Every place a watch can restart is in {@link Watcher.step}.
+ *
+ *   Empty --list pages--> InitListed --watch--> Watching --clean close--> Watching (resume, no list)
+ *     ^                                           |  410 Expired: Empty (relist from last RV, not older than)
+ *     +-- streaming list: Empty --watch(sendInitialEvents)--> Watching (initial) --end marker--> Watching
+ *   any error: Backoff, then the same state again (the resourceVersion is kept)
+ */
+export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable<WatcherEvent<T>> {
+  readonly metrics: WatcherMetrics = newWatcherMetrics();
+  private readonly source: ListWatchSource;
+  private readonly opts: WatcherOptions;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly backoff: Backoff;
+  private readonly abort = new AbortController();
+  private streamMode: boolean;
+  private lastResourceVersion = '';
+  private started = false;
+
+  constructor(source: ListWatchSource, opts: WatcherOptions = {}) {
+    this.source = source;
+    this.opts = opts;
+    this.clock = opts.clock ?? systemClock;
+    this.random = opts.random ?? Math.random;
+    this.backoff = new Backoff(this.clock, this.random, opts.backoff);
+    this.streamMode = opts.initial === 'stream';
+    if (opts.signal) {
+      if (opts.signal.aborted) this.abort.abort(opts.signal.reason);
+      else opts.signal.addEventListener('abort', () => this.abort.abort(opts.signal?.reason), { once: true });
+    }
+  }
+
+  /** The last resourceVersion received (events and bookmarks). */
+  get resourceVersion(): string {
+    return this.lastResourceVersion;
+  }
+
+  /** Ends the watcher; a pending read resolves as done. */
+  stop(): void {
+    this.abort.abort(new Error('watcher stopped'));
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatcherEvent<T>> {
+    if (this.started) throw new Error('a Watcher can be iterated once');
+    this.started = true;
+    return this.run();
+  }
+
+  private async *run(): AsyncGenerator<WatcherEvent<T>> {
+    let state: State = { kind: 'Empty', cause: 'initial', relist: { resourceVersion: '0' } };
+    const signal = this.abort.signal;
+    try {
+      while (!signal.aborted) {
+        const out: WatcherEvent<T>[] = [];
+        state = await this.step(state, out);
+        for (const e of out) {
+          if (signal.aborted) return;
+          yield e;
+        }
+      }
+    } finally {
+      if (state.kind === 'Watching') state.stream.close();
+    }
+  }
+
+  /** One transition. Events to yield are pushed onto `out`. */
+  private async step(state: State, out: WatcherEvent<T>[]): Promise<State> {
+    const signal = this.abort.signal;
+    switch (state.kind) {
+      case 'Empty':
+        if (this.streamMode) return this.startStreamingList(state, out);
+        return this.list(state, out);
+
+      case 'InitListed': {
+        const next = await this.startWatch(state.resourceVersion, false);
+        if (next.kind === 'Watching' && state.resumed) this.metrics.resumes++;
+        return next;
+      }
+
+      case 'Watching':
+        return this.readWatch(state, out);
+
+      case 'Backoff':
+        await sleep(this.clock, state.delayMs, signal);
+        return state.retry;
+    }
+  }
+
+  /**
+   * A (paginated) list. The first list reads "0" (the server's cache, like
+   * client-go); after a 410 it reads "not older than" the last resourceVersion;
+   * if that is refused too (410 or "too large") it falls back to a consistent
+   * read (""). An expired continue token costs one full, unpaginated list.
+   */
+  private async list(state: Extract<State, { kind: 'Empty' }>, out: WatcherEvent<T>[]): Promise<State> {
+    const signal = this.abort.signal;
+    const pageSize = this.opts.pageSize ?? 500;
+    this.metrics.lists[state.cause]++;
+    const items: T[] = [];
+    let listRV = '';
+    try {
+      let cont: string | undefined;
+      let full = false;
+      for (;;) {
+        let page: Awaited<ReturnType<ListWatchSource['list']>>;
+        const params: ListParams = cont
+          ? { limit: pageSize, continue: cont, signal }
+          : { ...state.relist, limit: full ? undefined : pageSize || undefined, signal };
+        try {
+          page = await this.source.list(params);
+        } catch (err) {
+          if (cont && isExpired(err)) {
+            // The continue token outlived compaction: one full list instead.
+            items.length = 0;
+            cont = undefined;
+            full = true;
+            continue;
+          }
+          throw err;
+        }
+        this.metrics.pages++;
+        for (const item of page.items ?? []) items.push(item as T);
+        listRV = page.metadata?.resourceVersion ?? listRV;
+        cont = page.metadata?.continue || undefined;
+        if (!cont || signal.aborted) break;
+      }
+    } catch (err) {
+      if (signal.aborted) return state;
+      this.report(err, 'list failed');
+      if ((isExpired(err) || isTooLargeResourceVersion(err)) && state.relist.resourceVersion) {
+        // The not-older-than read failed: only a consistent read is left.
+        return {
+          kind: 'Empty',
+          cause: isExpired(err) ? 'expired' : 'tooLarge',
+          relist: { resourceVersion: '' },
+        };
+      }
+      return { kind: 'Backoff', retry: state, delayMs: this.backoff.next(retryAfterMs(err)) };
+    }
+    this.metrics.listedObjects += items.length;
+    this.setResourceVersion(listRV);
+    out.push({ type: 'init', cause: state.cause });
+    for (const object of items) out.push({ type: 'initApply', object });
+    out.push({ type: 'initDone', resourceVersion: listRV });
+    return { kind: 'InitListed', resourceVersion: listRV, resumed: false };
+  }
+
+  /** A streaming list (KEP-3157): the initial state arrives as events on the watch itself. */
+  private async startStreamingList(
+    state: Extract<State, { kind: 'Empty' }>,
+    out: WatcherEvent<T>[],
+  ): Promise<State> {
+    const next = await this.startWatch(
+      state.relist.resourceVersion === '0' ? '' : (state.relist.resourceVersion ?? ''),
+      true,
+    );
+    if (next.kind === 'Watching') {
+      this.metrics.lists[state.cause]++;
+      out.push({ type: 'init', cause: state.cause });
+      return next;
+    }
+    if (next.kind === 'Backoff' && next.retry.kind === 'Empty' && !this.streamMode) {
+      // The server refused streaming lists: fall back to the paginated list now.
+      return state;
+    }
+    return next.kind === 'Backoff' ? { ...next, retry: state } : next;
+  }
+
+  private watchTimeoutMs(): number {
+    const [min, max] = this.opts.watchTimeoutMs ?? [300_000, 600_000];
+    return min + this.random() * (max - min);
+  }
+
+  /** Opens a watch from `resourceVersion` (or a streaming list when `initial`). */
+  private async startWatch(resourceVersion: string, initial: boolean): Promise<State> {
+    const signal = this.abort.signal;
+    const timeoutMs = this.watchTimeoutMs();
+    try {
+      const stream = await this.source.watch({
+        resourceVersion: initial ? resourceVersion || undefined : resourceVersion,
+        resourceVersionMatch: initial ? 'NotOlderThan' : undefined,
+        sendInitialEvents: initial ? true : undefined,
+        allowWatchBookmarks: initial || (this.opts.bookmarks ?? true),
+        timeoutSeconds: Math.max(1, Math.floor(timeoutMs / 1000)),
+        signal,
+      });
+      this.metrics.watchesStarted++;
+      return {
+        kind: 'Watching',
+        resourceVersion,
+        stream,
+        startedAt: this.clock.now(),
+        timeoutMs,
+        events: 0,
+        initial,
+      };
+    } catch (err) {
+      const again: State = initial
+        ? { kind: 'Empty', cause: 'initial', relist: { resourceVersion } }
+        : { kind: 'InitListed', resourceVersion, resumed: true };
+      if (signal.aborted) return again;
+      this.report(err, 'watch failed to start');
+      if (isExpired(err)) return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
+      if (isTooLargeResourceVersion(err)) {
+        // The server is behind our resourceVersion (a lagging or restarted server with a
+        // new store): relist not older than it, and if that is refused too, consistently.
+        return {
+          kind: 'Backoff',
+          retry: { kind: 'Empty', cause: 'tooLarge', relist: this.relistParams() },
+          delayMs: this.backoff.next(retryAfterMs(err)),
+        };
+      }
+      if (initial && err instanceof StatusError && [400, 403, 422].includes(err.code)) {
+        // sendInitialEvents refused (WatchList off, or an old server): use paginated lists from now on.
+        this.streamMode = false;
+        return {
+          kind: 'Backoff',
+          retry: { kind: 'Empty', cause: 'initial', relist: { resourceVersion: '0' } },
+          delayMs: 0,
+        };
+      }
+      return { kind: 'Backoff', retry: again, delayMs: this.backoff.next(retryAfterMs(err)) };
+    }
+  }
+
+  /** Reads one event of an open watch (or notices its end, an idle stream, or an error). */
+  private async readWatch(
+    state: Extract<State, { kind: 'Watching' }>,
+    out: WatcherEvent<T>[],
+  ): Promise<State> {
+    const idleMs = this.idleTimeoutMs(state.timeoutMs);
+    let event: Awaited<ReturnType<WatchStream['next']>>;
+    try {
+      event = await this.withIdleTimeout(state.stream.next(), idleMs);
+    } catch (err) {
+      state.stream.close();
+      if (this.abort.signal.aborted) return state;
+      if (err === IDLE) {
+        // Dead TCP connections are the classic cause of silent informers: give up on this one and resume.
+        this.metrics.watchEnds.idle++;
+        this.opts.logger?.warn?.({ idleMs }, 'watch stream silent for too long: resuming');
+        return this.resume(state);
+      }
+      this.metrics.watchEnds.error++;
+      this.report(err, 'watch stream broke');
+      return { kind: 'Backoff', retry: this.afterStream(state), delayMs: this.backoff.next() };
+    }
+    if (event === undefined) {
+      state.stream.close();
+      const lived = this.clock.now() - state.startedAt;
+      if (lived >= state.timeoutMs - 1_000) this.metrics.watchEnds.timeout++;
+      else this.metrics.watchEnds.serverClose++;
+      const minMs = this.opts.minWatchMs ?? 1_000;
+      if (state.events === 0 && lived < minMs) {
+        // client-go: a watch that ends at once with nothing is an error, or a hot loop.
+        this.metrics.errors++;
+        return { kind: 'Backoff', retry: this.afterStream(state), delayMs: this.backoff.next() };
+      }
+      return this.resume(state);
+    }
+    state.events++;
+    this.metrics.events[event.type] = (this.metrics.events[event.type] ?? 0) + 1;
+    this.metrics.lastEventAt = this.clock.now();
+    this.metrics.bytesRead = this.source.bytesRead;
+    const object = event.object as T;
+    switch (event.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+        this.setResourceVersion(object.metadata?.resourceVersion);
+        out.push({ type: state.initial ? 'initApply' : 'apply', object });
+        break;
+      case 'DELETED':
+        this.setResourceVersion(object.metadata?.resourceVersion);
+        out.push({ type: 'delete', object });
+        break;
+      case 'BOOKMARK': {
+        this.metrics.bookmarks++;
+        const rv = object.metadata?.resourceVersion;
+        this.setResourceVersion(rv);
+        if (state.initial && isInitialEventsEnd(object)) {
+          state.initial = false;
+          out.push({ type: 'initDone', resourceVersion: rv ?? this.lastResourceVersion });
+        } else if (rv) {
+          out.push({ type: 'bookmark', resourceVersion: rv });
+        }
+        break;
+      }
+      case 'ERROR': {
+        state.stream.close();
+        const status = new StatusError(event.object as never);
+        if (isExpired(status)) {
+          this.metrics.watchEnds.expired++;
+          this.report(status, 'watch expired: relisting');
+          return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
+        }
+        this.metrics.watchEnds.error++;
+        this.report(status, 'watch ended with an error');
+        return {
+          kind: 'Backoff',
+          retry: this.afterStream(state),
+          delayMs: this.backoff.next(retryAfterMs(status)),
+        };
+      }
+    }
+    return state;
+  }
+
+  /** Where to go after a stream ends: resume the watch, or restart a streaming list cut before its end marker. */
+  private afterStream(state: Extract<State, { kind: 'Watching' }>): State {
+    if (state.initial) return { kind: 'Empty', cause: 'error', relist: this.relistParams() };
+    return { kind: 'InitListed', resourceVersion: this.lastResourceVersion, resumed: true };
+  }
+
+  /** A clean end: watch again from the last resourceVersion, no list. */
+  private resume(state: Extract<State, { kind: 'Watching' }>): State {
+    return this.afterStream(state);
+  }
+
+  private relistParams(): ListParams {
+    return this.lastResourceVersion
+      ? { resourceVersion: this.lastResourceVersion, resourceVersionMatch: 'NotOlderThan' }
+      : { resourceVersion: '' };
+  }
+
+  private idleTimeoutMs(watchTimeoutMs: number): number {
+    if (this.opts.idleTimeoutMs !== undefined) return this.opts.idleTimeoutMs;
+    if (this.opts.serverBookmarkIntervalMs !== undefined && (this.opts.bookmarks ?? true)) {
+      return Math.min(watchTimeoutMs + 5_000, 3 * this.opts.serverBookmarkIntervalMs);
+    }
+    return watchTimeoutMs + 5_000;
+  }
+
+  private withIdleTimeout<R>(p: Promise<R>, ms: number): Promise<R> {
+    const signal = this.abort.signal;
+    return new Promise((resolve, reject) => {
+      const settle = (fn: () => void) => {
+        timer.cancel();
+        signal.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onAbort = () => settle(() => reject(new Error('aborted')));
+      const timer = this.clock.setTimeout(() => settle(() => reject(IDLE)), ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+      p.then(
+        (v) => settle(() => resolve(v)),
+        (e) => settle(() => reject(e)),
+      );
+    });
+  }
+
+  private setResourceVersion(rv: string | undefined): void {
+    if (!rv) return;
+    this.lastResourceVersion = rv;
+    this.metrics.resourceVersion = rv;
+  }
+
+  private report(err: unknown, what: string): void {
+    this.metrics.errors++;
+    this.metrics.bytesRead = this.source.bytesRead;
+    this.opts.logger?.warn?.({ err: describe(err) }, what);
+    this.opts.onError?.(err);
+  }
+}
+
+const IDLE = Symbol('idle');
+
+function retryAfterMs(err: unknown): number {
+  if (err instanceof StatusError) return (err.status.details?.retryAfterSeconds ?? 0) * 1000;
+  return 0;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof StatusError) return `${err.code} ${err.reason ?? ''}: ${err.message}`;
+  if (err instanceof TransportError) return `${err.code ?? 'transport'}: ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+}

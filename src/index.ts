@@ -1,0 +1,50 @@
+/**
+ * watchmark: Kubernetes list-watch done right. The client library: connect,
+ * REST verbs, a list-watch state machine with bookmarks, informers, metrics.
+ * The API server lives in `watchmark/server`.
+ */
+export { Backoff, type BackoffOptions, DEFAULT_BACKOFF } from './client/backoff.js';
+export { KubeClient, type Selection } from './client/client.js';
+export {
+  type ClusterConnection,
+  ConfigError,
+  type CredentialSource,
+  type LoadOptions,
+  loadConnection,
+} from './client/config/index.js';
+export { Informer, type InformerHandlers, type InformerOptions, objectKey } from './client/informer.js';
+export { type InformerKey, SharedInformerFactory } from './client/informer-factory.js';
+export {
+  HttpListWatch,
+  type ListParams,
+  type ListWatchSource,
+  type WatchParams,
+  type WatchStream,
+} from './client/listwatch.js';
+export {
+  type ListCause,
+  registerWatcherMetrics,
+  type WatchEndCause,
+  type WatcherMetrics,
+} from './client/metrics.js';
+export { BUILTIN_RESOURCES, findBuiltin, ResourcePath, type ResourceType } from './client/resources.js';
+export {
+  type DeleteOptions,
+  type ListOptions,
+  PATCH_TYPES,
+  type PatchType,
+  ResourceClient,
+  retryOnConflict,
+  type Scale,
+} from './client/rest.js';
+export { type ApiRequest, Transport, TransportError, type TransportOptions } from './client/transport.js';
+export { type Logger, Watcher, type WatcherEvent, type WatcherOptions } from './client/watcher.js';
+export { type Clock, ManualClock, systemClock } from './protocol/clock.js';
+export {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type KubeList,
+  type KubeObject,
+  type WatchEvent,
+  type WatchEventType,
+} from './protocol/events.js';
+export { isExpired, isTooLargeResourceVersion, type Status, StatusError } from './protocol/status.js';

@@ -1,0 +1,224 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/client/client.js';
+import type { Informer } from '../../src/client/informer.js';
+import type { KubeObject } from '../../src/protocol/events.js';
+import { StatusError } from '../../src/protocol/status.js';
+import { MemoryStore, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'watchmark-client-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+let n = 0;
+async function serve(
+  opts: ServerOptions = {},
+): Promise<{ server: RunningServer; kube: KubeClient; kubeconfig: string }> {
+  const kubeconfig = join(dir, `kubeconfig-${n++}`);
+  const server = await startServer({
+    bookmarkInterval: 100,
+    bookmarkLead: 50,
+    tooLargeWait: 100,
+    compactionInterval: 0,
+    kubeconfigOut: kubeconfig,
+    ...opts,
+  });
+  const kube = await KubeClient.load({ kubeconfig, qps: 0 });
+  cleanups.push(async () => {
+    await kube.close();
+    await server.close();
+  });
+  return { server, kube, kubeconfig };
+}
+
+const fast = { backoff: { initialMs: 20, maxMs: 100 }, watchTimeoutMs: [60_000, 60_001] as [number, number] };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(pred: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+function podOn(name: string, node: string): KubeObject {
+  return { metadata: { name }, spec: { nodeName: node, containers: [{ name: 'c', image: 'nginx' }] } };
+}
+
+async function setupNamespace(kube: KubeClient, ns = 'demo') {
+  await kube.resource('namespaces').create({ metadata: { name: ns } });
+  return kube.resource('pods', ns);
+}
+
+function names(informer: Informer): string[] {
+  return informer
+    .list()
+    .map((o) => o.metadata?.name ?? '')
+    .sort();
+}
+
+describe('client against watchmark serve', () => {
+  it('resumes after drop-watches from its last resourceVersion, without a list', async () => {
+    const { server, kube } = await serve();
+    const pods = await setupNamespace(kube);
+    await pods.create(podOn('a', 'n1'));
+    const informer = kube.informer('pods', { namespace: 'demo' }, fast).start();
+    cleanups.push(() => informer.stop());
+    await informer.synced();
+    await until(() => server.stats.openWatchers === 1, 3000, 'the watch to open');
+    expect(server.dropWatches()).toBe(1);
+    await pods.create(podOn('b', 'n1'));
+    await until(() => informer.size === 2, 5000, 'pod b');
+    const m = informer.watcher.metrics;
+    expect(m.lists.initial).toBe(1);
+    expect(m.lists.expired).toBe(0);
+    expect(m.resumes).toBeGreaterThanOrEqual(1);
+    expect(m.watchEnds.error).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a filtered watch survives a compaction with bookmarks and no relist; without bookmarks it relists once and converges', async () => {
+    for (const bookmarks of [true, false]) {
+      const { server, kube } = await serve(bookmarks ? {} : { noBookmarks: true });
+      const pods = await setupNamespace(kube);
+      await pods.create(podOn('mine', 'n1'));
+      const informer = kube
+        .informer('pods', { namespace: 'demo', fieldSelector: 'spec.nodeName=n1' }, { ...fast, bookmarks })
+        .start();
+      cleanups.push(() => informer.stop());
+      await informer.synced();
+      // Churn on another node: this watcher sees none of it, the server's RV races ahead.
+      for (let i = 0; i < 5; i++) await pods.create(podOn(`other-${i}`, 'n2'));
+      if (bookmarks)
+        await until(
+          () => Number(informer.watcher.resourceVersion) >= server.latestRevision(),
+          3000,
+          'bookmark',
+        );
+      await until(() => server.stats.openWatchers === 1, 3000, 'the watch to open');
+      await server.compact();
+      server.dropWatches();
+      await pods.create(podOn('mine-2', 'n1'));
+      await until(() => informer.size === 2, 5000, 'mine-2');
+      expect(names(informer)).toEqual(['mine', 'mine-2']);
+      const m = informer.watcher.metrics;
+      expect(m.lists.expired).toBe(bookmarks ? 0 : 1);
+      if (bookmarks) expect(m.bookmarks).toBeGreaterThan(0);
+    }
+  });
+
+  it('streaming lists sync an informer and then follow changes', async () => {
+    const { kube } = await serve();
+    const pods = await setupNamespace(kube);
+    await pods.create(podOn('a', 'n1'));
+    await pods.create(podOn('b', 'n1'));
+    const informer = kube.informer('pods', { namespace: 'demo' }, { ...fast, initial: 'stream' }).start();
+    cleanups.push(() => informer.stop());
+    await informer.synced();
+    expect(names(informer)).toEqual(['a', 'b']);
+    await pods.delete('a');
+    await until(() => informer.size === 1, 5000, 'delete');
+    expect(informer.watcher.metrics.pages).toBe(0);
+  });
+
+  it('falls back to a paginated list when the server refuses streaming lists', async () => {
+    const { kube } = await serve({ noWatchList: true });
+    const pods = await setupNamespace(kube);
+    await pods.create(podOn('a', 'n1'));
+    const informer = kube.informer('pods', { namespace: 'demo' }, { ...fast, initial: 'stream' }).start();
+    cleanups.push(() => informer.stop());
+    await informer.synced();
+    expect(names(informer)).toEqual(['a']);
+    expect(informer.watcher.metrics.pages).toBe(1);
+  });
+
+  it('an expired continue token costs one full list', async () => {
+    const { server, kube } = await serve();
+    const cms = kube.resource('configmaps', 'demo');
+    await setupNamespace(kube);
+    for (let i = 0; i < 5; i++) await cms.create({ metadata: { name: `cm-${i}` } });
+    const page = await cms.list({ limit: 2 });
+    expect(page.metadata.continue).toBeTruthy();
+    await cms.create({ metadata: { name: 'cm-5' } });
+    await server.compact();
+    const err = await cms.list({ limit: 2, continue: page.metadata.continue }).catch((e) => e);
+    expect(err).toBeInstanceOf(StatusError);
+    expect((err as StatusError).code).toBe(410);
+    // The watcher does the fallback by itself.
+    const informer = kube.informer('configmaps', { namespace: 'demo' }, { ...fast, pageSize: 2 });
+    informer.start();
+    cleanups.push(() => informer.stop());
+    await informer.synced();
+    expect(informer.size).toBe(6);
+  });
+
+  it('survives a server restart over the same store, and relists with a consistent read after losing the store', async () => {
+    const kubeconfig = join(dir, `kubeconfig-restart`);
+    const store = new MemoryStore();
+    const opts = {
+      store,
+      insecureHttp: true,
+      insecureNoAuth: true,
+      bookmarkInterval: 100,
+      compactionInterval: 0,
+      tooLargeWait: 100,
+      kubeconfigOut: kubeconfig,
+    };
+    let server = await startServer(opts);
+    const port = Number(new URL(server.url).port);
+    const kube = await KubeClient.load({ kubeconfig, qps: 0 });
+    const pods = await setupNamespace(kube);
+    await pods.create(podOn('a', 'n1'));
+    const informer = kube.informer('pods', { namespace: 'demo' }, fast).start();
+    await informer.synced();
+    await server.close();
+    server = await startServer({ ...opts, port });
+    await pods.create(podOn('b', 'n1'));
+    await until(() => informer.size === 2, 5000, 'b after restart');
+    expect(informer.watcher.metrics.lists.expired).toBe(0);
+    // A server with a brand-new store: resourceVersions start over, the client's is "too large".
+    await server.close();
+    const lost = await startServer({ ...opts, store: new MemoryStore(), port });
+    await kube.resource('namespaces').create({ metadata: { name: 'demo' } });
+    await kube.resource('pods', 'demo').create(podOn('c', 'n1'));
+    await until(() => names(informer).join() === 'c', 8000, 'converge to the new store');
+    const m = informer.watcher.metrics;
+    expect(m.lists.expired + m.lists.tooLarge).toBeGreaterThanOrEqual(1);
+    await informer.stop();
+    await kube.close();
+    await lost.close();
+  });
+
+  it('a bad token is a clear 401 StatusError, reported and retried, never a silent stop', async () => {
+    const { server, kubeconfig } = await serve();
+    const { readFile, writeFile } = await import('node:fs/promises');
+    const text = (await readFile(kubeconfig, 'utf8')).replace(server.token!, 'wrong-token');
+    const bad = join(dir, 'bad-kubeconfig');
+    await writeFile(bad, text, { mode: 0o600 });
+    const kube = await KubeClient.load({ kubeconfig: bad, qps: 0 });
+    cleanups.push(() => kube.close());
+    const err = await kube
+      .resource('pods', 'default')
+      .list()
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(StatusError);
+    expect((err as StatusError).code).toBe(401);
+    expect(String(err.message)).not.toContain('wrong-token');
+    const errors: unknown[] = [];
+    const informer = kube.informer('pods', {}, { ...fast, onError: (e) => errors.push(e) }).start();
+    await until(() => errors.length >= 2, 3000, 'two reported failures');
+    expect((errors[0] as StatusError).code).toBe(401);
+    await informer.stop();
+  });
+});

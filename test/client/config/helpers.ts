@@ -47,9 +47,12 @@ export class TempDir {
     return path;
   }
 
-  /** Writes a kubeconfig object as YAML. */
+  /**
+   * Writes a kubeconfig object as YAML 1.1, as Go's writers do, so strings
+   * such as `yes` are quoted instead of being read back as booleans.
+   */
   async kubeconfig(rel: string, config: object): Promise<string> {
-    return this.write(rel, stringify({ apiVersion: 'v1', kind: 'Config', ...config }));
+    return this.write(rel, stringify({ apiVersion: 'v1', kind: 'Config', ...config }, { version: '1.1' }));
   }
 
   /** Writes an executable script. */
@@ -255,20 +258,12 @@ export async function startRecordingServer(tls: boolean): Promise<RecordingServe
 }
 
 /** Runs `kubectl get --raw /version` with `kubeconfig`; resolves with stdout or rejects with kubectl's error. */
-export async function kubectlGetVersion(
-  kubeconfig: string,
-  home: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<string> {
+export async function kubectlGetVersion(kubeconfig: string, home: string, args: string[] = []): Promise<string> {
   if (!kubectl) throw new Error('kubectl not available');
-  const { stdout } = await execFileAsync(
-    kubectl.path,
-    ['get', '--raw', '/version', '--request-timeout=10s'],
-    {
-      env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig, ...env },
-      timeout: 20_000,
-    },
-  );
+  const { stdout } = await execFileAsync(kubectl.path, ['get', '--raw', '/version', '--request-timeout=10s', ...args], {
+    env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig },
+    timeout: 20_000,
+  });
   return stdout;
 }
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import { applyCommand } from './apply.js';
+import { demoCommand } from './demo.js';
 import { CliError } from './errors.js';
+import { rolloutCommand } from './rollout.js';
 import { serveCommand } from './serve.js';
 import { watchCommand } from './watch.js';
 
@@ -14,6 +17,9 @@ export function program(): Command {
     .exitOverride();
   cmd.addCommand(serveCommand().exitOverride());
   cmd.addCommand(watchCommand().exitOverride());
+  cmd.addCommand(applyCommand().exitOverride());
+  cmd.addCommand(rolloutCommand().exitOverride());
+  cmd.addCommand(demoCommand().exitOverride());
   return cmd;
 }
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { startServer } from '../server/index.js';
 import type { ServerOptions } from '../server/options.js';
-import { CliError, durationArg, portArg } from './errors.js';
+import { type Simulation, startSimulation } from '../sim/index.js';
+import { CliError, durationArg, portArg, positiveIntArg } from './errors.js';
 
 interface ServeFlags {
   bindAddress: string;
@@ -23,6 +24,8 @@ interface ServeFlags {
   minRequestTimeout?: number;
   bookmarks: boolean;
   watchList: boolean;
+  simulate?: boolean;
+  nodes?: number;
 }
 
 async function readFlagFile(flag: string, path: string): Promise<string> {
@@ -113,7 +116,13 @@ export function serveCommand(): Command {
     )
     .option('--no-bookmarks', 'never send periodic bookmarks (streaming lists still end with their marker)')
     .option('--no-watch-list', 'reject sendInitialEvents with 422, like kube-apiserver with WatchList off')
+    .option(
+      '--simulate',
+      'also run a simulated cluster against the server: deployment and replicaset controllers, scheduler, garbage collector, kubelets',
+    )
+    .option('--nodes <n>', 'nodes of the simulated cluster (default 3; needs --simulate)', positiveIntArg)
     .action(async (flags: ServeFlags) => {
+      if (flags.nodes !== undefined && !flags.simulate) throw new CliError('--nodes needs --simulate');
       const opts = await serveOptions(flags);
       let tempDir: string | undefined;
       if (flags.kubeconfigOut) {
@@ -137,11 +146,32 @@ export function serveCommand(): Command {
       process.stdout.write(
         `watchmark API server ready at ${server.url} (kubeconfig: ${server.kubeconfigPath})\n`,
       );
+      let sim: Simulation | undefined;
+      if (flags.simulate) {
+        // The simulation is a client like any other: it reaches the server through the kubeconfig.
+        try {
+          sim = await startSimulation({
+            // Always set: the action points kubeconfigOut at a file (its own temp one by default).
+            kubeconfig: server.kubeconfigPath ?? opts.kubeconfigOut,
+            nodes: flags.nodes,
+            log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),
+          });
+        } catch (err) {
+          await server.close();
+          if (tempDir) await rm(tempDir, { recursive: true, force: true });
+          throw new CliError((err as Error).message);
+        }
+        const nodes = sim.nodes;
+        process.stdout.write(
+          `simulated cluster ready: ${nodes.length} node${nodes.length === 1 ? '' : 's'} (${nodes[0]}..${nodes[nodes.length - 1]})\n`,
+        );
+      }
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGTERM', stop);
         process.once('SIGINT', stop);
       });
+      await sim?.stop();
       await server.close();
       if (tempDir) await rm(tempDir, { recursive: true, force: true });
     });

@@ -1,7 +1,8 @@
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
-import type { ListWatchSource } from './listwatch.js';
-import { Watcher, type WatcherOptions } from './watcher.js';
+import { cacheMeta } from './lazy-decode.js';
+import { type ListWatchSource, resourceVersionOf } from './listwatch.js';
+import { Watcher, type WatcherEvent, type WatcherOptions } from './watcher.js';
 
 /** Event handlers of an {@link Informer}; async handlers are awaited before the next event is read. */
 export interface InformerHandlers<T extends KubeObject> {
@@ -23,7 +24,8 @@ export interface InformerOptions<T extends KubeObject> extends WatcherOptions {
 
 /** `namespace/name`, or `name` for cluster-scoped objects: the cache key. */
 export function objectKey(object: KubeObject): string {
-  const m = object.metadata ?? {};
+  // Lazily decoded objects (`lazyDecode`) answer this without being parsed.
+  const m = cacheMeta(object) ?? {};
   return m.namespace ? `${m.namespace}/${m.name}` : (m.name ?? '');
 }
 
@@ -42,15 +44,25 @@ export class Informer<T extends KubeObject = KubeObject> {
   handlerErrors = 0;
   private store = new Map<string, T>();
   private readonly indexers: Record<string, (object: T) => string[]>;
+  private readonly indexerList: Array<[string, (object: T) => string[]]>;
   private indexes = new Map<string, Map<string, Set<string>>>();
-  private readonly handlers = new Set<InformerHandlers<T>>();
+  /** Each handler with the number of the last notification queued before it was added. */
+  private readonly handlers = new Map<InformerHandlers<T>, number>();
+  /** Notifications queued so far (see {@link Informer.on}). */
+  private queued = 0;
+  /** Whether the store holds a list: set at once, while `hasSynced` waits for that list's handlers. */
+  private listed = false;
   private readonly opts: InformerOptions<T>;
   private readonly clock: Clock;
   private pending: Map<string, T> | undefined;
   private hasSynced = false;
   private syncWaiters: Array<() => void> = [];
   private running: Promise<void> | undefined;
-  private chain: Promise<void> = Promise.resolve();
+  /** Notifications not yet delivered, in order (see {@link Informer.pump}). */
+  private readonly work: Array<() => void | Promise<void>> = [];
+  /** Set while an async handler is pending: delivery resumes when it settles. */
+  private waiting: Promise<void> | undefined;
+  private pumping = false;
   private resyncTimer: TimerHandle | undefined;
   private stopped = false;
 
@@ -58,17 +70,18 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.opts = opts;
     this.clock = opts.clock ?? systemClock;
     this.watcher = new Watcher<T>(source, opts);
-    this.indexers = { namespace: (o) => [o.metadata?.namespace ?? ''], ...opts.indexers };
+    this.indexers = { namespace: (o) => [cacheMeta(o)?.namespace ?? ''], ...opts.indexers };
+    this.indexerList = Object.entries(this.indexers);
   }
 
   /** Adds handlers (they first get `add` for every cached object, as client-go). Returns a remover. */
   on(handlers: InformerHandlers<T>): () => void {
-    this.handlers.add(handlers);
-    if (this.hasSynced && handlers.add) {
+    // The store already holds the changes of notifications still queued, so the snapshot
+    // below covers them: a late handler skips them, or it would get an update before its add.
+    this.handlers.set(handlers, this.queued);
+    if (this.listed && handlers.add) {
       const objects = [...this.store.values()];
-      this.enqueue(async () => {
-        for (const o of objects) await this.call(() => handlers.add?.(o), 'add');
-      });
+      this.enqueue(() => inOrder(objects, (o) => this.call(() => handlers.add?.(o), 'add')));
     }
     return () => this.handlers.delete(handlers);
   }
@@ -125,35 +138,42 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.resyncTimer?.cancel();
     this.watcher.stop();
     await this.running;
-    await this.chain;
+    await this.delivered();
   }
 
   private async run(): Promise<void> {
     this.scheduleResync();
-    for await (const e of this.watcher) {
-      switch (e.type) {
-        case 'init':
-          this.pending = new Map();
-          break;
-        case 'initApply':
-          if (!this.pending) this.pending = new Map();
-          this.pending.set(objectKey(e.object), e.object);
-          break;
-        case 'initDone':
-          this.replace(this.pending ?? new Map());
-          this.pending = undefined;
-          break;
-        case 'apply':
-          this.applyOne(e.object);
-          break;
-        case 'delete':
-          this.deleteOne(e.object);
-          break;
-        case 'bookmark':
-          break;
+    for await (const batch of this.watcher.batches()) {
+      for (const e of batch) {
+        if (this.watcher.stopped) return;
+        this.apply(e);
+        // Wait for async handlers before reading on: backpressure reaches the socket.
+        if (this.waiting) await this.delivered();
       }
-      // Wait for handlers before reading on: backpressure reaches the socket.
-      await this.chain;
+    }
+  }
+
+  private apply(e: WatcherEvent<T>): void {
+    switch (e.type) {
+      case 'init':
+        this.pending = new Map();
+        break;
+      case 'initApply':
+        if (!this.pending) this.pending = new Map();
+        this.pending.set(objectKey(e.object), e.object);
+        break;
+      case 'initDone':
+        this.replace(this.pending ?? new Map());
+        this.pending = undefined;
+        break;
+      case 'apply':
+        this.applyOne(e.object);
+        break;
+      case 'delete':
+        this.deleteOne(e.object);
+        break;
+      case 'bookmark':
+        break;
     }
   }
 
@@ -162,23 +182,26 @@ export class Informer<T extends KubeObject = KubeObject> {
     const old = this.store;
     this.store = next;
     this.rebuildIndexes();
-    const changes: Array<() => Promise<void>> = [];
+    this.listed = true;
+    const changes: Array<(seq: number) => void | Promise<void>> = [];
     for (const [key, obj] of next) {
       const before = old.get(key);
-      if (!before) changes.push(() => this.emitAdd(obj));
-      else if (before.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
-        changes.push(() => this.emitUpdate(before, obj));
+      if (!before) changes.push((seq) => this.emitAdd(obj, seq));
+      else if (resourceVersionOf(before) !== resourceVersionOf(obj))
+        changes.push((seq) => this.emitUpdate(before, obj, seq));
     }
     for (const [key, obj] of old) {
-      if (!next.has(key)) changes.push(() => this.emitDelete(obj, true));
+      if (!next.has(key)) changes.push((seq) => this.emitDelete(obj, true, seq));
     }
     const first = !this.hasSynced;
-    this.enqueue(async () => {
-      for (const c of changes) await c();
-      if (first) {
-        this.hasSynced = true;
-        for (const w of this.syncWaiters.splice(0)) w();
-      }
+    const done = () => {
+      if (!first) return;
+      this.hasSynced = true;
+      for (const w of this.syncWaiters.splice(0)) w();
+    };
+    this.enqueue((seq) => {
+      const pending = inOrder(changes, (c) => c(seq));
+      return pending ? pending.then(done) : done();
     });
   }
 
@@ -186,11 +209,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     const key = objectKey(obj);
     const before = this.store.get(key);
     this.store.set(key, obj);
-    if (before) this.unindex(key, before);
-    this.index(key, obj);
-    if (!before) this.enqueue(() => this.emitAdd(obj));
-    else if (before.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
-      this.enqueue(() => this.emitUpdate(before, obj));
+    this.reindex(key, before, obj);
+    if (!before) this.enqueue((seq) => this.emitAdd(obj, seq));
+    else if (resourceVersionOf(before) !== resourceVersionOf(obj))
+      this.enqueue((seq) => this.emitUpdate(before, obj, seq));
   }
 
   private deleteOne(obj: T): void {
@@ -199,36 +221,91 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!before) return;
     this.store.delete(key);
     this.unindex(key, before);
-    this.enqueue(() => this.emitDelete(obj, false));
+    this.enqueue((seq) => this.emitDelete(obj, false, seq));
   }
 
-  private async emitAdd(obj: T): Promise<void> {
-    for (const h of this.handlers) await this.call(() => h.add?.(obj), 'add');
+  private emitAdd(obj: T, seq: number): void | Promise<void> {
+    return this.emit(seq, 'add', (h) => h.add?.(obj));
   }
 
-  private async emitUpdate(before: T, after: T): Promise<void> {
-    for (const h of this.handlers) await this.call(() => h.update?.(before, after), 'update');
+  private emitUpdate(before: T, after: T, seq: number): void | Promise<void> {
+    return this.emit(seq, 'update', (h) => h.update?.(before, after));
   }
 
-  private async emitDelete(obj: T, finalStateUnknown: boolean): Promise<void> {
-    for (const h of this.handlers) await this.call(() => h.delete?.(obj, { finalStateUnknown }), 'delete');
+  private emitDelete(obj: T, finalStateUnknown: boolean, seq: number): void | Promise<void> {
+    return this.emit(seq, 'delete', (h) => h.delete?.(obj, { finalStateUnknown }));
   }
 
-  private async call(fn: () => void | Promise<void>, event: 'add' | 'update' | 'delete'): Promise<void> {
-    try {
-      await fn();
-    } catch (err) {
-      this.handlerErrors++;
-      this.opts.logger?.error?.(
-        { err: (err as Error)?.message ?? String(err), event },
-        'informer handler failed',
-      );
-      this.opts.onHandlerError?.(err, event);
+  /**
+   * Calls each handler added before notification `seq` was queued, in turn; a
+   * promise only if one of them is async (the rest then follow it).
+   */
+  private emit(
+    seq: number,
+    event: HandlerEvent,
+    invoke: (h: InformerHandlers<T>) => void | Promise<void>,
+    handlers: Iterator<[InformerHandlers<T>, number]> = this.handlers.entries(),
+  ): void | Promise<void> {
+    for (let next = handlers.next(); !next.done; next = handlers.next()) {
+      const [h, since] = next.value;
+      if (since >= seq) continue;
+      const pending = this.call(() => invoke(h), event);
+      if (pending) return pending.then(() => this.emit(seq, event, invoke, handlers));
     }
   }
 
-  private enqueue(work: () => Promise<void>): void {
-    this.chain = this.chain.then(work);
+  /** Runs one handler; a failure is counted and reported, never thrown. A promise only for an async handler. */
+  private call(fn: () => void | Promise<void>, event: HandlerEvent): void | Promise<void> {
+    try {
+      const result = fn();
+      if (result) return result.then(undefined, (err: unknown) => this.handlerFailed(err, event));
+    } catch (err) {
+      this.handlerFailed(err, event);
+    }
+  }
+
+  private handlerFailed(err: unknown, event: HandlerEvent): void {
+    this.handlerErrors++;
+    this.opts.logger?.error?.(
+      { err: (err as Error)?.message ?? String(err), event },
+      'informer handler failed',
+    );
+    this.opts.onHandlerError?.(err, event);
+  }
+
+  private enqueue(work: (seq: number) => void | Promise<void>): void {
+    const seq = ++this.queued;
+    this.work.push(() => work(seq));
+    if (!this.pumping && !this.waiting) this.pump();
+  }
+
+  /**
+   * Delivers queued notifications in order, at once while handlers are
+   * synchronous (no promise per event: most handlers only enqueue a key). An
+   * async handler suspends delivery until it settles; a handler that causes a
+   * notification (e.g. calls `on()`) only queues it, behind its own.
+   */
+  private pump(): void {
+    this.pumping = true;
+    try {
+      for (let work = this.work.shift(); work; work = this.work.shift()) {
+        const pending = work();
+        if (pending) {
+          this.waiting = pending.then(() => {
+            this.waiting = undefined;
+            this.pump();
+          });
+          return;
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Resolves once every queued notification has been delivered. */
+  private async delivered(): Promise<void> {
+    while (this.waiting) await this.waiting;
   }
 
   private scheduleResync(): void {
@@ -237,9 +314,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.resyncTimer = this.clock.setTimeout(() => {
       if (this.stopped) return;
       const objects = [...this.store.values()];
-      this.enqueue(async () => {
-        for (const o of objects) await this.emitUpdate(o, o);
-      });
+      this.enqueue((seq) => inOrder(objects, (o) => this.emitUpdate(o, o, seq)));
       this.scheduleResync();
     }, period);
   }
@@ -249,33 +324,62 @@ export class Informer<T extends KubeObject = KubeObject> {
     for (const [key, obj] of this.store) this.index(key, obj);
   }
 
+  /** Moves `key` from `before`'s index values to `after`'s, leaving alone the indexes whose values are unchanged. */
+  private reindex(key: string, before: T | undefined, after: T): void {
+    if (!before) {
+      this.index(key, after);
+      return;
+    }
+    for (const [name, fn] of this.indexerList) {
+      const old = fn(before);
+      const now = fn(after);
+      if (old.length === now.length && old.every((v, i) => v === now[i])) continue;
+      this.unindexValues(name, key, old);
+      this.indexValues(name, key, now);
+    }
+  }
+
   private index(key: string, obj: T): void {
-    for (const [name, fn] of Object.entries(this.indexers)) {
-      let index = this.indexes.get(name);
-      if (!index) {
-        index = new Map();
-        this.indexes.set(name, index);
+    for (const [name, fn] of this.indexerList) this.indexValues(name, key, fn(obj));
+  }
+
+  private indexValues(name: string, key: string, values: string[]): void {
+    let index = this.indexes.get(name);
+    if (!index) {
+      index = new Map();
+      this.indexes.set(name, index);
+    }
+    for (const value of values) {
+      let set = index.get(value);
+      if (!set) {
+        set = new Set();
+        index.set(value, set);
       }
-      for (const value of fn(obj)) {
-        let set = index.get(value);
-        if (!set) {
-          set = new Set();
-          index.set(value, set);
-        }
-        set.add(key);
-      }
+      set.add(key);
     }
   }
 
   private unindex(key: string, obj: T): void {
-    for (const [name, fn] of Object.entries(this.indexers)) {
-      const index = this.indexes.get(name);
-      if (!index) continue;
-      for (const value of fn(obj)) {
-        const set = index.get(value);
-        set?.delete(key);
-        if (set && set.size === 0) index.delete(value);
-      }
+    for (const [name, fn] of this.indexerList) this.unindexValues(name, key, fn(obj));
+  }
+
+  private unindexValues(name: string, key: string, values: string[]): void {
+    const index = this.indexes.get(name);
+    if (!index) return;
+    for (const value of values) {
+      const set = index.get(value);
+      set?.delete(key);
+      if (set && set.size === 0) index.delete(value);
     }
+  }
+}
+
+type HandlerEvent = 'add' | 'update' | 'delete';
+
+/** Runs `step` on each item in turn, waiting for it only when it returns a promise. */
+function inOrder<X>(items: X[], step: (item: X) => void | Promise<void>, from = 0): void | Promise<void> {
+  for (let i = from; i < items.length; i++) {
+    const pending = step(items[i]);
+    if (pending) return pending.then(() => inOrder(items, step, i + 1));
   }
 }

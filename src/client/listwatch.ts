@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeList, KubeObject, WatchEvent } from '../protocol/events.js';
 import { JsonLinesDecoder } from '../protocol/jsonlines.js';
+import { cacheMeta, decodeListLazily, decodeWatchLineLazily } from './lazy-decode.js';
 import type { ResourcePath } from './resources.js';
 import type { Transport } from './transport.js';
 
@@ -11,6 +12,12 @@ export interface ListParams {
   limit?: number;
   continue?: string;
   signal?: AbortSignal;
+  /**
+   * Decode items lazily: each keeps its JSON text and is parsed on its first
+   * property read; only namespace, name and resourceVersion are read at once
+   * (see lazy-decode.ts). Sources may ignore it.
+   */
+  lazyDecode?: boolean;
 }
 
 /** Parameters of one watch call. */
@@ -21,12 +28,20 @@ export interface WatchParams {
   sendInitialEvents?: boolean;
   timeoutSeconds: number;
   signal?: AbortSignal;
+  /** Decode event objects lazily, as {@link ListParams.lazyDecode}. */
+  lazyDecode?: boolean;
 }
 
 /** An open watch stream: events one by one, pulled (reading slowly slows the socket). */
 export interface WatchStream {
   /** The next event, or undefined when the server ended the stream cleanly. Throws on a cut stream. */
   next(): Promise<WatchEvent | undefined>;
+  /**
+   * An event already received and decoded, without waiting; undefined when
+   * none is ready (then call {@link WatchStream.next}). Optional: lets a
+   * reader take a whole chunk's events in one step.
+   */
+  poll?(): WatchEvent | undefined;
   /** Abandons the stream (idempotent). */
   close(): void;
 }
@@ -75,6 +90,7 @@ export class HttpListWatch implements ListWatchSource {
       signal: params.signal,
     });
     this.bytesRead += body.length;
+    if (params.lazyDecode) return decodeListLazily(body);
     return JSON.parse(body.toString('utf8')) as KubeList;
   }
 
@@ -95,9 +111,13 @@ export class HttpListWatch implements ListWatchSource {
       },
       signal: params.signal,
     });
-    return new ResponseWatchStream(res, (n) => {
-      this.bytesRead += n;
-    });
+    return new ResponseWatchStream(
+      res,
+      (n) => {
+        this.bytesRead += n;
+      },
+      params.lazyDecode,
+    );
   }
 }
 
@@ -105,20 +125,24 @@ export class HttpListWatch implements ListWatchSource {
 export class ResponseWatchStream implements WatchStream {
   private readonly res: IncomingMessage;
   private readonly iterator: AsyncIterator<Buffer>;
-  private readonly decoder = new JsonLinesDecoder();
-  private readonly pending: WatchEvent[] = [];
+  private readonly decoder: JsonLinesDecoder;
+  /** Events decoded from the last chunk; `taken` of them are handed out. */
+  private pending: WatchEvent[] = [];
+  private taken = 0;
   private readonly onBytes: (n: number) => void;
   private done = false;
 
-  constructor(res: IncomingMessage, onBytes: (n: number) => void) {
+  /** `lazyDecode`: decode event objects lazily (see lazy-decode.ts). */
+  constructor(res: IncomingMessage, onBytes: (n: number) => void, lazyDecode = false) {
     this.res = res;
     this.onBytes = onBytes;
+    this.decoder = new JsonLinesDecoder(lazyDecode ? { decodeLine: decodeWatchLineLazily } : {});
     this.iterator = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   }
 
   async next(): Promise<WatchEvent | undefined> {
     for (;;) {
-      const queued = this.pending.shift();
+      const queued = this.poll();
       if (queued) return queued;
       if (this.done) return undefined;
       const chunk = await this.iterator.next();
@@ -126,12 +150,19 @@ export class ResponseWatchStream implements WatchStream {
         this.done = true;
         // A stream that stops without its final chunk was cut, not ended.
         if (!this.res.complete) throw new Error('watch stream cut mid-flight');
-        for (const e of this.decoder.end()) this.pending.push(e as WatchEvent);
+        this.pending = this.decoder.end() as WatchEvent[];
+        this.taken = 0;
         continue;
       }
       this.onBytes(chunk.value.length);
-      for (const e of this.decoder.push(chunk.value)) this.pending.push(e as WatchEvent);
+      this.pending = this.decoder.push(chunk.value) as WatchEvent[];
+      this.taken = 0;
     }
+  }
+
+  poll(): WatchEvent | undefined {
+    if (this.taken < this.pending.length) return this.pending[this.taken++];
+    return undefined;
   }
 
   close(): void {
@@ -142,5 +173,5 @@ export class ResponseWatchStream implements WatchStream {
 
 /** The resourceVersion an object or bookmark carries. */
 export function resourceVersionOf(object: KubeObject | undefined): string | undefined {
-  return object?.metadata?.resourceVersion;
+  return object && cacheMeta(object)?.resourceVersion;
 }

@@ -1,7 +1,8 @@
 import { type Clock, systemClock } from '../protocol/clock.js';
-import { isInitialEventsEnd, type KubeObject } from '../protocol/events.js';
+import { isInitialEventsEnd, type KubeObject, type WatchEvent } from '../protocol/events.js';
 import { isExpired, isTooLargeResourceVersion, StatusError } from '../protocol/status.js';
 import { Backoff, type BackoffOptions, sleep } from './backoff.js';
+import { cacheMeta } from './lazy-decode.js';
 import type { ListParams, ListWatchSource, WatchStream } from './listwatch.js';
 import { type ListCause, newWatcherMetrics, type WatcherMetrics } from './metrics.js';
 import { TransportError } from './transport.js';
@@ -35,12 +36,22 @@ export interface WatcherOptions {
   watchTimeoutMs?: [number, number];
   /** Backoff after failures (800 ms doubling to 30 s, jitter 1.0, reset after 2 min). */
   backoff?: BackoffOptions;
-  /** A stream silent for longer than this is abandoned and resumed (default: its watch timeout + 5 s). */
+  /**
+   * A stream silent for longer than this is abandoned and resumed (default: its watch timeout + 5 s);
+   * a list page or watch request whose connection is silent this long is abandoned and retried.
+   */
   idleTimeoutMs?: number;
   /** The server's bookmark interval, if known: tightens the idle timeout to 3 intervals. */
   serverBookmarkIntervalMs?: number;
   /** A watch that ends sooner than this with no events counts as an error (1 s). */
   minWatchMs?: number;
+  /**
+   * Decode objects lazily (default false): keep each object's JSON text and
+   * read only its namespace, name and resourceVersion until something reads
+   * the object, which is then parsed once, transparently. Faster and smaller
+   * when handlers read few objects; see lazy-decode.ts for the limits.
+   */
+  lazyDecode?: boolean;
   /** Ends the watcher. */
   signal?: AbortSignal;
   clock?: Clock;
@@ -110,23 +121,44 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     this.abort.abort(new Error('watcher stopped'));
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<WatcherEvent<T>> {
-    if (this.started) throw new Error('a Watcher can be iterated once');
-    this.started = true;
-    return this.run();
+  /** Whether the watcher was stopped (`stop()` or its signal): no event is handed out after that. */
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
   }
 
-  private async *run(): AsyncGenerator<WatcherEvent<T>> {
+  [Symbol.asyncIterator](): AsyncIterator<WatcherEvent<T>> {
+    return this.events();
+  }
+
+  /**
+   * The same events in the batches the state machine produces them (a list,
+   * or the events of one received chunk): one await per batch instead of one
+   * per event, for consumers that apply events synchronously (the Informer).
+   * Check {@link Watcher.stopped} between events. Like the events, iterable once.
+   */
+  batches(): AsyncIterable<WatcherEvent<T>[]> {
+    if (this.started) throw new Error('a Watcher can be iterated once');
+    this.started = true;
+    return { [Symbol.asyncIterator]: () => this.run() };
+  }
+
+  private async *events(): AsyncGenerator<WatcherEvent<T>> {
+    for await (const batch of this.batches()) {
+      for (const e of batch) {
+        if (this.stopped) return;
+        yield e;
+      }
+    }
+  }
+
+  private async *run(): AsyncGenerator<WatcherEvent<T>[]> {
     let state: State = { kind: 'Empty', cause: 'initial', relist: { resourceVersion: '0' } };
     const signal = this.abort.signal;
     try {
       while (!signal.aborted) {
         const out: WatcherEvent<T>[] = [];
         state = await this.step(state, out);
-        for (const e of out) {
-          if (signal.aborted) return;
-          yield e;
-        }
+        if (out.length > 0 && !signal.aborted) yield out;
       }
     } finally {
       if (state.kind === 'Watching') state.stream.close();
@@ -176,8 +208,11 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
         const params: ListParams = cont
           ? { limit: pageSize, continue: cont, signal }
           : { ...state.relist, limit: full ? undefined : pageSize || undefined, signal };
+        if (this.opts.lazyDecode) params.lazyDecode = true;
         try {
-          page = await this.source.list(params);
+          // A page sent on a dead connection never gets its answer: give up after the idle timeout.
+          const deadlineMs = this.idleTimeoutMs(this.opts.watchTimeoutMs?.[0] ?? 300_000);
+          page = await this.withDeadline(deadlineMs, (s) => this.source.list({ ...params, signal: s }));
         } catch (err) {
           if (cont && isExpired(err)) {
             // The continue token outlived compaction: one full list instead.
@@ -246,14 +281,18 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     const signal = this.abort.signal;
     const timeoutMs = this.watchTimeoutMs();
     try {
-      const stream = await this.source.watch({
-        resourceVersion: initial ? resourceVersion || undefined : resourceVersion,
-        resourceVersionMatch: initial ? 'NotOlderThan' : undefined,
-        sendInitialEvents: initial ? true : undefined,
-        allowWatchBookmarks: initial || (this.opts.bookmarks ?? true),
-        timeoutSeconds: Math.max(1, Math.floor(timeoutMs / 1000)),
-        signal,
-      });
+      // A watch sent on a dead (pooled) connection never gets its answer: give up as on a silent stream.
+      const stream = await this.withDeadline(this.idleTimeoutMs(timeoutMs), (signal) =>
+        this.source.watch({
+          resourceVersion: initial ? resourceVersion || undefined : resourceVersion,
+          resourceVersionMatch: initial ? 'NotOlderThan' : undefined,
+          sendInitialEvents: initial ? true : undefined,
+          allowWatchBookmarks: initial || (this.opts.bookmarks ?? true),
+          timeoutSeconds: Math.max(1, Math.floor(timeoutMs / 1000)),
+          signal,
+          ...(this.opts.lazyDecode ? { lazyDecode: true } : {}),
+        }),
+      );
       this.metrics.watchesStarted++;
       return {
         kind: 'Watching',
@@ -293,7 +332,12 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     }
   }
 
-  /** Reads one event of an open watch (or notices its end, an idle stream, or an error). */
+  /**
+   * Reads the next event of an open watch, and every further event already
+   * decoded (or notices its end, an idle stream, or an error). Taking a
+   * chunk's events in one step keeps the idle timer and abort listener to one
+   * per read instead of one per event.
+   */
   private async readWatch(
     state: Extract<State, { kind: 'Watching' }>,
     out: WatcherEvent<T>[],
@@ -328,19 +372,32 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       }
       return this.resume(state);
     }
-    state.events++;
-    this.metrics.events[event.type] = (this.metrics.events[event.type] ?? 0) + 1;
     this.metrics.lastEventAt = this.clock.now();
     this.metrics.bytesRead = this.source.bytesRead;
+    for (let e: WatchEvent | undefined = event; e !== undefined; e = state.stream.poll?.()) {
+      const next = this.applyEvent(state, e, out);
+      if (next !== state) return next;
+    }
+    return state;
+  }
+
+  /** Turns one watch event into watcher events; a new state only when the stream ended with an ERROR. */
+  private applyEvent(
+    state: Extract<State, { kind: 'Watching' }>,
+    event: WatchEvent,
+    out: WatcherEvent<T>[],
+  ): State {
+    state.events++;
+    this.metrics.events[event.type] = (this.metrics.events[event.type] ?? 0) + 1;
     const object = event.object as T;
     switch (event.type) {
       case 'ADDED':
       case 'MODIFIED':
-        this.setResourceVersion(object.metadata?.resourceVersion);
+        this.setResourceVersion(cacheMeta(object)?.resourceVersion);
         out.push({ type: state.initial ? 'initApply' : 'apply', object });
         break;
       case 'DELETED':
-        this.setResourceVersion(object.metadata?.resourceVersion);
+        this.setResourceVersion(cacheMeta(object)?.resourceVersion);
         out.push({ type: 'delete', object });
         break;
       case 'BOOKMARK': {
@@ -398,6 +455,31 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       return Math.min(watchTimeoutMs + 5_000, 3 * this.opts.serverBookmarkIntervalMs);
     }
     return watchTimeoutMs + 5_000;
+  }
+
+  /**
+   * Runs one list or watch request under a deadline of `ms` for its answer:
+   * a request sent on a dead connection (say a pooled keep-alive socket whose
+   * peer vanished) is never answered, and nothing else would ever end it.
+   * The signal given to `call` aborts on the deadline or when the watcher
+   * stops; once `call` settles the deadline is off (a stream is the watcher's).
+   */
+  private async withDeadline<R>(ms: number, call: (signal: AbortSignal) => Promise<R>): Promise<R> {
+    const stopped = this.abort.signal;
+    const request = new AbortController();
+    const onStop = () => request.abort(stopped.reason);
+    if (stopped.aborted) onStop();
+    else stopped.addEventListener('abort', onStop, { once: true });
+    const timer = this.clock.setTimeout(
+      () => request.abort(new TransportError(`no answer within ${ms} ms (a dead connection?)`, 'ETIMEDOUT')),
+      ms,
+    );
+    try {
+      return await call(request.signal);
+    } finally {
+      timer.cancel();
+      stopped.removeEventListener('abort', onStop);
+    }
   }
 
   private withIdleTimeout<R>(p: Promise<R>, ms: number): Promise<R> {

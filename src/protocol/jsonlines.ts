@@ -65,6 +65,9 @@ function isBlank(bytes: Uint8Array): boolean {
   return true;
 }
 
+/** Decodes one complete line (without its newline) that starts at stream byte `offset`. */
+export type LineDecoder = (bytes: Uint8Array, offset: number) => unknown;
+
 /**
  * Incremental decoder: feed chunks with {@link JsonLinesDecoder.push}, then call
  * {@link JsonLinesDecoder.end} when the stream closes. A malformed line poisons
@@ -81,6 +84,17 @@ export class JsonLinesDecoder {
   #failed: JsonLinesError | undefined;
   // Not fatal: like Go's encoding/json, invalid UTF-8 becomes U+FFFD rather than an error.
   readonly #utf8 = new TextDecoder('utf-8');
+  readonly #decodeLine: LineDecoder | undefined;
+
+  /**
+   * `decodeLine` replaces UTF-8 decoding plus {@link parseJsonLine} for each
+   * non-blank line (e.g. to decode lazily); it must throw a
+   * {@link JsonLinesError} for a malformed line. It gets the line's bytes,
+   * valid only during the call.
+   */
+  constructor(opts: { decodeLine?: LineDecoder } = {}) {
+    this.#decodeLine = opts.decodeLine;
+  }
 
   /** Decodes every line `chunk` completes; bytes after its last newline wait for the next chunk. */
   push(chunk: Uint8Array): unknown[] {
@@ -138,7 +152,9 @@ export class JsonLinesDecoder {
     this.#lineStart += bytes.length + (terminated ? 1 : 0);
     if (isBlank(bytes)) return;
     try {
-      out.push(parseJsonLine(this.#utf8.decode(bytes), offset));
+      out.push(
+        this.#decodeLine ? this.#decodeLine(bytes, offset) : parseJsonLine(this.#utf8.decode(bytes), offset),
+      );
     } catch (err) {
       if (!(err instanceof JsonLinesError)) throw err;
       this.#failed = new JsonLinesError(err.message, err.offset, err.excerpt, out, { cause: err.cause });

@@ -94,6 +94,8 @@ class ApiServer implements RunningServer {
   private lastCompactionCandidate = 0;
   private readonly background = new Set<Promise<void>>();
   private closing = false;
+  /** Terminating namespaces that still hold objects with finalizers. */
+  private readonly terminatingNamespaces = new Set<string>();
 
   constructor(opts: ServerOptions) {
     if (opts.insecureHttp && !opts.insecureNoAuth) {
@@ -117,6 +119,11 @@ class ApiServer implements RunningServer {
     });
     this.objects = new ObjectStorage(this.store, this.clock, this.stats);
     this.metrics = new ServerMetrics(this.stats);
+    // A namespace held by objects with finalizers finishes when the last of them goes.
+    this.objects.onFinalized = (namespace) => {
+      if (namespace !== undefined && this.terminatingNamespaces.has(namespace))
+        this.finalizeNamespace(namespace);
+    };
     const settings: WatchSettings = {
       bookmarkIntervalMs: opts.bookmarkInterval ?? DEFAULTS.bookmarkInterval,
       bookmarkLeadMs: opts.bookmarkLead ?? DEFAULTS.bookmarkLead,
@@ -136,10 +143,7 @@ class ApiServer implements RunningServer {
       random: opts.random ?? Math.random,
       objects: this.objects,
       kinds: REGISTRY,
-      finalizeNamespace: (name) =>
-        this.runInBackground(`finalize namespace ${name}`, () =>
-          this.objects.finalizeNamespace(name, REGISTRY),
-        ),
+      finalizeNamespace: (name) => this.finalizeNamespace(name),
       countBytes: (bytes) => {
         this.stats.responseBytesWritten += bytes;
       },
@@ -253,6 +257,15 @@ class ApiServer implements RunningServer {
       });
       if (!this.closing) this.scheduleCompaction();
     }, interval);
+  }
+
+  /** Runs the namespace controller's pass over a terminating namespace in the background. */
+  private finalizeNamespace(name: string): void {
+    // Marked before the pass, so a finalizer removed during it still triggers the next one.
+    this.terminatingNamespaces.add(name);
+    this.runInBackground(`finalize namespace ${name}`, async () => {
+      if (await this.objects.finalizeNamespace(name, REGISTRY)) this.terminatingNamespaces.delete(name);
+    });
   }
 
   private runInBackground(what: string, work: () => Promise<void>): void {

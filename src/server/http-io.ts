@@ -50,10 +50,40 @@ export function mediaType(header: string | undefined): string {
 /** Parses a JSON body; a malformed one is a 400 that says where. */
 export function parseJsonBody(body: Buffer): unknown {
   if (body.length === 0) throw StatusError.of('BadRequest', 'the request body is empty');
+  let value: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    value = JSON.parse(body.toString('utf8'));
   } catch (err) {
     throw StatusError.of('BadRequest', `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+  checkNestingDepth(value);
+  return value;
+}
+
+/**
+ * The deepest nesting a decoded body (or a patched object) may have.
+ * kube-apiserver inherits Go's encoding/json limit of 10000; ours is lower
+ * because the recursive code after decoding (comparing, merging, patching)
+ * overflows the JavaScript stack at about 2000 levels. Real objects need a few dozen.
+ */
+export const MAX_NESTING_DEPTH = 1000;
+
+/**
+ * Refuses a value nested deeper than {@link MAX_NESTING_DEPTH} with a 400.
+ * Without it a body of `[[[[...` overflows the stack after decoding and
+ * answers 500. Iterative, so the check itself cannot overflow.
+ */
+export function checkNestingDepth(value: unknown, max = MAX_NESTING_DEPTH): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) {
+      throw StatusError.of('BadRequest', `the request body is nested too deeply: exceeded max depth ${max}`);
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
   }
 }
 

@@ -86,6 +86,11 @@ export class ObjectStorage {
   private readonly store: Store;
   private readonly clock: Clock;
   private readonly stats: ServerStats;
+  /**
+   * Told when an object marked for deletion went with its last finalizer, so
+   * that a terminating namespace it held can finish.
+   */
+  onFinalized: ((namespace: string | undefined) => void) | undefined;
 
   constructor(store: Store, clock: Clock, stats: ServerStats) {
     this.store = store;
@@ -143,6 +148,7 @@ export class ObjectStorage {
     // PrepareForCreate); Nodes are the exception: kubelets register with status.
     if (kind.subresources.includes('status') && kind.kind !== 'Node') obj.status = {};
     kind.defaults?.(obj);
+    kind.prepareForCreate?.(obj);
     this.validate(kind, obj);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
     const key = objectKey(kind, namespace, meta.name!);
@@ -208,7 +214,7 @@ export class ObjectStorage {
       const desired = await mutate(structuredClone(current));
       const next = this.prepareUpdate(kind, current, desired, scope);
       if (jsonEqual(stripRV(next), stripRV(current))) return current;
-      this.validate(kind, next);
+      this.validate(kind, next, current);
       if (opts.dryRun) return next;
       const meta = metaOf(next);
       try {
@@ -216,6 +222,7 @@ export class ObjectStorage {
           // The last finalizer is gone from an object marked for deletion: remove it.
           const deleted = await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
+          this.onFinalized?.(meta.namespace);
           return decodeStored(this.encode(next), deleted.modRevision);
         }
         const written = await this.store.update(kv.key, this.encode(next), kv.modRevision);
@@ -293,24 +300,36 @@ export class ObjectStorage {
     }
   }
 
-  /** Removes a terminating namespace's content, then the namespace (the namespace controller's job). */
-  async finalizeNamespace(name: string, kinds: ResourceKind[]): Promise<void> {
+  /**
+   * One pass of the namespace controller over a terminating namespace: its
+   * content is deleted as a DELETE would (objects with finalizers are only
+   * marked, and hold the namespace in Terminating until they go), then the
+   * namespace itself. Returns true once the namespace is gone.
+   */
+  async finalizeNamespace(name: string, kinds: ResourceKind[]): Promise<boolean> {
+    let held = 0;
     for (const kind of kinds) {
       if (!kind.namespaced) continue;
       const { items } = await this.store.list(objectKey(kind, name, ''));
       for (const kv of items) {
-        const obj = decodeStored(kv.value, kv.modRevision);
-        await this.store.delete(kv.key).catch(() => undefined);
-        if (obj.metadata?.finalizers?.length) continue;
-        this.stats.writes++;
+        const objectName = decodeStored(kv.value, kv.modRevision).metadata?.name ?? '';
+        try {
+          const after = await this.delete(kind, name, objectName);
+          if (after.metadata?.finalizers?.length) held++;
+        } catch (err) {
+          // Gone meanwhile: that is what this pass wants.
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
       }
     }
+    if (held > 0) return false;
     const nsKind = findByPlural('', 'v1', 'namespaces')!;
     const kv = await this.read(nsKind, undefined, name);
     if (kv) {
       await this.store.delete(kv.key).catch(() => undefined);
       this.stats.writes++;
     }
+    return true;
   }
 
   /** Owner references of `obj` (for the garbage collector of the simulated cluster). */
@@ -404,7 +423,7 @@ export class ObjectStorage {
     }
     kind.defaults?.(next);
     if (kind.generationFields.length > 0) {
-      const changed = kind.generationFields.some((f) => !jsonEqual(next[f], current[f]));
+      const changed = kind.generationFields.some((f) => !jsonEqual(valueAt(next, f), valueAt(current, f)));
       meta.generation = (cur.generation ?? 1) + (changed ? 1 : 0);
     }
     if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
@@ -416,8 +435,8 @@ export class ObjectStorage {
     return obj;
   }
 
-  private validate(kind: ResourceKind, obj: KubeObject): void {
-    const errors = kind.validate?.(obj) ?? [];
+  private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
+    const errors = [...(kind.validate?.(obj) ?? []), ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : [])];
     if (errors.length === 0) return;
     const name = obj.metadata?.name ?? '';
     throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
@@ -433,6 +452,16 @@ export class ObjectStorage {
     delete copy.metadata.resourceVersion;
     return JSON.stringify(copy);
   }
+}
+
+/** The value at a dotted path (`spec`, `metadata.annotations`). */
+function valueAt(obj: KubeObject, path: string): unknown {
+  let v: unknown = obj;
+  for (const part of path.split('.')) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
 }
 
 function stripRV(obj: KubeObject): KubeObject {

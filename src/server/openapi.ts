@@ -6,16 +6,17 @@
  *   kubectl 1.29+ decides that the server validates fields (and so skips client-side validation)
  *   by finding a PATCH operation tagged with the kind's `x-kubernetes-group-version-kind` that
  *   lists a `fieldValidation` query parameter; without one, apply fails.
- * - `/openapi/v2`: 200 with an empty body. 1.27/1.28 fetch it up front and a 404 is fatal, and
- *   1.29+ fetch it on apply's configure path because these documents carry no
- *   `components.schemas`. Zero bytes is a valid empty protobuf document for every version.
- *
- * The documents are deliberately schema-less: kubectl builds strategic merge patches from its
- * compiled-in types when no schema is found, and the bodies come out the same.
+ * - the same documents' `components.schemas` (openapi-schemas.ts): the kinds' schemas with their
+ *   patch merge keys, from which kubectl 1.29+ computes `apply`'s strategic merge patch. Without
+ *   them it warns `error calculating patch from openapi v3 spec: OpenAPI V3 Components is nil`.
+ * - `/openapi/v2`: 200 with an empty body. 1.27/1.28 fetch it up front (a 404 is fatal) and
+ *   build their patches from compiled-in types. Zero bytes is a valid empty protobuf document
+ *   for every version.
  */
 import { createHash } from 'node:crypto';
 import { groupVersionsOf, KUBE_GIT_VERSION } from './discovery.js';
 import type { ResourceKind } from './kinds/types.js';
+import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
 
 /** `x-kubernetes-group-version-kind`; `group` is "" for core. */
 interface Gvk {
@@ -55,6 +56,7 @@ export interface OpenApiV3GroupDocument {
   openapi: '3.0.0';
   info: { title: string; version: string };
   paths: Record<string, OpenApiPathItem>;
+  components: { schemas: Record<string, OpenApiSchema> };
 }
 
 /** The `/openapi/v3` root. */
@@ -84,11 +86,24 @@ export function openApiV3Key(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
+/** Built documents by kind table: with their schemas they take milliseconds to build and hash. */
+const built = new WeakMap<readonly ResourceKind[], OpenApiV3>();
+
 /**
  * Builds the `/openapi/v3` root and every group-version document. The kind table is fixed at
- * start-up, so the server builds this once; the root's `?hash=` then always matches the body.
+ * start-up, so each table is built once (and the answer shared); the root's `?hash=` then always
+ * matches the body.
  */
 export function buildOpenApiV3(kinds: readonly ResourceKind[]): OpenApiV3 {
+  let openapi = built.get(kinds);
+  if (!openapi) {
+    openapi = buildDocuments(kinds);
+    built.set(kinds, openapi);
+  }
+  return openapi;
+}
+
+function buildDocuments(kinds: readonly ResourceKind[]): OpenApiV3 {
   const documents = new Map<string, OpenApiV3Document>();
   const root: OpenApiV3Root = { paths: {} };
   for (const { group, version } of groupVersionsOf(kinds)) {
@@ -347,7 +362,8 @@ function kindPaths(k: ResourceKind): Record<string, OpenApiPathItem> {
 /**
  * The OpenAPI v3 document of one group-version ("" group = core): every path of its kinds, with
  * list/create/deletecollection, read/replace/patch/delete, status/scale and all-namespaces list
- * operations, each tagged with `x-kubernetes-group-version-kind`. No `components.schemas`.
+ * operations, each tagged with `x-kubernetes-group-version-kind`, and the `components.schemas`
+ * of its kinds.
  */
 export function openApiV3GroupDocument(
   kinds: readonly ResourceKind[],
@@ -359,5 +375,10 @@ export function openApiV3GroupDocument(
     .filter((k) => k.group === group && k.version === version)
     .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
   for (const k of served) Object.assign(paths, kindPaths(k));
-  return { openapi: '3.0.0', info: { title: 'Kubernetes', version: KUBE_GIT_VERSION }, paths };
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes', version: KUBE_GIT_VERSION },
+    paths,
+    components: { schemas: componentSchemas(served) },
+  };
 }

@@ -1,20 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject, WatchEventType } from '../protocol/events.js';
 import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../protocol/labels.js';
+import { applyPatch, applyStrategicMergePatch } from '../protocol/patch/index.js';
 import { StatusError } from '../protocol/status.js';
 import { buildFilter } from './filter.js';
-import { MAX_BODY_BYTES, mediaType, parseJsonBody, readBody, sendJson } from './http-io.js';
+import {
+  checkNestingDepth,
+  MAX_BODY_BYTES,
+  mediaType,
+  parseJsonBody,
+  readBody,
+  sendJson,
+} from './http-io.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
 import { type ListContext, renderList, serveList } from './list.js';
 import { jsonEqual, metaOf } from './meta.js';
 import { type DeleteOptions, notFound, type ObjectStorage, qualifiedResource } from './objects.js';
-import { applyPatch, applyStrategicMergePatch } from './patch/index.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import type { ResourceRequest } from './request-info.js';
 import { type IncludeObject, parseIncludeObject, type TableVersion, toTable, wantsTable } from './table.js';
 import { serveWatch, type WatchContext } from './watch.js';
 import { type EventEncoder, jsonEncoder } from './watchcache/event.js';
 import type { WatchSink } from './watchcache/watcher.js';
+import { parseYamlBody } from './yaml-body.js';
 
 /** Everything a resource request needs from the server. */
 export interface ResourceContext extends ListContext, WatchContext {
@@ -57,7 +65,14 @@ export async function handleResource(
   const method = req.method ?? 'GET';
   const { kind, name, subresource } = info;
   const namespace = kind.namespaced ? info.namespace : undefined;
-  const isWatch = info.watchPath || isTrue(query.get('watch'));
+  // `watch=1` means nothing to a subresource: its GET is a plain read, as in kube-apiserver.
+  const isWatch = info.watchPath || (subresource === undefined && isTrue(query.get('watch')));
+  // The legacy /watch/ paths and a namespaced kind's all-namespaces path (`/api/v1/pods`) serve
+  // only list and watch: kube-apiserver registers no write there, so a cross-namespace
+  // DELETE cannot wipe every namespace's objects.
+  if ((info.watchPath || (kind.namespaced && namespace === undefined)) && method !== 'GET') {
+    throw methodNotAllowed(method, kind);
+  }
   switch (method) {
     case 'GET':
       if (isWatch) return watch(ctx, req, res, info, query);
@@ -67,12 +82,6 @@ export async function handleResource(
       return replyObject(ctx, req, res, 200, kind, await ctx.objects.get(kind, namespace, name), query);
     case 'POST': {
       if (name !== undefined) throw methodNotAllowed(method, kind);
-      if (kind.namespaced && namespace === undefined) {
-        throw StatusError.of(
-          'BadRequest',
-          `the server could not find the requested resource: ${kind.plural} must be created in a namespace`,
-        );
-      }
       const body = await readObject(req);
       checkFields(kind, body, query);
       const created = await ctx.objects.create(kind, namespace, body, { dryRun: dryRun(query) });
@@ -132,7 +141,7 @@ async function readObject(req: IncomingMessage): Promise<KubeObject> {
   let value: unknown;
   if (type === PROTOBUF_CONTENT_TYPE) value = await decodeProtobufObject(body);
   else if (type === 'application/yaml' || type === 'application/apply-patch+yaml')
-    value = await parseYaml(body);
+    value = await parseYamlBody(body);
   else if (type === '' || type === 'application/json' || type === 'text/plain') value = parseJsonBody(body);
   else {
     throw StatusError.of(
@@ -143,19 +152,8 @@ async function readObject(req: IncomingMessage): Promise<KubeObject> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw StatusError.of('BadRequest', 'the request body must be a single object');
   }
+  checkNestingDepth(value);
   return value as KubeObject;
-}
-
-async function parseYaml(body: Buffer): Promise<unknown> {
-  const { parse } = await import('yaml');
-  try {
-    return parse(body.toString('utf8'));
-  } catch (err) {
-    throw StatusError.of(
-      'BadRequest',
-      `the request body is not valid YAML: ${(err as Error).message.split('\n')[0]}`,
-    );
-  }
 }
 
 /**
@@ -395,6 +393,8 @@ async function patch(
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
         throw StatusError.of('BadRequest', 'the patch must produce an object');
       }
+      // A JSON patch can nest a deep value under a deep path: the result is bounded too.
+      checkNestingDepth(patched);
       const obj = patched as KubeObject;
       checkFields(kind, obj, query);
       // A patch that carries a resourceVersion is a precondition, as kube-apiserver treats it.
@@ -430,7 +430,7 @@ async function serverSideApply(
   if (!query.get('fieldManager')) {
     throw StatusError.of('BadRequest', 'PATCH, fieldManager: Required value: is required for apply patch');
   }
-  const applied = (await parseYaml(raw)) as KubeObject;
+  const applied = (await parseYamlBody(raw)) as KubeObject;
   if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) {
     throw StatusError.of('BadRequest', 'the apply configuration must be an object');
   }

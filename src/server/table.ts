@@ -70,8 +70,9 @@ const NAME_COLUMN: TableColumnDefinition = {
 
 /** The column definitions of a kind's Table: Name first, then the kind's own columns. */
 export function columnDefinitions(kind: ResourceKind): TableColumnDefinition[] {
+  // Some kinds (events) place Name themselves, as their real printers do.
   return [
-    { ...NAME_COLUMN },
+    ...(kind.columnsIncludeName ? [] : [{ ...NAME_COLUMN }]),
     ...kind.columns.map((c) => ({
       name: c.name,
       type: c.type,
@@ -103,7 +104,10 @@ export function toTable(kind: ResourceKind, objects: KubeObject[], opts: TableOp
     columnDefinitions: opts.includeColumnDefinitions === false ? [] : columnDefinitions(kind),
     rows: objects.map((obj) => {
       const row: TableRow = {
-        cells: [obj.metadata?.name ?? '', ...kind.columns.map((c) => c.cell(obj, opts.now))],
+        cells: [
+          ...(kind.columnsIncludeName ? [] : [obj.metadata?.name ?? '']),
+          ...kind.columns.map((c) => c.cell(obj, opts.now)),
+        ],
       };
       if (include === 'Metadata') {
         row.object = {

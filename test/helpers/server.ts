@@ -51,6 +51,8 @@ export function call<T = any>(
         ? opts.body
         : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
       headers['content-type'] ??= 'application/json';
+      // Node sends a DELETE body without Content-Length (no chunking by default for DELETE).
+      headers['content-length'] ??= String(payload.length);
     }
     const token = opts.token ?? server.token;
     if (token) headers.authorization = `Bearer ${token}`;

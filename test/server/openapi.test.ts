@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { REGISTRY } from '../../src/server/kinds/registry.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
 import {
   buildOpenApiV3,
@@ -8,6 +9,7 @@ import {
   openApiV3GroupDocument,
   openApiV3Key,
 } from '../../src/server/openapi.js';
+import { componentSchemas, type OpenApiSchema } from '../../src/server/openapi-schemas.js';
 import { KINDS } from './fixtures/kinds.js';
 
 /**
@@ -75,11 +77,11 @@ describe('/openapi/v3 group documents', () => {
       ).toBe(true);
   });
 
-  it('is an OpenAPI 3.0.0 document without components', () => {
+  it('is an OpenAPI 3.0.0 document with components.schemas', () => {
     const doc = openApiV3GroupDocument(KINDS, 'apps', 'v1');
     expect(doc.openapi).toBe('3.0.0');
     expect(doc.info).toEqual({ title: 'Kubernetes', version: 'v1.33.1' });
-    expect(doc).not.toHaveProperty('components');
+    expect(doc.components.schemas['io.k8s.api.apps.v1.Deployment']).toBeDefined();
   });
 
   it('has the namespaced paths and operations of the real document', () => {
@@ -158,6 +160,132 @@ describe('/openapi/v3 group documents', () => {
     const item = doc.paths['/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}']!;
     expect(item.patch!.operationId).toBe('patchCoordinationV1NamespacedLease');
     expect(item.patch!.tags).toEqual(['coordination_v1']);
+  });
+});
+
+/**
+ * What kubectl's `PatchMetaFromOpenAPIV3` does with a document: start at the component tagged
+ * with the GVK, follow `properties` (and array `items`, `allOf[0]`, `$ref`) along `path`, and
+ * read the last property's patch extensions.
+ */
+function patchMetaAt(doc: OpenApiV3GroupDocument, kind: string, path: string[]) {
+  const schemas = doc.components.schemas;
+  const resolve = (s: OpenApiSchema): OpenApiSchema => {
+    const inner = s.allOf?.[0] ?? s;
+    if (!inner.$ref) return inner;
+    const target = schemas[inner.$ref.replace('#/components/schemas/', '')];
+    if (!target) throw new Error(`unresolved ${inner.$ref}`);
+    return target;
+  };
+  let schema = Object.values(schemas).find((s) =>
+    s['x-kubernetes-group-version-kind']?.some((g) => g.kind === kind),
+  )!;
+  let property: OpenApiSchema = schema;
+  for (const field of path) {
+    property = schema.properties?.[field] as OpenApiSchema;
+    if (!property) throw new Error(`unable to find api field "${field}"`);
+    schema = resolve(property.items ?? property);
+  }
+  return {
+    mergeKey: property['x-kubernetes-patch-merge-key'],
+    strategy: property['x-kubernetes-patch-strategy'],
+  };
+}
+
+describe('/openapi/v3 components.schemas', () => {
+  const apps = openApiV3GroupDocument(KINDS, 'apps', 'v1');
+  const core = openApiV3GroupDocument(KINDS, '', 'v1');
+
+  it('tags each kind schema (and Scale, for /scale) with its GVK, under the upstream names', () => {
+    const tagged = (doc: OpenApiV3GroupDocument) =>
+      Object.entries(doc.components.schemas)
+        .filter(([, s]) => s['x-kubernetes-group-version-kind'])
+        .map(([name, s]) => [name, s['x-kubernetes-group-version-kind']]);
+    expect(tagged(apps)).toEqual([
+      ['io.k8s.api.apps.v1.Deployment', [{ group: 'apps', kind: 'Deployment', version: 'v1' }]],
+      ['io.k8s.api.autoscaling.v1.Scale', [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }]],
+    ]);
+    expect(tagged(core).map(([name]) => name)).toEqual([
+      'io.k8s.api.core.v1.Namespace',
+      'io.k8s.api.core.v1.Pod',
+    ]);
+  });
+
+  it('resolves every $ref inside the same document', () => {
+    for (const doc of [apps, core, openApiV3GroupDocument(KINDS, 'coordination.k8s.io', 'v1')]) {
+      const refs = JSON.stringify(doc.components).match(/"\$ref":"[^"]+"/g) ?? [];
+      expect(refs.length).toBeGreaterThan(0);
+      for (const ref of refs) {
+        const name = ref.slice('"$ref":"#/components/schemas/'.length, -1);
+        expect(doc.components.schemas, name).toHaveProperty([name]);
+      }
+    }
+  });
+
+  it('carries the merge keys and strategies the server patches with', () => {
+    const containers = ['spec', 'template', 'spec', 'containers'];
+    expect(patchMetaAt(apps, 'Deployment', containers)).toEqual({ mergeKey: 'name', strategy: 'merge' });
+    expect(patchMetaAt(apps, 'Deployment', [...containers, 'env'])).toEqual({
+      mergeKey: 'name',
+      strategy: 'merge',
+    });
+    expect(patchMetaAt(apps, 'Deployment', [...containers, 'ports'])).toEqual({
+      mergeKey: 'containerPort',
+      strategy: 'merge',
+    });
+    expect(patchMetaAt(apps, 'Deployment', ['spec', 'template', 'spec', 'volumes'])).toEqual({
+      mergeKey: 'name',
+      strategy: 'merge,retainKeys',
+    });
+    // A struct with a strategy keeps its $ref in allOf, as OpenAPI 3.0 ignores $ref siblings.
+    expect(apps.components.schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties!.strategy).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy' }],
+      'x-kubernetes-patch-strategy': 'retainKeys',
+    });
+    expect(patchMetaAt(apps, 'Deployment', ['metadata', 'finalizers'])).toEqual({
+      mergeKey: undefined,
+      strategy: 'merge',
+    });
+    expect(patchMetaAt(core, 'Pod', ['spec', 'tolerations'])).toEqual({
+      mergeKey: undefined,
+      strategy: undefined,
+    });
+    expect(patchMetaAt(core, 'Pod', ['status', 'conditions'])).toEqual({
+      mergeKey: 'type',
+      strategy: 'merge',
+    });
+  });
+
+  it('describes maps, lists and the special scalars like the real document', () => {
+    const s = core.components.schemas;
+    expect(s['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties!.labels).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
+    expect(s['io.k8s.api.core.v1.Container'].properties!.args).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+    });
+    expect(s['io.k8s.api.core.v1.Container'].required).toEqual(['name']);
+    expect(s['io.k8s.apimachinery.pkg.apis.meta.v1.Time']).toEqual({ type: 'string', format: 'date-time' });
+    expect(s['io.k8s.apimachinery.pkg.util.intstr.IntOrString']).toEqual({
+      type: 'string',
+      format: 'int-or-string',
+    });
+    expect(s['io.k8s.apimachinery.pkg.api.resource.Quantity']).toEqual({ type: 'string' });
+  });
+
+  it('builds for every served kind without conflicting patch strategies', () => {
+    const { documents } = buildOpenApiV3(REGISTRY);
+    for (const doc of documents.values()) {
+      const body = JSON.parse(doc.body) as OpenApiV3GroupDocument;
+      expect(Object.keys(body.components.schemas).length, doc.key).toBeGreaterThan(0);
+    }
+  });
+
+  it('leaves out kinds it has no types for (kubectl then uses its compiled-in ones)', () => {
+    const custom = { ...KINDS[0], group: 'example.com', kind: 'Widget', plural: 'widgets', subresources: [] };
+    expect(componentSchemas([custom])).toEqual({});
   });
 });
 

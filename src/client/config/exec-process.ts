@@ -100,9 +100,10 @@ function spawnError(label: string, err: Error, installHint: string | undefined):
   const code = errnoCode(err);
   if (code === 'ENOENT') {
     const hint = installHint ? `: ${installHint.replace(/\s+/g, ' ').trim()}` : '';
-    return new ConfigError(`${label} not found (is it installed and on PATH?)${hint}`, { cause: err });
+    return new ConfigError(`${label} not found (is it installed and on PATH?)${hint}`);
   }
-  return new ConfigError(`${label} could not be started: ${code ?? err.message}`, { cause: err });
+  // No `cause`: Node's spawn error carries `spawnargs`, and plugin arguments can hold secrets.
+  return new ConfigError(`${label} could not be started: ${code ?? 'unknown error'}`);
 }
 
 function exitError(

@@ -97,8 +97,7 @@ export class ExecCredentials implements CredentialSource {
   private cached: ExecResult | undefined;
   private running: Promise<ExecResult> | undefined;
   private readonly apiVersion: string;
-  /** How many times the plugin has been started (for metrics and tests). */
-  runs = 0;
+  private started = 0;
 
   /** Validates `exec` (see {@link validateExecConfig}); the plugin first runs on the first call. */
   constructor(
@@ -118,6 +117,11 @@ export class ExecCredentials implements CredentialSource {
   /** The plugin's client certificate and key, if it supplies them. */
   async clientCertificate(): Promise<{ certPem: string; keyPem: string } | undefined> {
     return (await this.current()).certificate;
+  }
+
+  /** How many times the plugin has been started (for metrics). */
+  get runs(): number {
+    return this.started;
   }
 
   /** Drops the cached credential; the next call runs the plugin again. */
@@ -143,7 +147,7 @@ export class ExecCredentials implements CredentialSource {
 
   private async refresh(): Promise<ExecResult> {
     const startedAt = this.options.clock.now();
-    this.runs++;
+    this.started++;
     const stdout = await runPlugin({
       command: this.exec.command,
       args: this.exec.args,

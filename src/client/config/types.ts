@@ -25,7 +25,10 @@ export interface ClusterConnection {
   namespace: string;
   /** The kubeconfig context this came from; undefined in-cluster or with only a server override. */
   contextName?: string;
-  /** Bearer/basic credentials and exec-plugin certificates, possibly refreshing. */
+  /**
+   * Bearer/basic credentials and exec-plugin certificates, possibly refreshing.
+   * Empty for an http:// server: like kubectl, credentials only travel over TLS.
+   */
   credentials: CredentialSource;
 }
 

@@ -76,8 +76,9 @@ function defaultVolume(v: JsonObject): void {
   if (Object.keys(v).every((k) => SOURCELESS_KEYS.has(k))) v.emptyDir = {};
   for (const key of ['configMap', 'secret', 'downwardAPI', 'projected']) {
     const source = v[key];
-    if (isObject(source) && (source.defaultMode === undefined || source.defaultMode === null))
+    if (isObject(source) && (source.defaultMode === undefined || source.defaultMode === null)) {
       source.defaultMode = 420;
+    }
   }
   if (isObject(v.hostPath)) setDefault(v.hostPath, 'type', '');
   for (const item of objects(rec(v.downwardAPI).items)) defaultFieldRef(item.fieldRef);
@@ -111,8 +112,9 @@ function defaultRequestsFromLimits(c: JsonObject): void {
   if (!isObject(resources.limits)) return;
   const requests = child(resources, 'requests');
   if (!requests) return;
-  for (const [name, value] of Object.entries(resources.limits))
+  for (const [name, value] of Object.entries(resources.limits)) {
     if (!Object.hasOwn(requests, name)) requests[name] = value;
+  }
 }
 
 const QOS_RESOURCES = ['cpu', 'memory'];
@@ -170,7 +172,8 @@ function admitPodSpec(spec: JsonObject): void {
     spec.priority = SYSTEM_PRIORITIES[str(spec.priorityClassName)] ?? 0;
   }
   setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
-  if (spec.tolerations !== undefined && !Array.isArray(spec.tolerations)) return;
+  // A non-list is the client's error for validation to report; null is Go's empty list.
+  if (spec.tolerations !== undefined && spec.tolerations !== null && !Array.isArray(spec.tolerations)) return;
   const tolerations = objects(spec.tolerations);
   const added = DEFAULT_TOLERATED_TAINTS.filter((key) => !toleratesNoExecute(tolerations, key)).map(
     (key) => ({
@@ -200,20 +203,21 @@ function mirrorIPs(status: JsonObject, single: string, plural: string): void {
 export function defaultPod(obj: JsonObject): void {
   const spec = child(obj, 'spec');
   if (spec) {
-    for (const key of ['containers', 'initContainers'])
-      for (const c of objects(spec[key])) defaultRequestsFromLimits(c);
-    if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null)
+    const containers = [...objects(spec.containers), ...objects(spec.initContainers)];
+    for (const c of containers) defaultRequestsFromLimits(c);
+    if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null) {
       spec.enableServiceLinks = true;
+    }
     if (spec.hostNetwork === true) {
-      for (const key of ['containers', 'initContainers']) {
-        for (const c of objects(spec[key])) {
-          for (const port of objects(c.ports)) if (!port.hostPort) port.hostPort = port.containerPort;
-        }
+      // With the host's network a container port is a host port.
+      for (const port of containers.flatMap((c) => objects(c.ports))) {
+        if (!port.hostPort) port.hostPort = port.containerPort;
       }
     }
     defaultPodSpec(spec);
-    if (str(spec.serviceAccountName) === '' && str(spec.serviceAccount) !== '')
+    if (str(spec.serviceAccountName) === '' && str(spec.serviceAccount) !== '') {
       spec.serviceAccountName = spec.serviceAccount;
+    }
     admitPodSpec(spec);
     spec.serviceAccount = spec.serviceAccountName;
   }

@@ -137,8 +137,9 @@ export function defaultService(obj: KubeObject): void {
     if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
     if (spec.sessionAffinity === 'ClientIP') {
       const timeout = rec(rec(spec.sessionAffinityConfig).clientIP).timeoutSeconds;
-      if (timeout === undefined || timeout === null)
+      if (timeout === undefined || timeout === null) {
         spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
+      }
     }
     setDefault(spec, 'type', 'ClusterIP');
     for (const port of objects(spec.ports)) {

@@ -121,8 +121,9 @@ export function podSummary(pod: JsonObject, now: number): PodSummary {
       }
     }
     // One container finished but another still runs: the pod is not Completed.
-    if (reason === 'Completed' && hasRunning)
+    if (reason === 'Completed' && hasRunning) {
       reason = conditionTrue(status, 'Ready') ? 'Running' : 'NotReady';
+    }
   }
 
   const deleting = str(rec(pod.metadata).deletionTimestamp) !== '';

@@ -6,7 +6,7 @@
  */
 
 import type { KubeObject } from '../../protocol/events.js';
-import { objects, rec, str } from './access.js';
+import { rec } from './access.js';
 import {
   configMapColumns,
   daemonSetColumns,
@@ -32,6 +32,15 @@ import {
   defaultStatefulSet,
 } from './defaults.js';
 import { defaultPod } from './defaults-pod.js';
+import {
+  eventFields,
+  namespaceFields,
+  nodeFields,
+  podFields,
+  replicaSetFields,
+  secretFields,
+  serviceFields,
+} from './selectable-fields.js';
 import { apiVersionOf, type ResourceKind } from './types.js';
 import {
   validateDaemonSet,
@@ -54,22 +63,6 @@ import {
   validateService,
 } from './validation-core.js';
 
-type FieldGetter = (obj: KubeObject) => string;
-
-/** A selectable field read from a dotted path; absent reads as "", as in kube's `fields.Set`. */
-function pathField(path: string): FieldGetter {
-  const parts = path.split('.');
-  return (obj) => {
-    let cur: unknown = obj;
-    for (const part of parts) cur = rec(cur)[part];
-    return typeof cur === 'string'
-      ? cur
-      : typeof cur === 'number' || typeof cur === 'boolean'
-        ? String(cur)
-        : '';
-  };
-}
-
 /** The workloads' `/scale`: autoscaling/v1 Scale reads replicas and the selector from these paths. */
 const REPLICAS_SCALE = {
   specReplicas: 'spec.replicas',
@@ -79,37 +72,6 @@ const REPLICAS_SCALE = {
 
 /** Workload generation: only spec changes bump it (kube's PrepareForUpdate of the apps strategies). */
 const SPEC_GENERATION = ['spec'];
-
-/**
- * kube's PodToSelectableFields (pkg/registry/core/pod/strategy.go). The
- * scheduler lists `spec.nodeName=` and kubelets `spec.nodeName=<node>`.
- */
-const podFields: Record<string, FieldGetter> = {
-  'spec.nodeName': pathField('spec.nodeName'),
-  'spec.restartPolicy': pathField('spec.restartPolicy'),
-  'spec.schedulerName': pathField('spec.schedulerName'),
-  'spec.serviceAccountName': pathField('spec.serviceAccountName'),
-  'spec.hostNetwork': (o) => String(rec(o.spec).hostNetwork === true),
-  'status.phase': pathField('status.phase'),
-  // kube reads podIPs[0]; our defaulting keeps podIP in step with it.
-  'status.podIP': (o) => str(objects(rec(o.status).podIPs)[0]?.ip) || str(rec(o.status).podIP),
-  'status.nominatedNodeName': pathField('status.nominatedNodeName'),
-};
-
-/** kube's event `ToSelectableFields` (pkg/registry/core/event/strategy.go); `source` falls back to the reporting controller. */
-const eventFields: Record<string, FieldGetter> = {
-  'involvedObject.kind': pathField('involvedObject.kind'),
-  'involvedObject.namespace': pathField('involvedObject.namespace'),
-  'involvedObject.name': pathField('involvedObject.name'),
-  'involvedObject.uid': pathField('involvedObject.uid'),
-  'involvedObject.apiVersion': pathField('involvedObject.apiVersion'),
-  'involvedObject.resourceVersion': pathField('involvedObject.resourceVersion'),
-  'involvedObject.fieldPath': pathField('involvedObject.fieldPath'),
-  reason: pathField('reason'),
-  reportingComponent: pathField('reportingComponent'),
-  source: (o) => str(rec(o.source).component) || str(o.reportingComponent),
-  type: pathField('type'),
-};
 
 /** Namespaces are created with the `kubernetes` finalizer, which the namespace lifecycle removes once they are empty. */
 function prepareNamespace(obj: KubeObject): void {
@@ -134,7 +96,7 @@ export const REGISTRY: ResourceKind[] = [
     namespaced: false,
     shortNames: ['ns'],
     categories: [],
-    fields: { 'status.phase': pathField('status.phase') },
+    fields: namespaceFields,
     subresources: ['status'],
     topLevelFields: ['spec', 'status'],
     generationFields: [],
@@ -170,7 +132,7 @@ export const REGISTRY: ResourceKind[] = [
     namespaced: false,
     shortNames: ['no'],
     categories: [],
-    fields: { 'spec.unschedulable': (o) => String(rec(o.spec).unschedulable === true) },
+    fields: nodeFields,
     subresources: ['status'],
     topLevelFields: ['spec', 'status'],
     generationFields: [],
@@ -204,7 +166,7 @@ export const REGISTRY: ResourceKind[] = [
     namespaced: true,
     shortNames: [],
     categories: [],
-    fields: { type: pathField('type') },
+    fields: secretFields,
     subresources: [],
     topLevelFields: ['data', 'stringData', 'type', 'immutable'],
     generationFields: [],
@@ -222,7 +184,7 @@ export const REGISTRY: ResourceKind[] = [
     namespaced: true,
     shortNames: ['svc'],
     categories: ['all'],
-    fields: { 'spec.clusterIP': pathField('spec.clusterIP'), 'spec.type': pathField('spec.type') },
+    fields: serviceFields,
     subresources: ['status'],
     topLevelFields: ['spec', 'status'],
     generationFields: [],
@@ -291,10 +253,7 @@ export const REGISTRY: ResourceKind[] = [
     namespaced: true,
     shortNames: ['rs'],
     categories: ['all'],
-    fields: {
-      'status.replicas': (o) =>
-        String(typeof rec(o.status).replicas === 'number' ? rec(o.status).replicas : 0),
-    },
+    fields: replicaSetFields,
     subresources: ['status', 'scale'],
     topLevelFields: ['spec', 'status'],
     generationFields: SPEC_GENERATION,

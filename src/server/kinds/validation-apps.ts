@@ -83,8 +83,9 @@ function validateSelectorAndTemplate(spec: Record<string, unknown>, owner: Workl
     const count =
       Object.keys(rec(sel.matchLabels)).length +
       (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0);
-    if (count === 0)
+    if (count === 0) {
       errors.push(invalid('spec.selector', selector, `empty selector is invalid for ${owner.selectorNoun}`));
+    }
   }
   const templateLabels = rec(rec(spec.template).metadata).labels;
   try {

@@ -123,8 +123,9 @@ export function validateService(obj: KubeObject): FieldError[] {
   errors.push(...validateLabels(spec.selector, 'spec.selector'));
   const affinity = str(spec.sessionAffinity);
   if (affinity === '') errors.push(required('spec.sessionAffinity'));
-  else if (!SESSION_AFFINITIES.includes(affinity))
+  else if (!SESSION_AFFINITIES.includes(affinity)) {
     errors.push(notSupported('spec.sessionAffinity', affinity, SESSION_AFFINITIES));
+  }
   if (type === '') errors.push(required('spec.type'));
   else if (!SERVICE_TYPES.includes(type)) errors.push(notSupported('spec.type', type, SERVICE_TYPES));
   return errors;
@@ -143,14 +144,16 @@ export function validateConfigMap(obj: KubeObject): FieldError[] {
   let size = 0;
   for (const [key, value] of Object.entries(data)) {
     for (const msg of isConfigMapKey(key)) errors.push(invalid(`data[${key}]`, key, msg));
-    if (Object.hasOwn(binary, key))
+    if (Object.hasOwn(binary, key)) {
       errors.push(invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
+    }
     size += Buffer.byteLength(str(value));
   }
   for (const [key, value] of Object.entries(binary)) {
     for (const msg of isConfigMapKey(key)) errors.push(invalid(`binaryData[${key}]`, key, msg));
-    if (Object.hasOwn(data, key))
+    if (Object.hasOwn(data, key)) {
       errors.push(invalid(`binaryData[${key}]`, key, 'duplicate of key present in data'));
+    }
     size += base64Size(value);
   }
   // kube reports the whole object with an empty path here.
@@ -183,8 +186,9 @@ export function validateSecret(obj: KubeObject): FieldError[] {
       break;
     case 'kubernetes.io/basic-auth':
       // Either may be empty, but one must be present.
-      if (!has('username') && !has('password'))
+      if (!has('username') && !has('password')) {
         errors.push(required('data[username]'), required('data[password]'));
+      }
       break;
     case 'kubernetes.io/ssh-auth':
       if (base64Size(data['ssh-privatekey']) === 0) errors.push(required('data[ssh-privatekey]'));
@@ -236,8 +240,9 @@ export function validateEvent(obj: KubeObject): FieldError[] {
   const involvedNs = str(involved.namespace);
   const mismatch = () => invalid('involvedObject.namespace', involvedNs, 'does not match event.namespace');
   if (str(obj.eventTime) === '') {
-    if (involvedNs === '' ? namespace !== '' && namespace !== 'default' : namespace !== involvedNs)
+    if (involvedNs === '' ? namespace !== '' && namespace !== 'default' : namespace !== involvedNs) {
       errors.push(mismatch());
+    }
     return errors;
   }
   if (involvedNs === '' && namespace !== 'default' && namespace !== 'kube-system') errors.push(mismatch());

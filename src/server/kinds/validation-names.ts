@@ -174,8 +174,9 @@ export function isValidPortNum(port: unknown): string[] {
 export function isValidPortName(port: string): string[] {
   const errs: string[] = [];
   if (port.length > 15) errs.push(maxLenError(15));
-  if (!/^[-a-z0-9]+$/.test(port))
+  if (!/^[-a-z0-9]+$/.test(port)) {
     errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  }
   if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
   if (port.startsWith('-') || port.endsWith('-')) errs.push('must not begin or end with a hyphen');

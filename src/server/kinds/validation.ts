@@ -31,8 +31,9 @@ export const FieldErrorType = {
 
 /**
  * A value as Go's `%#v` prints it inside kube's messages: strings quoted,
- * string maps as `map[string]string{"a":"b"}`, absent maps as
- * `map[string]string(nil)`.
+ * non-empty string maps as `map[string]string{"a":"b"}`, string lists as
+ * `[]string{"a"}`, absent values as `<nil>`; other structs as JSON (Go would
+ * print `&v1.LabelSelector{...}`, which says no more).
  */
 export function goValue(value: unknown): string {
   if (value === undefined || value === null) return '<nil>';
@@ -41,10 +42,9 @@ export function goValue(value: unknown): string {
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
     return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
   }
-  if (isObject(value) && Object.values(value).every((v) => typeof v === 'string')) {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${JSON.stringify(value[k])}`);
+  const keys = isObject(value) ? Object.keys(value) : [];
+  if (isObject(value) && keys.length > 0 && keys.every((k) => typeof value[k] === 'string')) {
+    const entries = keys.sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(value[k])}`);
     return `map[string]string{${entries.join(', ')}}`;
   }
   return JSON.stringify(value);

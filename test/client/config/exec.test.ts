@@ -40,7 +40,7 @@ interface PluginOptions {
  * records what it was given in `seen.json`, and prints an ExecCredential.
  */
 async function writePlugin(opts: PluginOptions): Promise<string> {
-  const status = opts.status ?? '{ token: `exec-token-${run}` }';
+  const status = opts.status ?? '{ token: "exec-token-" + run }';
   return tmp.script(
     'bin/plugin.cjs',
     `#!/usr/bin/env node
@@ -166,7 +166,7 @@ describe('exec plugins', () => {
     const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
     const plugin = await writePlugin({
       apiVersion: V1,
-      status: '{ token: `exec-token-${run}`, expirationTimestamp: "2030-01-01T01:00:00Z" }',
+      status: '{ token: "exec-token-" + run, expirationTimestamp: "2030-01-01T01:00:00Z" }',
     });
     const path = await execConfig({ apiVersion: V1, command: plugin, interactiveMode: 'Never' });
     const conn = await loadConnection({ kubeconfig: path, env: cleanEnv(), clock });
@@ -294,7 +294,10 @@ describe('exec plugin failures', () => {
 
   it.each([
     ['garbage', /did not print an ExecCredential as JSON on stdout$/],
-    ['version', /returned apiVersion "client.authentication.k8s.io\/v1beta1", but the kubeconfig asks for .*\/v1$/],
+    [
+      'version',
+      /returned apiVersion "client.authentication.k8s.io\/v1beta1", but the kubeconfig asks for .*\/v1$/,
+    ],
     ['empty', /returned neither a token nor a client certificate and key$/],
     ['halfcert', /returned only one of clientCertificateData and clientKeyData$/],
   ] as const)('rejects %s output without quoting it', async (kind, message) => {
@@ -332,9 +335,15 @@ describe('exec plugin failures', () => {
 
   it.each([
     [{ apiVersion: V1 }, /interactiveMode must be specified for client.authentication.k8s.io\/v1$/],
-    [{ apiVersion: V1, interactiveMode: 'Always' }, /has interactiveMode Always, but watchmark runs plugins without a terminal$/],
+    [
+      { apiVersion: V1, interactiveMode: 'Always' },
+      /has interactiveMode Always, but watchmark runs plugins without a terminal$/,
+    ],
     [{ apiVersion: V1, interactiveMode: 'Sometimes' }, /has unknown interactiveMode "Sometimes"$/],
-    [{ apiVersion: 'client.authentication.k8s.io/v1alpha1', interactiveMode: 'Never' }, /has apiVersion "client.authentication.k8s.io\/v1alpha1"; supported: /],
+    [
+      { apiVersion: 'client.authentication.k8s.io/v1alpha1', interactiveMode: 'Never' },
+      /has apiVersion "client.authentication.k8s.io\/v1alpha1"; supported: /,
+    ],
   ])('refuses exec config %j at load time', async (exec, message) => {
     const path = await execConfig({ command: '/bin/true', ...exec });
     const err = await loadConnection({ kubeconfig: path, env: cleanEnv() }).catch((e: unknown) => e);
@@ -346,15 +355,16 @@ describe('exec plugin failures', () => {
   it.skipIf(!haveKubectl)('matches kubectl in refusing a v1 plugin without interactiveMode', async () => {
     server = await startRecordingServer(true);
     const path = await execConfig({ apiVersion: V1, command: '/bin/true' }, recorded(server));
-    await expect(kubectlGetVersion(path, tmp.path)).rejects.toThrow(/interactiveMode must be specified for u/);
+    await expect(kubectlGetVersion(path, tmp.path)).rejects.toThrow(
+      /interactiveMode must be specified for u/,
+    );
   });
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether `pid` still runs; a zombie awaiting its reaper counts as gone. */
+async function isAlive(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (stat === undefined) return false;
+  // Field 3, after the parenthesised command name, is the state.
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
 }

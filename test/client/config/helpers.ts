@@ -258,12 +258,20 @@ export async function startRecordingServer(tls: boolean): Promise<RecordingServe
 }
 
 /** Runs `kubectl get --raw /version` with `kubeconfig`; resolves with stdout or rejects with kubectl's error. */
-export async function kubectlGetVersion(kubeconfig: string, home: string, args: string[] = []): Promise<string> {
+export async function kubectlGetVersion(
+  kubeconfig: string,
+  home: string,
+  args: string[] = [],
+): Promise<string> {
   if (!kubectl) throw new Error('kubectl not available');
-  const { stdout } = await execFileAsync(kubectl.path, ['get', '--raw', '/version', '--request-timeout=10s', ...args], {
-    env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig },
-    timeout: 20_000,
-  });
+  const { stdout } = await execFileAsync(
+    kubectl.path,
+    ['get', '--raw', '/version', '--request-timeout=10s', ...args],
+    {
+      env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig },
+      timeout: 20_000,
+    },
+  );
   return stdout;
 }
 

@@ -1,0 +1,689 @@
+/**
+ * Client benchmark: watchmark's informer against @kubernetes/client-node's
+ * ListWatch and a raw floor (node:http, split lines, JSON.parse, a Map),
+ * all against one `watchmark serve` (plain HTTP, no auth) in a child process.
+ * Each client runs in its own child process, so memory peaks do not mix.
+ *
+ *   npm run bench:client                  # full run, writes bench/results/client.json
+ *   npm run bench:client -- --quick       # smoke run: 2,000 pods, 10,000 events, no JSON
+ *   npm run bench:client -- [--out FILE] [--skip-build]
+ *
+ * Phases: library import cost (fresh `node` on the compiled dist/ of each
+ * library), initial sync of 10,000 and 50,000 ~1.6 KB pods (time, peak RSS
+ * and heap), steady-state events/s (a watch replaying the server's history of
+ * pod updates, as fast as the client reads).
+ *
+ * Targets are reported, never asserted: watchmark within 1.2x the floor's
+ * time and 1.25x client-node's speed, lower peak memory than client-node,
+ * import <= 25 MB RSS and <= 100 ms; and an attempt below the floor
+ * (`lazyDecode: true`).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { killAllChildren, runClientJob, type ServerChild, startServerChild } from './lib/client-children.js';
+import {
+  CHURN_NAMESPACE,
+  CLIENTS,
+  type ClientId,
+  type ClientJob,
+  type ClientResult,
+  type ServerPlan,
+  syncNamespace,
+} from './lib/client-plan.js';
+import { otherLoad, readMachineCpu, waitForQuiet } from './lib/machine-load.js';
+import { round, table } from './lib/report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DEFAULT_OUT = fileURLToPath(new URL('./results/client.json', import.meta.url));
+/** The whole run is killed after this, whatever it is doing. */
+const DEADLINE_MS = 15 * 60_000;
+const TARGETS = {
+  timeVsFloor: 1.2,
+  speedVsClientNode: 1.25,
+  importRssMB: 25,
+  importMs: 100,
+};
+
+const SYNC_CLIENTS: ClientId[] = ['floor', 'watchmark', 'watchmark-lazy', 'client-node'];
+const STEADY_CLIENTS: ClientId[] = [
+  'drain',
+  'floor',
+  'watchmark',
+  'watchmark-lazy',
+  'watchmark-lazy-read',
+  'client-node',
+];
+
+interface Args {
+  quick: boolean;
+  out: string | undefined;
+  build: boolean;
+}
+
+function usage(): string {
+  return 'usage: npm run bench:client -- [--quick] [--out FILE] [--skip-build]';
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { quick: false, out: undefined, build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') args.quick = true;
+    else if (a === '--skip-build') args.build = false;
+    else if (a === '--out') {
+      args.out = argv[++i];
+      if (!args.out) throw new Error(`--out wants a file\n${usage()}`);
+    } else if (a === '--help' || a === '-h') {
+      console.log(usage());
+      process.exit(0);
+    } else throw new Error(`unknown argument ${JSON.stringify(a)}\n${usage()}`);
+  }
+  if (!args.quick) args.out ??= DEFAULT_OUT;
+  return args;
+}
+
+function parameters(quick: boolean) {
+  return {
+    syncSizes: quick ? [2_000] : [10_000, 50_000],
+    churnPods: quick ? 2_000 : 10_000,
+    churnEvents: quick ? 10_000 : 100_000,
+    /** Rounds: every client once per round, each run in a fresh process, clients interleaved. */
+    rounds: quick ? 2 : 3,
+    /** Before each run, wait up to this for other processes to quiet down (at most `quietBudgetMs` in all). */
+    quietWaitMs: quick ? 0 : 3_000,
+    quietBudgetMs: quick ? 0 : 45_000,
+    quietPercent: 30,
+    importRuns: quick ? 3 : 7,
+    sampleMs: 2,
+    listRequest: 'one request, resourceVersion=0 (watch cache); watchmark informers with pageSize: 0',
+    server: 'watchmark serve in a child process, plain HTTP, no auth (insecureHttp + insecureNoAuth)',
+  };
+}
+
+function machine() {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGB: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    loadAverage1mAtStart: round(loadavg()[0], 2),
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// ---------------------------------------------------------------- import cost
+
+interface ImportCost {
+  library: string;
+  specifier: string;
+  /** Median over runs: time of the `import()` itself, and RSS after it minus RSS before it. */
+  ms: number;
+  rssDeltaMB: number;
+  /** RSS of the whole process after the import (node itself included). */
+  rssMB: number;
+  runs: Array<{ ms: number; rssDeltaMB: number; rssMB: number }>;
+}
+
+/** One fresh `node` that imports only `specifier` (run from the repo root, so bare names resolve). */
+function importOnce(specifier: string): { ms: number; rssDeltaMB: number; rssMB: number } {
+  const code = `
+    const rss0 = process.memoryUsage.rss();
+    const t0 = performance.now();
+    await import(${JSON.stringify(specifier)});
+    const ms = performance.now() - t0;
+    const rss1 = process.memoryUsage.rss();
+    console.log(JSON.stringify({ ms, rssDeltaMB: (rss1 - rss0) / 1048576, rssMB: rss1 / 1048576 }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (r.status !== 0) throw new Error(`importing ${specifier} failed: ${r.stderr || r.error?.message}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
+function measureImports(runs: number, log: (s: string) => void): ImportCost[] {
+  const libs = [
+    { library: 'node (nothing)', specifier: 'node:os' },
+    { library: 'watchmark', specifier: pathToFileURL(resolve(ROOT, 'dist/index.js')).href },
+    { library: '@kubernetes/client-node', specifier: '@kubernetes/client-node' },
+  ];
+  const samples = libs.map(() => [] as Array<{ ms: number; rssDeltaMB: number; rssMB: number }>);
+  // Interleaved, so a noisy moment hits every library alike.
+  for (let i = 0; i < runs; i++) {
+    for (const [j, l] of libs.entries()) samples[j].push(importOnce(l.specifier));
+  }
+  const out = libs.map((l, j) => ({
+    ...l,
+    ms: round(median(samples[j].map((s) => s.ms)), 1),
+    rssDeltaMB: round(median(samples[j].map((s) => s.rssDeltaMB)), 1),
+    rssMB: round(median(samples[j].map((s) => s.rssMB)), 1),
+    runs: samples[j].map((s) => ({
+      ms: round(s.ms, 1),
+      rssDeltaMB: round(s.rssDeltaMB, 1),
+      rssMB: round(s.rssMB, 1),
+    })),
+  }));
+  for (const c of out) log(`import ${c.library}: ${c.ms} ms, +${c.rssDeltaMB} MB RSS`);
+  return out;
+}
+
+function build(log: (s: string) => void): string | undefined {
+  log('building dist/ (npm run build) for the import-cost phase');
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+  if (r.status === 0) return undefined;
+  // tsc still emits on type errors: the import measurement stays meaningful, but say so.
+  const warning = `npm run build exited ${r.status ?? r.signal}: ${(r.stdout + r.stderr).trim().split('\n').slice(0, 5).join(' | ')}`;
+  log(`WARNING: ${warning}`);
+  return warning;
+}
+
+// ---------------------------------------------------------------- figures
+
+/** One client's runs in one phase (and size). */
+interface Runs {
+  client: ClientId;
+  results: ClientResult[];
+  /** Other processes' CPU (% of one core) during each run. */
+  otherCpuPercent: Array<number | undefined>;
+}
+
+interface SyncRow {
+  size: number;
+  client: ClientId;
+  label: string;
+  /** Medians over the rounds (every run is a cold, fresh process). */
+  ms: number;
+  cpuMs: number;
+  runsMs: number[];
+  runsCpuMs: number[];
+  cached: number;
+  peakRssDeltaMB: number;
+  peakHeapDeltaMB: number;
+  retainedHeapMB: number;
+  baselineRssMB: number;
+  otherCpuPercent: number | undefined;
+  timeVsFloor?: number;
+  cpuVsFloor?: number;
+  peakRssVsClientNode?: number;
+  peakHeapVsClientNode?: number;
+}
+
+interface SteadyRow {
+  client: ClientId;
+  label: string;
+  eventsPerSec: number;
+  /** Events per second of client CPU: the figure least bent by a busy machine. */
+  eventsPerCpuSec: number;
+  runsEventsPerSec: number[];
+  runsEventsPerCpuSec: number[];
+  ms: number;
+  peakRssDeltaMB: number;
+  otherCpuPercent: number | undefined;
+  timeVsFloor?: number;
+  cpuVsFloor?: number;
+  speedVsClientNode?: number;
+  cpuSpeedVsClientNode?: number;
+}
+
+const medianOf = (rs: ClientResult[], f: (r: ClientResult) => number) => median(rs.map(f));
+const maybeMedian = (xs: Array<number | undefined>) => {
+  const known = xs.filter((x): x is number => x !== undefined);
+  return known.length ? round(median(known), 1) : undefined;
+};
+
+function syncRow(size: number, runs: Runs): SyncRow {
+  const rs = runs.results;
+  return {
+    size,
+    client: runs.client,
+    label: CLIENTS[runs.client],
+    ms: round(
+      medianOf(rs, (r) => r.ms),
+      1,
+    ),
+    cpuMs: round(
+      medianOf(rs, (r) => r.cpuMs),
+      1,
+    ),
+    runsMs: rs.map((r) => round(r.ms, 1)),
+    runsCpuMs: rs.map((r) => round(r.cpuMs, 1)),
+    cached: rs[rs.length - 1].cached,
+    peakRssDeltaMB: round(
+      medianOf(rs, (r) => r.memory.peakRssMB - r.memory.baselineRssMB),
+      1,
+    ),
+    peakHeapDeltaMB: round(
+      medianOf(rs, (r) => r.memory.peakHeapMB - r.memory.baselineHeapMB),
+      1,
+    ),
+    retainedHeapMB: round(
+      medianOf(rs, (r) => r.memory.retainedHeapMB),
+      1,
+    ),
+    baselineRssMB: round(
+      medianOf(rs, (r) => r.memory.baselineRssMB),
+      1,
+    ),
+    otherCpuPercent: maybeMedian(runs.otherCpuPercent),
+  };
+}
+
+function addSyncRatios(rows: SyncRow[]): void {
+  for (const size of new Set(rows.map((r) => r.size))) {
+    const at = rows.filter((r) => r.size === size);
+    const floor = at.find((r) => r.client === 'floor');
+    const cn = at.find((r) => r.client === 'client-node');
+    for (const r of at) {
+      if (floor) {
+        r.timeVsFloor = round(r.ms / floor.ms, 2);
+        r.cpuVsFloor = round(r.cpuMs / floor.cpuMs, 2);
+      }
+      if (cn) {
+        r.peakRssVsClientNode = round(r.peakRssDeltaMB / cn.peakRssDeltaMB, 2);
+        r.peakHeapVsClientNode = round(r.peakHeapDeltaMB / cn.peakHeapDeltaMB, 2);
+      }
+    }
+  }
+}
+
+function steadyRow(runs: Runs, events: number): SteadyRow {
+  const rs = runs.results;
+  const perCpu = rs.map((r) => ((events - 1) * 1000) / r.cpuMs);
+  return {
+    client: runs.client,
+    label: CLIENTS[runs.client],
+    eventsPerSec: Math.round(medianOf(rs, (r) => r.eventsPerSec ?? 0)),
+    eventsPerCpuSec: Math.round(median(perCpu)),
+    runsEventsPerSec: rs.map((r) => Math.round(r.eventsPerSec ?? 0)),
+    runsEventsPerCpuSec: perCpu.map(Math.round),
+    ms: round(
+      medianOf(rs, (r) => r.ms),
+      1,
+    ),
+    peakRssDeltaMB: round(
+      medianOf(rs, (r) => r.memory.peakRssMB - r.memory.baselineRssMB),
+      1,
+    ),
+    otherCpuPercent: maybeMedian(runs.otherCpuPercent),
+  };
+}
+
+function addSteadyRatios(rows: SteadyRow[]): void {
+  const floor = rows.find((r) => r.client === 'floor');
+  const cn = rows.find((r) => r.client === 'client-node');
+  for (const r of rows) {
+    if (floor) {
+      r.timeVsFloor = round(floor.eventsPerSec / r.eventsPerSec, 2);
+      r.cpuVsFloor = round(floor.eventsPerCpuSec / r.eventsPerCpuSec, 2);
+    }
+    if (cn) {
+      r.speedVsClientNode = round(r.eventsPerSec / cn.eventsPerSec, 2);
+      r.cpuSpeedVsClientNode = round(r.eventsPerCpuSec / cn.eventsPerCpuSec, 2);
+    }
+  }
+}
+
+interface Target {
+  target: string;
+  value: number | null;
+  held: boolean | null;
+}
+
+const check = (value: number | undefined, target: string, ok: (v: number) => boolean): Target => ({
+  target,
+  value: value ?? null,
+  held: value === undefined ? null : ok(value),
+});
+
+const atMost = (limit: number) => (v: number) => v <= limit;
+const atLeast = (limit: number) => (v: number) => v >= limit;
+const below = (limit: number) => (v: number) => v < limit;
+
+/** Every target twice where it is a speed: on wall time and on the client's CPU time. */
+function targets(sync: SyncRow[], steady: SteadyRow[], imports: ImportCost[]) {
+  const out: Record<string, Target> = {};
+  const ratio = (a: number | undefined, b: number | undefined) =>
+    a !== undefined && b !== undefined ? round(a / b, 2) : undefined;
+  for (const size of new Set(sync.map((r) => r.size))) {
+    const row = (client: ClientId) => sync.find((r) => r.size === size && r.client === client);
+    const wm = row('watchmark');
+    const lazy = row('watchmark-lazy');
+    const cn = row('client-node');
+    const t = TARGETS;
+    out[`sync${size}.timeVsFloor`] = check(wm?.timeVsFloor, `<= ${t.timeVsFloor}`, atMost(t.timeVsFloor));
+    out[`sync${size}.cpuVsFloor`] = check(wm?.cpuVsFloor, `<= ${t.timeVsFloor}`, atMost(t.timeVsFloor));
+    out[`sync${size}.speedVsClientNode`] = check(
+      ratio(cn?.ms, wm?.ms),
+      `>= ${t.speedVsClientNode}`,
+      atLeast(t.speedVsClientNode),
+    );
+    out[`sync${size}.cpuSpeedVsClientNode`] = check(
+      ratio(cn?.cpuMs, wm?.cpuMs),
+      `>= ${t.speedVsClientNode}`,
+      atLeast(t.speedVsClientNode),
+    );
+    out[`sync${size}.peakRssVsClientNode`] = check(wm?.peakRssVsClientNode, '< 1', below(1));
+    out[`sync${size}.peakHeapVsClientNode`] = check(wm?.peakHeapVsClientNode, '< 1', below(1));
+    out[`sync${size}.lazy.timeVsFloor`] = check(lazy?.timeVsFloor, '< 1 (below the floor)', below(1));
+    out[`sync${size}.lazy.cpuVsFloor`] = check(lazy?.cpuVsFloor, '< 1 (below the floor)', below(1));
+  }
+  const wm = steady.find((r) => r.client === 'watchmark');
+  const lazy = steady.find((r) => r.client === 'watchmark-lazy');
+  const t = TARGETS;
+  out['steady.timeVsFloor'] = check(wm?.timeVsFloor, `<= ${t.timeVsFloor}`, atMost(t.timeVsFloor));
+  out['steady.cpuVsFloor'] = check(wm?.cpuVsFloor, `<= ${t.timeVsFloor}`, atMost(t.timeVsFloor));
+  out['steady.speedVsClientNode'] = check(
+    wm?.speedVsClientNode,
+    `>= ${t.speedVsClientNode}`,
+    atLeast(t.speedVsClientNode),
+  );
+  out['steady.cpuSpeedVsClientNode'] = check(
+    wm?.cpuSpeedVsClientNode,
+    `>= ${t.speedVsClientNode}`,
+    atLeast(t.speedVsClientNode),
+  );
+  out['steady.lazy.timeVsFloor'] = check(lazy?.timeVsFloor, '< 1 (below the floor)', below(1));
+  out['steady.lazy.cpuVsFloor'] = check(lazy?.cpuVsFloor, '< 1 (below the floor)', below(1));
+  const wmImport = imports.find((i) => i.library === 'watchmark');
+  out['import.rssDeltaMB'] = check(wmImport?.rssDeltaMB, `<= ${t.importRssMB}`, atMost(t.importRssMB));
+  out['import.ms'] = check(wmImport?.ms, `<= ${t.importMs}`, atMost(t.importMs));
+  return out;
+}
+
+const verdict = (t: Target) => (t.held === null ? 'n/a' : t.held ? 'HELD' : 'MISSED');
+
+function printReport(
+  imports: ImportCost[],
+  sync: SyncRow[],
+  steady: SteadyRow[],
+  t: ReturnType<typeof targets>,
+  events: number,
+  failures: string[],
+): void {
+  console.log(
+    '\nImport cost (fresh node on compiled JS, median of runs; RSS +MB = after the import - before)',
+  );
+  console.log(
+    table(
+      ['library', 'ms', 'RSS +MB', 'RSS MB'],
+      imports.map((i) => [i.library, i.ms, i.rssDeltaMB, i.rssMB]),
+    ),
+  );
+  console.log(
+    '\nInitial sync: one list request (resourceVersion=0); medians over rounds, each run a cold, fresh process.\n' +
+      'ms = wall time to synced, cpu ms = client CPU over it; memory over a post-GC baseline (peak RSS = VmHWM);\n' +
+      "retained = heap held by the cache after a GC; x c-n = this client / client-node; others % = other processes' CPU",
+  );
+  console.log(
+    table(
+      [
+        'pods',
+        'client',
+        'ms',
+        'cpu ms',
+        'x floor',
+        'cpu x floor',
+        'peak RSS +MB',
+        'peak heap +MB',
+        'retained MB',
+        'RSS x c-n',
+        'heap x c-n',
+        'others %',
+      ],
+      sync.map((r) => [
+        r.size,
+        r.label,
+        r.ms,
+        r.cpuMs,
+        r.timeVsFloor,
+        r.cpuVsFloor,
+        r.peakRssDeltaMB,
+        r.peakHeapDeltaMB,
+        r.retainedHeapMB,
+        r.peakRssVsClientNode,
+        r.peakHeapVsClientNode,
+        r.otherCpuPercent,
+      ]),
+    ),
+  );
+  console.log(
+    `\nSteady state: ${events} MODIFIED events replayed from the watch cache's history, timed first to last applied;\n` +
+      "medians over rounds; events/cpu s = per second of client CPU; x floor = time (or CPU) / the floor's",
+  );
+  console.log(
+    table(
+      [
+        'client',
+        'events/s',
+        'events/cpu s',
+        'x floor',
+        'cpu x floor',
+        'speed x c-n',
+        'cpu speed x c-n',
+        'peak RSS +MB',
+        'others %',
+        'runs events/s',
+      ],
+      steady.map((r) => [
+        r.label,
+        r.eventsPerSec,
+        r.eventsPerCpuSec,
+        r.timeVsFloor,
+        r.cpuVsFloor,
+        r.speedVsClientNode,
+        r.cpuSpeedVsClientNode,
+        r.peakRssDeltaMB,
+        r.otherCpuPercent,
+        r.runsEventsPerSec.join(' '),
+      ]),
+    ),
+  );
+  console.log('\nTargets (reported, not asserted; speeds on wall time and on client CPU time)');
+  console.log(
+    table(
+      ['target', 'value', 'wanted', 'verdict'],
+      Object.entries(t).map(([k, v]) => [k, v.value ?? undefined, v.target, verdict(v)]),
+    ),
+  );
+  const noisy = [...sync, ...steady].filter((r) => (r.otherCpuPercent ?? 0) >= 30);
+  if (noisy.length > 0) {
+    console.log(
+      `\nNoise: other processes used >= 30% of a core during ${noisy.length} of ${sync.length + steady.length} rows; ` +
+        'wall times there are inflated, the CPU-time columns less so.',
+    );
+  }
+  for (const f of failures) console.log(`FAILED: ${f}`);
+}
+
+// ---------------------------------------------------------------- main
+
+/** CPU time (ms) of process `pid` so far, from /proc; undefined off Linux or once it is gone. */
+function procCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, in USER_HZ (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const params = parameters(args.quick);
+  const info = machine();
+  const started = performance.now();
+  const log = (line: string) =>
+    console.log(`${((performance.now() - started) / 1000).toFixed(1).padStart(6)}s ${line}`);
+  console.log(
+    `bench:client: ${params.syncSizes.join(', ')} pods, ${params.churnEvents} events, ${params.rounds} rounds, ` +
+      `${info.cpus} CPUs, node ${info.node}${args.quick ? ', QUICK' : ''}`,
+  );
+  const buildWarning = args.build ? build(log) : undefined;
+  const imports = measureImports(params.importRuns, log);
+
+  const plan: ServerPlan = {
+    syncSizes: params.syncSizes,
+    churnPods: params.churnPods,
+    churnEvents: params.churnEvents,
+  };
+  log('starting the server child (seeding its store, then churning)');
+  let server: ServerChild | undefined;
+  const failures: string[] = [];
+  const runs = new Map<string, Runs>();
+  let quietLeftMs = params.quietBudgetMs;
+  try {
+    server = await startServerChild(plan, 300_000);
+    const si = server.info;
+    log(
+      `server ready at ${si.url}: seeded in ${round(si.seedMs / 1000, 1)} s, ${params.churnEvents} updates ` +
+        `in ${round(si.churnMs / 1000, 1)} s, ~${Math.round(si.podBytes)} bytes/pod`,
+    );
+    const serverCpu = () => procCpuMs(si.pid) ?? 0;
+    const jobs: Array<{ key: string; job: ClientJob }> = [];
+    const job = (client: ClientId, phase: ClientJob['phase'], namespace: string, objects: number) => ({
+      key: `${phase}/${objects}/${client}`,
+      job: {
+        client,
+        phase,
+        url: si.url,
+        namespace,
+        objects,
+        events: params.churnEvents,
+        baseRevision: si.baseRevision,
+        sampleMs: params.sampleMs,
+      },
+    });
+    for (const size of params.syncSizes)
+      for (const client of SYNC_CLIENTS) jobs.push(job(client, 'sync', syncNamespace(size), size));
+    for (const client of STEADY_CLIENTS) jobs.push(job(client, 'steady', CHURN_NAMESPACE, params.churnPods));
+
+    for (let round_ = 1; round_ <= params.rounds; round_++) {
+      for (const { key, job: j } of jobs) {
+        const tag = `[round ${round_}/${params.rounds} ${key}]`;
+        if (quietLeftMs > 0) {
+          const quiet = await waitForQuiet(
+            async () => serverCpu() + ownCpuMs(),
+            Math.min(params.quietWaitMs, quietLeftMs),
+            params.quietPercent,
+            () => {},
+            500,
+          );
+          quietLeftMs -= quiet.waitedMs;
+        }
+        const before = readMachineCpu();
+        const t0 = performance.now();
+        const own0 = serverCpu() + ownCpuMs();
+        try {
+          const r = await runClientJob(j, 180_000);
+          const load = otherLoad(
+            before,
+            readMachineCpu(),
+            serverCpu() + ownCpuMs() - own0 + r.processCpuMs,
+            performance.now() - t0,
+          );
+          const entry = runs.get(key) ?? { client: j.client, results: [], otherCpuPercent: [] };
+          entry.results.push(r);
+          entry.otherCpuPercent.push(load?.otherCpuPercent);
+          runs.set(key, entry);
+          const speed = r.eventsPerSec ? `, ${Math.round(r.eventsPerSec)} events/s` : '';
+          log(
+            `${tag} ${round(r.ms, 0)} ms, cpu ${round(r.cpuMs, 0)} ms${speed}, peak RSS ` +
+              `+${round(r.memory.peakRssMB - r.memory.baselineRssMB, 0)} MB, others ${load?.otherCpuPercent ?? '-'}%`,
+          );
+        } catch (err) {
+          const message = `${tag} ${(err as Error).message}`;
+          log(message);
+          failures.push(message);
+        }
+      }
+    }
+  } finally {
+    await server?.close();
+  }
+  const sync: SyncRow[] = [];
+  for (const size of params.syncSizes)
+    for (const client of SYNC_CLIENTS) {
+      const r = runs.get(`sync/${size}/${client}`);
+      if (r) sync.push(syncRow(size, r));
+    }
+  const steady: SteadyRow[] = [];
+  for (const client of STEADY_CLIENTS) {
+    const r = runs.get(`steady/${params.churnPods}/${client}`);
+    if (r) steady.push(steadyRow(r, params.churnEvents));
+  }
+  addSyncRatios(sync);
+  addSteadyRatios(steady);
+  const t = targets(sync, steady, imports);
+  printReport(imports, sync, steady, t, params.churnEvents, failures);
+  if (args.out) {
+    const out = resolve(args.out);
+    mkdirSync(dirname(out), { recursive: true });
+    const doc = {
+      benchmark: 'client',
+      date: new Date().toISOString(),
+      durationSeconds: round((performance.now() - started) / 1000, 1),
+      quick: args.quick,
+      machine: info,
+      parameters: { ...params, podBytes: server ? Math.round(server.info.podBytes) : undefined },
+      buildWarning,
+      imports,
+      initialSync: sync,
+      steadyState: steady,
+      targets: t,
+      failures,
+    };
+    writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+    console.log(`\nwrote ${relative(process.cwd(), out)}`);
+  } else {
+    console.log('\n(quick run: no JSON written; pass --out FILE to keep one)');
+  }
+  return failures.length ? 1 : 0;
+}
+
+const deadline = setTimeout(() => {
+  console.error(`\nbench:client: still running after ${DEADLINE_MS / 60_000} min: giving up`);
+  killAllChildren();
+  process.exit(1);
+}, DEADLINE_MS);
+deadline.unref();
+
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the child processes`);
+    killAllChildren();
+    process.exit(code);
+  });
+}
+
+main().then(
+  (code) => {
+    killAllChildren();
+    process.exit(code);
+  },
+  (err: Error) => {
+    console.error(err.stack ?? err.message);
+    killAllChildren();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,122 @@
+/**
+ * Parent-side handles of the client benchmark's child processes: the server
+ * (client-server-child.ts) and one process per client job (client-child.ts),
+ * all `node --import tsx`. Every child is tracked until it exits and killed
+ * when the parent exits, whatever the path.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ClientJob, ClientResult, ServerInfo, ServerPlan } from './client-plan.js';
+
+const SERVER_SCRIPT = fileURLToPath(new URL('./client-server-child.ts', import.meta.url));
+const CLIENT_SCRIPT = fileURLToPath(new URL('./client-child.ts', import.meta.url));
+const live = new Set<ChildProcess>();
+
+process.on('exit', () => killAllChildren());
+
+/** Kills every child still running (SIGKILL). */
+export function killAllChildren(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
+function forkTs(script: string, env: Record<string, string>, execArgv: string[]): ChildProcess {
+  const child = fork(script, [], {
+    execArgv: ['--import', 'tsx', ...execArgv],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  live.add(child);
+  child.on('exit', () => live.delete(child));
+  return child;
+}
+
+/** Waits for a child's `want` message; rejects on `failed`, an early exit or the timeout (killing it). */
+function awaitMessage<T>(
+  child: ChildProcess,
+  want: string,
+  what: string,
+  timeoutMs: number,
+  onProgress?: (text: string) => void,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const finish = (fn: () => void) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      fn();
+    };
+    const timer = setTimeout(
+      () =>
+        finish(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`${what}: no answer within ${timeoutMs} ms`));
+        }),
+      timeoutMs,
+    );
+    const onMessage = (m: { type: string; text?: string; error?: string }) => {
+      if (m.type === 'progress') onProgress?.(m.text ?? '');
+      else if (m.type === 'failed')
+        finish(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`${what} failed: ${m.error}`));
+        });
+      else if (m.type === want) finish(() => resolve(m as T));
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      finish(() => reject(new Error(`${what} exited early (${signal ?? code})`)));
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** A running server child. */
+export interface ServerChild {
+  info: ServerInfo;
+  /** Asks the server to close, waits for the process (SIGKILL after 10 s). */
+  close(): Promise<void>;
+}
+
+/** Starts the server child, which seeds and churns before answering. */
+export async function startServerChild(plan: ServerPlan, timeoutMs: number): Promise<ServerChild> {
+  const child = forkTs(SERVER_SCRIPT, { WATCHMARK_BENCH_CLIENT_PLAN: JSON.stringify(plan) }, [
+    '--max-old-space-size=8192',
+  ]);
+  const info = await awaitMessage<ServerInfo>(child, 'ready', 'server', timeoutMs);
+  return {
+    info,
+    async close() {
+      if (child.connected) child.send({ type: 'close' });
+      await waitExit(child, 10_000);
+    },
+  };
+}
+
+/** Runs one client job in a fresh process and returns what it measured. */
+export async function runClientJob(job: ClientJob, timeoutMs: number): Promise<ClientResult> {
+  const child = forkTs(CLIENT_SCRIPT, { WATCHMARK_BENCH_CLIENT_JOB: JSON.stringify(job) }, [
+    '--expose-gc',
+    '--max-old-space-size=8192',
+  ]);
+  try {
+    const m = await awaitMessage<{ result: ClientResult }>(
+      child,
+      'result',
+      `${job.client} ${job.phase}`,
+      timeoutMs,
+    );
+    return m.result;
+  } finally {
+    await waitExit(child, 5_000);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Machine-wide CPU time from /proc/stat, so a phase can say how much CPU
+ * went to processes other than the server and the clients: on a shared
+ * 2-core machine a neighbour's test run halves the throughput, and the
+ * report should show that rather than blame the server. Linux only;
+ * elsewhere every reading is undefined.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Cumulative machine CPU time (ms) at one instant. */
+export interface MachineCpu {
+  /** user + nice + system + irq + softirq, all CPUs. */
+  busyMs: number;
+  /** Time the hypervisor ran someone else on our vCPUs. */
+  stealMs: number;
+}
+
+// /proc/stat counts in USER_HZ, 100 per second on every Linux that Node supports.
+const MS_PER_TICK = 10;
+
+/** Reads /proc/stat, or undefined where there is none. */
+export function readMachineCpu(): MachineCpu | undefined {
+  let text: string;
+  try {
+    text = readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = text.slice(0, text.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return {
+    busyMs: (user + nice + system + irq + softirq) * MS_PER_TICK,
+    stealMs: (steal ?? 0) * MS_PER_TICK,
+  };
+}
+
+/**
+ * CPU (% of one core) used between two readings by everything except
+ * `ownMs` (the server's and the clients' CPU in the same window), and the
+ * steal time. Clamped at 0: the two clocks' granularities differ.
+ */
+export function otherLoad(
+  a: MachineCpu | undefined,
+  b: MachineCpu | undefined,
+  ownMs: number,
+  windowMs: number,
+): { otherCpuPercent: number; stealPercent: number } | undefined {
+  if (!a || !b || windowMs <= 0) return undefined;
+  const other = Math.max(0, b.busyMs - a.busyMs - ownMs);
+  return {
+    otherCpuPercent: Math.round((1000 * other) / windowMs) / 10,
+    stealPercent: Math.round((1000 * (b.stealMs - a.stealMs)) / windowMs) / 10,
+  };
+}
+
+/**
+ * Waits (up to `maxWaitMs`) for other processes to use less than
+ * `thresholdPercent` of one core over a `windowMs` window, so measured
+ * phases start on a quiet machine when one can be had. `ownCpuMs` returns
+ * the cumulative CPU (ms) of the processes being measured. Returns the
+ * last window's figure and how long it waited; never fails.
+ */
+export async function waitForQuiet(
+  ownCpuMs: () => Promise<number>,
+  maxWaitMs: number,
+  thresholdPercent: number,
+  onBusy: (otherCpuPercent: number) => void,
+  windowMs = 1000,
+): Promise<{ otherCpuPercent: number | undefined; waitedMs: number }> {
+  const start = Date.now();
+  for (;;) {
+    const ownBefore = await ownCpuMs();
+    const before = readMachineCpu();
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, windowMs));
+    const load = otherLoad(before, readMachineCpu(), (await ownCpuMs()) - ownBefore, Date.now() - t0);
+    const waitedMs = Date.now() - start;
+    if (!load || load.otherCpuPercent < thresholdPercent || waitedMs >= maxWaitMs) {
+      return { otherCpuPercent: load?.otherCpuPercent, waitedMs };
+    }
+    onBusy(load.otherCpuPercent);
+  }
+}

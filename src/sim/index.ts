@@ -1,0 +1,251 @@
+/**
+ * The simulated cluster: deployment and ReplicaSet controllers, a scheduler,
+ * a garbage collector and N kubelets, each a client of a watchmark (or any
+ * Kubernetes) API server through watchmark's own client library, exactly as
+ * the real ones are: shared informers feed work queues, writes go through
+ * the REST API (status through `status`), events are core/v1 Events.
+ *
+ * ```ts
+ * const sim = await startSimulation({ kubeconfig: server.kubeconfigPath, nodes: 3 });
+ * // kubectl apply a Deployment: pods get scheduled, pulled, started, Ready
+ * await sim.stop();
+ * ```
+ */
+import { setMaxListeners } from 'node:events';
+import { KubeClient } from '../client/client.js';
+import { loadConnection } from '../client/config/index.js';
+import { type Clock, systemClock } from '../protocol/clock.js';
+import { type Controller, isAlreadyExists, type SimContext } from './controller.js';
+import { DeploymentController } from './deployment/controller.js';
+import { EventBroadcaster, type EventStats } from './events/recorder.js';
+import { GarbageCollector } from './gc.js';
+import { controlPlaneInformers } from './informers.js';
+import { DEFAULT_FAIL_IMAGES } from './kubelet/images.js';
+import { Kubelet } from './kubelet/kubelet.js';
+import { NODE_LEASE_NAMESPACE } from './kubelet/node.js';
+import { findCondition } from './objects.js';
+import { ReplicaSetController } from './replicaset.js';
+import { Scheduler } from './scheduler.js';
+import { Semaphore } from './semaphore.js';
+import { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
+
+export { DEFAULT_FAIL_IMAGES } from './kubelet/images.js';
+export { KUBELET_VERSION } from './kubelet/node.js';
+export { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
+
+/** Options of {@link startSimulation}. */
+export interface SimulationOptions {
+  /** Path of a kubeconfig reaching the server. */
+  kubeconfig: string;
+  /** Number of nodes (default 3), named node-0..node-(N-1). */
+  nodes?: number;
+  /** Pods per node (default 110, the kubelet's); pods beyond it stay Pending with FailedScheduling. */
+  nodeCapacity?: number;
+  /** Kubelet step delays (see {@link SimulationTiming}; defaults ~300 ms per pod). */
+  timing?: SimulationTiming;
+  /** Images matching it fail to pull (ErrImagePull, then ImagePullBackOff); default {@link DEFAULT_FAIL_IMAGES}. */
+  failImages?: RegExp;
+  /** Time source for the simulation's timers and timestamps (informers keep the system clock). */
+  clock?: Clock;
+  /** Receives one-line log messages (failed syncs and writes). */
+  log?: (line: string) => void;
+  /** Stops the simulation when aborted. */
+  signal?: AbortSignal;
+}
+
+/** Counters of a running simulation. */
+export interface SimulationStats {
+  /** Events written by every component, summed. */
+  events: EventStats;
+  /** Syncs done and failed (then retried), per controller. */
+  controllers: Record<string, { syncs: number; failures: number }>;
+  /** Pods bound by the scheduler. */
+  scheduled: number;
+}
+
+/** A running simulated cluster. */
+export interface Simulation {
+  /** The node names, `node-0` .. `node-(N-1)`. */
+  readonly nodes: string[];
+  /** Counters (for benchmarks and tests). */
+  stats(): SimulationStats;
+  /** Stops every controller, kubelet, informer, timer and connection; idempotent. */
+  stop(): Promise<void>;
+}
+
+/** The simulation could not start (the cause says why). */
+export class SimulationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SimulationError';
+  }
+}
+
+/** Kubelets' requests in flight, all nodes together. */
+const KUBELET_REQUESTS_IN_FLIGHT = 64;
+
+async function ensureNamespace(ctx: SimContext, name: string): Promise<void> {
+  try {
+    await ctx.kube.resource('namespaces').create({ metadata: { name } }, { signal: ctx.signal });
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+}
+
+/**
+ * Starts the simulated cluster against the server `opts.kubeconfig` reaches;
+ * resolves when every node is registered and Ready and every controller's
+ * informers have synced.
+ */
+export async function startSimulation(opts: SimulationOptions): Promise<Simulation> {
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? (() => undefined);
+  const abort = new AbortController();
+  // Every request in flight listens on this one signal: thousands at a time is normal here.
+  setMaxListeners(0, abort.signal);
+  const timing = { ...DEFAULT_TIMING, ...opts.timing };
+  const count = opts.nodes ?? 3;
+  const capacity = opts.nodeCapacity ?? 110;
+  const logger = { error: (obj: object, msg: string) => log(`informer: ${msg} ${JSON.stringify(obj)}`) };
+  // Two connections, as two kinds of process: kube-controller-manager (with the scheduler) and the kubelets.
+  const connection = await loadConnection({ kubeconfig: opts.kubeconfig });
+  // No client-side rate limit: the sim must keep up with thousands of pods; bounded concurrency paces it instead.
+  const control = new KubeClient(connection, {
+    qps: 0,
+    userAgent: 'kube-controller-manager/v1.33.1 (watchmark-sim)',
+    informerDefaults: { logger },
+  });
+  const nodeClient = new KubeClient(connection, {
+    qps: 0,
+    userAgent: 'kubelet/v1.33.1 (watchmark-sim)',
+    informerDefaults: { logger },
+  });
+  const ctx = (kube: KubeClient): SimContext => ({ kube, clock, signal: abort.signal, log });
+  const broadcasters: EventBroadcaster[] = [];
+  const broadcaster = (kube: KubeClient) => {
+    const b = new EventBroadcaster(ctx(kube));
+    broadcasters.push(b);
+    return b;
+  };
+  const controllers: Controller[] = [];
+  const kubelets: Kubelet[] = [];
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      abort.abort();
+      await Promise.all(controllers.map((c) => c.stop()));
+      await Promise.all(kubelets.map((k) => k.stop()));
+      await Promise.all(broadcasters.map((b) => b.stop()));
+      await control.close();
+      await nodeClient.close();
+    })());
+  const onAbort = () => void stop();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+  try {
+    const c = ctx(control);
+    await ensureNamespace(c, 'default');
+    await ensureNamespace(c, NODE_LEASE_NAMESPACE);
+    const informers = controlPlaneInformers(control);
+    controllers.push(
+      new DeploymentController(
+        c,
+        informers,
+        broadcaster(control).recorder({ component: 'deployment-controller' }),
+      ),
+      new ReplicaSetController(
+        c,
+        informers,
+        broadcaster(control).recorder({ component: 'replicaset-controller' }),
+      ),
+      new Scheduler(c, informers, broadcaster(control).recorder({ component: 'default-scheduler' })),
+      new GarbageCollector(c, informers),
+    );
+    const slots = new Semaphore(KUBELET_REQUESTS_IN_FLIGHT);
+    for (let i = 0; i < count; i++) {
+      kubelets.push(
+        new Kubelet(ctx(nodeClient), {
+          name: `node-${i}`,
+          index: i,
+          podCapacity: capacity,
+          timing,
+          failImages: opts.failImages ?? DEFAULT_FAIL_IMAGES,
+          slots,
+          events: broadcaster(nodeClient),
+        }),
+      );
+    }
+    const nodeController = broadcaster(control).recorder({ component: 'node-controller' });
+    await Promise.all(
+      kubelets.map(async (k) => {
+        const node = await k.register();
+        const name = node.metadata?.name;
+        nodeController.event(
+          node,
+          'Normal',
+          'RegisteredNode',
+          `Node ${name} event: Registered Node ${name} in Controller`,
+        );
+      }),
+    );
+    await Promise.all(kubelets.map((k) => k.runPods()));
+    await control.informers.synced();
+    await untilNodesReady(informers.nodes, count, abort.signal);
+    for (const controller of controllers) controller.start();
+  } catch (err) {
+    opts.signal?.removeEventListener('abort', onAbort);
+    await stop();
+    throw new SimulationError(`the simulated cluster did not start: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+
+  return {
+    nodes: kubelets.map((k) => k.nodeName),
+    stats: () => ({
+      events: broadcasters.reduce(
+        (sum, b) => {
+          for (const k of Object.keys(sum) as Array<keyof EventStats>) sum[k] += b.stats[k];
+          return sum;
+        },
+        { created: 0, patched: 0, filtered: 0, dropped: 0, failed: 0 },
+      ),
+      controllers: Object.fromEntries(
+        controllers.map((c) => [c.name, { syncs: c.syncs, failures: c.failures }]),
+      ),
+      scheduled: controllers.reduce((n, c) => n + (c instanceof Scheduler ? c.bound : 0), 0),
+    }),
+    stop: () => {
+      opts.signal?.removeEventListener('abort', onAbort);
+      return stop();
+    },
+  };
+}
+
+/** Waits until the node informer holds `count` Ready nodes (it follows the registrations). */
+async function untilNodesReady(
+  nodes: ReturnType<typeof controlPlaneInformers>['nodes'],
+  count: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const ready = () =>
+    nodes.list().filter((n) => findCondition(n.status?.conditions, 'Ready')?.status === 'True').length >=
+    count;
+  if (ready()) return;
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!ready()) return;
+      remove();
+      resolve();
+    };
+    const remove = nodes.on({ add: check, update: check });
+    signal.addEventListener(
+      'abort',
+      () => {
+        remove();
+        reject(new Error('stopped'));
+      },
+      { once: true },
+    );
+  });
+}

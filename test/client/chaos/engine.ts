@@ -1,0 +1,415 @@
+/**
+ * The chaos engine shared by `test/client/chaos.test.ts` and `bench/chaos.ts`:
+ * runs a seed's schedule of writes and faults against informers, lets the
+ * system quiesce, and checks that every informer's cache equals the server's
+ * state and that its handlers told a consistent story.
+ */
+
+import type { Selection } from '../../../src/client/client.js';
+import type { Informer, InformerOptions } from '../../../src/client/informer.js';
+import { objectKey } from '../../../src/client/informer.js';
+import type { WatcherMetrics } from '../../../src/client/metrics.js';
+import type { KubeObject } from '../../../src/protocol/events.js';
+import { HandlerHistory } from './history.js';
+import { type ChaosConfig, describePlan, planSeed, type Res } from './schedule.js';
+import { World } from './world.js';
+
+/** One informer under test. */
+interface InformerSpec {
+  name: string;
+  res: Res;
+  selection: Selection;
+}
+
+const INFORMERS: InformerSpec[] = [
+  { name: 'pods(all)', res: 'pods', selection: { allNamespaces: true } },
+  {
+    name: 'pods(chaos-a, status.phase=Running)',
+    res: 'pods',
+    selection: { namespace: 'chaos-a', fieldSelector: 'status.phase=Running' },
+  },
+  {
+    name: 'configmaps(all, tier in (front,edge))',
+    res: 'configmaps',
+    selection: { allNamespaces: true, labelSelector: 'tier in (front,edge)' },
+  },
+  {
+    name: 'pods(chaos-b, tier=front)',
+    res: 'pods',
+    selection: { namespace: 'chaos-b', labelSelector: 'tier=front' },
+  },
+];
+
+interface Tracked {
+  spec: InformerSpec;
+  informer: Informer;
+  history: HandlerHistory;
+  /** Handlers registered while the informer was already running, if any. */
+  late?: HandlerHistory;
+  /** The last few errors the watcher reported, for failure reports. */
+  recentErrors: string[];
+  /** The server's state for this informer's selection, as last listed. */
+  truth?: { revision: number; state: Map<string, number> };
+}
+
+/** The outcome of one seed. */
+export interface SeedResult {
+  seed: number;
+  ok: boolean;
+  failures: string[];
+  ms: number;
+  plan: string;
+  /** Wall time per phase (ms): setup, sync, schedule, converge, sentinel, settle, teardown. */
+  phases: Record<string, number>;
+  /** Summed watcher counters of the seed's informers (what the faults made them do). */
+  totals: ChaosTotals;
+}
+
+/** Counters summed over informers and seeds. */
+export interface ChaosTotals {
+  relistsExpired: number;
+  relistsOther: number;
+  resumes: number;
+  idleEnds: number;
+  errorEnds: number;
+  errors: number;
+  bookmarks: number;
+  finalStateUnknownDeletes: number;
+  restarts: number;
+  injected: number;
+}
+
+/** Zeroed totals. */
+export function emptyTotals(): ChaosTotals {
+  return {
+    relistsExpired: 0,
+    relistsOther: 0,
+    resumes: 0,
+    idleEnds: 0,
+    errorEnds: 0,
+    errors: 0,
+    bookmarks: 0,
+    finalStateUnknownDeletes: 0,
+    restarts: 0,
+    injected: 0,
+  };
+}
+
+/** Adds `b` into `a`. */
+export function addTotals(a: ChaosTotals, b: ChaosTotals): void {
+  for (const k of Object.keys(a) as Array<keyof ChaosTotals>) a[k] += b[k];
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** How long a seed may take to converge after its faults stop. */
+const QUIESCE_MS = 10_000;
+
+function informerOptions(config: ChaosConfig, t: { recentErrors: string[] }): InformerOptions<KubeObject> {
+  return {
+    bookmarks: config.mode !== 'clientNoBookmarks',
+    initial: config.mode === 'stream' ? 'stream' : 'list',
+    pageSize: config.pageSize,
+    watchTimeoutMs: config.watchTimeoutMs,
+    backoff: config.backoff,
+    idleTimeoutMs: config.idleTimeoutMs,
+    serverBookmarkIntervalMs: config.bookmarkIntervalMs,
+    resyncPeriodMs: config.resyncPeriodMs,
+    lazyDecode: config.lazyDecode,
+    onError: (err) => {
+      const code = (err as { code?: unknown })?.code;
+      t.recentErrors.push(`${code ?? ''} ${(err as Error)?.message ?? String(err)}`.trim().slice(0, 160));
+      if (t.recentErrors.length > 3) t.recentErrors.shift();
+    },
+  };
+}
+
+/** Whether the watchers can be expected to reach the server's newest resourceVersion (via bookmarks). */
+function expectsBookmarks(config: ChaosConfig): boolean {
+  return config.mode === 'bookmarks' || config.mode === 'stream';
+}
+
+/** Runs one seed end to end; never throws (failures are in the result). */
+export async function runSeed(seed: number): Promise<SeedResult> {
+  const config = planSeed(seed);
+  const started = Date.now();
+  const failures: string[] = [];
+  const tracked: Tracked[] = [];
+  const phases: Record<string, number> = {};
+  let mark = started;
+  const phase = (name: string) => {
+    const now = Date.now();
+    phases[name] = now - mark;
+    mark = now;
+  };
+  let world: World | undefined;
+  try {
+    world = await World.open(config);
+    for (const step of config.prefill) await world.run(step);
+    for (const spec of INFORMERS) {
+      const t = { spec, recentErrors: [] as string[] } as Tracked;
+      t.informer = world.reader.informer(spec.res, spec.selection, informerOptions(config, t));
+      t.history = new HandlerHistory(spec.name, t.informer, {
+        slow: config.slowHandlers,
+        resyncs: config.resyncPeriodMs !== undefined,
+      });
+      tracked.push(t);
+      t.informer.start();
+    }
+    phase('setup');
+    if (config.syncFirst) {
+      await withDeadline(Promise.all(tracked.map((t) => t.informer.synced())), 5_000, 'the first sync');
+    }
+    phase('sync');
+    for (const step of config.steps) {
+      if (step.op !== 'lateHandlers') await world.run(step);
+      else {
+        for (const t of tracked) {
+          t.late = new HandlerHistory(`${t.spec.name} (late handlers)`, t.informer, {
+            resyncs: config.resyncPeriodMs !== undefined,
+          });
+        }
+      }
+    }
+    world.calm();
+    phase('schedule');
+    failures.push(...(await converge(world, config, tracked, 'after the schedule')));
+    phase('converge');
+    if (failures.length === 0) {
+      // Liveness: one more change every informer must see, bookmarks or not.
+      await world.run({
+        op: 'create',
+        res: 'pods',
+        ns: 'chaos-a',
+        name: 'sentinel',
+        tier: 'front',
+        data: 's',
+      });
+      await world.run({ op: 'phase', ns: 'chaos-a', name: 'sentinel', phase: 'Running' });
+      await world.run({
+        op: 'create',
+        res: 'pods',
+        ns: 'chaos-b',
+        name: 'sentinel',
+        tier: 'front',
+        data: 's',
+      });
+      await world.run({
+        op: 'create',
+        res: 'configmaps',
+        ns: 'chaos-b',
+        name: 'sentinel',
+        tier: 'edge',
+        data: 's',
+      });
+      failures.push(...(await converge(world, config, tracked, 'after the sentinel writes')));
+      phase('sentinel');
+    }
+    if (failures.length === 0) {
+      // Settled: nothing late may undo the converged state.
+      await sleep(2 * config.bookmarkIntervalMs);
+      const latest = await world.latestRevision();
+      for (const t of tracked) {
+        const d = await divergence(world, t, false, latest);
+        if (d) failures.push(`${t.spec.name}: diverged after settling: ${d}`);
+      }
+      phase('settle');
+    }
+  } catch (err) {
+    failures.push(`run failed: ${(err as Error)?.stack ?? String(err)}`);
+  } finally {
+    world?.calm();
+    for (const t of tracked) {
+      try {
+        await withDeadline(t.informer.stop(), 5_000, `${t.spec.name}: stop()`);
+      } catch (err) {
+        failures.push((err as Error).message);
+      }
+    }
+    if (world) {
+      try {
+        failures.push(...(await withDeadline(world.close(), 10_000, 'closing the server, proxy and clients')));
+      } catch (err) {
+        failures.push((err as Error).message);
+      }
+    }
+    phase('teardown');
+  }
+  for (const t of tracked) failures.push(...t.history.violations, ...(t.late?.violations ?? []));
+  const totals = totalsOf(tracked, world);
+  return {
+    seed,
+    ok: failures.length === 0,
+    failures,
+    ms: Date.now() - started,
+    plan: describePlan(config),
+    phases,
+    totals,
+  };
+}
+
+/** Waits until every informer matches the server (and, with bookmarks, has its newest resourceVersion). */
+async function converge(
+  world: World,
+  config: ChaosConfig,
+  tracked: Tracked[],
+  when: string,
+): Promise<string[]> {
+  const deadline = Date.now() + QUIESCE_MS;
+  const needRv = expectsBookmarks(config);
+  const pending = new Map<Tracked, string>();
+  for (;;) {
+    const latest = await world.latestRevision();
+    pending.clear();
+    for (const t of tracked) {
+      const d = await divergence(world, t, needRv, latest);
+      if (d) pending.set(t, d);
+    }
+    if (pending.size === 0) return [];
+    if (Date.now() > deadline) break;
+    await sleep(20);
+  }
+  return [...pending].map(
+    ([t, d]) => `${t.spec.name}: did not converge ${when} within ${QUIESCE_MS} ms: ${d}; ${metricsLine(t)}`,
+  );
+}
+
+/** Why `t` does not (yet) match the server, or undefined when it does. */
+async function divergence(
+  world: World,
+  t: Tracked,
+  needRv: boolean,
+  latest: number,
+): Promise<string | undefined> {
+  const rv = Number(t.informer.watcher.resourceVersion || 0);
+  if (!t.informer.isSynced) return 'not synced';
+  if (needRv && rv < latest) return `watcher at resourceVersion ${rv}, server at ${latest}`;
+  const cache = stateOf(t.informer.list());
+  // Cheap checks first; the server is listed once per revision.
+  const handlerDiff = diff('cache', cache, 'handlers', t.history.snapshot());
+  if (handlerDiff) return `handlers differ from the cache: ${handlerDiff}`;
+  const lateDiff = t.late && diff('cache', cache, 'late handlers', t.late.snapshot());
+  if (lateDiff) return `late handlers differ from the cache: ${lateDiff}`;
+  if (t.truth?.revision !== latest) {
+    const { namespace, allNamespaces, labelSelector, fieldSelector } = t.spec.selection;
+    const client = allNamespaces ? world.all(t.spec.res) : world.writer.resource(t.spec.res, namespace);
+    const list = await client.list({ labelSelector, fieldSelector });
+    t.truth = { revision: Number(list.metadata.resourceVersion), state: stateOf(list.items) };
+  }
+  const cacheDiff = diff('server', t.truth.state, 'cache', cache);
+  if (cacheDiff) return `cache differs from the server: ${cacheDiff}`;
+  return undefined;
+}
+
+function stateOf(objects: KubeObject[]): Map<string, number> {
+  return new Map(objects.map((o) => [objectKey(o), Number(o.metadata?.resourceVersion)]));
+}
+
+function diff(
+  aName: string,
+  a: Map<string, number>,
+  bName: string,
+  b: Map<string, number>,
+): string | undefined {
+  const out: string[] = [];
+  for (const [k, v] of a) {
+    if (!b.has(k)) out.push(`${k}@${v} only in ${aName}`);
+    else if (b.get(k) !== v) out.push(`${k} ${aName}@${v} ${bName}@${b.get(k)}`);
+  }
+  for (const [k, v] of b) if (!a.has(k)) out.push(`${k}@${v} only in ${bName}`);
+  if (out.length === 0) return undefined;
+  return out.slice(0, 8).join('; ') + (out.length > 8 ? ` (+${out.length - 8} more)` : '');
+}
+
+function metricsLine(t: Tracked): string {
+  const m: WatcherMetrics = t.informer.watcher.metrics;
+  return (
+    `lists=${JSON.stringify(m.lists)} watches=${m.watchesStarted} ends=${JSON.stringify(m.watchEnds)} ` +
+    `resumes=${m.resumes} errors=${m.errors} bookmarks=${m.bookmarks} rv=${m.resourceVersion} ` +
+    `last errors: ${JSON.stringify(t.recentErrors)}`
+  );
+}
+
+function totalsOf(tracked: Tracked[], world: World | undefined): ChaosTotals {
+  const totals = emptyTotals();
+  for (const t of tracked) {
+    const m = t.informer.watcher.metrics;
+    totals.relistsExpired += m.lists.expired;
+    totals.relistsOther += m.lists.tooLarge + m.lists.error;
+    totals.resumes += m.resumes;
+    totals.idleEnds += m.watchEnds.idle;
+    totals.errorEnds += m.watchEnds.error;
+    totals.errors += m.errors;
+    totals.bookmarks += m.bookmarks;
+    totals.finalStateUnknownDeletes += t.history.counts.deleteFinalStateUnknown;
+  }
+  if (world) {
+    totals.restarts += world.stats.restarts;
+    const p = world.proxy?.stats;
+    if (p) totals.injected += p.status429 + p.status500 + p.resets + p.cuts + p.cutAll + p.errorEvents;
+  }
+  return totals;
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Options of {@link runSeeds}. */
+export interface RunSeedsOptions {
+  /** Seeds run at the same time (each with its own server and proxy). */
+  concurrency?: number;
+  /** Called after each seed. */
+  onResult?: (result: SeedResult) => void;
+}
+
+/** The outcome of many seeds. */
+export interface ChaosSummary {
+  passed: number;
+  failed: number;
+  failures: SeedResult[];
+  ms: number;
+  totals: ChaosTotals;
+}
+
+/** Runs `seeds`, `concurrency` at a time. */
+export async function runSeeds(seeds: number[], opts: RunSeedsOptions = {}): Promise<ChaosSummary> {
+  const started = Date.now();
+  const queue = [...seeds];
+  const summary: ChaosSummary = { passed: 0, failed: 0, failures: [], ms: 0, totals: emptyTotals() };
+  const lane = async () => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+      const result = await runSeed(seed);
+      if (result.ok) summary.passed++;
+      else {
+        summary.failed++;
+        summary.failures.push(result);
+      }
+      addTotals(summary.totals, result.totals);
+      opts.onResult?.(result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, lane));
+  summary.ms = Date.now() - started;
+  summary.failures.sort((a, b) => a.seed - b.seed);
+  return summary;
+}
+
+/** The one-line result both the test and the bench print: `chaos: N passed, N failed`. */
+export function summaryLine(summary: Pick<ChaosSummary, 'passed' | 'failed'>): string {
+  return `chaos: ${summary.passed} passed, ${summary.failed} failed`;
+}
+
+/** A failing seed's report, with how to replay it. */
+export function describeFailure(result: SeedResult): string {
+  const lines = [
+    `seed ${result.seed} FAILED (${result.ms} ms): ${result.plan}`,
+    ...result.failures.slice(0, 12).map((f) => `  - ${f}`),
+    `  replay: CHAOS_SEED=${result.seed} npx vitest run test/client/chaos.test.ts`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,226 @@
+/**
+ * The deterministic half of the chaos test: a seed picks the run's settings
+ * (bookmarks on or off, streaming lists, page size, timings) and a schedule
+ * of writes and faults. Nothing here touches the network, so a seed always
+ * yields the same plan; only the timing of its execution varies.
+ */
+
+import type { FaultAction } from '../../helpers/fault-proxy.js';
+
+/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** How the informers talk to the server in one run. */
+export type Mode = 'bookmarks' | 'clientNoBookmarks' | 'serverNoBookmarks' | 'stream';
+
+/** The settings of one run. */
+export interface ChaosConfig {
+  seed: number;
+  mode: Mode;
+  /** Server bookmark interval (ms). */
+  bookmarkIntervalMs: number;
+  /** Client list page size (0 = unpaginated). */
+  pageSize: number;
+  /** Explicit idle timeout, or undefined to derive it from the server's bookmark interval. */
+  idleTimeoutMs: number | undefined;
+  /** The idle timeout the watchers end up with (ms). */
+  effectiveIdleMs: number;
+  backoff: { initialMs: number; maxMs: number };
+  watchTimeoutMs: [number, number];
+  /** The informers re-deliver their caches this often (undefined: never). */
+  resyncPeriodMs: number | undefined;
+  /** The informers decode objects lazily (`lazyDecode`). */
+  lazyDecode: boolean;
+  /** Handlers are async and sometimes wait a little, so events queue up behind them. */
+  slowHandlers: boolean;
+  /** Wait for the informers to sync before the first fault. */
+  syncFirst: boolean;
+  /** How many writes run before the informers start (their initial list). */
+  prefill: Step[];
+  steps: Step[];
+}
+
+/** A resource the writer touches. */
+export type Res = 'pods' | 'configmaps';
+
+/** One step of a schedule. */
+export type Step =
+  | { op: 'create'; res: Res; ns: string; name: string; tier: string; data: string }
+  | { op: 'modify'; res: Res; ns: string; name: string; data: string }
+  | { op: 'relabel'; res: Res; ns: string; name: string; tier: string | null }
+  | { op: 'phase'; ns: string; name: string; phase: string }
+  | { op: 'delete'; res: Res; ns: string; name: string }
+  | { op: 'sleep'; ms: number }
+  | { op: 'dropWatches' }
+  | { op: 'compact' }
+  | { op: 'pause'; ms: number }
+  /** The connections open now go silent for `ms`; new ones work. */
+  | { op: 'stall'; ms: number }
+  | { op: 'restart'; downMs: number }
+  | { op: 'cutAll' }
+  /** Registers one more set of handlers on every running informer (as shared informers get them). */
+  | { op: 'lateHandlers' }
+  /** The next `count` requests (watches only, when `watchOnly`) get `action`. */
+  | { op: 'arm'; action: FaultAction; count: number; watchOnly: boolean };
+
+/** Namespaces the writer uses. */
+export const NAMESPACES = ['chaos-a', 'chaos-b'];
+/** Label values; `front` and `edge` are inside the label-selected informers' selectors. */
+const TIERS = ['front', 'edge', 'back'];
+const PHASES = ['Pending', 'Running', 'Running', 'Succeeded'];
+const NAMES_PER_NS = 6;
+
+/** Data values with multi-byte characters, so a cut mid-line can also split a UTF-8 sequence. */
+const DATA = ['plain', 'héllo wörld', '✓ ready', '🚀 launch', 'x'.repeat(300), '日本語テキスト'];
+
+function pick<T>(rng: () => number, xs: readonly T[]): T {
+  return xs[Math.floor(rng() * xs.length)];
+}
+
+function between(rng: () => number, lo: number, hi: number): number {
+  return Math.round(lo + rng() * (hi - lo));
+}
+
+/** The settings and schedule of `seed`. */
+export function planSeed(seed: number): ChaosConfig {
+  const rng = mulberry32(seed);
+  const modes: Mode[] = [
+    'bookmarks',
+    'stream',
+    'clientNoBookmarks',
+    'bookmarks',
+    'serverNoBookmarks',
+    'stream',
+  ];
+  const mode = modes[seed % modes.length];
+  const bookmarkIntervalMs = between(rng, 50, 100);
+  const explicitIdle = mode === 'clientNoBookmarks' || rng() < 0.4;
+  const idleTimeoutMs = explicitIdle ? between(rng, 120, 220) : undefined;
+  const watchTimeoutMs: [number, number] = [1000, 3000];
+  const config: ChaosConfig = {
+    seed,
+    mode,
+    bookmarkIntervalMs,
+    pageSize: pick(rng, [0, 2, 3, 5, 500]),
+    idleTimeoutMs,
+    effectiveIdleMs: idleTimeoutMs ?? 3 * bookmarkIntervalMs,
+    backoff: { initialMs: between(rng, 5, 20), maxMs: 100 },
+    watchTimeoutMs,
+    resyncPeriodMs: rng() < 0.25 ? between(rng, 60, 200) : undefined,
+    slowHandlers: rng() < 0.5,
+    lazyDecode: rng() < 0.3,
+    syncFirst: rng() < 0.6,
+    prefill: [],
+    steps: [],
+  };
+  const model: Model = { exists: new Set() };
+  const prefill = between(rng, 0, 10);
+  for (let i = 0; i < prefill; i++) config.prefill.push(planWrite(rng, model));
+  config.steps = planSteps(rng, config, model);
+  return config;
+}
+
+/** Which objects exist, as the plan expects (writes may still fail; the checks read the server). */
+interface Model {
+  exists: Set<string>;
+}
+
+function planSteps(rng: () => number, config: ChaosConfig, model: Model): Step[] {
+  const steps: Step[] = [];
+  const count = between(rng, 25, 45);
+  for (let i = 0; i < count; i++) {
+    const r = rng();
+    if (r < 0.62) steps.push(planWrite(rng, model));
+    else if (r < 0.75) steps.push({ op: 'sleep', ms: between(rng, 5, 40) });
+    else steps.push(planFault(rng, config));
+    if (rng() < 0.5) steps.push({ op: 'sleep', ms: between(rng, 0, 8) });
+  }
+  if (rng() < 0.7) steps.splice(Math.floor(rng() * (steps.length + 1)), 0, { op: 'lateHandlers' });
+  return steps;
+}
+
+function planWrite(rng: () => number, model: Model): Step {
+  const res: Res = rng() < 0.55 ? 'pods' : 'configmaps';
+  const ns = pick(rng, NAMESPACES);
+  const name = `${res === 'pods' ? 'p' : 'c'}${Math.floor(rng() * NAMES_PER_NS)}`;
+  const id = `${res}/${ns}/${name}`;
+  if (!model.exists.has(id)) {
+    model.exists.add(id);
+    return { op: 'create', res, ns, name, tier: pick(rng, TIERS), data: pick(rng, DATA) };
+  }
+  const r = rng();
+  if (r < 0.2) {
+    model.exists.delete(id);
+    return { op: 'delete', res, ns, name };
+  }
+  if (r < 0.5) return { op: 'relabel', res, ns, name, tier: rng() < 0.15 ? null : pick(rng, TIERS) };
+  if (r < 0.75 && res === 'pods') return { op: 'phase', ns, name, phase: pick(rng, PHASES) };
+  return { op: 'modify', res, ns, name, data: pick(rng, DATA) };
+}
+
+function planFault(rng: () => number, config: ChaosConfig): Step {
+  const r = rng();
+  if (r < 0.14) return { op: 'dropWatches' };
+  if (r < 0.26) return { op: 'compact' };
+  if (r < 0.38) {
+    // Longer than the idle timeout: the watchers must notice the silence and resume.
+    return { op: 'pause', ms: config.effectiveIdleMs + between(rng, 20, 120) };
+  }
+  if (r < 0.45) return { op: 'restart', downMs: between(rng, 0, 40) };
+  if (r < 0.5) return { op: 'cutAll' };
+  if (r < 0.58) {
+    // Some connections die for good (longer than the seed lasts), as a blackholed flow does.
+    return { op: 'stall', ms: rng() < 0.4 ? 60_000 : config.effectiveIdleMs + between(rng, 20, 120) };
+  }
+  const f = rng();
+  const count = between(rng, 1, 4);
+  const watchOnly = rng() < 0.5;
+  if (f < 0.25) {
+    // Retry-After is whole seconds: mostly 0, sometimes the 1 s a real server would send.
+    const retryAfterSeconds = rng() < 0.12 ? 1 : 0;
+    return { op: 'arm', action: { kind: 'status', code: 429, retryAfterSeconds }, count, watchOnly };
+  }
+  if (f < 0.35) return { op: 'arm', action: { kind: 'status', code: 500 }, count, watchOnly };
+  if (f < 0.45) {
+    // A 410 on any request, or a lagging cache's 504 "too large resource version".
+    const code = rng() < 0.5 ? 410 : 504;
+    return { op: 'arm', action: { kind: 'status', code, retryAfterSeconds: 0 }, count, watchOnly };
+  }
+  if (f < 0.6) return { op: 'arm', action: { kind: 'reset' }, count, watchOnly };
+  if (f < 0.75) {
+    const code = rng() < 0.5 ? 410 : 500;
+    return {
+      op: 'arm',
+      action: { kind: 'errorEvent', afterLines: between(rng, 0, 6), code },
+      count,
+      watchOnly: true,
+    };
+  }
+  // Cut after a few bytes to a few hundred: often mid-line, sometimes mid-character.
+  return { op: 'arm', action: { kind: 'cut', afterBytes: between(rng, 0, 400) }, count, watchOnly };
+}
+
+/** A one-line description of a plan, for failure reports. */
+export function describePlan(config: ChaosConfig): string {
+  const ops = new Map<string, number>();
+  for (const s of config.steps) {
+    const key =
+      s.op === 'arm' ? `arm:${s.action.kind}${s.action.kind === 'status' ? s.action.code : ''}` : s.op;
+    ops.set(key, (ops.get(key) ?? 0) + 1);
+  }
+  const counts = [...ops].map(([k, v]) => `${k}=${v}`).join(' ');
+  return (
+    `mode=${config.mode} bookmarkInterval=${config.bookmarkIntervalMs}ms pageSize=${config.pageSize} ` +
+    `idle=${config.effectiveIdleMs}ms resync=${config.resyncPeriodMs ?? 'off'} lazyDecode=${config.lazyDecode} slowHandlers=${config.slowHandlers} syncFirst=${config.syncFirst} prefill=${config.prefill.length} ` +
+    `steps=${config.steps.length} (${counts})`
+  );
+}

@@ -1,0 +1,206 @@
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/client/client.js';
+import { objectKey } from '../../src/client/informer.js';
+import {
+  cacheMeta,
+  decodeListLazily,
+  decodeWatchLineLazily,
+  isUndecoded,
+} from '../../src/client/lazy-decode.js';
+import type { KubeObject } from '../../src/protocol/events.js';
+import { JsonLinesDecoder, JsonLinesError } from '../../src/protocol/jsonlines.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+const line = (s: string) => decodeWatchLineLazily(bytes(s), 0) as { type: string; object: KubeObject };
+
+const pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'web-1',
+    namespace: 'demo',
+    labels: { app: 'web', note: 'caf\u00e9 \u2603 "quoted" \\ back' },
+    annotations: { 'a/b': '{"nested":["json",1]}' },
+    resourceVersion: '42',
+  },
+  spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }], nodeName: 'n1' },
+  status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null }] },
+};
+
+describe('lazy watch lines', () => {
+  it('reads the key and resourceVersion without parsing; the first property read parses, once', () => {
+    const e = line(JSON.stringify({ type: 'MODIFIED', object: pod }));
+    expect(e.type).toBe('MODIFIED');
+    expect(cacheMeta(e.object)).toEqual({ name: 'web-1', namespace: 'demo', resourceVersion: '42' });
+    expect(objectKey(e.object)).toBe('demo/web-1');
+    expect(isUndecoded(e.object)).toBe(true);
+    expect(e.object.metadata?.labels).toEqual(pod.metadata.labels);
+    expect(isUndecoded(e.object)).toBe(false);
+    expect(e.object.metadata).toBe(e.object.metadata);
+  });
+
+  it('behaves as the parsed object: keys, in, spread, JSON, inspect, writes, prototype', () => {
+    const { object } = line(JSON.stringify({ type: 'ADDED', object: pod }));
+    expect(Object.keys(object)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    expect('spec' in object).toBe(true);
+    expect({ ...object }).toEqual(pod);
+    expect(object).toEqual(pod);
+    expect(JSON.parse(JSON.stringify(object))).toEqual(pod);
+    expect(inspect(object, { depth: 0 })).toContain("kind: 'Pod'");
+    expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
+    (object as { extra?: number }).extra = 1;
+    expect((object as { extra?: number }).extra).toBe(1);
+    delete (object as { extra?: number }).extra;
+    expect('extra' in object).toBe(false);
+  });
+
+  it('reads the metadata of the parsed object once it is parsed (a handler may have changed it)', () => {
+    const { object } = line(JSON.stringify({ type: 'MODIFIED', object: pod }));
+    object.metadata!.resourceVersion = '43';
+    expect(cacheMeta(object)?.resourceVersion).toBe('43');
+  });
+
+  it('parses BOOKMARK and ERROR events, and unknown types, at once', () => {
+    for (const event of [
+      { type: 'BOOKMARK', object: { kind: 'Pod', metadata: { resourceVersion: '9' } } },
+      { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } },
+      { type: 'SOMETHING', object: pod },
+    ]) {
+      const e = line(JSON.stringify(event));
+      expect(isUndecoded(e.object)).toBe(false);
+      expect(e).toEqual(event);
+    }
+  });
+
+  it('accepts any member order, whitespace, escapes and duplicate keys, as JSON.parse does', () => {
+    const texts = [
+      `{"object":${JSON.stringify(pod)},"type":"DELETED"}`,
+      ` { "type" : "ADDED" ,\t"object" : ${JSON.stringify(pod, null, 2)} } `,
+      '{"type":"ADDED","object":{"metadata":{"na\\u006de":"x\\"y","namespace":"n\\u00e9","name":"last","resourceVersion":"7"}}}',
+      '{"type":"ADDED","object":{"metadata":{"name":"a"},"metadata":{"name":"b","resourceVersion":"2"}}}',
+      '{"type":"ADDED","object":{"metadata":{"annotations":{"x":"\u00e9\u00e9\u00e9"},"name":"\u00e9-pod","namespace":"ns"}}}',
+      '{"type":"ADDED","object":{"kind":"Pod"}}',
+    ];
+    for (const text of texts) {
+      const e = line(text);
+      const parsed = JSON.parse(text) as { type: string; object: KubeObject };
+      expect(isUndecoded(e.object)).toBe(true);
+      const want = parsed.object.metadata;
+      expect(cacheMeta(e.object)).toEqual({
+        name: want?.name,
+        namespace: want?.namespace,
+        resourceVersion: want?.resourceVersion,
+      });
+      expect(e).toEqual(parsed);
+    }
+  });
+
+  it('parses eagerly when a metadata field is not a string', () => {
+    const text = '{"type":"ADDED","object":{"metadata":{"name":null,"namespace":"ns"}}}';
+    const e = line(text);
+    expect(isUndecoded(e.object)).toBe(false);
+    expect(e).toEqual(JSON.parse(text));
+  });
+
+  it('refuses a structurally broken line at once, with its offset', () => {
+    for (const text of [
+      '{"type":"ADDED","object":{"metadata":{"name":"a"}',
+      '{"type":"ADDED","object":{"metadata":{"name":"a}}}',
+      '{"type":"ADDED","object":{"metadata":{"name":"a"}}} trailing',
+      '{"type":"ADDED" "object":{}}',
+    ]) {
+      let err: unknown;
+      try {
+        decodeWatchLineLazily(bytes(text), 100);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, text).toBeInstanceOf(JsonLinesError);
+      expect((err as JsonLinesError).offset).toBe(100);
+    }
+  });
+
+  it('a body broken inside (never sent by a server) throws JsonLinesError on the first read', () => {
+    const e = line('{"type":"ADDED","object":{"metadata":{"name":"a","namespace":"n"},"spec":{"x" 1}}}');
+    expect(objectKey(e.object)).toBe('n/a');
+    expect(() => e.object.spec).toThrow(JsonLinesError);
+  });
+
+  it('works behind a JsonLinesDecoder, with lines split anywhere across chunks', () => {
+    const text = `${JSON.stringify({ type: 'ADDED', object: pod })}\n\n${JSON.stringify({
+      type: 'BOOKMARK',
+      object: { metadata: { resourceVersion: '50' } },
+    })}\n`;
+    const all = bytes(text);
+    for (const cut of [1, 7, 100, all.length - 3]) {
+      const decoder = new JsonLinesDecoder({ decodeLine: decodeWatchLineLazily });
+      const out = [...decoder.push(all.slice(0, cut)), ...decoder.push(all.slice(cut)), ...decoder.end()];
+      expect(out).toEqual(text.trim().split(/\n+/).map((l) => JSON.parse(l)));
+      expect(objectKey((out[0] as { object: KubeObject }).object)).toBe('demo/web-1');
+    }
+  });
+});
+
+describe('lazy lists', () => {
+  it('decodes the list envelope and keeps items lazy', () => {
+    const other = { ...pod, metadata: { ...pod.metadata, name: 'web-2', resourceVersion: '43' } };
+    const list = { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '50', continue: 'c' } };
+    const text = JSON.stringify({ ...list, items: [pod, other] });
+    const decoded = decodeListLazily(bytes(text));
+    expect(decoded.metadata).toEqual(list.metadata);
+    expect(decoded.items.map(objectKey)).toEqual(['demo/web-1', 'demo/web-2']);
+    expect(decoded.items.every(isUndecoded)).toBe(true);
+    expect(decoded).toEqual(JSON.parse(text));
+  });
+
+  it('handles empty and missing items, and falls back to JSON.parse (and its error) otherwise', () => {
+    expect(decodeListLazily(bytes('{"metadata":{},"items":[]}'))).toEqual({ metadata: {}, items: [] });
+    expect(decodeListLazily(bytes('{"metadata":{},"items":null}'))).toEqual({ metadata: {}, items: null });
+    expect(decodeListLazily(bytes('{"items":[1,2]}'))).toEqual({ items: [1, 2] });
+    expect(() => decodeListLazily(bytes('{"items":[{"metadata":{}}'))).toThrow(SyntaxError);
+  });
+});
+
+describe('an informer with lazyDecode against a real server', () => {
+  let server: RunningServer | undefined;
+  let kube: KubeClient | undefined;
+  afterEach(async () => {
+    await kube?.close();
+    await server?.close();
+  });
+
+  it('syncs and follows changes; handlers that only take the key never parse', async () => {
+    server = await startServer({ insecureHttp: true, insecureNoAuth: true, compactionInterval: 0 });
+    const credentials = {
+      authorization: async () => undefined,
+      clientCertificate: async () => undefined,
+      invalidate() {},
+    };
+    kube = new KubeClient(
+      { server: server.url, insecureSkipTlsVerify: false, namespace: 'lazy', credentials },
+      { qps: 0 },
+    );
+    await kube.resource('namespaces').create({ metadata: { name: 'lazy' } });
+    const pods = kube.resource('pods', 'lazy');
+    const spec = { containers: [{ name: 'c', image: 'nginx' }] };
+    await pods.create({ metadata: { name: 'a', labels: { v: '1' } }, spec } as KubeObject);
+    const informer = kube.informer('pods', { namespace: 'lazy' }, { lazyDecode: true, pageSize: 0 });
+    const seen: KubeObject[] = [];
+    informer.on({ add: (o) => void seen.push(o), update: (_, o) => void seen.push(o) });
+    await informer.synced();
+    await pods.patch('a', { metadata: { labels: { v: '2' } } });
+    await pods.create({ metadata: { name: 'b' }, spec } as KubeObject);
+    const deadline = Date.now() + 5000;
+    while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(seen.map(objectKey)).toEqual(['lazy/a', 'lazy/a', 'lazy/b']);
+    expect(seen.every(isUndecoded)).toBe(true);
+    expect(informer.byIndex('namespace', 'lazy').map(objectKey).sort()).toEqual(['lazy/a', 'lazy/b']);
+    const a = informer.get('lazy/a')!;
+    expect(a.metadata?.labels).toEqual({ v: '2' });
+    expect(a).toEqual(await pods.get('a'));
+    expect(informer.watcher.resourceVersion).toBe(cacheMeta(informer.get('lazy/b')!)?.resourceVersion);
+    await informer.stop();
+  });
+});

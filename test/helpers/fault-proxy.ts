@@ -1,0 +1,439 @@
+/**
+ * An HTTP proxy on 127.0.0.1 that sits between a client and a plain-HTTP
+ * watchmark server and misbehaves on demand, the way networks and load
+ * balancers do: it answers chosen requests with 429 (and Retry-After) or 500,
+ * resets connections at connect or cuts answers mid-body (even mid-line), and
+ * pauses: it stops forwarding bytes in both directions without closing any
+ * socket, which is what a dead TCP connection looks like to both ends. A
+ * pause holds everything, new connections included; a stall holds only the
+ * connections open at that moment (pooled keep-alive ones too), as when one
+ * NAT entry or load-balancer flow dies while new connections work.
+ *
+ * It forwards to a fixed upstream address, so a server restarted on the same
+ * port is reached again; while the upstream is down, clients see resets.
+ */
+
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { failureStatus, type Status } from '../../src/protocol/status.js';
+
+/** What the proxy does with one request. */
+export type FaultAction =
+  | { kind: 'pass' }
+  /**
+   * Answer with this HTTP code and a Status body as kube-apiserver words it:
+   * 429 (with Retry-After), 500, 503, 410 Expired, or 504 "Too large resource
+   * version" (a lagging watch cache; with Retry-After too).
+   */
+  | { kind: 'status'; code: 410 | 429 | 500 | 503 | 504; retryAfterSeconds?: number }
+  /** Destroy the client's socket before answering (a refused or reset connection). */
+  | { kind: 'reset' }
+  /** Forward the answer but cut the connection after this many body bytes. */
+  | { kind: 'cut'; afterBytes: number }
+  /**
+   * Forward this many lines of a watch, then end it with an ERROR event
+   * carrying a Status of `code` (410 Expired, as after a compaction, or 500).
+   */
+  | { kind: 'errorEvent'; afterLines: number; code: 410 | 500 };
+
+/** The request a fault policy sees. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** `watch=1|true` in the query. */
+  watch: boolean;
+}
+
+/** Options of {@link FaultProxy.start}. */
+export interface FaultProxyOptions {
+  /** The upstream base URL (plain HTTP), e.g. `http://127.0.0.1:41234`. */
+  target: string;
+  /** Decides per request; default: pass everything. */
+  decide?: (req: ProxiedRequest) => FaultAction;
+}
+
+/** Counters of what the proxy did. */
+export interface FaultProxyStats {
+  requests: number;
+  status429: number;
+  /** 410, 500, 503 and 504 answers. */
+  status500: number;
+  resets: number;
+  cuts: number;
+  errorEvents: number;
+  /** Exchanges cut by {@link FaultProxy.cutAll}. */
+  cutAll: number;
+  upstreamErrors: number;
+  pauses: number;
+  /** Connections stalled by {@link FaultProxy.stall}. */
+  stalled: number;
+}
+
+/** One request/answer pair in flight through the proxy. */
+interface Exchange {
+  socket: Socket;
+  upstream: IncomingMessage | undefined;
+  /** Forwarding steps held back while the proxy is paused, in order. */
+  held: Array<() => void>;
+  done: boolean;
+  destroy(): void;
+}
+
+/** A fault-injecting HTTP proxy; see the file comment. Close it with {@link FaultProxy.close}. */
+export class FaultProxy {
+  readonly stats: FaultProxyStats = {
+    requests: 0,
+    status429: 0,
+    status500: 0,
+    resets: 0,
+    cuts: 0,
+    errorEvents: 0,
+    cutAll: 0,
+    upstreamErrors: 0,
+    pauses: 0,
+    stalled: 0,
+  };
+  /** The proxy's base URL; point the client's kubeconfig here. */
+  url = '';
+  decide: (req: ProxiedRequest) => FaultAction;
+  private readonly target: URL;
+  private readonly server: Server;
+  private readonly exchanges = new Set<Exchange>();
+  private readonly agent = new Agent({ keepAlive: false });
+  private paused = false;
+  private pauseTimer: NodeJS.Timeout | undefined;
+  /** Client connections open now. */
+  private readonly sockets = new Set<Socket>();
+  /** Stalled client connections. */
+  private readonly stalledSockets = new Set<Socket>();
+  private readonly stallTimers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  private constructor(opts: FaultProxyOptions) {
+    this.target = new URL(opts.target);
+    this.decide = opts.decide ?? (() => ({ kind: 'pass' }));
+    this.server = createServer((req, res) => this.handle(req, res));
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        this.stalledSockets.delete(socket);
+      });
+    });
+    this.server.keepAliveTimeout = 5_000;
+  }
+
+  /** Starts a proxy to `opts.target` on a free port of 127.0.0.1. */
+  static async start(opts: FaultProxyOptions): Promise<FaultProxy> {
+    const proxy = new FaultProxy(opts);
+    await new Promise<void>((resolve, reject) => {
+      proxy.server.once('error', reject);
+      proxy.server.listen(0, '127.0.0.1', () => {
+        proxy.server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = proxy.server.address() as AddressInfo;
+    proxy.url = `http://127.0.0.1:${port}`;
+    return proxy;
+  }
+
+  /** Whether bytes are currently held back. */
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Requests (watches included) currently in flight. */
+  get inFlight(): number {
+    return this.exchanges.size;
+  }
+
+  /**
+   * Stops forwarding bytes both ways (answers, new requests, and the news that
+   * a client hung up) for `ms`, or until {@link resume} when `ms` is omitted.
+   */
+  pause(ms?: number): void {
+    if (this.closed) return;
+    this.stats.pauses++;
+    this.paused = true;
+    clearTimeout(this.pauseTimer);
+    this.pauseTimer = ms === undefined ? undefined : setTimeout(() => this.resume(), ms);
+  }
+
+  /**
+   * Stops forwarding bytes both ways on every connection open now, idle
+   * keep-alive ones included, for `ms`; connections opened later work.
+   * Returns how many connections stalled.
+   */
+  stall(ms: number): number {
+    if (this.closed) return 0;
+    const stalled = [...this.sockets].filter((s) => !this.stalledSockets.has(s));
+    for (const socket of stalled) this.stalledSockets.add(socket);
+    this.stats.stalled += stalled.length;
+    const timer = setTimeout(() => {
+      this.stallTimers.delete(timer);
+      for (const socket of stalled) this.stalledSockets.delete(socket);
+      for (const ex of [...this.exchanges]) this.flush(ex);
+    }, ms);
+    this.stallTimers.add(timer);
+    return stalled.length;
+  }
+
+  /** Forwards everything held back, in order, and carries on. */
+  resume(): void {
+    clearTimeout(this.pauseTimer);
+    this.pauseTimer = undefined;
+    if (!this.paused) return;
+    this.paused = false;
+    for (const ex of [...this.exchanges]) this.flush(ex);
+  }
+
+  /** Cuts every exchange in flight, as a dropped connection would. Returns how many. */
+  cutAll(): number {
+    const all = [...this.exchanges];
+    for (const ex of all) ex.destroy();
+    this.stats.cutAll += all.length;
+    return all.length;
+  }
+
+  /** Cuts everything, stops listening and releases every socket. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.pauseTimer);
+    for (const timer of this.stallTimers) clearTimeout(timer);
+    this.stallTimers.clear();
+    this.paused = false;
+    for (const ex of [...this.exchanges]) ex.destroy();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+    this.agent.destroy();
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    this.stats.requests++;
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    const watch = ['1', 'true'].includes(url.searchParams.get('watch') ?? '');
+    const action = this.closed
+      ? ({ kind: 'reset' } as const)
+      : this.decide({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, watch });
+    const socket = req.socket;
+    let upstreamReq: ReturnType<typeof httpRequest> | undefined;
+    const ex: Exchange = {
+      socket,
+      upstream: undefined,
+      held: [],
+      done: false,
+      destroy: () => {
+        if (ex.done) return;
+        ex.done = true;
+        this.exchanges.delete(ex);
+        upstreamReq?.destroy();
+        ex.upstream?.destroy();
+        socket.destroy();
+      },
+    };
+    this.exchanges.add(ex);
+    const finish = () => {
+      ex.done = true;
+      this.exchanges.delete(ex);
+    };
+    // The client hung up: tell the upstream, but not while paused (no bytes flow).
+    res.on('close', () => {
+      if (!ex.done) this.forward(ex, () => ex.destroy());
+    });
+
+    switch (action.kind) {
+      case 'reset':
+        this.stats.resets++;
+        ex.destroy();
+        return;
+      case 'status': {
+        if (action.code === 429) this.stats.status429++;
+        else this.stats.status500++;
+        const status = statusFor(action.code, action.retryAfterSeconds ?? 0);
+        const body = Buffer.from(JSON.stringify(status));
+        const headers: OutgoingHttpHeaders = {
+          'content-type': 'application/json',
+          'content-length': body.length,
+        };
+        if (status.details?.retryAfterSeconds !== undefined) {
+          headers['retry-after'] = String(status.details.retryAfterSeconds);
+        }
+        // Drain the request first so the keep-alive connection stays usable.
+        req.resume();
+        this.forward(ex, () => {
+          res.writeHead(action.code, headers);
+          res.end(body, finish);
+        });
+        return;
+      }
+      case 'pass':
+      case 'cut':
+      case 'errorEvent':
+        break;
+    }
+
+    let budget = action.kind === 'cut' ? action.afterBytes : Number.POSITIVE_INFINITY;
+    let draining = false;
+    if (action.kind === 'cut') this.stats.cuts++;
+    // Lines still to forward before an injected ERROR event (watches with 200 answers only).
+    let lines = action.kind === 'errorEvent' && watch ? action.afterLines : undefined;
+    const injectError = (up: IncomingMessage, head: Buffer) => {
+      if (action.kind !== 'errorEvent') return;
+      this.stats.errorEvents++;
+      const status =
+        action.code === 410
+          ? failureStatus(
+              'Expired',
+              'too old resource version: 1 (2) [injected by the proxy]',
+              undefined,
+              410,
+            )
+          : failureStatus('InternalError', 'the proxy says: internal error [injected]');
+      res.end(Buffer.concat([head, Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`)]));
+      // Done before the upstream goes, so its teardown cannot cut the answer just ended.
+      finish();
+      up.destroy();
+    };
+    this.forward(ex, () => {
+      const headers = { ...req.headers, host: this.target.host, connection: 'close' };
+      upstreamReq = httpRequest(
+        new URL(req.url ?? '/', this.target),
+        { method: req.method, headers, agent: this.agent },
+        (up) => {
+          ex.upstream = up;
+          const out: OutgoingHttpHeaders = {};
+          for (const [k, v] of Object.entries(up.headers)) {
+            if (!HOP_BY_HOP.has(k) && v !== undefined) out[k] = v;
+          }
+          if (up.statusCode !== 200) lines = undefined;
+          this.forward(ex, () => {
+            if (ex.done) return;
+            res.writeHead(up.statusCode ?? 502, out);
+            // Pass the headers on now, as the server sent them: a watch may have no event for a while.
+            res.flushHeaders();
+            if (lines === 0) injectError(up, Buffer.alloc(0));
+          });
+          up.on('data', (chunk: Buffer) => {
+            this.forward(ex, () => {
+              if (ex.done || res.writableEnded) return;
+              if (lines !== undefined) {
+                let end = 0;
+                while (lines > 0) {
+                  const nl = chunk.indexOf(10, end);
+                  if (nl < 0) break;
+                  end = nl + 1;
+                  lines--;
+                }
+                if (lines === 0) {
+                  injectError(up, chunk.subarray(0, end));
+                  return;
+                }
+              }
+              if (chunk.length >= budget) {
+                res.write(chunk.subarray(0, budget));
+                budget = 0;
+                // Let the partial bytes reach the socket before cutting it.
+                setImmediate(() => ex.destroy());
+                return;
+              }
+              budget -= chunk.length;
+              if (!res.write(chunk) && !draining) {
+                draining = true;
+                up.pause();
+                res.once('drain', () => {
+                  draining = false;
+                  up.resume();
+                });
+              }
+            });
+          });
+          up.on('end', () =>
+            this.forward(ex, () => {
+              if (ex.done || res.writableEnded || budget === 0) return;
+              res.end(finish);
+            }),
+          );
+          up.on('error', () => this.forward(ex, () => ex.destroy()));
+        },
+      );
+      upstreamReq.on('error', () => {
+        // The upstream is down or hung up: the client sees its connection reset.
+        if (!ex.done) this.stats.upstreamErrors++;
+        this.forward(ex, () => ex.destroy());
+      });
+      req.pipe(upstreamReq);
+    });
+  }
+
+  /** Runs a forwarding step now, or after the pause, keeping each exchange's steps in order. */
+  private forward(ex: Exchange, step: () => void): void {
+    if (this.isHeld(ex) || ex.held.length > 0) {
+      ex.held.push(step);
+      return;
+    }
+    step();
+  }
+
+  private flush(ex: Exchange): void {
+    while (!this.isHeld(ex) && ex.held.length > 0) ex.held.shift()!();
+  }
+
+  private isHeld(ex: Exchange): boolean {
+    return this.paused || this.stalledSockets.has(ex.socket);
+  }
+}
+
+/** The Status kube-apiserver would send with `code`. */
+function statusFor(code: 410 | 429 | 500 | 503 | 504, retryAfterSeconds: number): Status {
+  switch (code) {
+    case 410:
+      return failureStatus(
+        'Expired',
+        'too old resource version: 1 (2) [injected by the proxy]',
+        undefined,
+        410,
+      );
+    case 429:
+      return failureStatus('TooManyRequests', 'the proxy says: too many requests, please try again later', {
+        retryAfterSeconds,
+      });
+    case 504:
+      return failureStatus(
+        'Timeout',
+        'Timeout: Too large resource version: 2, current: 1 [injected by the proxy]',
+        {
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          retryAfterSeconds,
+        },
+        504,
+      );
+    default:
+      return failureStatus(
+        code === 500 ? 'InternalError' : 'ServiceUnavailable',
+        'the proxy says: upstream failure',
+      );
+  }
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'proxy-connection',
+  'upgrade',
+  'te',
+  'trailer',
+]);

@@ -1,0 +1,100 @@
+/**
+ * kubectl conformance: every real kubectl on this machine (the `kubectl` on
+ * PATH, a dispatcher that runs `kubectl.1.<server minor>`, and each
+ * `kubectl.1.27` ... `kubectl.1.33` beside it) runs the same scenario against
+ * one server started in-process the way users run it: HTTPS with a generated
+ * CA and a bearer token in the kubeconfig. Each kubectl gets its own HOME,
+ * cache dir and namespace, and all of them run at once so the suite stays
+ * short: the scenarios start together in `beforeAll`, and each test reports
+ * one kubectl's outcome.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KUBE_GIT_VERSION } from '../../src/server/discovery.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { REGISTRY } from '../../src/server/kinds/registry.js';
+import { call } from '../helpers/server.js';
+import { findKubectls, type KubectlBinary, requireTool } from '../helpers/tools.js';
+import { KubectlSession } from './kubectl/run.js';
+import { runScenario } from './kubectl/scenario.js';
+
+const kubectls = await findKubectls();
+const haveKubectl = requireTool('kubectl', kubectls.length > 0);
+const SERVER_MINOR = Number(/^v1\.(\d+)\./.exec(KUBE_GIT_VERSION)![1]);
+
+/** The minor version a binary runs as: `kubectl.1.<minor>`, or the server's for the dispatcher. */
+function minorOf(k: KubectlBinary): number {
+  const m = /^kubectl\.1\.(\d+)$/.exec(k.name);
+  return m ? Number(m[1]) : SERVER_MINOR;
+}
+
+/** A scenario's outcome, kept settled so that an early failure is not an unhandled rejection. */
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+describe.skipIf(!haveKubectl)('kubectl conformance', () => {
+  let dir: string;
+  let server: RunningServer;
+  const serverLog: string[] = [];
+  const outcomes = new Map<string, Promise<Outcome>>();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'watchmark-kubectl-'));
+    server = await startServer({
+      kubeconfigOut: join(dir, 'kubeconfig'),
+      // Short enough that the 3 s raw watch sees bookmarks, and that `get -w` would too if it asked.
+      bookmarkInterval: 300,
+      bookmarkLead: 100,
+      log: (message) => serverLog.push(message),
+    });
+    for (const binary of kubectls) {
+      const home = join(dir, binary.name);
+      await mkdir(join(home, 'home'), { recursive: true });
+      const session = new KubectlSession(
+        binary,
+        home,
+        server.kubeconfigPath!,
+        `kc-${binary.name.replace(/\./g, '-')}`,
+      );
+      const touch = async () => {
+        const r = await call(
+          server,
+          'POST',
+          `/apis/coordination.k8s.io/v1/namespaces/${session.namespace}/leases`,
+          {
+            body: {
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: { generateName: 'touch-' },
+            },
+          },
+        );
+        if (r.status !== 201) throw new Error(`touch: ${r.status} ${r.text}`);
+      };
+      const outcome = runScenario({ kubectl: session, kinds: REGISTRY, minor: minorOf(binary), touch })
+        .then((): Outcome => ({ ok: true }))
+        .catch((error: unknown): Outcome => ({ ok: false, error }))
+        .finally(() => session.close());
+      outcomes.set(binary.name, outcome);
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(outcomes.values());
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const binary of kubectls) {
+    it(`${binary.name} runs the whole scenario`, { timeout: 90_000 }, async () => {
+      const outcome = await outcomes.get(binary.name)!;
+      if (!outcome.ok) throw outcome.error;
+    });
+  }
+
+  it('the server logged no errors meanwhile', async () => {
+    await Promise.allSettled(outcomes.values());
+    expect(serverLog).toEqual([]);
+  });
+});

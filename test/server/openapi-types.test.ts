@@ -1,0 +1,180 @@
+/**
+ * Generates `src/server/openapi-types.generated.ts` (the structure of every Kubernetes type the
+ * served kinds reach, for the OpenAPI v3 `components.schemas`) from the kubernetes-types
+ * declarations, and fails when the committed file is out of date: after adding a kind or
+ * upgrading kubernetes-types, regenerate with
+ *
+ *     npx vitest run -u test/server/openapi-types.test.ts
+ *
+ * Generation reads the .d.ts files with the TypeScript compiler, which is why it lives in the
+ * tests (a dev dependency) and not in the server.
+ */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { REGISTRY } from '../../src/server/kinds/registry.js';
+import type { ResourceKind } from '../../src/server/kinds/types.js';
+import type { ApiFieldType, ApiType } from '../../src/server/openapi-schemas.js';
+import { schemaNameOf } from '../../src/server/openapi-schemas.js';
+
+const GENERATED = 'src/server/openapi-types.generated.ts';
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const TYPES_DIR = dirname(createRequire(import.meta.url).resolve('kubernetes-types/package.json'));
+const TYPES_VERSION: string = createRequire(import.meta.url)('kubernetes-types/package.json').version;
+
+/** kubernetes-types module (`core/v1`, `meta/v1`, `api/resource`, `runtime`) → OpenAPI name prefix. */
+function openApiPackage(module: string): string {
+  if (module === 'meta/v1') return 'io.k8s.apimachinery.pkg.apis.meta.v1';
+  if (module === 'api/resource') return 'io.k8s.apimachinery.pkg.api.resource';
+  if (module === 'runtime') return 'io.k8s.apimachinery.pkg.runtime';
+  return `io.k8s.api.${module.replace('/', '.')}`;
+}
+
+/** Type aliases of kubernetes-types whose JSON form is a scalar. */
+const SCALAR_ALIASES: Record<string, ApiType> = {
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time': { scalar: 'date-time' },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': { scalar: 'date-time' },
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': { scalar: 'string' },
+};
+/** kubernetes-types inlines IntOrString as `number | string`; the OpenAPI document names it. */
+const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+
+/** The types reachable from `roots` (OpenAPI names such as `io.k8s.api.apps.v1.Deployment`). */
+function generateApiTypes(roots: string[]): Record<string, ApiType> {
+  const modules = roots.map((r) =>
+    r
+      .replace(/^io\.k8s\.api\./, '')
+      .split('.')
+      .slice(0, 2)
+      .join('/'),
+  );
+  const program = ts.createProgram(
+    [...new Set(modules)].map((m) => join(TYPES_DIR, `${m}.d.ts`)),
+    { noEmit: true, types: [] },
+  );
+  const checker = program.getTypeChecker();
+  const types = new Map<string, ApiType>();
+
+  const nameOf = (decl: ts.Declaration & { name?: ts.Node }) => {
+    const module = relative(TYPES_DIR, decl.getSourceFile().fileName).replace(/\.d\.ts$/, '');
+    return `${openApiPackage(module)}.${decl.name!.getText()}`;
+  };
+
+  const fieldType = (node: ts.TypeNode): ApiFieldType => {
+    if (node.kind === ts.SyntaxKind.StringKeyword || ts.isLiteralTypeNode(node)) return 'string';
+    if (node.kind === ts.SyntaxKind.NumberKeyword) return 'integer';
+    if (node.kind === ts.SyntaxKind.BooleanKeyword) return 'boolean';
+    if (ts.isArrayTypeNode(node)) return `[]${fieldType(node.elementType)}`;
+    if (ts.isUnionTypeNode(node)) {
+      const members = node.types.map((t) => t.kind).sort();
+      if (members.join() === [ts.SyntaxKind.NumberKeyword, ts.SyntaxKind.StringKeyword].sort().join()) {
+        types.set(INT_OR_STRING, { scalar: 'int-or-string' });
+        return INT_OR_STRING;
+      }
+    }
+    if (
+      ts.isTypeLiteralNode(node) &&
+      node.members.length === 1 &&
+      ts.isIndexSignatureDeclaration(node.members[0])
+    ) {
+      return `{}${fieldType(node.members[0].type)}`;
+    }
+    if (ts.isTypeReferenceNode(node)) {
+      if (node.typeName.getText() === 'Array') return `[]${fieldType(node.typeArguments![0])}`;
+      let symbol = checker.getSymbolAtLocation(node.typeName)!;
+      if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+      return namedType(symbol.declarations![0]);
+    }
+    throw new Error(`unsupported type ${node.getText()} in ${node.getSourceFile().fileName}`);
+  };
+
+  const namedType = (decl: ts.Declaration): string => {
+    const name = nameOf(decl as ts.Declaration & { name: ts.Node });
+    if (types.has(name)) return name;
+    if (ts.isTypeAliasDeclaration(decl)) {
+      const scalar = SCALAR_ALIASES[name];
+      if (!scalar) throw new Error(`unknown type alias ${name}`);
+      types.set(name, scalar);
+      return name;
+    }
+    if (!ts.isInterfaceDeclaration(decl)) throw new Error(`unsupported declaration of ${name}`);
+    if (decl.members.length === 0) {
+      // FieldsV1, RawExtension: free-form JSON objects.
+      types.set(name, { scalar: 'object' });
+      return name;
+    }
+    const struct: { fields: Record<string, ApiFieldType>; required?: string[] } = { fields: {} };
+    types.set(name, struct); // before the fields, so that a recursive type terminates
+    const required: string[] = [];
+    for (const member of decl.members) {
+      if (!ts.isPropertySignature(member) || !member.type) continue;
+      const field = member.name.getText().replace(/^"(.*)"$/, '$1');
+      struct.fields[field] = fieldType(member.type);
+      if (!member.questionToken) required.push(field);
+    }
+    if (required.length) struct.required = required;
+    return name;
+  };
+
+  for (const root of roots) {
+    const [module, kind] = [
+      root
+        .replace(/^io\.k8s\.api\./, '')
+        .split('.')
+        .slice(0, 2)
+        .join('/'),
+      root.split('.').at(-1)!,
+    ];
+    const file = program.getSourceFile(join(TYPES_DIR, `${module}.d.ts`));
+    const decl = file?.statements.find(
+      (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === kind,
+    );
+    if (!decl) throw new Error(`kubernetes-types ${TYPES_VERSION} has no ${root}`);
+    namedType(decl);
+  }
+  return Object.fromEntries([...types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The roots: every served kind, and autoscaling/v1 Scale (the `/scale` subresource). */
+function roots(kinds: readonly ResourceKind[]): string[] {
+  return [...kinds.map(schemaNameOf), schemaNameOf({ group: 'autoscaling', version: 'v1', kind: 'Scale' })];
+}
+
+/** The generated module's text, formatted by biome so that lint accepts it as is. */
+async function generatedSource(): Promise<string> {
+  const types = generateApiTypes(roots(REGISTRY));
+  const body = Object.entries(types)
+    .map(([name, t]) => `  ${JSON.stringify(name)}: ${JSON.stringify(t)},`)
+    .join('\n');
+  const text = `/**
+ * The structure of the Kubernetes API types the served kinds reach, for the OpenAPI v3
+ * \`components.schemas\` (see openapi-schemas.ts). GENERATED from kubernetes-types ${TYPES_VERSION} by
+ * test/server/openapi-types.test.ts: do not edit; regenerate with
+ * \`npx vitest run -u test/server/openapi-types.test.ts\`.
+ */
+import type { ApiType } from './openapi-schemas.js';
+
+/** Every type, by its OpenAPI name. */
+export const API_TYPES: Readonly<Record<string, ApiType>> = {
+${body}
+};
+`;
+  return new Promise((resolve, reject) => {
+    const biome = execFile(
+      join(REPO, 'node_modules', '.bin', 'biome'),
+      ['format', `--stdin-file-path=${GENERATED}`],
+      { cwd: REPO, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    );
+    biome.stdin!.end(text);
+  });
+}
+
+describe('generated OpenAPI type table', () => {
+  it(`matches kubernetes-types for every served kind (${GENERATED})`, { timeout: 60_000 }, async () => {
+    await expect(await generatedSource()).toMatchFileSnapshot(join(REPO, GENERATED));
+  });
+});

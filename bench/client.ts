@@ -90,12 +90,12 @@ function parameters(quick: boolean) {
   return {
     syncSizes: quick ? [2_000] : [10_000, 50_000],
     churnPods: quick ? 2_000 : 10_000,
-    churnEvents: quick ? 10_000 : 100_000,
+    churnEvents: quick ? 10_000 : 60_000,
     /** Rounds: every client once per round, each run in a fresh process, clients interleaved. */
     rounds: quick ? 2 : 3,
     /** Before each run, wait up to this for other processes to quiet down (at most `quietBudgetMs` in all). */
-    quietWaitMs: quick ? 0 : 3_000,
-    quietBudgetMs: quick ? 0 : 45_000,
+    quietWaitMs: quick ? 0 : 2_000,
+    quietBudgetMs: quick ? 0 : 20_000,
     quietPercent: 30,
     importRuns: quick ? 3 : 7,
     sampleMs: 2,
@@ -123,26 +123,41 @@ const median = (xs: number[]) => {
 
 // ---------------------------------------------------------------- import cost
 
-interface ImportCost {
-  library: string;
-  specifier: string;
-  /** Median over runs: time of the `import()` itself, and RSS after it minus RSS before it. */
+/** One import measurement. */
+interface ImportSample {
+  /** Wall time of the `import()` itself. */
   ms: number;
+  /** CPU time over the same span (all threads): steadier than `ms` on a busy machine. */
+  cpuMs: number;
+  /** RSS after the import minus RSS before it. */
   rssDeltaMB: number;
   /** RSS of the whole process after the import (node itself included). */
   rssMB: number;
-  runs: Array<{ ms: number; rssDeltaMB: number; rssMB: number }>;
+}
+
+interface ImportCost extends ImportSample {
+  library: string;
+  specifier: string;
+  /** The figures above are medians of these. */
+  runs: ImportSample[];
 }
 
 /** One fresh `node` that imports only `specifier` (run from the repo root, so bare names resolve). */
-function importOnce(specifier: string): { ms: number; rssDeltaMB: number; rssMB: number } {
+function importOnce(specifier: string): ImportSample {
   const code = `
     const rss0 = process.memoryUsage.rss();
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await import(${JSON.stringify(specifier)});
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     const rss1 = process.memoryUsage.rss();
-    console.log(JSON.stringify({ ms, rssDeltaMB: (rss1 - rss0) / 1048576, rssMB: rss1 / 1048576 }));`;
+    console.log(JSON.stringify({
+      ms,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      rssDeltaMB: (rss1 - rss0) / 1048576,
+      rssMB: rss1 / 1048576,
+    }));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -158,7 +173,7 @@ function measureImports(runs: number, log: (s: string) => void): ImportCost[] {
     { library: 'watchmark', specifier: pathToFileURL(resolve(ROOT, 'dist/index.js')).href },
     { library: '@kubernetes/client-node', specifier: '@kubernetes/client-node' },
   ];
-  const samples = libs.map(() => [] as Array<{ ms: number; rssDeltaMB: number; rssMB: number }>);
+  const samples = libs.map(() => [] as ImportSample[]);
   // Interleaved, so a noisy moment hits every library alike.
   for (let i = 0; i < runs; i++) {
     for (const [j, l] of libs.entries()) samples[j].push(importOnce(l.specifier));
@@ -166,15 +181,17 @@ function measureImports(runs: number, log: (s: string) => void): ImportCost[] {
   const out = libs.map((l, j) => ({
     ...l,
     ms: round(median(samples[j].map((s) => s.ms)), 1),
+    cpuMs: round(median(samples[j].map((s) => s.cpuMs)), 1),
     rssDeltaMB: round(median(samples[j].map((s) => s.rssDeltaMB)), 1),
     rssMB: round(median(samples[j].map((s) => s.rssMB)), 1),
     runs: samples[j].map((s) => ({
       ms: round(s.ms, 1),
+      cpuMs: round(s.cpuMs, 1),
       rssDeltaMB: round(s.rssDeltaMB, 1),
       rssMB: round(s.rssMB, 1),
     })),
   }));
-  for (const c of out) log(`import ${c.library}: ${c.ms} ms, +${c.rssDeltaMB} MB RSS`);
+  for (const c of out) log(`import ${c.library}: ${c.ms} ms (cpu ${c.cpuMs} ms), +${c.rssDeltaMB} MB RSS`);
   return out;
 }
 
@@ -208,6 +225,10 @@ interface SyncRow {
   runsMs: number[];
   runsCpuMs: number[];
   cached: number;
+  /** Whole process: node, the library, the run. */
+  peakRssMB: number;
+  peakHeapMB: number;
+  /** Over the post-GC baseline taken just before the run (library loaded). */
   peakRssDeltaMB: number;
   peakHeapDeltaMB: number;
   retainedHeapMB: number;
@@ -217,6 +238,8 @@ interface SyncRow {
   cpuVsFloor?: number;
   peakRssVsClientNode?: number;
   peakHeapVsClientNode?: number;
+  peakRssDeltaVsClientNode?: number;
+  peakHeapDeltaVsClientNode?: number;
 }
 
 interface SteadyRow {
@@ -259,6 +282,14 @@ function syncRow(size: number, runs: Runs): SyncRow {
     runsMs: rs.map((r) => round(r.ms, 1)),
     runsCpuMs: rs.map((r) => round(r.cpuMs, 1)),
     cached: rs[rs.length - 1].cached,
+    peakRssMB: round(
+      medianOf(rs, (r) => r.memory.peakRssMB),
+      1,
+    ),
+    peakHeapMB: round(
+      medianOf(rs, (r) => r.memory.peakHeapMB),
+      1,
+    ),
     peakRssDeltaMB: round(
       medianOf(rs, (r) => r.memory.peakRssMB - r.memory.baselineRssMB),
       1,
@@ -290,8 +321,10 @@ function addSyncRatios(rows: SyncRow[]): void {
         r.cpuVsFloor = round(r.cpuMs / floor.cpuMs, 2);
       }
       if (cn) {
-        r.peakRssVsClientNode = round(r.peakRssDeltaMB / cn.peakRssDeltaMB, 2);
-        r.peakHeapVsClientNode = round(r.peakHeapDeltaMB / cn.peakHeapDeltaMB, 2);
+        r.peakRssVsClientNode = round(r.peakRssMB / cn.peakRssMB, 2);
+        r.peakHeapVsClientNode = round(r.peakHeapMB / cn.peakHeapMB, 2);
+        r.peakRssDeltaVsClientNode = round(r.peakRssDeltaMB / cn.peakRssDeltaMB, 2);
+        r.peakHeapDeltaVsClientNode = round(r.peakHeapDeltaMB / cn.peakHeapDeltaMB, 2);
       }
     }
   }
@@ -375,6 +408,8 @@ function targets(sync: SyncRow[], steady: SteadyRow[], imports: ImportCost[]) {
     );
     out[`sync${size}.peakRssVsClientNode`] = check(wm?.peakRssVsClientNode, '< 1', below(1));
     out[`sync${size}.peakHeapVsClientNode`] = check(wm?.peakHeapVsClientNode, '< 1', below(1));
+    out[`sync${size}.peakRssDeltaVsClientNode`] = check(wm?.peakRssDeltaVsClientNode, '< 1', below(1));
+    out[`sync${size}.peakHeapDeltaVsClientNode`] = check(wm?.peakHeapDeltaVsClientNode, '< 1', below(1));
     out[`sync${size}.lazy.timeVsFloor`] = check(lazy?.timeVsFloor, '< 1 (below the floor)', below(1));
     out[`sync${size}.lazy.cpuVsFloor`] = check(lazy?.cpuVsFloor, '< 1 (below the floor)', below(1));
   }
@@ -398,6 +433,7 @@ function targets(sync: SyncRow[], steady: SteadyRow[], imports: ImportCost[]) {
   const wmImport = imports.find((i) => i.library === 'watchmark');
   out['import.rssDeltaMB'] = check(wmImport?.rssDeltaMB, `<= ${t.importRssMB}`, atMost(t.importRssMB));
   out['import.ms'] = check(wmImport?.ms, `<= ${t.importMs}`, atMost(t.importMs));
+  out['import.cpuMs'] = check(wmImport?.cpuMs, `<= ${t.importMs}`, atMost(t.importMs));
   return out;
 }
 
@@ -416,14 +452,15 @@ function printReport(
   );
   console.log(
     table(
-      ['library', 'ms', 'RSS +MB', 'RSS MB'],
-      imports.map((i) => [i.library, i.ms, i.rssDeltaMB, i.rssMB]),
+      ['library', 'ms', 'cpu ms', 'RSS +MB', 'RSS MB'],
+      imports.map((i) => [i.library, i.ms, i.cpuMs, i.rssDeltaMB, i.rssMB]),
     ),
   );
   console.log(
     '\nInitial sync: one list request (resourceVersion=0); medians over rounds, each run a cold, fresh process.\n' +
-      'ms = wall time to synced, cpu ms = client CPU over it; memory over a post-GC baseline (peak RSS = VmHWM);\n' +
-      "retained = heap held by the cache after a GC; x c-n = this client / client-node; others % = other processes' CPU",
+      'ms = wall time to synced, cpu ms = client CPU over it; peak RSS = VmHWM, peak heap = heapUsed + external sampled\n' +
+      'every 2 ms; +MB = over a post-GC baseline taken just before the run (library loaded); retained = heap the cache\n' +
+      "holds after a GC; x c-n = this client / client-node (whole-process peaks); others % = other processes' CPU",
   );
   console.log(
     table(
@@ -434,6 +471,8 @@ function printReport(
         'cpu ms',
         'x floor',
         'cpu x floor',
+        'peak RSS MB',
+        'peak heap MB',
         'peak RSS +MB',
         'peak heap +MB',
         'retained MB',
@@ -448,6 +487,8 @@ function printReport(
         r.cpuMs,
         r.timeVsFloor,
         r.cpuVsFloor,
+        r.peakRssMB,
+        r.peakHeapMB,
         r.peakRssDeltaMB,
         r.peakHeapDeltaMB,
         r.retainedHeapMB,

@@ -3,6 +3,16 @@
  * REST verbs, a list-watch state machine with bookmarks, informers, metrics.
  * The API server lives in `watchmark/server`.
  */
+
+export {
+  type ApplyAction,
+  ApplyError,
+  type ApplyOptions,
+  type ApplyResult,
+  applyAll,
+  applyObject,
+  LAST_APPLIED_ANNOTATION,
+} from './client/apply.js';
 export { Backoff, type BackoffOptions, DEFAULT_BACKOFF } from './client/backoff.js';
 export { KubeClient, type Selection } from './client/client.js';
 export {
@@ -21,6 +31,7 @@ export {
   type WatchParams,
   type WatchStream,
 } from './client/listwatch.js';
+export { ManifestError, parseManifests } from './client/manifest.js';
 export {
   type ListCause,
   registerWatcherMetrics,
@@ -37,6 +48,21 @@ export {
   retryOnConflict,
   type Scale,
 } from './client/rest.js';
+export { type FollowerOptions, RolloutFollower, type RolloutTarget } from './client/rollout/follow.js';
+export {
+  daemonSetStatus,
+  deploymentStatus,
+  type RolloutStatus,
+  RolloutStatusError,
+  statefulSetStatus,
+  statusViewerFor,
+} from './client/rollout/index.js';
+export {
+  RolloutAbortedError,
+  RolloutDeletedError,
+  type WatchRolloutOptions,
+  watchRolloutStatus,
+} from './client/rollout/watch.js';
 export { type ApiRequest, Transport, TransportError, type TransportOptions } from './client/transport.js';
 export { type Logger, Watcher, type WatcherEvent, type WatcherOptions } from './client/watcher.js';
 export { type Clock, ManualClock, systemClock } from './protocol/clock.js';

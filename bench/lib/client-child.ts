@@ -81,7 +81,7 @@ class MemorySampler {
   }
 }
 
-/** One run: a full GC, a baseline, the run with memory sampled, a GC to see what the cache retains. */
+/** One run: a full GC, a baseline, the run with memory sampled, then a GC to see what the cache retains. */
 async function measure(job: ClientJob, runner: Runner): Promise<Omit<ClientResult, 'processCpuMs'>> {
   gc();
   const baseRss = process.memoryUsage.rss();
@@ -93,6 +93,9 @@ async function measure(job: ClientJob, runner: Runner): Promise<Omit<ClientResul
     const timing = await run.done;
     sampler.stop();
     const peakRss = (kernelPeak ? kernelPeakRss() : undefined) ?? sampler.peakRss;
+    // Retained: what the cache holds, once the connections (and the list's socket buffers) are gone.
+    await run.stop();
+    await new Promise((r) => setTimeout(r, 50));
     gc();
     return {
       client: job.client,

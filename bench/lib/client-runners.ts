@@ -287,12 +287,17 @@ async function clientNodeRunner(job: ClientJob): Promise<Runner> {
         clock.tick();
       });
       let stopped = false;
+      let failed!: (err: unknown) => void;
+      const failure = new Promise<never>((_, reject) => {
+        failed = reject;
+      });
+      // ListWatch does not retry a failed list: fail the run rather than wait for the timeout.
       informer.on('error', (err) => {
-        if (!stopped) process.stderr.write(`client-node informer error: ${String(err)}\n`);
+        if (!stopped) failed(err);
       });
       const elapsed = stopwatch();
       void informer.start();
-      const done = job.phase === 'sync' ? listed.then(elapsed) : clock.done;
+      const done = Promise.race([job.phase === 'sync' ? listed.then(elapsed) : clock.done, failure]);
       return {
         done,
         size: () => informer.list().length,

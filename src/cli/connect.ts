@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { KubeClient } from '../client/client.js';
 import { ConfigError } from '../client/config/index.js';
-import { StatusError } from '../protocol/status.js';
+import type { StatusError } from '../protocol/status.js';
 import { CliError } from './errors.js';
 
 /** kubectl's connection flags. */
@@ -54,10 +54,4 @@ export async function readManifestFile(file: string): Promise<{ text: string; so
 /** An API failure as kubectl prints it: `Error from server (NotFound): deployments.apps "web" not found`. */
 export function serverErrorLine(err: StatusError): string {
   return `Error from server (${err.reason || err.code}): ${err.message}`;
-}
-
-/** Rethrows `err` as a one-line CLI error when it is an API failure. */
-export function asCliError(err: unknown): unknown {
-  if (err instanceof StatusError) return new CliError(serverErrorLine(err));
-  return err;
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { applyCommand } from './apply.js';
+import { clusterCommand } from './cluster.js';
 import { demoCommand } from './demo.js';
 import { CliError } from './errors.js';
 import { rolloutCommand } from './rollout.js';
 import { serveCommand } from './serve.js';
+import { studyCommand } from './study.js';
 import { watchCommand } from './watch.js';
 
 /** Builds the `watchmark` command tree. */
@@ -16,10 +18,12 @@ export function program(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   cmd.addCommand(serveCommand().exitOverride());
+  cmd.addCommand(clusterCommand().exitOverride());
   cmd.addCommand(watchCommand().exitOverride());
   cmd.addCommand(applyCommand().exitOverride());
   cmd.addCommand(rolloutCommand().exitOverride());
   cmd.addCommand(demoCommand().exitOverride());
+  cmd.addCommand(studyCommand().exitOverride());
   return cmd;
 }
 

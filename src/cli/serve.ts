@@ -26,6 +26,11 @@ interface ServeFlags {
   watchList: boolean;
   simulate?: boolean;
   nodes?: number;
+  etcdServers?: string;
+  etcdPrefix?: string;
+  etcdCafile?: string;
+  etcdCertfile?: string;
+  etcdKeyfile?: string;
 }
 
 async function readFlagFile(flag: string, path: string): Promise<string> {
@@ -35,6 +40,46 @@ async function readFlagFile(flag: string, path: string): Promise<string> {
     const code = (err as NodeJS.ErrnoException).code;
     throw new CliError(`${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
+}
+
+/** The etcd store options of `--etcd-*` flags; undefined without `--etcd-servers` (memory store). */
+async function etcdOptions(flags: ServeFlags): Promise<ServerOptions['etcd']> {
+  const etcdOnlyFlag = flags.etcdCafile ?? flags.etcdCertfile ?? flags.etcdKeyfile ?? flags.etcdPrefix;
+  if (!flags.etcdServers) {
+    if (etcdOnlyFlag !== undefined) throw new CliError('--etcd-prefix and --etcd-*file need --etcd-servers');
+    return undefined;
+  }
+  const endpoints = flags.etcdServers
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  for (const url of endpoints) {
+    if (!/^https?:\/\/[^/]+\/?$/.test(url)) {
+      throw new CliError(`--etcd-servers: ${JSON.stringify(url)} is not an http(s)://host:port URL`);
+    }
+  }
+  if ((flags.etcdCertfile === undefined) !== (flags.etcdKeyfile === undefined)) {
+    throw new CliError('--etcd-certfile and --etcd-keyfile go together');
+  }
+  const https = endpoints.some((u) => u.startsWith('https:'));
+  if (https && !endpoints.every((u) => u.startsWith('https:'))) {
+    throw new CliError('--etcd-servers: use https for every member or for none');
+  }
+  if (!https && (flags.etcdCafile || flags.etcdCertfile)) {
+    throw new CliError('--etcd-cafile/--etcd-certfile need https:// etcd servers');
+  }
+  if (https && !flags.etcdCafile) throw new CliError('https etcd servers need --etcd-cafile');
+  return {
+    endpoints,
+    prefix: flags.etcdPrefix,
+    tls: https
+      ? {
+          caPem: await readFlagFile('--etcd-cafile', flags.etcdCafile!),
+          certPem: flags.etcdCertfile ? await readFlagFile('--etcd-certfile', flags.etcdCertfile) : undefined,
+          keyPem: flags.etcdKeyfile ? await readFlagFile('--etcd-keyfile', flags.etcdKeyfile) : undefined,
+        }
+      : undefined,
+  };
 }
 
 /** Turns the flags into server options, reading the files they name. */
@@ -70,6 +115,8 @@ export async function serveOptions(flags: ServeFlags): Promise<ServerOptions> {
   if (flags.tokenFile)
     opts.tokenFile = { text: await readFlagFile('--token-file', flags.tokenFile), name: flags.tokenFile };
   if (flags.clientCaFile) opts.clientCA = await readFlagFile('--client-ca-file', flags.clientCaFile);
+  const etcd = await etcdOptions(flags);
+  if (etcd) opts.etcd = etcd;
   return opts;
 }
 
@@ -114,6 +161,14 @@ export function serveCommand(): Command {
       'watch timeout is random in [1x, 2x) of this without timeoutSeconds (default 30m)',
       durationArg,
     )
+    .option(
+      '--etcd-servers <urls>',
+      'serve from etcd: comma-separated client URLs (default: an in-memory store). Several servers on one etcd form one API',
+    )
+    .option('--etcd-prefix <prefix>', 'key prefix in etcd (default /watchmark)')
+    .option('--etcd-cafile <file>', 'CA bundle (PEM) of https etcd servers')
+    .option('--etcd-certfile <file>', 'client certificate (PEM) for etcd')
+    .option('--etcd-keyfile <file>', 'client key (PEM) for etcd')
     .option('--no-bookmarks', 'never send periodic bookmarks (streaming lists still end with their marker)')
     .option('--no-watch-list', 'reject sendInitialEvents with 422, like kube-apiserver with WatchList off')
     .option(

@@ -275,8 +275,28 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private enqueue(work: (seq: number) => void | Promise<void>): void {
     const seq = ++this.queued;
-    this.work.push(() => work(seq));
-    if (!this.pumping && !this.waiting) this.pump();
+    if (this.pumping || this.waiting) {
+      this.work.push(() => work(seq));
+      return;
+    }
+    // Nothing ahead of it: deliver now, without queueing.
+    this.pumping = true;
+    let pending: void | Promise<void>;
+    try {
+      pending = work(seq);
+    } finally {
+      this.pumping = false;
+    }
+    if (pending) this.suspend(pending);
+    else if (this.work.length > 0) this.pump();
+  }
+
+  /** Holds delivery until `pending` (an async handler) settles. */
+  private suspend(pending: Promise<void>): void {
+    this.waiting = pending.then(() => {
+      this.waiting = undefined;
+      this.pump();
+    });
   }
 
   /**
@@ -291,10 +311,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       for (let work = this.work.shift(); work; work = this.work.shift()) {
         const pending = work();
         if (pending) {
-          this.waiting = pending.then(() => {
-            this.waiting = undefined;
-            this.pump();
-          });
+          this.suspend(pending);
           return;
         }
       }

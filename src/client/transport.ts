@@ -47,6 +47,9 @@ export interface TransportOptions {
   clock?: Clock;
 }
 
+/** Connection failures that mean the server went away (died, restarted): worth trying another one. */
+const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 const CODE_REASONS = new Map<number, keyof typeof StatusReasons>(
   Object.entries(StatusReasons).map(([reason, code]) => [code, reason as keyof typeof StatusReasons]),
 );
@@ -77,11 +80,15 @@ export class Transport {
   private readonly userAgent: string;
   private agent: HttpAgent | undefined;
   private agentCert: string | undefined;
-  private readonly base: URL;
+  /** Every API server of the cluster, `connection.server` first. */
+  private readonly servers: URL[];
+  /** Index of the server requests go to; moves on when that one goes away. */
+  private current = 0;
 
   constructor(connection: ClusterConnection, opts: TransportOptions = {}) {
     this.connection = connection;
-    this.base = new URL(connection.server);
+    const urls = [connection.server, ...(connection.servers ?? [])];
+    this.servers = [...new Set(urls)].map((u) => new URL(u));
     this.limiter = new TokenBucket(opts.qps ?? 5, opts.burst ?? 10, opts.clock ?? systemClock);
     this.userAgent = opts.userAgent ?? 'watchmark/0.1.0';
   }
@@ -117,6 +124,11 @@ export class Transport {
     return res;
   }
 
+  /** The URL of the API server requests go to now (changes on failover). */
+  get server(): string {
+    return this.servers[this.current].href.replace(/\/$/, '');
+  }
+
   /** Closes pooled connections. */
   close(): void {
     this.agent?.destroy();
@@ -137,12 +149,36 @@ export class Transport {
     return new StatusError(status);
   }
 
+  /**
+   * Sends a request to the current server. With several servers (one API
+   * over one etcd), a server that is gone moves every later request to the
+   * next one; a refused connection, where nothing was sent, is retried there
+   * at once, each server tried once. A watcher cut by a dying server comes
+   * back through here with its last resourceVersion and resumes on another
+   * server without a relist: they all serve the same revisions.
+   */
   private async open(req: ApiRequest): Promise<IncomingMessage> {
     await this.limiter.take(req.signal);
-    const url = new URL(req.path, this.base);
+    for (let tried = 1; ; tried++) {
+      const at = this.current;
+      try {
+        return await this.openOn(this.servers[at], req);
+      } catch (err) {
+        if (!(err instanceof TransportError) || !SERVER_GONE.has(err.code ?? '') || this.servers.length < 2) {
+          throw err;
+        }
+        // Another request may have moved on already: move only from the server that failed.
+        if (this.current === at) this.current = (at + 1) % this.servers.length;
+        if (err.code !== 'ECONNREFUSED' || tried >= this.servers.length) throw err;
+      }
+    }
+  }
+
+  private async openOn(base: URL, req: ApiRequest): Promise<IncomingMessage> {
+    const url = new URL(req.path, base);
     // Keep any path prefix of the server URL (e.g. behind a proxy at /k8s/clusters/c1).
-    if (this.base.pathname !== '/' && !req.path.startsWith(this.base.pathname)) {
-      url.pathname = this.base.pathname.replace(/\/$/, '') + req.path;
+    if (base.pathname !== '/' && !req.path.startsWith(base.pathname)) {
+      url.pathname = base.pathname.replace(/\/$/, '') + req.path;
     }
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (v !== undefined && v !== '') url.searchParams.set(k, String(v));

@@ -36,11 +36,13 @@ export interface WatcherOptions {
   watchTimeoutMs?: [number, number];
   /** Backoff after failures (800 ms doubling to 30 s, jitter 1.0, reset after 2 min). */
   backoff?: BackoffOptions;
-  /**
-   * A stream silent for longer than this is abandoned and resumed (default: its watch timeout + 5 s);
-   * a list page or watch request whose connection is silent this long is abandoned and retried.
-   */
+  /** A stream silent for longer than this is abandoned and resumed (default: its watch timeout + 5 s). */
   idleTimeoutMs?: number;
+  /**
+   * A list page or watch request not answered within this is abandoned and retried (default 60 s,
+   * kube-apiserver's own limit for a list): one sent on a dead connection is never answered.
+   */
+  requestTimeoutMs?: number;
   /** The server's bookmark interval, if known: tightens the idle timeout to 3 intervals. */
   serverBookmarkIntervalMs?: number;
   /** A watch that ends sooner than this with no events counts as an error (1 s). */
@@ -210,9 +212,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
           : { ...state.relist, limit: full ? undefined : pageSize || undefined, signal };
         if (this.opts.lazyDecode) params.lazyDecode = true;
         try {
-          // A page sent on a dead connection never gets its answer: give up after the idle timeout.
-          const deadlineMs = this.idleTimeoutMs(this.opts.watchTimeoutMs?.[0] ?? 300_000);
-          page = await this.withDeadline(deadlineMs, (s) => this.source.list({ ...params, signal: s }));
+          page = await this.withDeadline((s) => this.source.list({ ...params, signal: s }));
         } catch (err) {
           if (cont && isExpired(err)) {
             // The continue token outlived compaction: one full list instead.
@@ -268,6 +268,10 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       // The server refused streaming lists: fall back to the paginated list now.
       return state;
     }
+    if (next.kind === 'Backoff' && next.retry.kind === 'Empty' && next.retry.cause === 'tooLarge') {
+      // The server is behind the resourceVersion asked for: start over with a consistent read.
+      return { ...next, retry: { kind: 'Empty', cause: 'tooLarge', relist: { resourceVersion: '' } } };
+    }
     return next.kind === 'Backoff' ? { ...next, retry: state } : next;
   }
 
@@ -281,8 +285,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     const signal = this.abort.signal;
     const timeoutMs = this.watchTimeoutMs();
     try {
-      // A watch sent on a dead (pooled) connection never gets its answer: give up as on a silent stream.
-      const stream = await this.withDeadline(this.idleTimeoutMs(timeoutMs), (signal) =>
+      const stream = await this.withDeadline((signal) =>
         this.source.watch({
           resourceVersion: initial ? resourceVersion || undefined : resourceVersion,
           resourceVersionMatch: initial ? 'NotOlderThan' : undefined,
@@ -458,13 +461,14 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
   }
 
   /**
-   * Runs one list or watch request under a deadline of `ms` for its answer:
-   * a request sent on a dead connection (say a pooled keep-alive socket whose
-   * peer vanished) is never answered, and nothing else would ever end it.
-   * The signal given to `call` aborts on the deadline or when the watcher
-   * stops; once `call` settles the deadline is off (a stream is the watcher's).
+   * Runs one list or watch request under the request timeout: a request sent
+   * on a dead connection (say a pooled keep-alive socket whose peer vanished)
+   * is never answered, and nothing else would ever end it. The signal given
+   * to `call` aborts on the deadline or when the watcher stops; once `call`
+   * settles the deadline is off (an open stream has the idle timeout).
    */
-  private async withDeadline<R>(ms: number, call: (signal: AbortSignal) => Promise<R>): Promise<R> {
+  private async withDeadline<R>(call: (signal: AbortSignal) => Promise<R>): Promise<R> {
+    const ms = this.opts.requestTimeoutMs ?? 60_000;
     const stopped = this.abort.signal;
     const request = new AbortController();
     const onStop = () => request.abort(stopped.reason);

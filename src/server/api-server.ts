@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import { failureStatus, StatusError } from '../protocol/status.js';
 import { Authenticator, generateToken, parseTokenFile, tlsClientAuthOptions, type UserInfo } from './auth.js';
+import { Compactor } from './compaction.js';
 import {
   aggregatedDiscovery,
   legacyApiGroup,
@@ -68,9 +69,32 @@ export interface RunningServer {
  * started over the same `store`, as kube-apiserver restarts over etcd.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const server = new ApiServer(options);
-  await server.start();
+  const ownStore = await openEtcdStore(options);
+  let server: ApiServer;
+  try {
+    server = new ApiServer(options, ownStore);
+  } catch (err) {
+    await ownStore?.close();
+    throw err;
+  }
+  try {
+    await server.start();
+  } catch (err) {
+    // Nothing may outlive a failed start: the etcd client, a listening socket.
+    await server.close();
+    throw err;
+  }
   return server;
+}
+
+/**
+ * The etcd store of `--etcd-servers`, loaded only when asked for: the etcd
+ * client (gRPC and its protocol definitions) takes most of a second to load.
+ */
+async function openEtcdStore(options: ServerOptions): Promise<Store | undefined> {
+  if (!options.etcd || options.store) return undefined;
+  const { EtcdStore } = await import('./store/etcd.js');
+  return new EtcdStore({ log: options.log, ...options.etcd });
 }
 
 class ApiServer implements RunningServer {
@@ -91,13 +115,13 @@ class ApiServer implements RunningServer {
   private authenticator: Authenticator | undefined;
   private http: Server | undefined;
   private compactionTimer: TimerHandle | undefined;
-  private lastCompactionCandidate = 0;
+  private readonly compactor: Compactor;
   private readonly background = new Set<Promise<void>>();
   private closing = false;
   /** Terminating namespaces that still hold objects with finalizers. */
   private readonly terminatingNamespaces = new Set<string>();
 
-  constructor(opts: ServerOptions) {
+  constructor(opts: ServerOptions, ownStore?: Store) {
     if (opts.insecureHttp && !opts.insecureNoAuth) {
       throw new Error(
         '--insecure-http requires --insecure-no-auth: kubectl never sends credentials over plain HTTP',
@@ -105,9 +129,10 @@ class ApiServer implements RunningServer {
     }
     this.opts = opts;
     this.ownsStore = !opts.store;
-    this.store = opts.store ?? new MemoryStore();
-    this.clock = opts.clock ?? systemClock;
     const log = opts.log ?? (() => {});
+    this.store = opts.store ?? ownStore ?? new MemoryStore();
+    this.compactor = new Compactor(this.store);
+    this.clock = opts.clock ?? systemClock;
     this.cacher = new Cacher(this.store, REGISTRY, {
       clock: this.clock,
       stats: this.stats,
@@ -208,6 +233,9 @@ class ApiServer implements RunningServer {
   async compact(): Promise<number> {
     const revision = await this.store.currentRevision();
     await this.store.compact(revision);
+    // Over etcd the caches follow a moment behind: drop history only once they
+    // hold everything up to the compaction, or older events would survive it.
+    await this.cacher.waitForRevision(revision, this.opts.tooLargeWait ?? DEFAULTS.tooLargeWait);
     this.cacher.dropHistory();
     return revision;
   }
@@ -251,9 +279,7 @@ class ApiServer implements RunningServer {
     if (interval <= 0) return;
     this.compactionTimer = this.clock.setTimeout(() => {
       this.runInBackground('compaction', async () => {
-        const target = this.lastCompactionCandidate;
-        this.lastCompactionCandidate = await this.store.currentRevision();
-        if (target > 0) await this.store.compact(target);
+        await this.compactor.tick();
       });
       if (!this.closing) this.scheduleCompaction();
     }, interval);

@@ -414,10 +414,18 @@ export class ObjectStorage {
       if (scope === 'main') {
         next.status = current.status;
       } else {
-        // Through /status only status changes (and nothing of metadata but what the server keeps).
-        const status = next.status;
+        // Through /status the spec cannot change. Annotations can (the deployment
+        // controller records its revision there), and so can labels except on the
+        // apps workloads, whose status strategies reset them (PrepareForUpdate).
         const kept = structuredClone(current);
-        kept.status = status;
+        kept.status = next.status;
+        const keptMeta = metaOf(kept);
+        if (meta.annotations === undefined) delete keptMeta.annotations;
+        else keptMeta.annotations = meta.annotations;
+        if (kind.group !== 'apps') {
+          if (meta.labels === undefined) delete keptMeta.labels;
+          else keptMeta.labels = meta.labels;
+        }
         return this.prepareStatus(kind, kept);
       }
     }

@@ -1,4 +1,5 @@
 import type { Clock } from '../protocol/clock.js';
+import type { EtcdStoreOptions } from './store/etcd.js';
 import type { Store } from './store/types.js';
 
 /** Options of {@link startServer}; each mirrors a `watchmark serve` flag. Durations are in ms. */
@@ -9,6 +10,8 @@ export interface ServerOptions {
   port?: number;
   /** The store to serve; a new in-memory store by default. A store passed in is never closed by the server. */
   store?: Store;
+  /** Serve from etcd instead of memory (`--etcd-servers`, `--etcd-prefix`, `--etcd-cafile/certfile/keyfile`). */
+  etcd?: EtcdStoreOptions;
   /** Time source; the system clock by default. */
   clock?: Clock;
   /** Random source in [0, 1) for watch timeouts; Math.random by default. */

@@ -98,6 +98,7 @@ async function ensureNamespace(ctx: SimContext, name: string): Promise<void> {
  * informers have synced.
  */
 export async function startSimulation(opts: SimulationOptions): Promise<Simulation> {
+  if (opts.signal?.aborted) throw new SimulationError('the simulated cluster did not start: aborted');
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? (() => undefined);
   const abort = new AbortController();
@@ -236,16 +237,14 @@ async function untilNodesReady(
     const check = () => {
       if (!ready()) return;
       remove();
+      signal.removeEventListener('abort', onAbort);
       resolve();
     };
+    const onAbort = () => {
+      remove();
+      reject(new Error('stopped'));
+    };
     const remove = nodes.on({ add: check, update: check });
-    signal.addEventListener(
-      'abort',
-      () => {
-        remove();
-        reject(new Error('stopped'));
-      },
-      { once: true },
-    );
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

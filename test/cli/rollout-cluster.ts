@@ -24,7 +24,9 @@ export interface TestCluster {
 }
 
 /** Starts a server and a simulation of `nodes` nodes. */
-export async function startCluster(opts: { nodes?: number; bookmarkInterval?: number } = {}): Promise<TestCluster> {
+export async function startCluster(
+  opts: { nodes?: number; bookmarkInterval?: number } = {},
+): Promise<TestCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'watchmark-rollout-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const server = await startServer({

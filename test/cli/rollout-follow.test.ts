@@ -6,11 +6,11 @@
  * server's own list of events).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEvents } from '../../src/cli/demo-report.js';
+import { CLEAR_LINE, type Output, ProgressPrinter } from '../../src/cli/progress.js';
+import { type FollowReport, type FollowRun, runRolloutFollow } from '../../src/cli/rollout-follow.js';
 import { parseManifests } from '../../src/client/manifest.js';
 import type { FollowedEvent, RolloutFollower } from '../../src/client/rollout/follow.js';
-import { checkEvents } from '../../src/cli/demo-report.js';
-import type { Output } from '../../src/cli/progress.js';
-import { type FollowReport, type FollowRun, runRolloutFollow } from '../../src/cli/rollout-follow.js';
 import { runCli } from '../helpers/cli.js';
 import { deploymentManifest, relists, startCluster, type TestCluster, until } from './rollout-cluster.js';
 
@@ -70,10 +70,18 @@ describe('rollout -f', () => {
     expect(first.report.error).toBeUndefined();
     expect(first.output()).toContain('deployment.apps/web created\n');
     expect(first.output().trim().split('\n').at(-1)).toBe('deployment "web" successfully rolled out');
-    for (const r of ['deployment:ScalingReplicaSet', 'replicaset:SuccessfulCreate', 'pod:Scheduled', 'pod:Pulled', 'pod:Started']) {
+    for (const r of [
+      'deployment:ScalingReplicaSet',
+      'replicaset:SuccessfulCreate',
+      'pod:Scheduled',
+      'pod:Pulled',
+      'pod:Started',
+    ]) {
       expect(reasons(first.shown)).toContain(r);
     }
-    expect(first.output()).toMatch(/^\d\d:\d\d:\d\d Normal  ScalingReplicaSet  deployment\/web +Scaled up replica set web-\w+ from 0 to 3$/m);
+    expect(first.output()).toMatch(
+      /^\d\d:\d\d:\d\d Normal {2}ScalingReplicaSet {2}deployment\/web +Scaled up replica set web-\w+ from 0 to 3$/m,
+    );
 
     let dropped = 0;
     const strike = strikeOnScaling(async (follower) => {
@@ -97,7 +105,9 @@ describe('rollout -f', () => {
     expect(metrics.reduce((n, m) => n + m.resumes, 0)).toBeGreaterThanOrEqual(4);
     expect(reasons(second.shown)).toContain('pod:Killing');
 
-    const eventsRV = Number(second.report.follower.metrics().find((m) => m.name.startsWith('events/'))!.metrics.resourceVersion);
+    const eventsRV = Number(
+      second.report.follower.metrics().find((m) => m.name.startsWith('events/'))!.metrics.resourceVersion,
+    );
     const check = await checkEvents(cluster.kube, ns, [...first.shown, ...second.shown], eventsRV);
     expect(check).toEqual({ missed: [], shownTwice: [] });
   });
@@ -120,22 +130,33 @@ describe('rollout -f', () => {
     expect(second.shown.length).toBeGreaterThan(10);
     // Without bookmarks the informers' resourceVersions lag behind the compaction: some must relist.
     expect(relists(second.report.follower.metrics().map((m) => m.metrics))).toBeGreaterThanOrEqual(1);
-    const eventsRV = Number(second.report.follower.metrics().find((m) => m.name.startsWith('events/'))!.metrics.resourceVersion);
+    const eventsRV = Number(
+      second.report.follower.metrics().find((m) => m.name.startsWith('events/'))!.metrics.resourceVersion,
+    );
     const check = await checkEvents(cluster.kube, ns, [...first.shown, ...second.shown], eventsRV);
     expect(check).toEqual({ missed: [], shownTwice: [] });
   });
 
   it('fails past the progress deadline, printing the Warning events that explain why', async () => {
-    const run = await follow(deploymentManifest('deadline', 'bad', 'registry.example/fail:1', { replicas: 2, progressDeadlineSeconds: 2 }));
+    const run = await follow(
+      deploymentManifest('deadline', 'bad', 'registry.example/fail:1', {
+        replicas: 2,
+        progressDeadlineSeconds: 2,
+      }),
+    );
     expect(run.report.error).toBe('deployment "bad" exceeded its progress deadline');
     const out = run.output();
     const explained = out.slice(out.indexOf('Warning events for deployment "bad":\n'));
-    expect(explained).toMatch(/^ {2}\d\d:\d\d:\d\d Warning Failed +pod\/bad-\w+-\w+ +Failed to pull image "registry.example\/fail:1"/m);
+    expect(explained).toMatch(
+      /^ {2}\d\d:\d\d:\d\d Warning Failed +pod\/bad-\w+-\w+ +Failed to pull image "registry.example\/fail:1"/m,
+    );
     expect(run.report.outcomes[0]).toMatchObject({ ok: false });
   });
 
   it('gives up at --timeout with the warnings so far, and when the Deployment is deleted', async () => {
-    const slow = await follow(deploymentManifest('slow', 'stuck', 'fail:2', { replicas: 1 }), { timeoutMs: 1500 });
+    const slow = await follow(deploymentManifest('slow', 'stuck', 'fail:2', { replicas: 1 }), {
+      timeoutMs: 1500,
+    });
     expect(slow.report.error).toBe('timed out waiting for the condition');
     expect(slow.output()).toContain('Warning events for deployment "stuck":\n');
 
@@ -148,16 +169,50 @@ describe('rollout -f', () => {
   });
 
   it('as a command: exit 0 and kubectl lines when ready; one-line error and exit 1 on --timeout', async () => {
-    const good = await cluster.file('good.yaml', deploymentManifest('cli', 'web', 'nginx:1.27', { replicas: 2 }));
+    const good = await cluster.file(
+      'good.yaml',
+      deploymentManifest('cli', 'web', 'nginx:1.27', { replicas: 2 }),
+    );
     const bad = await cluster.file('bad.yaml', deploymentManifest('cli', 'bad', 'fail:4', { replicas: 1 }));
     const ok = runCli(['rollout', '-f', good, '--kubeconfig', cluster.kubeconfig]);
     const late = runCli(['rollout', '-f', bad, '--kubeconfig', cluster.kubeconfig, '--timeout', '2s']);
     expect(await ok.exit, ok.stderr()).toBe(0);
     expect(ok.stdout()).toMatch(/^namespace\/cli (created|unchanged)\ndeployment\.apps\/web created\n/);
-    expect(ok.stdout()).toMatch(/ Normal  Started +pod\/web-/);
+    expect(ok.stdout()).toMatch(/ Normal {2}Started +pod\/web-/);
     expect(ok.stdout().trim().split('\n').at(-1)).toBe('deployment "web" successfully rolled out');
     expect(await late.exit).toBe(1);
     expect(late.stderr()).toBe('watchmark: timed out waiting for the condition\n');
     expect(late.stdout()).toContain('Warning events for deployment "bad":\n');
+  });
+});
+
+describe('ProgressPrinter', () => {
+  it('keeps one live status line under the events on a terminal, plain lines otherwise', () => {
+    let tty = '';
+    const live = new ProgressPrinter({ write: (t) => (tty += t), isTTY: true, columns: 60 }, () => 1_000);
+    live.status(
+      'ns/web',
+      'Waiting for deployment "web" rollout to finish: 0 of 3 updated replicas are available...',
+    );
+    live.line('12:00:00 Normal  Started  pod/web-1  Started container web');
+    live.status('ns/web', 'deployment "web" successfully rolled out');
+    live.close();
+    const screen = tty.split(CLEAR_LINE);
+    expect(screen.at(-1)).toBe('');
+    expect(screen).toContain('12:00:00 Normal  Started  pod/web-1  Started container web\n');
+    // Cut to the terminal's width: a wrapped line could not be rewritten in place.
+    expect(screen.filter((s) => s.startsWith('⠋') || s.startsWith('⠙')).every((s) => s.length <= 59)).toBe(
+      true,
+    );
+    expect(screen.some((s) => s.endsWith('deployment "web" successfully rolled out'))).toBe(true);
+
+    let plain = '';
+    const lines = new ProgressPrinter({ write: (t) => (plain += t), isTTY: false });
+    lines.status('ns/web', 'a');
+    lines.status('ns/web', 'a');
+    lines.line('event');
+    lines.status('ns/web', 'b');
+    lines.close();
+    expect(plain).toBe('a\nevent\nb\n');
   });
 });

@@ -9,7 +9,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyAll, LAST_APPLIED_ANNOTATION, lastAppliedConfiguration, refOf } from '../../src/client/apply.js';
+import {
+  applyAll,
+  LAST_APPLIED_ANNOTATION,
+  lastAppliedConfiguration,
+  refOf,
+} from '../../src/client/apply.js';
 import { KubeClient } from '../../src/client/client.js';
 import { goJson, ManifestError, parseManifests } from '../../src/client/manifest.js';
 import { threeWayPatch } from '../../src/client/three-way.js';
@@ -86,17 +91,25 @@ describe('parseManifests', () => {
       `---\n${v1('a')}---\n# only a comment\n---\n{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"}}]}\n`,
       'f.yaml',
     );
-    expect(objects.map((o) => `${o.kind}/${o.metadata?.name}`)).toEqual(['Deployment/web', 'ConfigMap/cfg', 'Secret/s']);
-    const spec = objects[0].spec as { template: { spec: { volumes: Array<{ configMap: { defaultMode: number } }> } } };
+    expect(objects.map((o) => `${o.kind}/${o.metadata?.name}`)).toEqual([
+      'Deployment/web',
+      'ConfigMap/cfg',
+      'Secret/s',
+    ]);
+    const spec = objects[0].spec as {
+      template: { spec: { volumes: Array<{ configMap: { defaultMode: number } }> } };
+    };
     expect(spec.template.spec.volumes[0].configMap.defaultMode).toBe(0o644);
     expect((objects[1].data as Record<string, string>).mode).toBe('0644');
   });
 
   it('names the document and the problem', async () => {
-    await expect(parseManifests('a: [1, 2\n', 'bad.yaml')).rejects.toThrow(/^bad\.yaml: invalid YAML: line \d+: /);
-    await expect(parseManifests('apiVersion: v1\nkind: ConfigMap\n---\nkind: Pod\n', 'f.yaml')).rejects.toThrow(
-      'f.yaml: document 1: ConfigMap object has no metadata.name',
+    await expect(parseManifests('a: [1, 2\n', 'bad.yaml')).rejects.toThrow(
+      /^bad\.yaml: invalid YAML: line \d+: /,
     );
+    await expect(
+      parseManifests('apiVersion: v1\nkind: ConfigMap\n---\nkind: Pod\n', 'f.yaml'),
+    ).rejects.toThrow('f.yaml: document 1: ConfigMap object has no metadata.name');
     await expect(parseManifests('metadata: {name: x}\n', 'f.yaml')).rejects.toThrow(
       'f.yaml: object has no apiVersion, kind',
     );
@@ -106,7 +119,9 @@ describe('parseManifests', () => {
 
 describe('last-applied configuration', () => {
   it('is Go JSON: sorted keys, HTML characters escaped, annotations present, trailing newline', () => {
-    expect(goJson({ b: '<&>', a: [{ z: 1, y: null }] })).toBe('{"a":[{"y":null,"z":1}],"b":"\\u003c\\u0026\\u003e"}');
+    expect(goJson({ b: '<&>', a: [{ z: 1, y: null }] })).toBe(
+      '{"a":[{"y":null,"z":1}],"b":"\\u003c\\u0026\\u003e"}',
+    );
     const object: KubeObject = {
       kind: 'ConfigMap',
       apiVersion: 'v1',
@@ -122,13 +137,23 @@ describe('last-applied configuration', () => {
   it('three-way patch removes a nested list element even when its parent element also changed', () => {
     const original = {
       kind: 'Deployment',
-      spec: { template: { spec: { containers: [{ name: 'c', image: 'a', env: [{ name: 'A' }, { name: 'B' }] }] } } },
+      spec: {
+        template: { spec: { containers: [{ name: 'c', image: 'a', env: [{ name: 'A' }, { name: 'B' }] }] } },
+      },
     };
-    const modified = { kind: 'Deployment', spec: { template: { spec: { containers: [{ name: 'c', image: 'b', env: [{ name: 'B' }] }] } } } };
+    const modified = {
+      kind: 'Deployment',
+      spec: { template: { spec: { containers: [{ name: 'c', image: 'b', env: [{ name: 'B' }] }] } } },
+    };
     const patch = threeWayPatch(original, modified, structuredClone(original), 'Deployment');
     const containers = (patch.spec as any).template.spec.containers;
     expect(containers).toEqual([
-      { name: 'c', image: 'b', env: [{ name: 'A', $patch: 'delete' }], '$setElementOrder/env': [{ name: 'B' }] },
+      {
+        name: 'c',
+        image: 'b',
+        env: [{ name: 'A', $patch: 'delete' }],
+        '$setElementOrder/env': [{ name: 'B' }],
+      },
     ]);
   });
 });
@@ -160,7 +185,10 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
 
   /** Applies `text` both ways; returns each side's printed lines. */
   async function applyBoth(text: (ns: string) => string, name: string) {
-    const wm = await applyAll(kube, await parseManifests(text('wm'), name), { namespace: 'wm', source: name });
+    const wm = await applyAll(kube, await parseManifests(text('wm'), name), {
+      namespace: 'wm',
+      source: name,
+    });
     expect(wm.errors).toEqual([]);
     const file = join(dir, name);
     await writeFile(file, text('kc'));
@@ -173,13 +201,17 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
   async function live(resource: string, ns: string, name: string): Promise<unknown> {
     const o = structuredClone(await kube.resource(resource, ns).get(name)) as KubeObject;
     const m = o.metadata!;
-    for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'generation']) delete m[k];
+    for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'generation'])
+      delete m[k];
     delete o.status;
     return JSON.parse(JSON.stringify(o).replaceAll(`\\"${ns}\\"`, '\\"NS\\"').replaceAll(`"${ns}"`, '"NS"'));
   }
 
   async function expectSameObjects() {
-    for (const [resource, name] of [['deployments', 'web'], ['configmaps', 'cfg']]) {
+    for (const [resource, name] of [
+      ['deployments', 'web'],
+      ['configmaps', 'cfg'],
+    ]) {
       expect(await live(resource, 'wm', name)).toEqual(await live(resource, 'kc', name));
     }
   }
@@ -192,7 +224,9 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
 
     // Another writer adds a label the file never had: apply must keep it.
     for (const ns of ['wm', 'kc']) {
-      await kube.resource('deployments', ns).patch('web', { metadata: { labels: { owner: 'someone-else' } } });
+      await kube
+        .resource('deployments', ns)
+        .patch('web', { metadata: { labels: { owner: 'someone-else' } } });
     }
     const configured = await applyBoth(v2, 'v2.yaml');
     expect(configured.wm).toEqual(['deployment.apps/web configured', 'configmap/cfg configured']);
@@ -212,13 +246,17 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
   });
 
   it('warns like kubectl when the live object lacks the annotation, and adds it', async () => {
-    const cm = (ns: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bare, namespace: ${ns}}\ndata: {a: "1"}\n`;
-    for (const ns of ['wm', 'kc']) await kube.resource('configmaps', ns).create({ metadata: { name: 'bare' }, data: { a: '0' } });
+    const cm = (ns: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bare, namespace: ${ns}}\ndata: {a: "1"}\n`;
+    for (const ns of ['wm', 'kc'])
+      await kube.resource('configmaps', ns).create({ metadata: { name: 'bare' }, data: { a: '0' } });
     const file = join(dir, 'bare.yaml');
     await writeFile(file, cm('kc'));
     const kc = await kubectl.run(['apply', '-f', file]);
     const wm = await applyAll(kube, await parseManifests(cm('wm'), 'bare.yaml'));
-    expect(wm.results[0].warning?.replace('configmaps/bare', 'X')).toBe(kc.stderr.trim().replace('configmaps/bare', 'X'));
+    expect(wm.results[0].warning?.replace('configmaps/bare', 'X')).toBe(
+      kc.stderr.trim().replace('configmaps/bare', 'X'),
+    );
     expect(`${wm.results[0].ref} ${wm.results[0].action}`).toBe(kc.stdout.trim());
     expect(await live('configmaps', 'wm', 'bare')).toEqual(await live('configmaps', 'kc', 'bare'));
   });
@@ -226,23 +264,23 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
   it('watchmark apply -f: kubectl lines on stdout; one-line errors and exit 1 for a bad file or a failed object', async () => {
     const good = join(dir, 'cli.yaml');
     await writeFile(good, `apiVersion: v1\nkind: Namespace\nmetadata: {name: cli}\n---\n${v1('cli')}`);
-    const ok = runCli(['apply', '-f', good, '-n', 'cli', '--kubeconfig', server.kubeconfigPath!]);
-    expect(await ok.exit, ok.stderr()).toBe(0);
-    expect(ok.stdout()).toBe('namespace/cli created\ndeployment.apps/web created\nconfigmap/cfg created\n');
-
     const bad = join(dir, 'bad.yaml');
     await writeFile(bad, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [oops\n');
-    const broken = runCli(['apply', '-f', bad, '--kubeconfig', server.kubeconfigPath!]);
-    expect(await broken.exit).toBe(1);
-    expect(broken.stderr()).toMatch(/^watchmark: .*bad\.yaml: invalid YAML: line \d+: [^\n]+\n$/);
-
-    const missing = runCli(['apply', '-f', join(dir, 'nope.yaml'), '--kubeconfig', server.kubeconfigPath!]);
-    expect(await missing.exit).toBe(1);
-    expect(missing.stderr()).toBe(`watchmark: the path "${join(dir, 'nope.yaml')}" does not exist\n`);
-
     const orphan = join(dir, 'orphan.yaml');
     await writeFile(orphan, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: o, namespace: ghost}\n');
-    const failed = runCli(['apply', '-f', orphan, '--kubeconfig', server.kubeconfigPath!]);
+    const flags = ['--kubeconfig', server.kubeconfigPath!];
+    // Independent runs, started together: each CLI start costs a TypeScript compile.
+    const ok = runCli(['apply', '-f', good, '-n', 'cli', ...flags]);
+    const broken = runCli(['apply', '-f', bad, ...flags]);
+    const missing = runCli(['apply', '-f', join(dir, 'nope.yaml'), ...flags]);
+    const failed = runCli(['apply', '-f', orphan, ...flags]);
+
+    expect(await ok.exit, ok.stderr()).toBe(0);
+    expect(ok.stdout()).toBe('namespace/cli created\ndeployment.apps/web created\nconfigmap/cfg created\n');
+    expect(await broken.exit).toBe(1);
+    expect(broken.stderr()).toMatch(/^watchmark: .*bad\.yaml: invalid YAML: line \d+: [^\n]+\n$/);
+    expect(await missing.exit).toBe(1);
+    expect(missing.stderr()).toBe(`watchmark: the path "${join(dir, 'nope.yaml')}" does not exist\n`);
     expect(await failed.exit).toBe(1);
     expect(failed.stderr()).toBe(
       `watchmark: Error from server (NotFound): error when creating "${orphan}": namespaces "ghost" not found\n`,

@@ -1,16 +1,18 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
-import { objectKey } from '../../src/client/informer.js';
+import { Informer, objectKey } from '../../src/client/informer.js';
 import {
   cacheMeta,
   decodeListLazily,
   decodeWatchLineLazily,
   isUndecoded,
 } from '../../src/client/lazy-decode.js';
+import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { JsonLinesDecoder, JsonLinesError } from '../../src/protocol/jsonlines.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const line = (s: string) => decodeWatchLineLazily(bytes(s), 0) as { type: string; object: KubeObject };
@@ -74,13 +76,13 @@ describe('lazy watch lines', () => {
     }
   });
 
-  it('accepts any member order, whitespace, escapes and duplicate keys, as JSON.parse does', () => {
+  it('accepts any member order, whitespace, escapes and non-ASCII text, as JSON.parse does', () => {
     const texts = [
       `{"object":${JSON.stringify(pod)},"type":"DELETED"}`,
       ` { "type" : "ADDED" ,\t"object" : ${JSON.stringify(pod, null, 2)} } `,
-      '{"type":"ADDED","object":{"metadata":{"na\\u006de":"x\\"y","namespace":"n\\u00e9","name":"last","resourceVersion":"7"}}}',
-      '{"type":"ADDED","object":{"metadata":{"name":"a"},"metadata":{"name":"b","resourceVersion":"2"}}}',
+      '{"type":"ADDED","object":{"metadata":{"na\\u006de":"x\\"y","namespace":"n\\u00e9","resourceVersion":"7"}}}',
       '{"type":"ADDED","object":{"metadata":{"annotations":{"x":"\u00e9\u00e9\u00e9"},"name":"\u00e9-pod","namespace":"ns"}}}',
+      '{"type":"ADDED","object":{"kind":"Pod","spec":{"a":[1,{"b":"}"}]},"metadata":{"name":"late"}}}',
       '{"type":"ADDED","object":{"kind":"Pod"}}',
     ];
     for (const text of texts) {
@@ -95,6 +97,13 @@ describe('lazy watch lines', () => {
       });
       expect(e).toEqual(parsed);
     }
+  });
+
+  it('keys by the first occurrence of a duplicated key (API servers never write one)', () => {
+    const text = '{"type":"ADDED","object":{"metadata":{"name":"a","name":"b","namespace":"n"}}}';
+    const e = line(text);
+    expect(objectKey(e.object)).toBe('n/a');
+    expect(e.object.metadata?.name).toBe('b');
   });
 
   it('parses eagerly when a metadata field is not a string', () => {
@@ -137,7 +146,12 @@ describe('lazy watch lines', () => {
     for (const cut of [1, 7, 100, all.length - 3]) {
       const decoder = new JsonLinesDecoder({ decodeLine: decodeWatchLineLazily });
       const out = [...decoder.push(all.slice(0, cut)), ...decoder.push(all.slice(cut)), ...decoder.end()];
-      expect(out).toEqual(text.trim().split(/\n+/).map((l) => JSON.parse(l)));
+      expect(out).toEqual(
+        text
+          .trim()
+          .split(/\n+/)
+          .map((l) => JSON.parse(l)),
+      );
       expect(objectKey((out[0] as { object: KubeObject }).object)).toBe('demo/web-1');
     }
   });
@@ -201,6 +215,58 @@ describe('an informer with lazyDecode against a real server', () => {
     expect(a.metadata?.labels).toEqual({ v: '2' });
     expect(a).toEqual(await pods.get('a'));
     expect(informer.watcher.resourceVersion).toBe(cacheMeta(informer.get('lazy/b')!)?.resourceVersion);
+    await informer.stop();
+  });
+});
+
+// Not lazy decoding, but the other half of the same speed-up: handlers are called
+// synchronously while they are synchronous (no promise per event); these pin down
+// that the order stays the one the informer promises.
+describe('Informer handler delivery', () => {
+  function setup() {
+    const source = new ScriptedSource();
+    const informer = new Informer(source, { clock: new ManualClock(), random: () => 0 });
+    const stream = new ScriptedStream();
+    source.onList(listOf('10', [obj('a', '1')])).onWatch(stream);
+    return { informer, stream };
+  }
+
+  it('mixes synchronous and async handlers without reordering events or handlers', async () => {
+    const { informer, stream } = setup();
+    const log: string[] = [];
+    informer.on({ update: (_, o) => void log.push(`sync ${o.metadata?.resourceVersion}`) });
+    informer.on({
+      update: async (_, o) => {
+        await new Promise((r) => setTimeout(r, 5));
+        log.push(`async ${o.metadata?.resourceVersion}`);
+      },
+    });
+    informer.on({ update: (_, o) => void log.push(`last ${o.metadata?.resourceVersion}`) });
+    await informer.synced();
+    stream.push(ev.modified(obj('a', '2')), ev.modified(obj('a', '3')));
+    for (let i = 0; i < 20 && log.length < 6; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(log).toEqual(['sync 2', 'async 2', 'last 2', 'sync 3', 'async 3', 'last 3']);
+    await informer.stop();
+  });
+
+  it('a handler added from inside a handler gets its adds after the current notification, and not that one', async () => {
+    const { informer, stream } = setup();
+    const log: string[] = [];
+    informer.on({
+      update: (_, o) => {
+        log.push(`first ${o.metadata?.name}@${o.metadata?.resourceVersion}`);
+        if (o.metadata?.resourceVersion === '2')
+          informer.on({
+            add: (x) => void log.push(`late add ${x.metadata?.name}`),
+            update: (_, x) => void log.push(`late update ${x.metadata?.resourceVersion}`),
+          });
+      },
+    });
+    informer.on({ update: (_, o) => void log.push(`second ${o.metadata?.resourceVersion}`) });
+    await informer.synced();
+    stream.push(ev.modified(obj('a', '2')), ev.modified(obj('a', '3')));
+    await settle();
+    expect(log).toEqual(['first a@2', 'second 2', 'late add a', 'first a@3', 'second 3', 'late update 3']);
     await informer.stop();
   });
 });

@@ -376,3 +376,22 @@ describe('Watcher: stopping', () => {
     await u.stop();
   });
 });
+
+describe('Watcher: streaming list against a server behind our resourceVersion', () => {
+  it('retries with a consistent read instead of the same too-large resourceVersion forever', async () => {
+    const t = setup({ initial: 'stream' });
+    const first = new ScriptedStream();
+    t.source.onWatch(first);
+    await settle();
+    first.push(ev.added(obj('a', '3')), ev.bookmark('9', true), ev.bookmark('50'), ev.error(410, 'Expired'));
+    await settle();
+    t.source.onWatch(tooLarge(), new ScriptedStream());
+    await settle();
+    t.clock.advance(1_000);
+    await settle();
+    const watches = t.source.calls.filter((c) => c.op === 'watch').map((c) => c.params.resourceVersion);
+    expect(watches).toEqual([undefined, '50', undefined]);
+    expect(t.watcher.metrics.lists.tooLarge).toBe(1);
+    await t.stop();
+  });
+});

@@ -15,6 +15,7 @@
 
 import {
   Agent,
+  type ClientRequest,
   createServer,
   request as httpRequest,
   type IncomingMessage,
@@ -23,26 +24,9 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { failureStatus, type Status } from '../../src/protocol/status.js';
+import { BodyShaper, type FaultAction, statusFor } from './fault-shaping.js';
 
-/** What the proxy does with one request. */
-export type FaultAction =
-  | { kind: 'pass' }
-  /**
-   * Answer with this HTTP code and a Status body as kube-apiserver words it:
-   * 429 (with Retry-After), 500, 503, 410 Expired, or 504 "Too large resource
-   * version" (a lagging watch cache; with Retry-After too).
-   */
-  | { kind: 'status'; code: 410 | 429 | 500 | 503 | 504; retryAfterSeconds?: number }
-  /** Destroy the client's socket before answering (a refused or reset connection). */
-  | { kind: 'reset' }
-  /** Forward the answer but cut the connection after this many body bytes. */
-  | { kind: 'cut'; afterBytes: number }
-  /**
-   * Forward this many lines of a watch, then end it with an ERROR event
-   * carrying a Status of `code` (410 Expired, as after a compaction, or 500).
-   */
-  | { kind: 'errorEvent'; afterLines: number; code: 410 | 500 };
+export type { FaultAction } from './fault-shaping.js';
 
 /** The request a fault policy sees. */
 export interface ProxiedRequest {
@@ -81,11 +65,15 @@ export interface FaultProxyStats {
 /** One request/answer pair in flight through the proxy. */
 interface Exchange {
   socket: Socket;
+  upstreamReq: ClientRequest | undefined;
   upstream: IncomingMessage | undefined;
-  /** Forwarding steps held back while the proxy is paused, in order. */
+  /** Forwarding steps held back while the proxy is paused or the connection stalled, in order. */
   held: Array<() => void>;
   done: boolean;
+  /** Cuts both sides. */
   destroy(): void;
+  /** Marks the exchange over after a complete answer. */
+  finish(): void;
 }
 
 /** A fault-injecting HTTP proxy; see the file comment. Close it with {@link FaultProxy.close}. */
@@ -228,147 +216,84 @@ export class FaultProxy {
     const action = this.closed
       ? ({ kind: 'reset' } as const)
       : this.decide({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, watch });
-    const socket = req.socket;
-    let upstreamReq: ReturnType<typeof httpRequest> | undefined;
-    const ex: Exchange = {
-      socket,
-      upstream: undefined,
-      held: [],
-      done: false,
-      destroy: () => {
-        if (ex.done) return;
-        ex.done = true;
-        this.exchanges.delete(ex);
-        upstreamReq?.destroy();
-        ex.upstream?.destroy();
-        socket.destroy();
-      },
-    };
-    this.exchanges.add(ex);
-    const finish = () => {
-      ex.done = true;
-      this.exchanges.delete(ex);
-    };
-    // The client hung up: tell the upstream, but not while paused (no bytes flow).
-    res.on('close', () => {
-      if (!ex.done) this.forward(ex, () => ex.destroy());
-    });
-
+    const ex = this.track(req.socket, res);
     switch (action.kind) {
       case 'reset':
         this.stats.resets++;
         ex.destroy();
         return;
-      case 'status': {
-        if (action.code === 429) this.stats.status429++;
-        else this.stats.status500++;
-        const status = statusFor(action.code, action.retryAfterSeconds ?? 0);
-        const body = Buffer.from(JSON.stringify(status));
-        const headers: OutgoingHttpHeaders = {
-          'content-type': 'application/json',
-          'content-length': body.length,
-        };
-        if (status.details?.retryAfterSeconds !== undefined) {
-          headers['retry-after'] = String(status.details.retryAfterSeconds);
-        }
-        // Drain the request first so the keep-alive connection stays usable.
-        req.resume();
-        this.forward(ex, () => {
-          res.writeHead(action.code, headers);
-          res.end(body, finish);
-        });
+      case 'status':
+        this.answer(ex, req, res, action);
         return;
-      }
-      case 'pass':
-      case 'cut':
-      case 'errorEvent':
-        break;
+      default:
+        this.relay(ex, req, res, new BodyShaper(action, watch));
     }
+  }
 
-    let budget = action.kind === 'cut' ? action.afterBytes : Number.POSITIVE_INFINITY;
-    let draining = false;
-    if (action.kind === 'cut') this.stats.cuts++;
-    // Lines still to forward before an injected ERROR event (watches with 200 answers only).
-    let lines = action.kind === 'errorEvent' && watch ? action.afterLines : undefined;
-    const injectError = (up: IncomingMessage, head: Buffer) => {
-      if (action.kind !== 'errorEvent') return;
-      this.stats.errorEvents++;
-      const status =
-        action.code === 410
-          ? failureStatus(
-              'Expired',
-              'too old resource version: 1 (2) [injected by the proxy]',
-              undefined,
-              410,
-            )
-          : failureStatus('InternalError', 'the proxy says: internal error [injected]');
-      res.end(Buffer.concat([head, Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`)]));
-      // Done before the upstream goes, so its teardown cannot cut the answer just ended.
-      finish();
-      up.destroy();
+  private track(socket: Socket, res: ServerResponse): Exchange {
+    const ex: Exchange = {
+      socket,
+      upstreamReq: undefined,
+      upstream: undefined,
+      held: [],
+      done: false,
+      destroy: () => {
+        if (ex.done) return;
+        ex.finish();
+        ex.upstreamReq?.destroy();
+        ex.upstream?.destroy();
+        socket.destroy();
+      },
+      finish: () => {
+        ex.done = true;
+        this.exchanges.delete(ex);
+      },
     };
+    this.exchanges.add(ex);
+    // The client hung up: tell the upstream, but not while paused (no bytes flow).
+    res.on('close', () => {
+      if (!ex.done) this.forward(ex, () => ex.destroy());
+    });
+    return ex;
+  }
+
+  /** Answers with an error Status instead of forwarding. */
+  private answer(
+    ex: Exchange,
+    req: IncomingMessage,
+    res: ServerResponse,
+    action: Extract<FaultAction, { kind: 'status' }>,
+  ): void {
+    if (action.code === 429) this.stats.status429++;
+    else this.stats.status500++;
+    const status = statusFor(action.code, action.retryAfterSeconds ?? 0);
+    const body = Buffer.from(JSON.stringify(status));
+    const headers: OutgoingHttpHeaders = {
+      'content-type': 'application/json',
+      'content-length': body.length,
+    };
+    if (status.details?.retryAfterSeconds !== undefined) {
+      headers['retry-after'] = String(status.details.retryAfterSeconds);
+    }
+    // Drain the request first so the keep-alive connection stays usable.
+    req.resume();
+    this.forward(ex, () => {
+      res.writeHead(action.code, headers);
+      res.end(body, ex.finish);
+    });
+  }
+
+  /** Forwards the request upstream and its answer back, shaped (cut, ERROR injected) as `shaper` says. */
+  private relay(ex: Exchange, req: IncomingMessage, res: ServerResponse, shaper: BodyShaper): void {
+    if (shaper.cuts) this.stats.cuts++;
     this.forward(ex, () => {
       const headers = { ...req.headers, host: this.target.host, connection: 'close' };
-      upstreamReq = httpRequest(
+      const upstreamReq = httpRequest(
         new URL(req.url ?? '/', this.target),
         { method: req.method, headers, agent: this.agent },
-        (up) => {
-          ex.upstream = up;
-          const out: OutgoingHttpHeaders = {};
-          for (const [k, v] of Object.entries(up.headers)) {
-            if (!HOP_BY_HOP.has(k) && v !== undefined) out[k] = v;
-          }
-          if (up.statusCode !== 200) lines = undefined;
-          this.forward(ex, () => {
-            if (ex.done) return;
-            res.writeHead(up.statusCode ?? 502, out);
-            // Pass the headers on now, as the server sent them: a watch may have no event for a while.
-            res.flushHeaders();
-            if (lines === 0) injectError(up, Buffer.alloc(0));
-          });
-          up.on('data', (chunk: Buffer) => {
-            this.forward(ex, () => {
-              if (ex.done || res.writableEnded) return;
-              if (lines !== undefined) {
-                let end = 0;
-                while (lines > 0) {
-                  const nl = chunk.indexOf(10, end);
-                  if (nl < 0) break;
-                  end = nl + 1;
-                  lines--;
-                }
-                if (lines === 0) {
-                  injectError(up, chunk.subarray(0, end));
-                  return;
-                }
-              }
-              if (chunk.length >= budget) {
-                res.write(chunk.subarray(0, budget));
-                budget = 0;
-                // Let the partial bytes reach the socket before cutting it.
-                setImmediate(() => ex.destroy());
-                return;
-              }
-              budget -= chunk.length;
-              if (!res.write(chunk) && !draining) {
-                draining = true;
-                up.pause();
-                res.once('drain', () => {
-                  draining = false;
-                  up.resume();
-                });
-              }
-            });
-          });
-          up.on('end', () =>
-            this.forward(ex, () => {
-              if (ex.done || res.writableEnded || budget === 0) return;
-              res.end(finish);
-            }),
-          );
-          up.on('error', () => this.forward(ex, () => ex.destroy()));
-        },
+        (up) => this.relayAnswer(ex, res, up, shaper),
       );
+      ex.upstreamReq = upstreamReq;
       upstreamReq.on('error', () => {
         // The upstream is down or hung up: the client sees its connection reset.
         if (!ex.done) this.stats.upstreamErrors++;
@@ -376,6 +301,61 @@ export class FaultProxy {
       });
       req.pipe(upstreamReq);
     });
+  }
+
+  private relayAnswer(ex: Exchange, res: ServerResponse, up: IncomingMessage, shaper: BodyShaper): void {
+    ex.upstream = up;
+    const headers: OutgoingHttpHeaders = {};
+    for (const [k, v] of Object.entries(up.headers)) {
+      if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
+    }
+    shaper.answered(up.statusCode ?? 502);
+    const injectError = (head: Buffer) => {
+      this.stats.errorEvents++;
+      res.end(Buffer.concat([head, shaper.errorLine()]));
+      // Over before the upstream goes, so its teardown cannot cut the answer just ended.
+      ex.finish();
+      up.destroy();
+    };
+    let draining = false;
+    this.forward(ex, () => {
+      if (ex.done) return;
+      res.writeHead(up.statusCode ?? 502, headers);
+      // Pass the headers on now, as the server sent them: a watch may have no event for a while.
+      res.flushHeaders();
+      if (shaper.errorAtHeaders()) injectError(Buffer.alloc(0));
+    });
+    up.on('data', (chunk: Buffer) => {
+      this.forward(ex, () => {
+        if (ex.done || res.writableEnded) return;
+        const shaped = shaper.shape(chunk);
+        if (shaped?.next === 'error') {
+          injectError(shaped.forward);
+          return;
+        }
+        if (shaped?.next === 'cut') {
+          res.write(shaped.forward);
+          // Let the partial bytes reach the socket before cutting it.
+          setImmediate(() => ex.destroy());
+          return;
+        }
+        if (!res.write(chunk) && !draining) {
+          draining = true;
+          up.pause();
+          res.once('drain', () => {
+            draining = false;
+            up.resume();
+          });
+        }
+      });
+    });
+    up.on('end', () =>
+      this.forward(ex, () => {
+        if (ex.done || res.writableEnded || shaper.isCut) return;
+        res.end(ex.finish);
+      }),
+    );
+    up.on('error', () => this.forward(ex, () => ex.destroy()));
   }
 
   /** Runs a forwarding step now, or after the pause, keeping each exchange's steps in order. */
@@ -393,38 +373,6 @@ export class FaultProxy {
 
   private isHeld(ex: Exchange): boolean {
     return this.paused || this.stalledSockets.has(ex.socket);
-  }
-}
-
-/** The Status kube-apiserver would send with `code`. */
-function statusFor(code: 410 | 429 | 500 | 503 | 504, retryAfterSeconds: number): Status {
-  switch (code) {
-    case 410:
-      return failureStatus(
-        'Expired',
-        'too old resource version: 1 (2) [injected by the proxy]',
-        undefined,
-        410,
-      );
-    case 429:
-      return failureStatus('TooManyRequests', 'the proxy says: too many requests, please try again later', {
-        retryAfterSeconds,
-      });
-    case 504:
-      return failureStatus(
-        'Timeout',
-        'Timeout: Too large resource version: 2, current: 1 [injected by the proxy]',
-        {
-          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-          retryAfterSeconds,
-        },
-        504,
-      );
-    default:
-      return failureStatus(
-        code === 500 ? 'InternalError' : 'ServiceUnavailable',
-        'the proxy says: upstream failure',
-      );
   }
 }
 

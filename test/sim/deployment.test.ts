@@ -257,10 +257,11 @@ describe('deployment controller', () => {
     await deployments.create(
       deployment('stuck', 2, { image: 'doesnotexist:1.0', progressDeadlineSeconds: 1 }),
     );
+    // lastUpdateTime has whole seconds, so a 1 s deadline may pass before the pods are even counted.
     const d = await eventually(
       async () => {
-        const x = await deployments.get('stuck');
-        return progressing(x)?.reason === 'ProgressDeadlineExceeded' && x;
+        const x = (await deployments.get('stuck')) as any;
+        return progressing(x)?.reason === 'ProgressDeadlineExceeded' && x.status.updatedReplicas === 2 && x;
       },
       'ProgressDeadlineExceeded',
       10_000,
@@ -270,22 +271,59 @@ describe('deployment controller', () => {
       status: 'False',
       message: `ReplicaSet "${rs.metadata?.name}" has timed out progressing.`,
     });
-    expect((d.status as any).conditions.find((x: any) => x.type === 'Available')).toMatchObject({
+    expect(d.status.conditions.find((x: any) => x.type === 'Available')).toMatchObject({
       status: 'False',
       reason: 'MinimumReplicasUnavailable',
     });
-    expect(d.status).toMatchObject({ replicas: 2, updatedReplicas: 2, unavailableReplicas: 2 });
+    expect(d.status).toMatchObject({ replicas: 2, unavailableReplicas: 2 });
+    expect(d.status.availableReplicas).toBeUndefined();
   });
 
-  it('keeps converging when every watch is cut mid-rollout', async () => {
+  it('keeps converging when every watch is cut (after a compaction) mid-rollout', async () => {
     const deployments = c.kube.resource('deployments', c.namespace);
     await deployments.create(deployment('drops', 6));
     for (let i = 0; i < 5; i++) {
       await new Promise((r) => setTimeout(r, 40));
+      if (i === 2) await c.server.compact();
       c.server.dropWatches();
     }
     await rolledOut(c.kube, c.namespace, 'drops', 20_000);
+    await new Promise((r) => setTimeout(r, 200));
     const pods = await c.kube.resource('pods', c.namespace).list({ labelSelector: 'app=drops' });
     expect(pods.items).toHaveLength(6);
+  });
+
+  it('counts a pod available only minReadySeconds after it is ready', async () => {
+    const deployments = c.kube.resource('deployments', c.namespace);
+    await deployments.create(deployment('minready', 2, { minReadySeconds: 1 }));
+    const readyNotAvailable = await eventually(async () => {
+      const d = (await deployments.get('minready')) as any;
+      return d.status?.readyReplicas === 2 && (d.status.availableReplicas ?? 0) < 2 && d;
+    }, 'ready but not yet available');
+    expect(readyNotAvailable.status.conditions.find((x: any) => x.type === 'Available').status).toBe('False');
+    const [rs] = await replicaSets('minready');
+    expect((rs.spec as any).minReadySeconds).toBe(1);
+    const d = await rolledOut(c.kube, c.namespace, 'minready', 10_000);
+    expect(d.status.availableReplicas).toBe(2);
+  });
+
+  it('keeps only revisionHistoryLimit old ReplicaSets', async () => {
+    const deployments = c.kube.resource('deployments', c.namespace);
+    await deployments.create(deployment('history', 1, { revisionHistoryLimit: 1 }));
+    await rolledOut(c.kube, c.namespace, 'history');
+    for (const tag of ['1.28', '1.29', '1.30']) {
+      await deployments.patch(
+        'history',
+        { spec: { template: { spec: { containers: [{ name: 'web', image: `nginx:${tag}` }] } } } },
+        'strategic',
+      );
+      await rolledOut(c.kube, c.namespace, 'history');
+    }
+    const rss = await eventually(async () => {
+      const list = await replicaSets('history');
+      return list.length === 2 && list;
+    }, 'history trimmed to one old ReplicaSet');
+    const revisions = rss.map((rs) => rs.metadata?.annotations?.['deployment.kubernetes.io/revision']).sort();
+    expect(revisions).toEqual(['3', '4']);
   });
 });

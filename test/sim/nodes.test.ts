@@ -175,4 +175,36 @@ describe('kubelet', () => {
     expect(['ErrImagePull', 'ImagePullBackOff']).toContain(waiting.reason);
     await c.kube.resource('deployments', c.namespace).delete('broken');
   });
+
+  it('stops the containers of a pod held by a finalizer, reports them terminated, and deletes it', async () => {
+    await c.kube.resource('deployments', c.namespace).create(deployment('held', 1));
+    await rolledOut(c.kube, c.namespace, 'held');
+    const [pod] = await pods('held');
+    const name = pod.metadata?.name ?? '';
+    const podsClient = c.kube.resource('pods', c.namespace);
+    await podsClient.patch(name, { metadata: { finalizers: ['example.com/hold'] } });
+    await podsClient.delete(name);
+    const terminated = await eventually(async () => {
+      const p = (await podsClient.get(name)) as any;
+      return p.status.containerStatuses?.[0]?.state?.terminated && p;
+    }, 'terminated container status');
+    expect(terminated.status.containerStatuses[0]).toMatchObject({
+      ready: false,
+      state: { terminated: { reason: 'Completed', exitCode: 0 } },
+    });
+    const killing = await eventually(
+      async () => (await podEvents(name)).find((e) => e.reason === 'Killing'),
+      'Killing',
+    );
+    expect(killing.message).toBe('Stopping container web');
+    // The ReplicaSet replaces the terminating pod at once.
+    await eventually(
+      async () =>
+        (await pods('held')).some((p) => p.metadata?.name !== name && (p.status as any)?.phase === 'Running'),
+      'a replacement',
+    );
+    await podsClient.patch(name, { metadata: { finalizers: null } });
+    await eventually(async () => !(await podsClient.find(name)), 'the held pod gone');
+    await c.kube.resource('deployments', c.namespace).delete('held');
+  });
 });

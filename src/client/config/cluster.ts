@@ -22,6 +22,8 @@ export interface ClusterSettings {
   tlsServerName?: string;
   /** The effective proxy: proxy-url, else from the environment. */
   proxyUrl?: string;
+  /** Further API servers of the cluster (`watchmark.io/servers`), normalized; absent with `--server`. */
+  servers?: string[];
 }
 
 /** A cluster entry with nothing set, for a context whose cluster is supplied entirely by `--server`. */
@@ -56,12 +58,19 @@ export async function resolveCluster(
     cluster.proxyUrl !== undefined
       ? normalizeProxyUrl(cluster.proxyUrl, `${where} proxy-url`)
       : proxyFromEnvironment(server, env);
+  // `--server` names one server: the cluster's list no longer applies.
+  const servers = serverOverride
+    ? []
+    : (cluster.servers ?? [])
+        .map((url, i) => normalizeServer(url, `${where} watchmark.io/servers[${i}]`))
+        .filter((url) => url !== server);
   return {
     server,
     caPem,
     insecureSkipTlsVerify: cluster.insecureSkipTlsVerify,
     tlsServerName: cluster.tlsServerName,
     proxyUrl,
+    ...(servers.length > 0 ? { servers } : {}),
   };
 }
 

@@ -30,6 +30,8 @@ export interface KubeconfigCluster {
   disableCompression: boolean;
   /** `extensions` entry `client.authentication.k8s.io/exec`: per-cluster exec plugin config (spec.cluster.config). */
   execExtension?: unknown;
+  /** `extensions` entry `watchmark.io/servers` (`servers: [url, ...]`): every API server of an HA cluster. */
+  servers?: string[];
 }
 
 /** One `env` item of an exec plugin. */
@@ -107,6 +109,8 @@ export interface KubeconfigFile {
 }
 
 const EXEC_EXTENSION = 'client.authentication.k8s.io/exec';
+/** Several API servers over one etcd: kubectl ignores the extension and uses `server`. */
+export const SERVERS_EXTENSION = 'watchmark.io/servers';
 
 type YamlMap = Record<string, unknown>;
 
@@ -256,6 +260,14 @@ function readCluster(fields: FieldReader, body: YamlMap, where: string): Kubecon
   fields.list(body.extensions, `${where}.extensions`).forEach((item, i) => {
     const ext = fields.map(item, `${where}.extensions[${i}]`) ?? {};
     if (ext.name === EXEC_EXTENSION) cluster.execExtension = ext.extension;
+    if (ext.name === SERVERS_EXTENSION) {
+      const at = `${where}.extensions[${i}].extension`;
+      const servers = fields.map(ext.extension, at) ?? {};
+      cluster.servers = fields.list(servers.servers, `${at}.servers`).map((url, j) => {
+        if (typeof url !== 'string' || url === '') throw fields.fail(`${at}.servers[${j}]`, 'must be a URL');
+        return url;
+      });
+    }
   });
   return cluster;
 }

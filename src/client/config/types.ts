@@ -9,6 +9,12 @@ import type { Clock } from '../../protocol/clock.js';
 export interface ClusterConnection {
   /** Base URL of the API server, no trailing slash (a path prefix is kept). */
   server: string;
+  /**
+   * Further API servers of the same cluster (several servers over one etcd),
+   * sharing the CA and credentials: the transport moves to the next one when
+   * its server goes away. From the kubeconfig cluster extension `watchmark.io/servers`.
+   */
+  servers?: string[];
   /** PEM text of the CA bundle that signs the serving certificate (certificate-authority(-data)). */
   caPem?: string;
   /** Skip verification of the serving certificate (insecure-skip-tls-verify). */

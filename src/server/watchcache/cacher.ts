@@ -1,4 +1,4 @@
-import type { Clock } from '../../protocol/clock.js';
+import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { resourceId, resourceIdOfKey } from '../keys.js';
 import type { ResourceKind } from '../kinds/types.js';
@@ -36,6 +36,7 @@ export class Cacher {
   private storeWatch: StoreWatch | undefined;
   private revision = 0;
   private waiters: Array<{ revision: number; resolve: () => void }> = [];
+  private refillTimer: TimerHandle | undefined;
   private stopped = false;
 
   constructor(store: Store, kinds: ResourceKind[], opts: CacherOptions) {
@@ -51,24 +52,40 @@ export class Cacher {
 
   /** Fills every cache with a list at one revision, then follows the store from there. */
   async start(): Promise<void> {
+    await this.fill();
+  }
+
+  /**
+   * Lists everything at one revision into new caches and watches the store
+   * from it. The old caches' watchers are closed cleanly: each client comes
+   * back with its last resourceVersion, and one older than the new caches
+   * gets 410 and relists, as after a kube-apiserver restart.
+   */
+  private async fill(): Promise<void> {
     const { items, revision } = await this.store.list('/');
-    this.caches.clear();
+    if (this.stopped) return;
+    const caches = new Map<string, ResourceCache>();
     for (const kind of this.kinds) {
-      this.caches.set(
+      caches.set(
         resourceId(kind),
         new ResourceCache(kind, revision, this.opts.clock, this.opts.stats, this.opts.history),
       );
     }
+    const stale = [...this.caches.values()];
+    this.caches.clear();
+    for (const [id, cache] of caches) this.caches.set(id, cache);
     for (const kv of items) {
       const cache = this.cacheOfKey(kv.key);
       cache?.load(kv.key, decodeStored(kv.value, kv.modRevision), kv.modRevision);
     }
-    this.revision = revision;
+    this.revision = Math.max(this.revision, revision);
+    for (const cache of stale) for (const w of cache.watchers.all()) w.close('shutdown');
     this.storeWatch = this.store.watch(
       revision,
       (events) => this.onStoreEvents(events),
       (err) => this.onStoreError(err),
     );
+    this.wakeWaiters();
   }
 
   /** The cache of `kind`. */
@@ -110,6 +127,7 @@ export class Cacher {
   /** Stops following the store. Watchers are closed by their owner. */
   stop(): void {
     this.stopped = true;
+    this.refillTimer?.cancel();
     this.storeWatch?.close();
     this.storeWatch = undefined;
   }
@@ -133,6 +151,10 @@ export class Cacher {
       }
       this.revision = ev.revision;
     }
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
     if (this.waiters.length > 0) {
       const ready = this.waiters.filter((w) => w.revision <= this.revision);
       this.waiters = this.waiters.filter((w) => w.revision > this.revision);
@@ -140,8 +162,25 @@ export class Cacher {
     }
   }
 
+  /**
+   * The store watch broke for good (compacted past our revision, say after a
+   * long etcd outage): refill from a fresh list, retrying until it works.
+   */
   private onStoreError(err: Error): void {
     if (this.stopped) return;
     this.opts.onError?.(err);
+    this.storeWatch = undefined;
+    this.refill(0);
+  }
+
+  private refill(delayMs: number): void {
+    this.refillTimer = this.opts.clock.setTimeout(() => {
+      this.refillTimer = undefined;
+      this.fill().catch((err: Error) => {
+        if (this.stopped) return;
+        this.opts.onError?.(new Error(`refilling the watch cache failed: ${err.message}`));
+        this.refill(Math.min(Math.max(delayMs * 2, 100), 5_000));
+      });
+    }, delayMs);
   }
 }

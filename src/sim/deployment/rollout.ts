@@ -4,12 +4,14 @@
  * runs, the rolling-update steps bounded by maxSurge/maxUnavailable, the
  * recreate steps, and the status write with the Progressing condition.
  */
+import { ControllerError } from '../controller.js';
 import {
   type Condition,
   type Deployment,
   type DeploymentStatus,
   findCondition,
   isDeleting,
+  keyOf,
   type Pod,
   type ReplicaSet,
   semanticEqual,
@@ -121,7 +123,9 @@ async function syncStatus(
 
 async function rolloutRolling(ops: RolloutOps, d: Deployment, rsList: ReplicaSet[]): Promise<void> {
   const { newRS, oldRSs } = await ops.replicaSetsAndSyncRevision(d, rsList, true);
-  if (!newRS) throw new Error('no new ReplicaSet after creating one');
+  // Unreachable unless the server accepted a create and then hid it: fail loudly, retry later.
+  if (!newRS)
+    throw new ControllerError('deployment-controller', keyOf(d), 'no new ReplicaSet after creating one');
   const all = [...oldRSs, newRS];
   if (await reconcileNewReplicaSet(ops, all, newRS, d)) return syncRolloutStatus(ops, all, newRS, d);
   if (await reconcileOldReplicaSets(ops, all, activeReplicaSets(oldRSs), newRS, d))

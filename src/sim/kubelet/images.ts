@@ -34,8 +34,17 @@ function repository(normalized: string): string {
   return colon > normalized.lastIndexOf('/') ? normalized.slice(0, colon) : normalized;
 }
 
+const digests = new Map<string, string>();
+
+/** sha256 hex, memoized: a node builds the same image IDs for thousands of pod statuses. */
 function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  let d = digests.get(text);
+  if (d === undefined) {
+    d = createHash('sha256').update(text).digest('hex');
+    if (digests.size > 10_000) digests.clear();
+    digests.set(text, d);
+  }
+  return d;
 }
 
 /** `docker.io/library/nginx@sha256:...`: a status' imageID. */

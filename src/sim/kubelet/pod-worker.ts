@@ -63,7 +63,7 @@ export class PodWorker {
   private desired: Record<string, unknown> | undefined;
   private writing: Promise<void> | undefined;
   private running: Promise<void> | undefined;
-  private terminating = false;
+  private terminating: Promise<void> | undefined;
 
   constructor(host: KubeletHost, pod: Pod) {
     this.host = host;
@@ -93,7 +93,7 @@ export class PodWorker {
   /** Takes a newer version of the pod; a deletion mark starts termination. */
   update(pod: Pod): void {
     this.pod = pod;
-    if (isDeleting(pod) && !this.terminating) void this.terminate();
+    if (isDeleting(pod)) this.terminating ??= this.terminate();
   }
 
   /** The pod is gone from the API: stop its containers (Killing) and every timer. */
@@ -102,6 +102,7 @@ export class PodWorker {
     if (gone) this.desired = undefined;
     this.abort.abort();
     await this.running;
+    await this.terminating;
     await this.writing;
   }
 
@@ -222,7 +223,6 @@ export class PodWorker {
 
   /** Graceful deletion held by finalizers: stop the containers, report, delete the pod with grace 0. */
   private async terminate(): Promise<void> {
-    this.terminating = true;
     this.killEvents();
     const grace = Math.min(
       (this.pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000,

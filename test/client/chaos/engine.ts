@@ -5,21 +5,12 @@
  * state and that its handlers told a consistent story.
  */
 
-import type { Selection } from '../../../src/client/client.js';
-import type { Informer, InformerOptions } from '../../../src/client/informer.js';
-import { objectKey } from '../../../src/client/informer.js';
-import type { WatcherMetrics } from '../../../src/client/metrics.js';
+import type { InformerOptions } from '../../../src/client/informer.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
+import { converge, divergence, type InformerSpec, type Tracked } from './checks.js';
 import { HandlerHistory } from './history.js';
-import { type ChaosConfig, describePlan, planSeed, type Res } from './schedule.js';
+import { type ChaosConfig, describePlan, planSeed, type Step } from './schedule.js';
 import { World } from './world.js';
-
-/** One informer under test. */
-interface InformerSpec {
-  name: string;
-  res: Res;
-  selection: Selection;
-}
 
 const INFORMERS: InformerSpec[] = [
   { name: 'pods(all)', res: 'pods', selection: { allNamespaces: true } },
@@ -39,18 +30,6 @@ const INFORMERS: InformerSpec[] = [
     selection: { namespace: 'chaos-b', labelSelector: 'tier=front' },
   },
 ];
-
-interface Tracked {
-  spec: InformerSpec;
-  informer: Informer;
-  history: HandlerHistory;
-  /** Handlers registered while the informer was already running, if any. */
-  late?: HandlerHistory;
-  /** The last few errors the watcher reported, for failure reports. */
-  recentErrors: string[];
-  /** The server's state for this informer's selection, as last listed. */
-  truth?: { revision: number; state: Map<string, number> };
-}
 
 /** The outcome of one seed. */
 export interface SeedResult {
@@ -102,10 +81,7 @@ export function addTotals(a: ChaosTotals, b: ChaosTotals): void {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** How long a seed may take to converge after its faults stop. */
-const QUIESCE_MS = 10_000;
-
-function informerOptions(config: ChaosConfig, t: { recentErrors: string[] }): InformerOptions<KubeObject> {
+function informerOptions(config: ChaosConfig, recentErrors: string[]): InformerOptions<KubeObject> {
   return {
     bookmarks: config.mode !== 'clientNoBookmarks',
     initial: config.mode === 'stream' ? 'stream' : 'list',
@@ -113,20 +89,17 @@ function informerOptions(config: ChaosConfig, t: { recentErrors: string[] }): In
     watchTimeoutMs: config.watchTimeoutMs,
     backoff: config.backoff,
     idleTimeoutMs: config.idleTimeoutMs,
+    // Dead connections are cut after this; generous, since a starved CI machine answers slowly.
+    requestTimeoutMs: 1_000,
     serverBookmarkIntervalMs: config.bookmarkIntervalMs,
     resyncPeriodMs: config.resyncPeriodMs,
     lazyDecode: config.lazyDecode,
     onError: (err) => {
       const code = (err as { code?: unknown })?.code;
-      t.recentErrors.push(`${code ?? ''} ${(err as Error)?.message ?? String(err)}`.trim().slice(0, 160));
-      if (t.recentErrors.length > 3) t.recentErrors.shift();
+      recentErrors.push(`${code ?? ''} ${(err as Error)?.message ?? String(err)}`.trim().slice(0, 160));
+      if (recentErrors.length > 3) recentErrors.shift();
     },
   };
-}
-
-/** Whether the watchers can be expected to reach the server's newest resourceVersion (via bookmarks). */
-function expectsBookmarks(config: ChaosConfig): boolean {
-  return config.mode === 'bookmarks' || config.mode === 'stream';
 }
 
 /** Runs one seed end to end; never throws (failures are in the result). */
@@ -146,30 +119,15 @@ export async function runSeed(seed: number): Promise<SeedResult> {
   try {
     world = await World.open(config);
     for (const step of config.prefill) await world.run(step);
-    for (const spec of INFORMERS) {
-      const t = { spec, recentErrors: [] as string[] } as Tracked;
-      t.informer = world.reader.informer(spec.res, spec.selection, informerOptions(config, t));
-      t.history = new HandlerHistory(spec.name, t.informer, {
-        slow: config.slowHandlers,
-        resyncs: config.resyncPeriodMs !== undefined,
-      });
-      tracked.push(t);
-      t.informer.start();
-    }
+    tracked.push(...startInformers(world, config));
     phase('setup');
     if (config.syncFirst) {
       await withDeadline(Promise.all(tracked.map((t) => t.informer.synced())), 5_000, 'the first sync');
     }
     phase('sync');
     for (const step of config.steps) {
-      if (step.op !== 'lateHandlers') await world.run(step);
-      else {
-        for (const t of tracked) {
-          t.late = new HandlerHistory(`${t.spec.name} (late handlers)`, t.informer, {
-            resyncs: config.resyncPeriodMs !== undefined,
-          });
-        }
-      }
+      if (step.op === 'lateHandlers') addLateHandlers(tracked, config);
+      else await world.run(step);
     }
     world.calm();
     phase('schedule');
@@ -177,31 +135,7 @@ export async function runSeed(seed: number): Promise<SeedResult> {
     phase('converge');
     if (failures.length === 0) {
       // Liveness: one more change every informer must see, bookmarks or not.
-      await world.run({
-        op: 'create',
-        res: 'pods',
-        ns: 'chaos-a',
-        name: 'sentinel',
-        tier: 'front',
-        data: 's',
-      });
-      await world.run({ op: 'phase', ns: 'chaos-a', name: 'sentinel', phase: 'Running' });
-      await world.run({
-        op: 'create',
-        res: 'pods',
-        ns: 'chaos-b',
-        name: 'sentinel',
-        tier: 'front',
-        data: 's',
-      });
-      await world.run({
-        op: 'create',
-        res: 'configmaps',
-        ns: 'chaos-b',
-        name: 'sentinel',
-        tier: 'edge',
-        data: 's',
-      });
+      for (const step of SENTINEL) await world.run(step);
       failures.push(...(await converge(world, config, tracked, 'after the sentinel writes')));
       phase('sentinel');
     }
@@ -218,25 +152,10 @@ export async function runSeed(seed: number): Promise<SeedResult> {
   } catch (err) {
     failures.push(`run failed: ${(err as Error)?.stack ?? String(err)}`);
   } finally {
-    world?.calm();
-    for (const t of tracked) {
-      try {
-        await withDeadline(t.informer.stop(), 5_000, `${t.spec.name}: stop()`);
-      } catch (err) {
-        failures.push((err as Error).message);
-      }
-    }
-    if (world) {
-      try {
-        failures.push(...(await withDeadline(world.close(), 10_000, 'closing the server, proxy and clients')));
-      } catch (err) {
-        failures.push((err as Error).message);
-      }
-    }
+    failures.push(...(await teardown(world, tracked)));
     phase('teardown');
   }
   for (const t of tracked) failures.push(...t.history.violations, ...(t.late?.violations ?? []));
-  const totals = totalsOf(tracked, world);
   return {
     seed,
     ok: failures.length === 0,
@@ -244,90 +163,59 @@ export async function runSeed(seed: number): Promise<SeedResult> {
     ms: Date.now() - started,
     plan: describePlan(config),
     phases,
-    totals,
+    totals: totalsOf(tracked, world),
   };
 }
 
-/** Waits until every informer matches the server (and, with bookmarks, has its newest resourceVersion). */
-async function converge(
-  world: World,
-  config: ChaosConfig,
-  tracked: Tracked[],
-  when: string,
-): Promise<string[]> {
-  const deadline = Date.now() + QUIESCE_MS;
-  const needRv = expectsBookmarks(config);
-  const pending = new Map<Tracked, string>();
-  for (;;) {
-    const latest = await world.latestRevision();
-    pending.clear();
-    for (const t of tracked) {
-      const d = await divergence(world, t, needRv, latest);
-      if (d) pending.set(t, d);
+/** Writes that concern every informer: the pods in both namespaces and a configmap in the selector. */
+const SENTINEL: Step[] = [
+  { op: 'create', res: 'pods', ns: 'chaos-a', name: 'sentinel', tier: 'front', data: 's' },
+  { op: 'phase', ns: 'chaos-a', name: 'sentinel', phase: 'Running' },
+  { op: 'create', res: 'pods', ns: 'chaos-b', name: 'sentinel', tier: 'front', data: 's' },
+  { op: 'create', res: 'configmaps', ns: 'chaos-b', name: 'sentinel', tier: 'edge', data: 's' },
+];
+
+function startInformers(world: World, config: ChaosConfig): Tracked[] {
+  return INFORMERS.map((spec) => {
+    const recentErrors: string[] = [];
+    const informer = world.reader.informer(spec.res, spec.selection, informerOptions(config, recentErrors));
+    const history = new HandlerHistory(spec.name, informer, {
+      slow: config.slowHandlers,
+      resyncs: config.resyncPeriodMs !== undefined,
+    });
+    informer.start();
+    return { spec, informer, history, recentErrors };
+  });
+}
+
+/** Handlers registered on running informers, as a shared informer gets them from a late controller. */
+function addLateHandlers(tracked: Tracked[], config: ChaosConfig): void {
+  for (const t of tracked) {
+    t.late = new HandlerHistory(`${t.spec.name} (late handlers)`, t.informer, {
+      resyncs: config.resyncPeriodMs !== undefined,
+    });
+  }
+}
+
+/** Stops the informers and closes the world, each under a deadline; returns what failed. */
+async function teardown(world: World | undefined, tracked: Tracked[]): Promise<string[]> {
+  const failures: string[] = [];
+  world?.calm();
+  for (const t of tracked) {
+    try {
+      await withDeadline(t.informer.stop(), 5_000, `${t.spec.name}: stop()`);
+    } catch (err) {
+      failures.push((err as Error).message);
     }
-    if (pending.size === 0) return [];
-    if (Date.now() > deadline) break;
-    await sleep(20);
   }
-  return [...pending].map(
-    ([t, d]) => `${t.spec.name}: did not converge ${when} within ${QUIESCE_MS} ms: ${d}; ${metricsLine(t)}`,
-  );
-}
-
-/** Why `t` does not (yet) match the server, or undefined when it does. */
-async function divergence(
-  world: World,
-  t: Tracked,
-  needRv: boolean,
-  latest: number,
-): Promise<string | undefined> {
-  const rv = Number(t.informer.watcher.resourceVersion || 0);
-  if (!t.informer.isSynced) return 'not synced';
-  if (needRv && rv < latest) return `watcher at resourceVersion ${rv}, server at ${latest}`;
-  const cache = stateOf(t.informer.list());
-  // Cheap checks first; the server is listed once per revision.
-  const handlerDiff = diff('cache', cache, 'handlers', t.history.snapshot());
-  if (handlerDiff) return `handlers differ from the cache: ${handlerDiff}`;
-  const lateDiff = t.late && diff('cache', cache, 'late handlers', t.late.snapshot());
-  if (lateDiff) return `late handlers differ from the cache: ${lateDiff}`;
-  if (t.truth?.revision !== latest) {
-    const { namespace, allNamespaces, labelSelector, fieldSelector } = t.spec.selection;
-    const client = allNamespaces ? world.all(t.spec.res) : world.writer.resource(t.spec.res, namespace);
-    const list = await client.list({ labelSelector, fieldSelector });
-    t.truth = { revision: Number(list.metadata.resourceVersion), state: stateOf(list.items) };
+  if (world) {
+    try {
+      failures.push(...(await withDeadline(world.close(), 10_000, 'closing the server, proxy and clients')));
+    } catch (err) {
+      failures.push((err as Error).message);
+    }
   }
-  const cacheDiff = diff('server', t.truth.state, 'cache', cache);
-  if (cacheDiff) return `cache differs from the server: ${cacheDiff}`;
-  return undefined;
-}
-
-function stateOf(objects: KubeObject[]): Map<string, number> {
-  return new Map(objects.map((o) => [objectKey(o), Number(o.metadata?.resourceVersion)]));
-}
-
-function diff(
-  aName: string,
-  a: Map<string, number>,
-  bName: string,
-  b: Map<string, number>,
-): string | undefined {
-  const out: string[] = [];
-  for (const [k, v] of a) {
-    if (!b.has(k)) out.push(`${k}@${v} only in ${aName}`);
-    else if (b.get(k) !== v) out.push(`${k} ${aName}@${v} ${bName}@${b.get(k)}`);
-  }
-  for (const [k, v] of b) if (!a.has(k)) out.push(`${k}@${v} only in ${bName}`);
-  if (out.length === 0) return undefined;
-  return out.slice(0, 8).join('; ') + (out.length > 8 ? ` (+${out.length - 8} more)` : '');
-}
-
-function metricsLine(t: Tracked): string {
-  const m: WatcherMetrics = t.informer.watcher.metrics;
-  return (
-    `lists=${JSON.stringify(m.lists)} watches=${m.watchesStarted} ends=${JSON.stringify(m.watchEnds)} ` +
-    `resumes=${m.resumes} errors=${m.errors} bookmarks=${m.bookmarks} rv=${m.resourceVersion} ` +
-    `last errors: ${JSON.stringify(t.recentErrors)}`
-  );
+  return failures;
 }
 
 function totalsOf(tracked: Tracked[], world: World | undefined): ChaosTotals {

@@ -92,7 +92,9 @@ function between(rng: () => number, lo: number, hi: number): number {
 
 /** The settings and schedule of `seed`. */
 export function planSeed(seed: number): ChaosConfig {
+  // Settings and steps draw from separate streams, so a new setting leaves every seed's steps as they were.
   const rng = mulberry32(seed);
+  const stepsRng = mulberry32(Math.imul(seed, 0x9e3779b1) ^ 0x5bd1e995);
   const modes: Mode[] = [
     'bookmarks',
     'stream',
@@ -123,9 +125,9 @@ export function planSeed(seed: number): ChaosConfig {
     steps: [],
   };
   const model: Model = { exists: new Set() };
-  const prefill = between(rng, 0, 10);
-  for (let i = 0; i < prefill; i++) config.prefill.push(planWrite(rng, model));
-  config.steps = planSteps(rng, config, model);
+  const prefill = between(stepsRng, 0, 10);
+  for (let i = 0; i < prefill; i++) config.prefill.push(planWrite(stepsRng, model));
+  config.steps = planSteps(stepsRng, config, model);
   return config;
 }
 

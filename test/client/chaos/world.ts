@@ -18,7 +18,7 @@ import { StatusError } from '../../../src/protocol/status.js';
 import { MemoryStore, type RunningServer, startServer } from '../../../src/server/index.js';
 import { buildKubeconfig } from '../../../src/server/kubeconfig.js';
 import { type FaultAction, FaultProxy } from '../../helpers/fault-proxy.js';
-import type { ChaosConfig, Res, Step } from './schedule.js';
+import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';
 
 /** What a run's steps did, for reports. */
 export interface WorldStats {
@@ -70,7 +70,7 @@ export class World {
     this.proxy = await FaultProxy.start({ target: this.server.url, decide: (req) => this.decide(req.watch) });
     this.writer = await this.client('writer', this.server.url);
     this.reader = await this.client('reader', this.proxy.url);
-    for (const ns of ['chaos-a', 'chaos-b']) {
+    for (const ns of NAMESPACES) {
       await this.writer.resource('namespaces').create({ metadata: { name: ns } });
     }
   }
@@ -113,7 +113,7 @@ export class World {
     return this.armed.splice(i, 1)[0].action;
   }
 
-  /** Stops injecting faults: disarms the proxy and ends any pause. */
+  /** Stops injecting faults: disarms the proxy and ends any pause (stalled connections stay dead). */
   calm(): void {
     this.armed = [];
     this.proxy.resume();

@@ -1,0 +1,367 @@
+/**
+ * Starting real etcd members on loopback, for `watchmark cluster up`, the
+ * tests and the benchmarks: free ports, a data directory on tmpfs by default,
+ * `--max-request-bytes` raised above the API server's body limit, and no
+ * orphan processes on any path.
+ *
+ * Each member runs under a tiny `sh` wrapper whose stdin is a pipe from this
+ * process. When this process dies, however it dies (SIGKILL included), the
+ * pipe closes and the wrapper SIGKILLs its etcd: a Node `exit` handler alone
+ * would not survive a SIGKILL or a crashed test worker.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/**
+ * etcd's default request limit is 1.5 MiB, below the API server's 3 MiB body
+ * limit: a 2 MiB object would be refused by etcd (413). Members started here
+ * take 4 MiB, which fits any body the server accepts plus the key and the
+ * transaction around it.
+ */
+export const ETCD_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** Options of {@link startEtcdCluster}. */
+export interface EtcdClusterOptions {
+  /** How many members (default 1). */
+  members?: number;
+  /**
+   * Parent directory of the members' data; a fresh directory under /dev/shm
+   * (tmpfs) when absent, removed on close. A given directory is kept.
+   */
+  dataDir?: string;
+  /** etcd's `--max-request-bytes` (default {@link ETCD_MAX_REQUEST_BYTES}). */
+  maxRequestBytes?: number;
+  /** The etcd binary (default: `etcd` on PATH). */
+  binary?: string;
+  /** Faster elections for tests: heartbeat 50 ms, election timeout 500 ms (default false: etcd's 100/1000). */
+  fastElections?: boolean;
+  /** The members' client and peer ports (default: free ones); a restart over kept data must reuse them. */
+  ports?: Array<{ client: number; peer: number }>;
+  /**
+   * Serve clients over TLS (https URLs): the members' certificate and key
+   * files, and with `clientCaFile` require client certificates signed by it.
+   */
+  clientTls?: { certFile: string; keyFile: string; clientCaFile?: string };
+  /** How long to wait for every member to answer /health (default 20 s). */
+  startTimeoutMs?: number;
+}
+
+/** One etcd member started by {@link startEtcdCluster}. */
+export interface EtcdMember {
+  readonly name: string;
+  /** The client URL (`http://127.0.0.1:PORT`). */
+  readonly clientUrl: string;
+  /** The process id of etcd itself (not of its wrapper); undefined while stopped. */
+  readonly pid: number | undefined;
+  /** Whether the member's process is running. */
+  readonly running: boolean;
+  /** Kills the member with SIGKILL, as a crash would, and waits for it to go. */
+  kill(): Promise<void>;
+  /** Stops the member with SIGTERM, then SIGKILL if it is not gone within `graceMs` (default 3 s). */
+  stop(graceMs?: number): Promise<void>;
+  /** Starts a stopped member again over its data and waits until it is healthy. */
+  start(): Promise<void>;
+}
+
+/** A running etcd cluster. */
+export interface EtcdCluster {
+  /** Client URLs of every member. */
+  readonly endpoints: string[];
+  readonly members: EtcdMember[];
+  /** Where the members keep their data. */
+  readonly dataDir: string;
+  /** Stops every member and removes a temporary data directory. */
+  close(): Promise<void>;
+}
+
+/** The etcd binary on PATH, or undefined (checked synchronously, so tests can decide at collection time). */
+export function findEtcdBinary(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, 'etcd');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory: keep looking
+    }
+  }
+  return undefined;
+}
+
+/** A free TCP port on 127.0.0.1 (bound and released; etcd binds it a moment later). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+// $1 is the program, the rest its arguments. fd 3 keeps our stdin: a
+// background job's own stdin is /dev/null. EOF on it (we closed it, or we
+// died) means SIGKILL the program. SIGTERM to the wrapper is passed on.
+const WRAPPER = [
+  'bin="$1"; shift',
+  'exec 3<&0',
+  '"$bin" "$@" </dev/null &',
+  'pid=$!',
+  'echo "tethered-pid $pid"',
+  '(cat <&3 >/dev/null; kill -KILL $pid 2>/dev/null) &',
+  'watchdog=$!',
+  "trap 'kill -TERM $pid 2>/dev/null' TERM INT",
+  // A trapped signal interrupts the first wait; the second waits for the program's own exit.
+  'wait $pid 2>/dev/null; status=$?; wait $pid 2>/dev/null',
+  'kill $watchdog 2>/dev/null',
+  'exit $status',
+].join('\n');
+
+/**
+ * A child process that cannot outlive this one: it runs under a small `sh`
+ * wrapper whose stdin is a pipe from here, and when that pipe closes (we
+ * closed it, or this process died, even by SIGKILL) the wrapper SIGKILLs it.
+ * Its stdout is a pipe (`stdout`), its stderr goes to `stderrFd` or is inherited.
+ */
+export class TetheredProcess {
+  /** The wrapper process (its stdout carries the program's). */
+  readonly wrapper: ChildProcess;
+  /** Resolves when the program (and its wrapper) have exited, with the program's exit code. */
+  readonly exited: Promise<number | null>;
+  private programPid: number | undefined;
+  private gone = false;
+
+  constructor(command: string, args: string[], stderrFd?: number) {
+    const child = spawn('/bin/sh', ['-c', WRAPPER, 'sh', command, ...args], {
+      stdio: ['pipe', 'pipe', stderrFd ?? 'inherit'],
+      // A group of its own: a terminal's Ctrl-C reaches only us, and we stop
+      // children in order (API servers before the etcd they write to).
+      detached: true,
+    });
+    this.wrapper = child;
+    child.stdout?.setEncoding('utf8');
+    let head = '';
+    const findPid = (text: string) => {
+      head += text;
+      const match = /tethered-pid (\d+)/.exec(head);
+      if (match) {
+        this.programPid = Number(match[1]);
+        child.stdout?.off('data', findPid);
+      }
+    };
+    child.stdout?.on('data', findPid);
+    // An EPIPE on a stdin we are closing is expected: the wrapper may be gone already.
+    child.stdin?.on('error', () => {});
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code) => {
+        this.gone = true;
+        child.stdin?.destroy();
+        resolve(code);
+      });
+    });
+  }
+
+  /** The program's own process id (not the wrapper's), once known. */
+  get pid(): number | undefined {
+    return this.gone ? undefined : this.programPid;
+  }
+
+  /** Whether the program is still running. */
+  get running(): boolean {
+    return !this.gone;
+  }
+
+  /** SIGKILLs the program, as a crash would, and waits for it. */
+  async kill(): Promise<void> {
+    this.wrapper.stdin?.end();
+    await this.exited;
+  }
+
+  /** SIGTERMs the program, then SIGKILLs it if it is not gone within `graceMs`. */
+  async stop(graceMs = 3_000): Promise<void> {
+    if (this.gone) return;
+    this.wrapper.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => {
+      timer = setTimeout(() => r('late'), graceMs);
+    });
+    const outcome = await Promise.race([this.exited.then(() => 'gone' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') await this.kill();
+  }
+}
+
+class Member implements EtcdMember {
+  readonly name: string;
+  readonly clientUrl: string;
+  private readonly args: string[];
+  private readonly binary: string;
+  private readonly logPath: string;
+  private readonly startTimeoutMs: number;
+  private process: TetheredProcess | undefined;
+
+  constructor(
+    name: string,
+    clientUrl: string,
+    binary: string,
+    args: string[],
+    logPath: string,
+    timeout: number,
+  ) {
+    this.name = name;
+    this.clientUrl = clientUrl;
+    this.binary = binary;
+    this.args = args;
+    this.logPath = logPath;
+    this.startTimeoutMs = timeout;
+  }
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  get running(): boolean {
+    return this.process?.running ?? false;
+  }
+
+  /** Spawns the process; {@link waitHealthy} tells when it serves. */
+  async spawn(): Promise<void> {
+    if (this.running) return;
+    const log = await open(this.logPath, 'a');
+    try {
+      this.process = new TetheredProcess(this.binary, this.args, log.fd);
+    } finally {
+      // The child has its own copy of the descriptor.
+      await log.close();
+    }
+  }
+
+  async waitHealthy(): Promise<void> {
+    const deadline = Date.now() + this.startTimeoutMs;
+    for (;;) {
+      if (!this.running)
+        throw new Error(`etcd member ${this.name} exited while starting (log: ${this.logPath})`);
+      try {
+        if (await this.healthy()) return;
+      } catch {
+        // not listening yet, or no leader yet: poll again
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `etcd member ${this.name} not healthy after ${this.startTimeoutMs} ms (log: ${this.logPath})`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Whether /health says so; over TLS, a listening port is taken for health (it needs the client's credentials). */
+  private async healthy(): Promise<boolean> {
+    if (this.clientUrl.startsWith('https:')) {
+      const { port } = new URL(this.clientUrl);
+      return new Promise((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+    }
+    const res = await fetch(`${this.clientUrl}/health`, { signal: AbortSignal.timeout(1000) });
+    const body = (await res.json()) as { health?: string };
+    return body.health === 'true';
+  }
+
+  async kill(): Promise<void> {
+    await this.process?.kill();
+  }
+
+  async stop(graceMs?: number): Promise<void> {
+    // A leader stopping while its followers stop too waits for a leadership
+    // transfer that cannot happen: the grace period cuts that short (the WAL is durable).
+    await this.process?.stop(graceMs);
+  }
+
+  async start(): Promise<void> {
+    await this.spawn();
+    await this.waitHealthy();
+  }
+}
+
+/** Default parent of temporary data: tmpfs when the machine has it, so fsyncs cost nothing. */
+function defaultDataParent(): string {
+  return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+/**
+ * Starts an etcd cluster of `members` members on loopback and waits until
+ * each answers `/health`. Throws (after stopping whatever started) when the
+ * binary is missing or a member does not come up.
+ */
+export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<EtcdCluster> {
+  const binary = opts.binary ?? findEtcdBinary();
+  if (!binary) throw new Error('etcd not found on PATH (Debian: apt-get install etcd-server)');
+  const count = opts.ports?.length ?? opts.members ?? 1;
+  const ownsDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(defaultDataParent(), 'watchmark-etcd-')));
+  await mkdir(dataDir, { recursive: true });
+  const ports = opts.ports ?? [];
+  for (let i = ports.length; i < count; i++) ports.push({ client: await freePort(), peer: await freePort() });
+  const token = `watchmark-${process.pid}-${Date.now().toString(36)}`;
+  const initialCluster = ports.map((p, i) => `m${i}=http://127.0.0.1:${p.peer}`).join(',');
+  const members = ports.map((p, i) => {
+    const name = `m${i}`;
+    const clientUrl = `${opts.clientTls ? 'https' : 'http'}://127.0.0.1:${p.client}`;
+    const peerUrl = `http://127.0.0.1:${p.peer}`;
+    const args = [
+      `--name=${name}`,
+      `--data-dir=${join(dataDir, name)}`,
+      `--listen-client-urls=${clientUrl}`,
+      `--advertise-client-urls=${clientUrl}`,
+      `--listen-peer-urls=${peerUrl}`,
+      `--initial-advertise-peer-urls=${peerUrl}`,
+      `--initial-cluster=${initialCluster}`,
+      `--initial-cluster-token=${token}`,
+      '--initial-cluster-state=new',
+      `--max-request-bytes=${opts.maxRequestBytes ?? ETCD_MAX_REQUEST_BYTES}`,
+      '--logger=zap',
+      '--log-outputs=stderr',
+      '--log-level=warn',
+    ];
+    const tls = opts.clientTls;
+    if (tls) args.push(`--cert-file=${tls.certFile}`, `--key-file=${tls.keyFile}`);
+    if (tls?.clientCaFile) args.push('--client-cert-auth', `--trusted-ca-file=${tls.clientCaFile}`);
+    if (opts.fastElections) args.push('--heartbeat-interval=50', '--election-timeout=500');
+    return new Member(
+      name,
+      clientUrl,
+      binary,
+      args,
+      join(dataDir, `${name}.log`),
+      opts.startTimeoutMs ?? 20_000,
+    );
+  });
+  const close = async () => {
+    // Temporary data is about to go: no point in a graceful stop.
+    await Promise.all(members.map((m) => (ownsDir ? m.kill() : m.stop())));
+    if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    // All members must run before any can elect a leader.
+    for (const m of members) await m.spawn();
+    await Promise.all(members.map((m) => m.waitHealthy()));
+  } catch (err) {
+    await Promise.all(members.map((m) => m.kill()));
+    if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  return { endpoints: members.map((m) => m.clientUrl), members, dataDir, close };
+}

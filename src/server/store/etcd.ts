@@ -1,0 +1,385 @@
+import { ConsecutiveBreaker, circuitBreaker, handleWhen, retry } from 'cockatiel';
+import { Etcd3, type IKeyValue, type IResponseOp } from 'etcd3';
+import { isTransient, toStoreError, unreachable } from './etcd-errors.js';
+import { EtcdPrefixWatch } from './etcd-watch.js';
+import {
+  type Store,
+  StoreError,
+  type StoreEvent,
+  type StoreKV,
+  type StoreListOptions,
+  type StoreListResult,
+  type StoreWatch,
+} from './types.js';
+
+/** The key prefix when none is given: a keyspace of its own, never kube-apiserver's `/registry`. */
+export const DEFAULT_ETCD_PREFIX = '/watchmark';
+
+/** Options of {@link EtcdStore}. */
+export interface EtcdStoreOptions {
+  /** Client URLs of the members (`http://127.0.0.1:2379`); https needs `tls.caPem`. */
+  endpoints: string[];
+  /** Every key lives below this (default {@link DEFAULT_ETCD_PREFIX}). */
+  prefix?: string;
+  /** PEM CA, client certificate and key for https members (`--etcd-cafile/--etcd-certfile/--etcd-keyfile`). */
+  tls?: { caPem?: string; certPem?: string; keyPem?: string };
+  /** Deadline of one etcd call (default 10 s). */
+  requestTimeoutMs?: number;
+  /** How long calls are retried while etcd is unavailable (a member died, an election runs; default 5 s). */
+  unavailableRetryMs?: number;
+  /** Receives one-line log messages. */
+  log?: (message: string) => void;
+}
+
+/** Keys per range call when a list asks for everything: keeps each gRPC answer small. */
+const PAGE = 5_000;
+
+/**
+ * The {@link Store} on a real etcd cluster (v3 API, through the `etcd3`
+ * package's gRPC clients). resourceVersions are etcd revisions: an object's
+ * is its key's mod_revision, a list's the revision it was read at. Writes are
+ * transactions conditioned on the key's mod_revision, so a concurrent writer
+ * through another API server gets `conflict`, never a lost update. Every
+ * change reaches the watch cache through ONE etcd watch over the prefix.
+ */
+export class EtcdStore implements Store {
+  readonly name = 'etcd';
+  /** The key prefix, without a trailing slash. */
+  readonly prefix: string;
+  private readonly client: Etcd3;
+  private readonly opts: EtcdStoreOptions;
+  private readonly watches = new Set<StoreWatch>();
+  /** The highest compaction this store knows of (its own, or one etcd reported). */
+  private knownCompacted = 0;
+
+  constructor(opts: EtcdStoreOptions) {
+    if (opts.endpoints.length === 0) throw new Error('etcd store: no endpoints');
+    this.opts = opts;
+    this.prefix = normalizePrefix(opts.prefix ?? DEFAULT_ETCD_PREFIX);
+    const timeout = opts.requestTimeoutMs ?? 10_000;
+    const tls = opts.tls;
+    this.client = new Etcd3({
+      hosts: opts.endpoints,
+      credentials: tls?.caPem
+        ? {
+            rootCertificate: Buffer.from(tls.caPem),
+            certChain: tls.certPem ? Buffer.from(tls.certPem) : undefined,
+            privateKey: tls.keyPem ? Buffer.from(tls.keyPem) : undefined,
+          }
+        : undefined,
+      // Big lists and watch batches: no 4 MiB receive cap. Streams get no deadline.
+      grpcOptions: {
+        'grpc.max_receive_message_length': -1,
+        'grpc.max_send_message_length': -1,
+        // A member that hangs (not one that dies: that resets the connection) is noticed
+        // within 40 s; etcd accepts pings no more often than every 5 s.
+        'grpc.keepalive_time_ms': 30_000,
+        'grpc.keepalive_timeout_ms': 10_000,
+      },
+      defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+      // etcd3's defaults also count "resource exhausted" (an object over etcd's limit) as a
+      // host failure, and three of those shut the client out of a healthy member. Only a
+      // member that cannot be reached is skipped (for 2 s) and the call tried on another.
+      faultHandling: {
+        host: () =>
+          circuitBreaker(handleWhen(unreachable), {
+            halfOpenAfter: 2_000,
+            breaker: new ConsecutiveBreaker(2),
+          }),
+        global: retry(handleWhen(unreachable), { maxAttempts: opts.endpoints.length }),
+      },
+    });
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await this.call(() => this.client.kv.range({ key: this.etcdKey('/'), count_only: true }));
+    return Number(res.header.revision);
+  }
+
+  async compactedRevision(): Promise<number> {
+    const res = await this.call(() => this.client.kv.range({ key: this.compactKey() }));
+    const stored = res.kvs.length > 0 ? Number(res.kvs[0].value.toString('utf8')) || 0 : 0;
+    this.knownCompacted = Math.max(this.knownCompacted, stored);
+    return this.knownCompacted;
+  }
+
+  async get(key: string, revision?: number): Promise<StoreKV | undefined> {
+    const res = await this.read(revision, () =>
+      this.client.kv.range({ key: this.etcdKey(key), revision: revision || 0 }),
+    );
+    return res.kvs.length > 0 ? this.toKV(res.kvs[0]) : undefined;
+  }
+
+  async list(prefix: string, options: StoreListOptions = {}): Promise<StoreListResult> {
+    const start = options.startKey && options.startKey > prefix ? options.startKey : prefix;
+    const rangeEnd = prefixEnd(this.etcdKey(prefix));
+    const limit = options.limit && options.limit > 0 ? options.limit : 0;
+    let revision = options.revision || 0;
+    let from = this.etcdKey(start);
+    const items: StoreKV[] = [];
+    for (;;) {
+      const want = limit > 0 ? Math.min(PAGE, limit - items.length) : PAGE;
+      const readAt = revision;
+      const res = await this.read(options.revision, () =>
+        this.client.kv.range({ key: from, range_end: rangeEnd, revision: readAt, limit: want }),
+      );
+      // Every further page reads at the first one's revision: one consistent snapshot.
+      if (revision === 0) revision = Number(res.header.revision);
+      for (const kv of res.kvs) items.push(this.toKV(kv));
+      const count = Number(res.count);
+      const full = limit > 0 && items.length >= limit;
+      if (!res.more || full) {
+        const remaining = res.more ? count - res.kvs.length : 0;
+        return { items, revision, more: res.more, remaining };
+      }
+      from = Buffer.concat([res.kvs[res.kvs.length - 1].key, Buffer.from([0])]);
+    }
+  }
+
+  async create(key: string, value: string): Promise<StoreKV> {
+    const k = this.etcdKey(key);
+    const res = await this.write(() =>
+      this.client.kv.txn({
+        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: 0 }],
+        success: [{ request_put: { key: k, value: Buffer.from(value) } }],
+      }),
+    );
+    if (!res.succeeded) throw new StoreError('exists', `key ${key} already exists`);
+    const rev = Number(res.header.revision);
+    return { key, value, modRevision: rev, createRevision: rev };
+  }
+
+  async update(key: string, value: string, expectedModRevision: number): Promise<StoreKV> {
+    const k = this.etcdKey(key);
+    const res = await this.write(() =>
+      this.client.kv.txn({
+        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
+        success: [{ request_put: { key: k, value: Buffer.from(value), prev_kv: true } }],
+        failure: [{ request_range: { key: k } }],
+      }),
+    );
+    if (!res.succeeded) throw this.writeRefused(key, res.responses, expectedModRevision);
+    const prev = res.responses[0].response_put.prev_kv;
+    return {
+      key,
+      value,
+      modRevision: Number(res.header.revision),
+      createRevision: Number(prev.create_revision),
+    };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<StoreKV> {
+    const k = this.etcdKey(key);
+    const compare =
+      expectedModRevision === undefined
+        ? { key: k, target: 'Mod' as const, result: 'Greater' as const, mod_revision: 0 }
+        : { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expectedModRevision };
+    const res = await this.write(() =>
+      this.client.kv.txn({
+        compare: [compare],
+        success: [{ request_delete_range: { key: k, prev_kv: true } }],
+        failure: [{ request_range: { key: k } }],
+      }),
+    );
+    if (!res.succeeded) throw this.writeRefused(key, res.responses, expectedModRevision);
+    const prev = res.responses[0].response_delete_range.prev_kvs[0];
+    return {
+      key,
+      value: prev.value.toString('utf8'),
+      modRevision: Number(res.header.revision),
+      createRevision: Number(prev.create_revision),
+    };
+  }
+
+  watch(
+    afterRevision: number,
+    onEvents: (events: StoreEvent[]) => void,
+    onError: (err: Error) => void,
+  ): StoreWatch {
+    const key = Buffer.from(`${this.prefix}/`);
+    const prefixLength = this.prefix.length;
+    const watch = new EtcdPrefixWatch({
+      client: this.client,
+      key,
+      rangeEnd: prefixEnd(key),
+      storeKey: (k) => k.toString('utf8').slice(prefixLength),
+      afterRevision,
+      onEvents,
+      onError: (err) => {
+        this.watches.delete(handle);
+        if (err instanceof StoreError && err.code === 'compacted') this.noteCompacted(err.revision);
+        onError(err);
+      },
+      log: (message) => this.log(`etcd watch: ${message}`),
+    });
+    const handle: StoreWatch = {
+      close: () => {
+        this.watches.delete(handle);
+        watch.close();
+      },
+    };
+    this.watches.add(handle);
+    return handle;
+  }
+
+  async compact(revision: number): Promise<void> {
+    const current = await this.currentRevision();
+    const target = Math.min(revision, current);
+    if (target <= this.knownCompacted) return;
+    try {
+      await this.call(() => this.client.kv.compact({ revision: target, physical: false }));
+    } catch (err) {
+      // Someone (another API server, an operator) compacted further already: nothing to do.
+      if (!(err instanceof StoreError && err.code === 'compacted')) throw err;
+    }
+    this.noteCompacted(target);
+  }
+
+  /**
+   * One step of kube-apiserver's compaction loop (storage/etcd3/compact.go),
+   * shared by every API server on this prefix: a transaction bumps the
+   * compaction key only if its version is still `lastVersion`, so of several
+   * servers ticking in the same interval exactly one wins and compacts to
+   * `candidate` (the revision seen one interval ago). Answers the key's
+   * version and the current revision, the next tick's inputs.
+   */
+  async compactIfTurn(
+    lastVersion: number,
+    candidate: number,
+  ): Promise<{ version: number; revision: number }> {
+    const k = this.compactKey();
+    const res = await this.write(() =>
+      this.client.kv.txn({
+        compare: [{ key: k, target: 'Version', result: 'Equal', version: lastVersion }],
+        success: [{ request_put: { key: k, value: Buffer.from(String(candidate)) } }],
+        failure: [{ request_range: { key: k } }],
+      }),
+    );
+    const revision = Number(res.header.revision);
+    if (!res.succeeded) {
+      const kv = res.responses[0]?.response_range.kvs[0];
+      return { version: kv ? Number(kv.version) : 0, revision };
+    }
+    // The very first tick only claims the key (nothing is a full interval old yet).
+    if (candidate > 0) await this.compact(candidate);
+    return { version: lastVersion + 1, revision };
+  }
+
+  async close(): Promise<void> {
+    for (const w of [...this.watches]) w.close();
+    this.client.close();
+  }
+
+  /** The etcd key of a store key. */
+  private etcdKey(key: string): Buffer {
+    return Buffer.from(this.prefix + key);
+  }
+
+  private compactKey(): Buffer {
+    // Inside the prefix on purpose: the one prefix watch sees the key's writes,
+    // so the caches' revision follows every revision this cluster creates.
+    return Buffer.from(`${this.prefix}/compact_rev_key`);
+  }
+
+  private toKV(kv: IKeyValue): StoreKV {
+    return {
+      key: kv.key.toString('utf8').slice(this.prefix.length),
+      value: kv.value.toString('utf8'),
+      modRevision: Number(kv.mod_revision),
+      createRevision: Number(kv.create_revision),
+    };
+  }
+
+  private writeRefused(key: string, responses: IResponseOp[], expected: number | undefined): StoreError {
+    const current = responses[0]?.response_range.kvs[0];
+    if (!current) return new StoreError('not-found', `key ${key} not found`);
+    return new StoreError('conflict', `key ${key} is at revision ${current.mod_revision}, not ${expected}`);
+  }
+
+  private noteCompacted(revision: number | undefined): void {
+    if (revision !== undefined) this.knownCompacted = Math.max(this.knownCompacted, revision);
+  }
+
+  /** A read at `revision`: `compacted` and `future` carry the revisions the 410 and 504 messages quote. */
+  private async read<T>(revision: number | undefined, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.call(fn);
+    } catch (err) {
+      if (err instanceof StoreError && err.code === 'compacted') {
+        const known = await this.compactedRevision().catch(() => this.knownCompacted);
+        throw new StoreError('compacted', err.message, Math.max(known, (revision ?? 0) + 1));
+      }
+      if (err instanceof StoreError && err.code === 'future') {
+        const current = await this.currentRevision().catch(() => 0);
+        throw new StoreError('future', err.message, current);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Writes are retried like reads while etcd is unavailable: each is a
+   * transaction conditioned on the key's revision, so a retry of one that did
+   * commit fails its compare (409) instead of applying twice.
+   */
+  private write<T>(fn: () => Promise<T>): Promise<T> {
+    return this.call(fn);
+  }
+
+  /** Runs an etcd call, mapping its errors and retrying while etcd is unavailable. */
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const deadline = started + (this.opts.unavailableRetryMs ?? 5_000);
+    let pause = 50;
+    // The client's own "circuit breaker is open" hides why: keep the failure behind it.
+    let cause = '';
+    for (;;) {
+      try {
+        return await fn();
+      } catch (raw) {
+        const err = toStoreError(raw);
+        if (!isTransient(raw)) throw err;
+        if (!/circuit breaker/.test(err.message)) cause = err.message;
+        if (Date.now() + pause > deadline) {
+          throw new StoreError(
+            'unavailable',
+            `etcd (${this.opts.endpoints.join(', ')}) unavailable for ${Date.now() - started} ms: ${cause || err.message}`,
+          );
+        }
+        if (pause === 50) this.log(`etcd unavailable (${cause || err.message}); retrying`);
+        await new Promise((r) => setTimeout(r, pause));
+        pause = Math.min(pause * 2, 500);
+      }
+    }
+  }
+
+  private log(message: string): void {
+    this.opts.log?.(message);
+  }
+}
+
+/** `/watchmark`, `watchmark/` and `/watchmark/` all mean `/watchmark`. */
+export function normalizePrefix(prefix: string): string {
+  const trimmed = `/${prefix.replace(/^\/+|\/+$/g, '')}`;
+  if (trimmed === '/')
+    throw new Error('etcd prefix must not be empty: use a key space of its own, like /watchmark');
+  if (trimmed === '/registry' || trimmed.startsWith('/registry/')) {
+    throw new Error(
+      `etcd prefix ${trimmed} is kube-apiserver's key space: watchmark would overwrite a real cluster`,
+    );
+  }
+  return trimmed;
+}
+
+/** The smallest key after every key that starts with `key` (etcd's range_end for a prefix). */
+export function prefixEnd(key: Buffer): Buffer {
+  const end = Buffer.from(key);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i] < 0xff) {
+      end[i]++;
+      return end.subarray(0, i + 1);
+    }
+  }
+  // All 0xff: every key from here on.
+  return Buffer.from([0]);
+}

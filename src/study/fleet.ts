@@ -1,0 +1,138 @@
+/**
+ * The study's watchers: one informer per {@link WatcherSpec}, spread over a
+ * few KubeClient transports, each restarting its watch on its own (scaled)
+ * timeout exactly as the library does, with or without bookmarks. Totals
+ * sum the library's own metrics plus the {@link CountingSource} counts.
+ */
+import type { KubeClient } from '../client/client.js';
+import { Informer } from '../client/informer.js';
+import { newWatcherMetrics, type WatcherMetrics } from '../client/metrics.js';
+import type { WatcherOptions } from '../client/watcher.js';
+import { STUDY_NAMESPACE, type WatcherClass, type WatcherSpec } from './cluster.js';
+import { type StudyOptions, toReal } from './options.js';
+import { streamRandom } from './random.js';
+import { CountingSource, type SourceCounts } from './source.js';
+
+/** One watcher of the fleet. */
+export interface FleetMember {
+  spec: WatcherSpec;
+  informer: Informer;
+  source: CountingSource;
+}
+
+/** The summed counters of some watchers. */
+export interface ClientTotals extends Omit<WatcherMetrics, 'resourceVersion' | 'lastEventAt'>, SourceCounts {
+  watchers: number;
+}
+
+/** The watcher options of a run, every duration divided by the time scale. */
+export function scaledWatcherOptions(opts: StudyOptions, bookmarks: boolean): WatcherOptions {
+  const [min, max] = opts.watchTimeoutMs;
+  return {
+    bookmarks,
+    watchTimeoutMs: [toReal(opts, min), toReal(opts, max)],
+    backoff: {
+      initialMs: toReal(opts, 800),
+      maxMs: toReal(opts, 30_000),
+      resetAfterMs: toReal(opts, 120_000),
+    },
+    minWatchMs: toReal(opts, 1_000),
+    // The default (timeout + 5 s) would not be scaled.
+    idleTimeoutMs: toReal(opts, max + 5_000),
+  };
+}
+
+/** The watchers of one run. */
+export class Fleet {
+  readonly members: FleetMember[];
+
+  constructor(
+    kubes: KubeClient[],
+    specs: WatcherSpec[],
+    opts: StudyOptions,
+    run: { bookmarks: boolean; historyWindowMs: number },
+  ) {
+    const base = scaledWatcherOptions(opts, run.bookmarks);
+    const windowReal = toReal(opts, run.historyWindowMs);
+    this.members = specs.map((spec, i) => {
+      const kube = kubes[i % kubes.length];
+      const { labelSelector, fieldSelector } = spec.selection;
+      const inner = kube.resource('pods', STUDY_NAMESPACE).listWatch({ labelSelector, fieldSelector });
+      const source = new CountingSource(inner, windowReal);
+      // Watcher i draws the same timeouts and jitter in every run: restarts line up across runs.
+      const informer = new Informer(source, { ...base, random: streamRandom(opts.seed, i) });
+      return { spec, informer, source };
+    });
+  }
+
+  /** Starts every informer and resolves when all have synced; `onProgress` gets the synced count. */
+  async start(onProgress?: (synced: number) => void): Promise<void> {
+    let synced = 0;
+    await Promise.all(
+      this.members.map(async (m) => {
+        await m.informer.start().synced();
+        synced++;
+        if (synced % 100 === 0) onProgress?.(synced);
+      }),
+    );
+  }
+
+  /** Totals over the watchers of `cls` (all watchers when undefined). */
+  totals(cls?: WatcherClass): ClientTotals {
+    const t: ClientTotals = {
+      ...structuredClone(newWatcherMetrics()),
+      listBytes: 0,
+      staleStarts: 0,
+      watchStarts: 0,
+      reconnects: 0,
+      reconnectMs: 0,
+      watchers: 0,
+    };
+    delete (t as Partial<WatcherMetrics>).resourceVersion;
+    delete (t as Partial<WatcherMetrics>).lastEventAt;
+    for (const m of this.members) {
+      if (cls !== undefined && m.spec.class !== cls) continue;
+      const w = m.informer.watcher.metrics;
+      t.watchers++;
+      addRecord(t.lists, w.lists);
+      addRecord(t.watchEnds, w.watchEnds);
+      addRecord(t.events, w.events);
+      t.pages += w.pages;
+      t.listedObjects += w.listedObjects;
+      t.watchesStarted += w.watchesStarted;
+      t.bookmarks += w.bookmarks;
+      t.resumes += w.resumes;
+      t.errors += w.errors;
+      t.bytesRead += w.bytesRead;
+      t.listBytes += m.source.counts.listBytes;
+      t.staleStarts += m.source.counts.staleStarts;
+      t.watchStarts += m.source.counts.watchStarts;
+      t.reconnects += m.source.counts.reconnects;
+      t.reconnectMs += m.source.counts.reconnectMs;
+    }
+    return t;
+  }
+
+  /** Stops every informer. */
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.informer.stop()));
+  }
+}
+
+function addRecord<K extends string>(into: Record<K, number>, from: Record<K, number>): void {
+  for (const k of Object.keys(from) as K[]) into[k] = (into[k] ?? 0) + from[k];
+}
+
+/** `b - a`, field by field (numbers and records of numbers). */
+export function diffTotals(b: ClientTotals, a: ClientTotals): ClientTotals {
+  const out = structuredClone(b);
+  for (const key of Object.keys(out) as Array<keyof ClientTotals>) {
+    const v = out[key];
+    if (key === 'watchers') continue;
+    if (typeof v === 'number') (out[key] as number) = v - (a[key] as number);
+    else
+      for (const k of Object.keys(v))
+        (v as Record<string, number>)[k] -= (a[key] as Record<string, number>)[k];
+  }
+  return out;
+}

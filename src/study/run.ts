@@ -1,0 +1,335 @@
+/**
+ * One run of the study: a fresh API server (so every counter starts at
+ * zero), the standing pods, the watchers synced, then the churn for the
+ * run's duration while the counters are sampled, then the proof that no
+ * event was missed. Everything started here is closed here, on every path.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { KubeClient } from '../client/client.js';
+import type { ServerStats } from '../server/index.js';
+import { Churn, type ChurnStats } from './churn.js';
+import { populate, type WatcherClass, type WatcherSpec } from './cluster.js';
+import { type ClientTotals, diffTotals, Fleet } from './fleet.js';
+import { layoutOf, type StudyOptions, toReal } from './options.js';
+import { type ServerSample, type StudyServer, spawnStudyServer } from './server-process.js';
+import { type VerifyResult, verifyCaches } from './verify.js';
+
+/** What one run does differently. */
+export interface RunSpec {
+  id: string;
+  label: string;
+  bookmarks: boolean;
+  historyWindowMs: number;
+  durationMs: number;
+  watchers: WatcherSpec[];
+}
+
+/** The counters at one instant of a run, cumulative since the churn started. */
+export interface RunPoint {
+  /** Cluster minutes since the churn started. */
+  minute: number;
+  /** Server restart work: init events examined + objects listed. */
+  restartWork: number;
+  initEventsExamined: number;
+  listedObjects: number;
+  /** Lists the watchers made (all relists: the initial ones came before). */
+  relists: number;
+  /** 410 answers the server gave. */
+  expired: number;
+  bookmarks: number;
+}
+
+/** The server's counters over the measured window. */
+export interface ServerDelta {
+  initEventsExamined: number;
+  initEventsSent: number;
+  expiredSent: number;
+  lists: number;
+  listObjects: number;
+  bookmarksSent: number;
+  bookmarksDropped: number;
+  watchesStarted: number;
+  /** ADDED, MODIFIED and DELETED events written to watches. */
+  eventsSent: number;
+  watchBytesWritten: number;
+  responseBytesWritten: number;
+  slowWatchersClosed: number;
+  writes: number;
+  cpuMs: number;
+}
+
+/** Everything one run measured. */
+export interface RunResult {
+  id: string;
+  label: string;
+  bookmarks: boolean;
+  historyWindowMs: number;
+  watchers: Partial<Record<WatcherClass, number>>;
+  clusterMinutes: number;
+  realSeconds: number;
+  /** The headline: init events examined on watch starts + objects listed by relists. */
+  restartWork: number;
+  server: ServerDelta;
+  clients: ClientTotals;
+  clientsByClass: Partial<Record<WatcherClass, ClientTotals>>;
+  /** CPU of the study process (watchers, churn driver, sampling) over the window. */
+  clientCpuMs: number;
+  /** The study process's event-loop delay: how late timers fired (latency is not time-compressed). */
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  churn: ChurnStats & { writes: number };
+  verify: VerifyResult;
+  timeline: RunPoint[];
+}
+
+/** Where a run reports progress. */
+export type Say = (line: string) => void;
+
+function serverDelta(a: ServerSample, b: ServerSample): ServerDelta {
+  const s = (f: (x: ServerStats) => number) => f(b.stats) - f(a.stats);
+  return {
+    initEventsExamined: s((x) => x.initEventsExamined),
+    initEventsSent: s((x) => x.initEventsSent),
+    expiredSent: s((x) => x.expiredSent),
+    lists: s((x) => sumRecord(x.lists)),
+    listObjects: s((x) => sumRecord(x.listObjects)),
+    bookmarksSent: s((x) => x.bookmarksSent),
+    bookmarksDropped: s((x) => x.bookmarksDropped),
+    watchesStarted: s((x) => x.watchesStarted),
+    eventsSent: s((x) => x.eventsSent.ADDED + x.eventsSent.MODIFIED + x.eventsSent.DELETED),
+    watchBytesWritten: s((x) => x.watchBytesWritten),
+    responseBytesWritten: s((x) => x.responseBytesWritten),
+    slowWatchersClosed: s((x) => x.slowWatchersClosed),
+    writes: s((x) => x.writes),
+    cpuMs: (b.cpuUs - a.cpuUs) / 1000,
+  };
+}
+
+/** Rounds to `digits` decimals. */
+export function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function sumRecord(r: Record<string, number>): number {
+  return Object.values(r).reduce((x, y) => x + y, 0);
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `pred` every 50 ms until it holds, or throws after `timeoutMs`. */
+async function until(pred: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await pred())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** What a run's measurement needs: the server, a client for the checks, the churn, the watchers. */
+interface Cluster {
+  server: StudyServer;
+  admin: KubeClient;
+  churn: Churn;
+  fleet: Fleet;
+}
+
+type Closers = Array<() => Promise<void> | void>;
+
+const secondsSince = (t: number) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
+
+/**
+ * A fresh server, the standing pods, the churn running, and the run's
+ * watchers synced and watching. The churn starts before the watchers so that
+ * no watch ever starts or restarts on a history without churn, however long
+ * the sync takes on a loaded machine.
+ */
+async function setUp(
+  opts: StudyOptions,
+  spec: RunSpec,
+  dir: string,
+  closers: Closers,
+  say: Say,
+): Promise<Cluster> {
+  const kubeconfig = join(dir, 'kubeconfig');
+  const server = await spawnStudyServer({
+    // Plain HTTP: TLS would cost both sides CPU that has nothing to do with bookmarks.
+    insecureHttp: true,
+    insecureNoAuth: true,
+    kubeconfigOut: kubeconfig,
+    bookmarkInterval: toReal(opts, opts.bookmarkIntervalMs),
+    bookmarkLead: toReal(opts, opts.bookmarkLeadMs),
+    historyWindow: toReal(opts, spec.historyWindowMs),
+    compactionInterval: toReal(opts, 300_000),
+    minRequestTimeout: toReal(opts, 1_800_000),
+    tooLargeWait: toReal(opts, 3_000),
+  });
+  closers.push(() => server.close());
+  const load = () => KubeClient.load({ kubeconfig, qps: 0, userAgent: 'watchmark-study' });
+  const admin = await load();
+  closers.push(() => admin.close());
+  const kubes: KubeClient[] = [];
+  for (let i = 0; i < opts.transports; i++) kubes.push(await load());
+  closers.push(() => Promise.all(kubes.map((k) => k.close())).then(() => {}));
+
+  const t0 = performance.now();
+  const created = await populate(admin, layoutOf(opts), opts.podsPerNode);
+  say(`    ${created} pods created in ${secondsSince(t0)}`);
+  const churn = new Churn(admin, layoutOf(opts), {
+    ratePerSecond: opts.churn * opts.timeScale,
+    seed: opts.seed,
+    podsPerNode: opts.podsPerNode,
+  });
+  closers.push(() => churn.stop());
+  churn.start();
+  const t1 = performance.now();
+  const fleet = new Fleet(kubes, spec.watchers, opts, spec);
+  closers.push(() => fleet.stop());
+  await fleet.start();
+  say(`    ${spec.watchers.length} watchers synced in ${secondsSince(t1)}`);
+  // Every initial watch must be open before the baseline, so that only restarts are measured.
+  await until(
+    async () => (await server.sample()).stats.openWatchers >= spec.watchers.length,
+    30_000,
+    'every watch to open',
+  );
+  return { server, admin, churn, fleet };
+}
+
+/** The counters at one instant, on both sides. */
+interface Snapshot {
+  server: ServerSample;
+  clients: ClientTotals;
+  byClass: Map<WatcherClass, ClientTotals>;
+}
+
+async function snapshot(c: Cluster, classes: WatcherClass[]): Promise<Snapshot> {
+  return {
+    server: await c.server.sample(),
+    clients: c.fleet.totals(),
+    byClass: new Map(classes.map((cls) => [cls, c.fleet.totals(cls)])),
+  };
+}
+
+/** The churn for the run's duration, sampling the counters about 60 times. */
+async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: Closers, say: Say) {
+  const classes = [...new Set(spec.watchers.map((w) => w.class))];
+  const base = await snapshot(c, classes);
+  const cpu = process.cpuUsage();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  closers.push(() => {
+    delay.disable();
+  });
+  const { churn } = c;
+  const writesBefore = churn.writes;
+  const statsBefore = { ...churn.stats };
+  const timeline: RunPoint[] = [];
+  const durationReal = toReal(opts, spec.durationMs);
+  const sampleEvery = Math.max(100, Math.round(durationReal / 60));
+  const started = performance.now();
+  let reported = 0;
+  for (;;) {
+    await sleep(Math.min(sampleEvery, Math.max(0, started + durationReal - performance.now())));
+    const elapsed = performance.now() - started;
+    const d = serverDelta(base.server, await c.server.sample());
+    const t = diffTotals(c.fleet.totals(), base.clients);
+    const point: RunPoint = {
+      minute: round((elapsed * opts.timeScale) / 60_000, 2),
+      restartWork: d.initEventsExamined + d.listObjects,
+      initEventsExamined: d.initEventsExamined,
+      listedObjects: d.listObjects,
+      relists: sumRecord(t.lists),
+      expired: d.expiredSent,
+      bookmarks: d.bookmarksSent,
+    };
+    timeline.push(point);
+    if (elapsed >= durationReal) break;
+    if (elapsed >= ((reported + 1) * durationReal) / 5) {
+      reported++;
+      say(
+        `    ${point.minute.toFixed(1)}/${spec.durationMs / 60_000} min: ${churn.writes - writesBefore} writes, ` +
+          `${t.watchEnds.timeout + t.watchEnds.serverClose} watch restarts, ${point.relists} relists, ` +
+          `${point.expired} 410s, restart work ${point.restartWork}`,
+      );
+    }
+  }
+  await churn.stop();
+  const end = await snapshot(c, classes);
+  const clientCpu = process.cpuUsage(cpu);
+  delay.disable();
+  return {
+    classes,
+    base,
+    end,
+    timeline,
+    churn: {
+      creates: churn.stats.creates - statsBefore.creates,
+      updates: churn.stats.updates - statsBefore.updates,
+      deletes: churn.stats.deletes - statsBefore.deletes,
+      failed: churn.stats.failed,
+      maxInFlight: churn.stats.maxInFlight,
+      writes: churn.writes - writesBefore,
+    },
+    realSeconds: (performance.now() - started) / 1000,
+    clientCpuMs: round((clientCpu.user + clientCpu.system) / 1000, 0),
+    eventLoopDelayMs: {
+      p50: round(delay.percentile(50) / 1e6, 1),
+      p99: round(delay.percentile(99) / 1e6, 1),
+      max: round(delay.max / 1e6, 1),
+    },
+  };
+}
+
+/** Runs `spec` on a fresh server and returns what it measured; everything it started is closed. */
+export async function runOnce(opts: StudyOptions, spec: RunSpec, say: Say): Promise<RunResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'watchmark-study-'));
+  const closers: Closers = [() => rm(dir, { recursive: true, force: true })];
+  try {
+    const cluster = await setUp(opts, spec, dir, closers, say);
+    const m = await measure(opts, spec, cluster, closers, say);
+    const t = performance.now();
+    const verify = await verifyCaches(cluster.admin, cluster.fleet.members, {
+      deadlineMs: Math.max(5_000, toReal(opts, 30_000)),
+      retryMs: 250,
+    });
+    say(
+      `    caches vs server: ${verify.watchers} watchers, ${verify.objects} objects, ` +
+        `${verify.missing + verify.extra + verify.stale} differences, ` +
+        `${verify.serverDisagreements} server disagreements (${secondsSince(t)})`,
+    );
+    const server = serverDelta(m.base.server, m.end.server);
+    return {
+      id: spec.id,
+      label: spec.label,
+      bookmarks: spec.bookmarks,
+      historyWindowMs: spec.historyWindowMs,
+      watchers: Object.fromEntries(
+        m.classes.map((c) => [c, spec.watchers.filter((w) => w.class === c).length]),
+      ),
+      clusterMinutes: round((m.realSeconds * opts.timeScale) / 60, 2),
+      realSeconds: round(m.realSeconds, 2),
+      restartWork: server.initEventsExamined + server.listObjects,
+      server,
+      clients: diffTotals(m.end.clients, m.base.clients),
+      clientsByClass: Object.fromEntries(
+        m.classes.map((c) => [c, diffTotals(m.end.byClass.get(c)!, m.base.byClass.get(c)!)]),
+      ),
+      clientCpuMs: m.clientCpuMs,
+      eventLoopDelayMs: m.eventLoopDelayMs,
+      churn: m.churn,
+      verify,
+      timeline: m.timeline,
+    };
+  } finally {
+    for (const close of closers.reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        say(`    cleanup failed: ${(err as Error).message}`);
+      }
+    }
+  }
+}

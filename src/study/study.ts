@@ -1,0 +1,210 @@
+/**
+ * `watchmark study`: the bookmark study. Three runs with the same seed and
+ * load (bookmarks on; off; off with the history window doubled, the costly
+ * alternative), then pairs of runs with watchers of other selectivity. The
+ * results go to stdout as tables, to study.json and to a chart.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type ChartFiles, renderChart } from './chart.js';
+import { shareOf, type WatcherClass, watcherSpecs } from './cluster.js';
+import { expectedRestartWork, type ModelOutput } from './model.js';
+import { layoutOf, resolveOptions, type StudyOptions } from './options.js';
+import { formatTables } from './report.js';
+import { type RunResult, type RunSpec, round, runOnce, type Say } from './run.js';
+
+/** One row of the selectivity table. */
+export interface SelectivityRow {
+  class: WatcherClass;
+  /** What the watchers select, e.g. "1 of 500 nodes". */
+  selects: string;
+  watchers: number;
+  /** The share of the churn each watcher is meant to see, and the share it saw. */
+  share: number;
+  seenShare: number;
+  restartsWith: number;
+  restartsWithout: number;
+  /** Server restart work per watch restart, measured. */
+  workPerRestartWith: number;
+  workPerRestartWithout: number;
+  /** with / without; null when a restart costs under one event without bookmarks (nothing to save). */
+  ratio: number | null;
+  relistsWith: number;
+  relistsWithout: number;
+  model: ModelOutput & { ratio: number | null };
+  /** The run ids the row comes from. */
+  runs: [string, string];
+}
+
+/** Everything the study produced. */
+export interface StudyResult {
+  options: StudyOptions;
+  startedAt: string;
+  realSeconds: number;
+  runs: RunResult[];
+  /** Restart work with bookmarks / without (same window), and / without with the window doubled. */
+  ratio: number;
+  ratioVsDoubledWindow: number;
+  /** Objects, resourceVersions or keys that differed between a cache and the server, over all runs. */
+  missedEvents: number;
+  selectivity: SelectivityRow[];
+  files: ChartFiles & { json: string };
+}
+
+const MIN = 60_000;
+
+function mainRuns(o: StudyOptions): RunSpec[] {
+  const layout = layoutOf(o);
+  const watchers = [
+    ...watcherSpecs('node', o.watchers, layout),
+    ...watcherSpecs('all', o.namespaceWatchers, layout),
+  ];
+  const base = { durationMs: o.durationMs, watchers };
+  return [
+    { ...base, id: 'bookmarks', label: 'bookmarks on', bookmarks: true, historyWindowMs: o.historyWindowMs },
+    {
+      ...base,
+      id: 'no-bookmarks',
+      label: 'bookmarks off',
+      bookmarks: false,
+      historyWindowMs: o.historyWindowMs,
+    },
+    {
+      ...base,
+      id: 'no-bookmarks-2x',
+      label: 'off, window x2',
+      bookmarks: false,
+      historyWindowMs: 2 * o.historyWindowMs,
+    },
+  ];
+}
+
+/**
+ * The watchers of each selectivity pair: one per rack, three per zone, ten
+ * namespace-wide; enough restarts per run (each watcher restarts once or
+ * twice) for a stable average.
+ */
+const SELECTIVITY: Array<{ class: WatcherClass; count: (o: StudyOptions) => number }> = [
+  { class: 'rack', count: (o) => layoutOf(o).racks },
+  { class: 'zone', count: (o) => 3 * layoutOf(o).zones },
+  { class: 'all', count: () => 10 },
+];
+
+function selectivityRuns(o: StudyOptions): RunSpec[] {
+  const layout = layoutOf(o);
+  return SELECTIVITY.flatMap(({ class: cls, count }) =>
+    [true, false].map((bookmarks) => ({
+      id: `${cls}-${bookmarks ? 'bookmarks' : 'no-bookmarks'}`,
+      label: `${cls} watchers, bookmarks ${bookmarks ? 'on' : 'off'}`,
+      bookmarks,
+      historyWindowMs: o.historyWindowMs,
+      durationMs: o.selectivityDurationMs,
+      watchers: watcherSpecs(cls, count(o), layout),
+    })),
+  );
+}
+
+/** Runs the study and writes its files; progress and tables go to `say`. */
+export async function runStudy(
+  given: Partial<StudyOptions> = {},
+  say: Say = console.log,
+): Promise<StudyResult> {
+  const o = resolveOptions(given);
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const specs = [...mainRuns(o), ...(o.selectivity ? selectivityRuns(o) : [])];
+  say(
+    `watchmark study: ${o.watchers} kubelet-like watchers + ${o.namespaceWatchers} namespace-wide, ` +
+      `${o.podsPerNode} pods per node, ${o.churn} pod writes/s, ${o.durationMs / MIN} cluster minutes per run, ` +
+      `time scale ${o.timeScale}x (1 cluster minute = ${(60 / o.timeScale).toFixed(1)} s), seed ${o.seed}`,
+  );
+  const runs: RunResult[] = [];
+  for (const [i, spec] of specs.entries()) {
+    say(`[${i + 1}/${specs.length}] ${spec.label}, history window ${spec.historyWindowMs / 1000} s`);
+    const t = performance.now();
+    runs.push(await runOnce(o, spec, say));
+    say(
+      `    done in ${((performance.now() - t) / 1000).toFixed(0)} s, ${((performance.now() - started) / 1000).toFixed(0)} s so far`,
+    );
+  }
+  const byId = new Map(runs.map((r) => [r.id, r]));
+  const on = byId.get('bookmarks')!;
+  const off = byId.get('no-bookmarks')!;
+  const off2 = byId.get('no-bookmarks-2x')!;
+  const result: StudyResult = {
+    options: o,
+    startedAt,
+    realSeconds: 0,
+    runs,
+    ratio: round(on.restartWork / Math.max(1, off.restartWork), 4),
+    ratioVsDoubledWindow: round(on.restartWork / Math.max(1, off2.restartWork), 4),
+    missedEvents: runs.reduce((n, r) => n + r.verify.missing + r.verify.extra + r.verify.stale, 0),
+    selectivity: selectivityTable(o, byId),
+    files: { json: '', svg: '' },
+  };
+  const outDir = resolve(o.outDir);
+  await mkdir(outDir, { recursive: true });
+  result.files = { ...(await renderChart(result, outDir)), json: join(outDir, 'study.json') };
+  result.realSeconds = round((performance.now() - started) / 1000, 1);
+  await writeFile(result.files.json, `${JSON.stringify(result, null, 2)}\n`);
+  say('');
+  say(formatTables(result));
+  return result;
+}
+
+function selectivityTable(o: StudyOptions, byId: Map<string, RunResult>): SelectivityRow[] {
+  const layout = layoutOf(o);
+  const pods = layout.nodes * o.podsPerNode;
+  const selects: Record<WatcherClass, string> = {
+    node: `1 of ${layout.nodes} nodes`,
+    rack: `1 of ${layout.racks} racks`,
+    zone: `1 of ${layout.zones} zones`,
+    all: 'the namespace',
+  };
+  const pairs: Array<[WatcherClass, string, string]> = [['node', 'bookmarks', 'no-bookmarks']];
+  for (const { class: cls } of SELECTIVITY) pairs.push([cls, `${cls}-bookmarks`, `${cls}-no-bookmarks`]);
+  const rows: SelectivityRow[] = [];
+  for (const [cls, withId, withoutId] of pairs) {
+    const w = byId.get(withId);
+    const wo = byId.get(withoutId);
+    if (!w || !wo) continue;
+    const cw = w.clientsByClass[cls]!;
+    const cwo = wo.clientsByClass[cls]!;
+    // A restart is a watch that ended on its timeout and started again (the relist's own watch is not another).
+    const restarts = (r: RunResult) => r.clients.watchEnds.timeout + r.clients.watchEnds.serverClose;
+    const share = shareOf(cls, layout);
+    const seen = (cwo.events.ADDED + cwo.events.MODIFIED + cwo.events.DELETED) / cwo.watchers;
+    const model = expectedRestartWork({
+      churn: o.churn,
+      share,
+      historyWindowS: o.historyWindowMs / 1000,
+      bookmarkLeadS: o.bookmarkLeadMs / 1000,
+      objects: share * pods,
+    });
+    const perW = w.restartWork / Math.max(1, restarts(w));
+    const perWo = wo.restartWork / Math.max(1, restarts(wo));
+    rows.push({
+      class: cls,
+      selects: selects[cls],
+      watchers: cw.watchers,
+      share,
+      seenShare: round(seen / Math.max(1, wo.churn.writes), 4),
+      restartsWith: restarts(w),
+      restartsWithout: restarts(wo),
+      workPerRestartWith: round(perW, 2),
+      workPerRestartWithout: round(perWo, 2),
+      // Under one event of work per restart either way there is nothing to save: no ratio.
+      ratio: perWo < 1 ? null : round(perW / perWo, 4),
+      relistsWith: cw.lists.expired,
+      relistsWithout: cwo.lists.expired,
+      model: {
+        withBookmarks: round(model.withBookmarks, 2),
+        withoutBookmarks: round(model.withoutBookmarks, 2),
+        expiredShare: round(model.expiredShare, 3),
+        ratio: model.withoutBookmarks < 1 ? null : round(model.withBookmarks / model.withoutBookmarks, 4),
+      },
+      runs: [withId, withoutId],
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,127 @@
+/**
+ * The chaos test's checks: an informer has converged when its cache equals
+ * the server's state for its selection (keys and resourceVersions), its
+ * handlers describe that same state, and, when bookmarks flow, its watcher
+ * has reached the server's newest resourceVersion.
+ */
+
+import type { Selection } from '../../../src/client/client.js';
+import type { Informer } from '../../../src/client/informer.js';
+import { objectKey } from '../../../src/client/informer.js';
+import type { WatcherMetrics } from '../../../src/client/metrics.js';
+import type { KubeObject } from '../../../src/protocol/events.js';
+import type { HandlerHistory } from './history.js';
+import type { ChaosConfig, Res } from './schedule.js';
+import type { World } from './world.js';
+
+/** One informer under test. */
+export interface InformerSpec {
+  name: string;
+  res: Res;
+  selection: Selection;
+}
+
+/** An informer under test and what watches it. */
+export interface Tracked {
+  spec: InformerSpec;
+  informer: Informer;
+  history: HandlerHistory;
+  /** Handlers registered while the informer was already running, if any. */
+  late?: HandlerHistory;
+  /** The last few errors the watcher reported, for failure reports. */
+  recentErrors: string[];
+  /** The server's state for this informer's selection, as last listed. */
+  truth?: { revision: number; state: Map<string, number> };
+}
+
+/** How long a seed may take to converge after its faults stop. */
+const QUIESCE_MS = 10_000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Whether the watchers can be expected to reach the server's newest resourceVersion (via bookmarks). */
+function expectsBookmarks(config: ChaosConfig): boolean {
+  return config.mode === 'bookmarks' || config.mode === 'stream';
+}
+
+/** Waits until every informer matches the server (and, with bookmarks, has its newest resourceVersion). */
+export async function converge(
+  world: World,
+  config: ChaosConfig,
+  tracked: Tracked[],
+  when: string,
+): Promise<string[]> {
+  const deadline = Date.now() + QUIESCE_MS;
+  const needRv = expectsBookmarks(config);
+  const pending = new Map<Tracked, string>();
+  for (;;) {
+    const latest = await world.latestRevision();
+    pending.clear();
+    for (const t of tracked) {
+      const d = await divergence(world, t, needRv, latest);
+      if (d) pending.set(t, d);
+    }
+    if (pending.size === 0) return [];
+    if (Date.now() > deadline) break;
+    await sleep(20);
+  }
+  return [...pending].map(
+    ([t, d]) => `${t.spec.name}: did not converge ${when} within ${QUIESCE_MS} ms: ${d}; ${metricsLine(t)}`,
+  );
+}
+
+/** Why `t` does not (yet) match the server, or undefined when it does. */
+export async function divergence(
+  world: World,
+  t: Tracked,
+  needRv: boolean,
+  latest: number,
+): Promise<string | undefined> {
+  const rv = Number(t.informer.watcher.resourceVersion || 0);
+  if (!t.informer.isSynced) return 'not synced';
+  if (needRv && rv < latest) return `watcher at resourceVersion ${rv}, server at ${latest}`;
+  const cache = stateOf(t.informer.list());
+  // Cheap checks first; the server is listed once per revision.
+  const handlerDiff = diff('cache', cache, 'handlers', t.history.snapshot());
+  if (handlerDiff) return `handlers differ from the cache: ${handlerDiff}`;
+  const lateDiff = t.late && diff('cache', cache, 'late handlers', t.late.snapshot());
+  if (lateDiff) return `late handlers differ from the cache: ${lateDiff}`;
+  if (t.truth?.revision !== latest) {
+    const { namespace, allNamespaces, labelSelector, fieldSelector } = t.spec.selection;
+    const client = allNamespaces ? world.all(t.spec.res) : world.writer.resource(t.spec.res, namespace);
+    const list = await client.list({ labelSelector, fieldSelector });
+    t.truth = { revision: Number(list.metadata.resourceVersion), state: stateOf(list.items) };
+  }
+  const cacheDiff = diff('server', t.truth.state, 'cache', cache);
+  if (cacheDiff) return `cache differs from the server: ${cacheDiff}`;
+  return undefined;
+}
+
+function stateOf(objects: KubeObject[]): Map<string, number> {
+  return new Map(objects.map((o) => [objectKey(o), Number(o.metadata?.resourceVersion)]));
+}
+
+function diff(
+  aName: string,
+  a: Map<string, number>,
+  bName: string,
+  b: Map<string, number>,
+): string | undefined {
+  const out: string[] = [];
+  for (const [k, v] of a) {
+    if (!b.has(k)) out.push(`${k}@${v} only in ${aName}`);
+    else if (b.get(k) !== v) out.push(`${k} ${aName}@${v} ${bName}@${b.get(k)}`);
+  }
+  for (const [k, v] of b) if (!a.has(k)) out.push(`${k}@${v} only in ${bName}`);
+  if (out.length === 0) return undefined;
+  return out.slice(0, 8).join('; ') + (out.length > 8 ? ` (+${out.length - 8} more)` : '');
+}
+
+function metricsLine(t: Tracked): string {
+  const m: WatcherMetrics = t.informer.watcher.metrics;
+  return (
+    `lists=${JSON.stringify(m.lists)} watches=${m.watchesStarted} ends=${JSON.stringify(m.watchEnds)} ` +
+    `resumes=${m.resumes} errors=${m.errors} bookmarks=${m.bookmarks} rv=${m.resourceVersion} ` +
+    `last errors: ${JSON.stringify(t.recentErrors)}`
+  );
+}

@@ -14,7 +14,10 @@ const kube = await KubeClient.load({ kubeconfig });
 
 await kube.resource('namespaces').create({ metadata: { name: 'demo' } });
 const pods = kube.resource('pods', 'demo');
-const pod = (name: string, node: string) => ({ metadata: { name }, spec: { nodeName: node, containers: [{ name: 'c', image: 'nginx:1.27' }] } });
+const pod = (name: string, node: string) => ({
+  metadata: { name },
+  spec: { nodeName: node, containers: [{ name: 'c', image: 'nginx:1.27' }] },
+});
 await pods.create(pod('web-1', 'node-1'));
 
 // Like a kubelet: only this node's pods.
@@ -22,7 +25,8 @@ const informer = kube.informer('pods', { namespace: 'demo', fieldSelector: 'spec
 informer.on({
   add: (p) => console.log(`add     ${p.metadata?.name} rv=${p.metadata?.resourceVersion}`),
   update: (_, p) => console.log(`update  ${p.metadata?.name} rv=${p.metadata?.resourceVersion}`),
-  delete: (p, { finalStateUnknown }) => console.log(`delete  ${p.metadata?.name}${finalStateUnknown ? ' (final state unknown)' : ''}`),
+  delete: (p, { finalStateUnknown }) =>
+    console.log(`delete  ${p.metadata?.name}${finalStateUnknown ? ' (final state unknown)' : ''}`),
 });
 informer.start();
 await informer.synced();
@@ -38,8 +42,15 @@ await pods.create(pod('web-2', 'node-1'));
 await new Promise((r) => setTimeout(r, 1_500));
 
 const m = informer.watcher.metrics;
-console.log(`cache: ${informer.list().map((p) => p.metadata?.name).join(', ')}`);
-console.log(`lists: ${JSON.stringify(m.lists)}, bookmarks: ${m.bookmarks}, resumes: ${m.resumes}, watch ends: ${JSON.stringify(m.watchEnds)}`);
+console.log(
+  `cache: ${informer
+    .list()
+    .map((p) => p.metadata?.name)
+    .join(', ')}`,
+);
+console.log(
+  `lists: ${JSON.stringify(m.lists)}, bookmarks: ${m.bookmarks}, resumes: ${m.resumes}, watch ends: ${JSON.stringify(m.watchEnds)}`,
+);
 
 await informer.stop();
 await kube.close();

@@ -28,6 +28,13 @@ export interface ModelInput {
   bookmarkLeadS: number;
   /** Objects the watcher's selection holds (what a relist returns). */
   objects: number;
+  /**
+   * Seconds from a watch's end until its successor is open (default 0). With
+   * bookmarks the writes of that gap are examined on top of the lead's; a
+   * time-compressed run makes it look `scale` times longer, so pass the
+   * measured gap to compare like with like.
+   */
+  reconnectS?: number;
 }
 
 /** Expected server work per watch restart, with and without bookmarks. */
@@ -50,7 +57,8 @@ export function expectedRestartWork(m: ModelInput): ModelOutput {
   // E[lag · 1(lag < H)] for an exponential lag: (1 - e^-x (1 + x)) / λ.
   const lagInWindow = (1 - Math.exp(-x) * (1 + x)) / lambda;
   const withoutBookmarks = others * lagInWindow + m.objects * pExpired;
-  // With bookmarks the lag is min(time since own event, lead): E = (1 - e^-λL) / λ.
-  const withBookmarks = (others * (1 - Math.exp(-lambda * m.bookmarkLeadS))) / lambda;
+  // With bookmarks the lag is min(time since own event, lead + reconnect): E = (1 - e^-λL) / λ.
+  const lead = m.bookmarkLeadS + (m.reconnectS ?? 0);
+  const withBookmarks = (others * (1 - Math.exp(-lambda * lead))) / lambda;
   return { withoutBookmarks, withBookmarks, expiredShare: pExpired };
 }

@@ -1,6 +1,6 @@
 /**
  * One run of the study: a fresh API server (so every counter starts at
- * zero), the standing pods, the watchers synced, then the churn for the
+ * zero), the standing pods, the churn started and the watchers synced, then the
  * run's duration while the counters are sampled, then the proof that no
  * event was missed. Everything started here is closed here, on every path.
  */
@@ -27,9 +27,9 @@ export interface RunSpec {
   watchers: WatcherSpec[];
 }
 
-/** The counters at one instant of a run, cumulative since the churn started. */
+/** The counters at one instant of a run, cumulative since its baseline (every watcher watching). */
 export interface RunPoint {
-  /** Cluster minutes since the churn started. */
+  /** Cluster minutes since the baseline. */
   minute: number;
   /** Server restart work: init events examined + objects listed. */
   restartWork: number;
@@ -105,6 +105,21 @@ function serverDelta(a: ServerSample, b: ServerSample): ServerDelta {
     writes: s((x) => x.writes),
     cpuMs: (b.cpuUs - a.cpuUs) / 1000,
   };
+}
+
+/** Watch restarts: watches that ended on their timeout and started again (a relist's own watch is not another). */
+export function watchRestarts(r: RunResult): number {
+  return r.clients.watchEnds.timeout + r.clients.watchEnds.serverClose;
+}
+
+/** Server restart work per watch restart. */
+export function workPerRestart(r: RunResult): number {
+  return r.restartWork / Math.max(1, watchRestarts(r));
+}
+
+/** Mean real ms from a watch's clean end until its successor was open. */
+export function meanReconnectMs(r: RunResult): number {
+  return r.clients.reconnectMs / Math.max(1, r.clients.reconnects);
 }
 
 /** Rounds to `digits` decimals. */

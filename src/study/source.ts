@@ -23,7 +23,13 @@ export interface SourceCounts {
 
 /** Wraps a source; the watcher on top sees no difference. */
 export class CountingSource implements ListWatchSource {
-  readonly counts: SourceCounts = { listBytes: 0, staleStarts: 0, watchStarts: 0, reconnects: 0, reconnectMs: 0 };
+  readonly counts: SourceCounts = {
+    listBytes: 0,
+    staleStarts: 0,
+    watchStarts: 0,
+    reconnects: 0,
+    reconnectMs: 0,
+  };
   private readonly inner: ListWatchSource;
   private readonly historyWindowMs: number;
   /** When the resourceVersion the watcher holds was last the server's latest (a list, an event, a bookmark). */

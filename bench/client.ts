@@ -11,7 +11,12 @@
  * Phases: library import cost (fresh `node` on the compiled dist/ of each
  * library), initial sync of 10,000 and 50,000 ~1.6 KB pods (time, peak RSS
  * and heap), steady-state events/s (a watch replaying the server's history of
- * pod updates, as fast as the client reads).
+ * 60,000 pod updates, as fast as the client reads). The clients run in rounds,
+ * interleaved, each run a fresh (cold) process; figures are medians. Every
+ * speed is given on wall time and on the client's own CPU time: on a shared
+ * machine the second is the one to trust (the table says how busy it was).
+ * watchmark runs from dist/ (as users run it, and as client-node runs), so
+ * the build step matters: --skip-build measures whatever dist/ holds.
  *
  * Targets are reported, never asserted: watchmark within 1.2x the floor's
  * time and 1.25x client-node's speed, lower peak memory than client-node,

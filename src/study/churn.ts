@@ -21,6 +21,8 @@ export interface ChurnStats {
   failed: number;
   /** Most writes in flight at once: a machine that cannot keep up shows here. */
   maxInFlight: number;
+  /** The slowest write's answer, ms: a server that stalls shows here. */
+  maxLatencyMs: number;
 }
 
 /** Options of {@link Churn}. */
@@ -39,7 +41,14 @@ const TICK_MS = 10;
 
 /** The churn generator: `start()`, then `stop()` waits for the writes in flight. */
 export class Churn {
-  readonly stats: ChurnStats = { creates: 0, updates: 0, deletes: 0, failed: 0, maxInFlight: 0 };
+  readonly stats: ChurnStats = {
+    creates: 0,
+    updates: 0,
+    deletes: 0,
+    failed: 0,
+    maxInFlight: 0,
+    maxLatencyMs: 0,
+  };
   private readonly pods: ResourceClient<KubeObject>;
   private readonly layout: Layout;
   private readonly opts: ChurnOptions;
@@ -51,7 +60,7 @@ export class Churn {
   private timer: NodeJS.Timeout | undefined;
   private startedAt = 0;
   private issued = 0;
-  private inFlight = 0;
+  private pending = 0;
   private sequence = 0;
 
   constructor(kube: KubeClient, layout: Layout, opts: ChurnOptions) {
@@ -62,6 +71,17 @@ export class Churn {
     this.byNode = Array.from({ length: layout.nodes }, (_, node) =>
       Array.from({ length: opts.podsPerNode }, (_, k) => standingPodName(node, k)),
     );
+  }
+
+  /** Writes sent and not yet answered: a server that falls behind shows here. */
+  get inFlight(): number {
+    return this.pending;
+  }
+
+  /** Starts the {@link ChurnStats.maxInFlight} and latency peaks over (at a run's baseline). */
+  resetPeak(): void {
+    this.stats.maxInFlight = this.pending;
+    this.stats.maxLatencyMs = 0;
   }
 
   /** Writes done (successful or not). */
@@ -117,15 +137,17 @@ export class Churn {
   private chain(name: string, write: () => Promise<unknown>, kind: 'creates' | 'updates' | 'deletes'): void {
     const previous = this.chains.get(name) ?? Promise.resolve();
     const done = previous.then(async () => {
-      this.inFlight++;
-      this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
+      this.pending++;
+      this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.pending);
+      const sent = performance.now();
       try {
         await write();
       } catch (err) {
         this.stats.failed++;
         this.opts.onError?.(err);
       } finally {
-        this.inFlight--;
+        this.pending--;
+        this.stats.maxLatencyMs = Math.max(this.stats.maxLatencyMs, performance.now() - sent);
         this.stats[kind]++;
       }
     });

@@ -45,6 +45,9 @@ export interface StudyOptions {
 
 const MINUTE = 60_000;
 
+/** Attempts per run: a run disturbed by a stall is repeated, at most this many times in all. */
+export const MAX_ATTEMPTS = 3;
+
 /** The defaults: a 500-node cluster's kubelets for 20 minutes, compressed 30x (about 6 minutes in all). */
 export const STUDY_DEFAULTS: StudyOptions = {
   watchers: 500,

@@ -3,6 +3,7 @@
  * measure), then the selectivity table, then one line per claim with whether
  * the measurement meets it.
  */
+import { MAX_ATTEMPTS } from './options.js';
 import { meanReconnectMs, type RunResult, watchRestarts, workPerRestart } from './run.js';
 import type { SelectivityRow, StudyResult } from './study.js';
 
@@ -60,7 +61,10 @@ export function mainTable(runs: RunResult[], baseline: RunResult, timeScale: num
     ['  on watches', (r) => bytes(r.server.watchBytesWritten)],
     ['server CPU', (r) => `${(r.server.cpuMs / 1000).toFixed(1)} s`],
     ['client CPU (watchers + churn)', (r) => `${(r.clientCpuMs / 1000).toFixed(1)} s`],
-    ['client event-loop delay p99', (r) => `${r.eventLoopDelayMs.p99} ms`],
+    ['event-loop delay p99, client / server', (r) => `${r.eventLoopDelayMs.p99} / ${r.serverDelayMs.p99} ms`],
+    ['longest stall, client / server', (r) => `${r.eventLoopDelayMs.max} / ${r.serverDelayMs.max} ms`],
+    ['slowest pod write', (r) => `${r.churn.maxLatencyMs} ms`],
+    ['attempt', (r) => `${r.attempt}${r.disturbed ? ' (disturbed)' : ''}`],
     ['pod writes', (r) => n(r.churn.writes)],
     ['events missed (caches vs server)', (r) => n(r.verify.missing + r.verify.extra + r.verify.stale)],
   ];
@@ -137,6 +141,11 @@ export function formatTables(result: StudyResult): string {
       `${off2.clients.lists.expired} with the window doubled`,
   );
   out.push(`events missed in all ${result.runs.length} runs: ${result.missedEvents}`);
+  const disturbed = result.runs.filter((r) => r.disturbed).map((r) => r.id);
+  if (disturbed.length > 0)
+    out.push(
+      `WARNING: still disturbed by stalls after ${MAX_ATTEMPTS} attempts: ${disturbed.join(', ')} (a busy machine: lower --time-scale)`,
+    );
   out.push(
     `files: ${[result.files.json, result.files.svg, result.files.png ?? result.files.pngNote].join(', ')}`,
   );

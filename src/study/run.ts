@@ -79,6 +79,16 @@ export interface RunResult {
   clientCpuMs: number;
   /** The study process's event-loop delay: how late timers fired (latency is not time-compressed). */
   eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** The server's event-loop delay over the window. */
+  serverDelayMs: { p99: number; max: number };
+  /**
+   * Whether a stall (of the client's or the server's event loop, or a write
+   * answered that late) outlasted {@link stallLimitMs}: at a compressed scale
+   * that is many cluster seconds, and the run is not a fair measurement.
+   */
+  disturbed: boolean;
+  /** Which attempt this is: a disturbed run is repeated (see study.ts). */
+  attempt: number;
   churn: ChurnStats & { writes: number };
   verify: VerifyResult;
   timeline: RunPoint[];
@@ -105,6 +115,17 @@ function serverDelta(a: ServerSample, b: ServerSample): ServerDelta {
     writes: s((x) => x.writes),
     cpuMs: (b.cpuUs - a.cpuUs) / 1000,
   };
+}
+
+/**
+ * The longest stall a fair run may have, in real ms: a tenth of the history
+ * window (7.5 cluster seconds by default). Restarts caught in a longer one
+ * look several bookmark leads older than they are; one as long as the window
+ * would turn them into 410s. At 30x it is 250 ms; a busy shared machine can
+ * freeze a process for seconds.
+ */
+export function stallLimitMs(opts: StudyOptions): number {
+  return toReal(opts, opts.historyWindowMs / 10);
 }
 
 /** Watch restarts: watches that ended on their timeout and started again (a relist's own watch is not another). */
@@ -210,6 +231,8 @@ async function setUp(
     30_000,
     'every watch to open',
   );
+  // The initial lists keep the server busy and writes queue up meanwhile: let them drain.
+  await until(async () => churn.inFlight <= 5, 30_000, 'the writes queued during the sync');
   return { server, admin, churn, fleet };
 }
 
@@ -239,6 +262,8 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
     delay.disable();
   });
   const { churn } = c;
+  c.server.resetDelay();
+  churn.resetPeak();
   const writesBefore = churn.writes;
   const statsBefore = { ...churn.stats };
   const timeline: RunPoint[] = [];
@@ -249,6 +274,8 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
   for (;;) {
     await sleep(Math.min(sampleEvery, Math.max(0, started + durationReal - performance.now())));
     const elapsed = performance.now() - started;
+    // The window closes on the writes too: the same number of them in every run.
+    if (elapsed >= durationReal) await churn.stop();
     const d = serverDelta(base.server, await c.server.sample());
     const t = diffTotals(c.fleet.totals(), base.clients);
     const point: RunPoint = {
@@ -271,11 +298,14 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
       );
     }
   }
-  await churn.stop();
   const end = await snapshot(c, classes);
   const clientCpu = process.cpuUsage(cpu);
   delay.disable();
+  const clientMax = delay.max / 1e6;
+  const worst = Math.max(clientMax, end.server.delayMaxMs, churn.stats.maxLatencyMs);
   return {
+    disturbed: worst > stallLimitMs(opts),
+    serverDelayMs: { p99: round(end.server.delayP99Ms, 1), max: round(end.server.delayMaxMs, 1) },
     classes,
     base,
     end,
@@ -286,6 +316,7 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
       deletes: churn.stats.deletes - statsBefore.deletes,
       failed: churn.stats.failed,
       maxInFlight: churn.stats.maxInFlight,
+      maxLatencyMs: round(churn.stats.maxLatencyMs, 1),
       writes: churn.writes - writesBefore,
     },
     realSeconds: (performance.now() - started) / 1000,
@@ -293,7 +324,7 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
     eventLoopDelayMs: {
       p50: round(delay.percentile(50) / 1e6, 1),
       p99: round(delay.percentile(99) / 1e6, 1),
-      max: round(delay.max / 1e6, 1),
+      max: round(clientMax, 1),
     },
   };
 }
@@ -334,6 +365,9 @@ export async function runOnce(opts: StudyOptions, spec: RunSpec, say: Say): Prom
       ),
       clientCpuMs: m.clientCpuMs,
       eventLoopDelayMs: m.eventLoopDelayMs,
+      serverDelayMs: m.serverDelayMs,
+      disturbed: m.disturbed,
+      attempt: 1,
       churn: m.churn,
       verify,
       timeline: m.timeline,

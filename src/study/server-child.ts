@@ -4,14 +4,18 @@
  * two would otherwise be billed together). Forked by {@link spawnStudyServer};
  * options arrive in WATCHMARK_STUDY_SERVER, messages over the IPC channel.
  *
- * In:  {type:'sample', id} | {type:'close'}
+ * In:  {type:'sample', id} | {type:'reset-delay'} | {type:'close'}
  * Out: {type:'ready', url} | {type:'sample', id, sample} | {type:'failed', error}
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type RunningServer, type ServerOptions, startServer } from '../server/index.js';
 import type { ServerSample } from './server-process.js';
 
 let server: RunningServer | undefined;
 let exiting = false;
+/** How late the server's timers run: a stall here is a stall of every watch, scaled up by the study. */
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
 
 function send(message: unknown): void {
   if (process.connected) process.send?.(message);
@@ -23,6 +27,8 @@ function sample(running: RunningServer): ServerSample {
     cpuUs: cpu.user + cpu.system,
     rssBytes: process.memoryUsage().rss,
     stats: structuredClone(running.stats),
+    delayMaxMs: delay.max / 1e6,
+    delayP99Ms: delay.percentile(99) / 1e6,
     latestRevision: running.latestRevision(),
   };
 }
@@ -45,6 +51,7 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.env.WATCHMARK_STUDY_SERVER ?? '{}') as ServerOptions;
   process.on('message', (message: { type: string; id?: number }) => {
     if (message.type === 'sample' && server) send({ type: 'sample', id: message.id, sample: sample(server) });
+    else if (message.type === 'reset-delay') delay.reset();
     else if (message.type === 'close') void shutdown(0);
   });
   // The parent is gone (crashed, killed): nobody will ask us to close.

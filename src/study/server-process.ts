@@ -14,6 +14,9 @@ export interface ServerSample {
   rssBytes: number;
   /** The exact counters (the same as `GET /debug/watchmark/stats`). */
   stats: ServerStats;
+  /** The server's event-loop delay since the last {@link StudyServer.resetDelay}: max and 99th percentile, ms. */
+  delayMaxMs: number;
+  delayP99Ms: number;
   /** The resourceVersion the watch caches have reached. */
   latestRevision: number;
 }
@@ -23,6 +26,8 @@ export interface StudyServer {
   readonly url: string;
   /** A fresh sample; rejects if the child does not answer within `timeoutMs` or dies. */
   sample(timeoutMs?: number): Promise<ServerSample>;
+  /** Starts the event-loop delay measurement over (at a run's baseline). */
+  resetDelay(): void;
   /** Closes the server and waits for the process to exit (killing it after `timeoutMs`). */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -87,6 +92,9 @@ export function spawnStudyServer(options: ServerOptions, startTimeoutMs = 30_000
         });
         child.send({ type: 'sample', id });
       });
+    },
+    resetDelay() {
+      if (!exited && child.connected) child.send({ type: 'reset-delay' });
     },
     close(timeoutMs = 10_000) {
       if (exited) return Promise.resolve();

@@ -69,7 +69,7 @@ describe('watchmark study --quick', () => {
     expect(svg).toContain('<polyline');
     expect(result.files.png ?? result.files.pngNote).toBeTruthy();
     const out = lines.join('\n');
-    expect(out).toContain('RESTART WORK (examined + relisted)');
+    expect(out).toContain('RESTART WORK PER RESTART');
     expect(out).toContain('time scale 60x');
     expect(out).toMatch(/events missed in all 3 runs: 0/);
   });

@@ -41,10 +41,18 @@ export function studyCommand(): Command {
     .option('--watchers <n>', `kubelet-like watchers, one per node (default ${d.watchers})`, positiveIntArg)
     .option('--pods-per-node <n>', `standing pods per node (default ${d.podsPerNode})`, positiveIntArg)
     .option('--namespace-watchers <n>', `namespace-wide watchers (default ${d.namespaceWatchers})`, intArg)
-    .option('--duration <duration>', 'cluster time each main run lasts (default 30m)', durationArg)
+    .option(
+      '--duration <duration>',
+      `cluster time each main run lasts (default ${d.durationMs / 60_000}m)`,
+      durationArg,
+    )
     .option('--churn <writes/s>', `pod writes per cluster second (default ${d.churn})`, positiveNumberArg)
     .option('--history-window <duration>', "the watch cache's history window (default 75s)", durationArg)
-    .option('--bookmark-interval <duration>', 'bookmark every (default 1m)', durationArg)
+    .option(
+      '--bookmark-interval <duration>',
+      'how often each watch gets a bookmark (default 1m)',
+      durationArg,
+    )
     .option(
       '--bookmark-lead <duration>',
       "last bookmark this long before a watch's deadline (default 2s)",

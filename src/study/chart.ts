@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunPoint, RunResult } from './run.js';
+import type { RunPoint, RunResult } from './result.js';
 import type { StudyResult } from './study.js';
 
 /** The chart files written; `pngNote` says why there is no PNG. */

@@ -4,7 +4,7 @@
  * the measurement meets it.
  */
 import { MAX_ATTEMPTS } from './options.js';
-import { meanReconnectMs, type RunResult, watchRestarts, workPerRestart } from './run.js';
+import { meanReconnectMs, type RunResult, watchRestarts, workPerRestart } from './result.js';
 import type { SelectivityRow, StudyResult } from './study.js';
 
 /** `12,345`. */

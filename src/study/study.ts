@@ -16,12 +16,12 @@ import {
   type RunResult,
   type RunSpec,
   round,
-  runOnce,
   type Say,
   stallLimitMs,
   watchRestarts,
   workPerRestart,
-} from './run.js';
+} from './result.js';
+import { runOnce } from './run.js';
 
 /** One row of the selectivity table. */
 export interface SelectivityRow {

@@ -62,3 +62,27 @@ export function expectedRestartWork(m: ModelInput): ModelOutput {
   const withBookmarks = (others * (1 - Math.exp(-lambda * lead))) / lambda;
   return { withoutBookmarks, withBookmarks, expiredShare: pExpired };
 }
+
+/**
+ * The lowest on/off ratio the model allows for any selectivity, with the
+ * given window, lead and churn. A watcher's selection holds `share · objects`
+ * objects (all watchers partition the same `objects`). Without bookmarks the
+ * replay part of a restart is at most about 0.3 H of writes, reached when a
+ * watcher sees an event every H / 1.8 seconds on average: quieter watchers
+ * get 410s and cheap relists instead, busier ones are never far behind. So
+ * with a 75 s window and a 2 s lead no watcher gets near 1/40; the window
+ * must reach back well past the quiet spells for the ratio to fall that low.
+ */
+export function bestRatio(m: Omit<ModelInput, 'share'>): { ratio: number; share: number } {
+  let best = { ratio: Number.POSITIVE_INFINITY, share: 1 };
+  // x = λ·H from 0.01 to 20 covers every watcher that could save anything.
+  for (let i = 1; i <= 2000; i++) {
+    const share = i / 100 / (m.churn * m.historyWindowS);
+    if (share > 1) break;
+    const out = expectedRestartWork({ ...m, share, objects: share * m.objects });
+    if (out.withoutBookmarks < 1) continue;
+    const ratio = out.withBookmarks / out.withoutBookmarks;
+    if (ratio < best.ratio) best = { ratio, share };
+  }
+  return best;
+}

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type ChartFiles, renderChart } from './chart.js';
 import { shareOf, type WatcherClass, watcherSpecs } from './cluster.js';
-import { expectedRestartWork, type ModelOutput } from './model.js';
+import { bestRatio, expectedRestartWork, type ModelOutput } from './model.js';
 import { layoutOf, MAX_ATTEMPTS, resolveOptions, type StudyOptions } from './options.js';
 import { formatTables } from './report.js';
 import {
@@ -62,6 +62,11 @@ export interface StudyResult {
   /** The same ratios of the runs' totals. */
   totalRatio: number;
   totalRatioVsDoubledWindow: number;
+  /**
+   * model.ts's lowest on/off ratio for any selectivity with these options
+   * (and the watcher share that reaches it): how low the headline could go.
+   */
+  bestPossibleRatio: { ratio: number; share: number };
   /** Objects, resourceVersions or keys that differed between a cache and the server, over all runs. */
   missedEvents: number;
   selectivity: SelectivityRow[];
@@ -69,6 +74,16 @@ export interface StudyResult {
 }
 
 const MIN = 60_000;
+
+function bestPossible(o: StudyOptions): { ratio: number; share: number } {
+  const best = bestRatio({
+    churn: o.churn,
+    historyWindowS: o.historyWindowMs / 1000,
+    bookmarkLeadS: o.bookmarkLeadMs / 1000,
+    objects: layoutOf(o).nodes * o.podsPerNode,
+  });
+  return { ratio: round(best.ratio, 4), share: round(best.share, 5) };
+}
 
 function mainRuns(o: StudyOptions): RunSpec[] {
   const layout = layoutOf(o);
@@ -163,6 +178,7 @@ export async function runStudy(
     ratioVsDoubledWindow: round(workPerRestart(on) / Math.max(1e-9, workPerRestart(off2)), 4),
     totalRatio: round(on.restartWork / Math.max(1, off.restartWork), 4),
     totalRatioVsDoubledWindow: round(on.restartWork / Math.max(1, off2.restartWork), 4),
+    bestPossibleRatio: bestPossible(o),
     missedEvents: runs.reduce((n, r) => n + r.verify.missing + r.verify.extra + r.verify.stale, 0),
     selectivity: selectivityTable(o, byId),
     files: { json: '', svg: '' },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chartSvg, niceScale } from '../../src/study/chart.js';
-import { expectedRestartWork } from '../../src/study/model.js';
+import { bestRatio, expectedRestartWork } from '../../src/study/model.js';
 import { resolveOptions } from '../../src/study/options.js';
 import { seededRandom, streamRandom } from '../../src/study/random.js';
 import { runStudy, type StudyResult } from '../../src/study/study.js';
@@ -84,6 +84,17 @@ describe('study pieces', () => {
     const all = expectedRestartWork({ ...base, share: 1, objects: 5000 });
     expect(all.withoutBookmarks).toBeLessThan(1e-6);
     expect(all.withBookmarks).toBeLessThan(1e-6);
+  });
+
+  it('the model: 1/40 is out of reach with a 75 s window, within reach with 5 minutes', () => {
+    const base = { churn: 5, bookmarkLeadS: 2, objects: 5000 };
+    const short = bestRatio({ ...base, historyWindowS: 75 });
+    expect(short.ratio).toBeGreaterThan(0.08);
+    expect(short.ratio).toBeLessThan(0.1);
+    // The best watcher sees an event every H / 1.8 s or so.
+    expect(short.share * 5 * 75).toBeGreaterThan(1.2);
+    expect(short.share * 5 * 75).toBeLessThan(2.4);
+    expect(bestRatio({ ...base, historyWindowS: 300 }).ratio).toBeLessThan(0.025);
   });
 
   it('seeded streams repeat and differ', () => {

@@ -5,7 +5,7 @@
  * results go to stdout as tables, to study.json and to a chart.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type ChartFiles, renderChart } from './chart.js';
 import { shareOf, type WatcherClass, watcherSpecs } from './cluster.js';
 import { bestRatio, expectedRestartWork, type ModelOutput } from './model.js';
@@ -74,6 +74,12 @@ export interface StudyResult {
 }
 
 const MIN = 60_000;
+
+/** `path` relative to the working directory when below it, else as it is. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
 
 function bestPossible(o: StudyOptions): { ratio: number; share: number } {
   const best = bestRatio({
@@ -185,9 +191,17 @@ export async function runStudy(
   };
   const outDir = resolve(o.outDir);
   await mkdir(outDir, { recursive: true });
-  result.files = { ...(await renderChart(result, outDir)), json: join(outDir, 'study.json') };
+  const jsonFile = join(outDir, 'study.json');
+  const chart = await renderChart(result, outDir);
+  // Paths as given from the working directory: results carry no machine paths.
+  result.files = {
+    svg: shown(chart.svg),
+    ...(chart.png ? { png: shown(chart.png) } : {}),
+    ...(chart.pngNote ? { pngNote: chart.pngNote } : {}),
+    json: shown(jsonFile),
+  };
   result.realSeconds = round((performance.now() - started) / 1000, 1);
-  await writeFile(result.files.json, `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
   say('');
   say(formatTables(result));
   return result;

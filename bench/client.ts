@@ -185,6 +185,8 @@ function measureImports(runs: number, log: (s: string) => void): ImportCost[] {
   }
   const out = libs.map((l, j) => ({
     ...l,
+    // Recorded from the repository root: results carry no machine paths.
+    specifier: l.specifier.startsWith('file:') ? relative(ROOT, fileURLToPath(l.specifier)) : l.specifier,
     ms: round(median(samples[j].map((s) => s.ms)), 1),
     cpuMs: round(median(samples[j].map((s) => s.cpuMs)), 1),
     rssDeltaMB: round(median(samples[j].map((s) => s.rssDeltaMB)), 1),

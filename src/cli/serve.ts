@@ -24,6 +24,7 @@ interface ServeFlags {
   minRequestTimeout?: number;
   bookmarks: boolean;
   watchList: boolean;
+  systemNamespaces: boolean;
   simulate?: boolean;
   nodes?: number;
   etcdServers?: string;
@@ -102,6 +103,7 @@ export async function serveOptions(flags: ServeFlags): Promise<ServerOptions> {
     minRequestTimeout: flags.minRequestTimeout,
     noBookmarks: !flags.bookmarks,
     noWatchList: !flags.watchList,
+    systemNamespaces: flags.systemNamespaces,
     insecureHttp: flags.insecureHttp,
     insecureNoAuth: flags.insecureNoAuth,
     log: (message) => process.stderr.write(`watchmark serve: ${message}\n`),
@@ -171,6 +173,10 @@ export function serveCommand(): Command {
     .option('--etcd-keyfile <file>', 'client key (PEM) for etcd')
     .option('--no-bookmarks', 'never send periodic bookmarks (streaming lists still end with their marker)')
     .option('--no-watch-list', 'reject sendInitialEvents with 422, like kube-apiserver with WatchList off')
+    .option(
+      '--no-system-namespaces',
+      'do not create default, kube-system, kube-public and kube-node-lease at start',
+    )
     .option(
       '--simulate',
       'also run a simulated cluster against the server: deployment and replicaset controllers, scheduler, garbage collector, kubelets',

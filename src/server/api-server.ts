@@ -25,7 +25,7 @@ import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import { ServerMetrics } from './metrics.js';
 import { ObjectStorage } from './objects.js';
 import { buildOpenApiV3, openApiV2Response } from './openapi.js';
-import { DEFAULTS, type ServerOptions } from './options.js';
+import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { parseNamespaceSubresource, parseResourcePath } from './request-info.js';
 import { handleResource, type ResourceContext } from './resource-handler.js';
 import { newStats, type ServerStats } from './stats.js';
@@ -182,6 +182,7 @@ class ApiServer implements RunningServer {
   async start(): Promise<void> {
     const opts = this.opts;
     await this.cacher.start();
+    if (opts.systemNamespaces !== false) await this.objects.ensureNamespaces(SYSTEM_NAMESPACES);
     const bindAddress = opts.bindAddress ?? DEFAULTS.bindAddress;
     const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
     if (opts.insecureHttp) {

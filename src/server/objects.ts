@@ -2,7 +2,7 @@ import type { Clock } from '../protocol/clock.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { objectKey } from './keys.js';
-import { findByPlural } from './kinds/registry.js';
+import { findByKind, findByPlural } from './kinds/registry.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
 import { formatInvalidMessage } from './kinds/validation.js';
 import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
@@ -157,6 +157,22 @@ export class ObjectStorage {
     });
     this.stats.writes++;
     return decodeStored(kv.value, kv.modRevision);
+  }
+
+  /**
+   * Creates the namespaces of `names` that do not exist. Several servers over
+   * one etcd may race: a namespace another created first is left as it is.
+   */
+  async ensureNamespaces(names: readonly string[]): Promise<void> {
+    const kind = findByKind('v1', 'Namespace')!;
+    for (const name of names) {
+      if (await this.read(kind, undefined, name)) continue;
+      try {
+        await this.create(kind, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      } catch (err) {
+        if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
+      }
+    }
   }
 
   /**

@@ -30,6 +30,12 @@ export interface ServerOptions {
   minRequestTimeout?: number;
   /** Never send periodic bookmarks (`--no-bookmarks`); streaming lists still end with their marker. */
   noBookmarks?: boolean;
+  /**
+   * Create the namespaces kube-apiserver creates at start (default, kube-system,
+   * kube-public, kube-node-lease) when they are missing; default true
+   * (`--no-system-namespaces` turns it off).
+   */
+  systemNamespaces?: boolean;
   /** Reject sendInitialEvents with 422 (`--no-watch-list`). */
   noWatchList?: boolean;
   /** How long a request for a future resourceVersion waits before its 504 (default 3s). */
@@ -53,6 +59,9 @@ export interface ServerOptions {
   /** Receives one-line log messages (errors of background work). */
   log?: (message: string) => void;
 }
+
+/** The namespaces kube-apiserver's bootstrap controller keeps in existence. */
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
 /** The defaults, as kube-apiserver's. */
 export const DEFAULTS = {

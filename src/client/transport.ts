@@ -22,6 +22,12 @@ export interface ApiRequest {
   contentType?: string;
   accept?: string;
   signal?: AbortSignal;
+  /**
+   * For {@link Transport.request}: give up (TransportError ETIMEDOUT) when the
+   * whole answer has not arrived in this many ms; overrides the transport's
+   * `requestTimeoutMs`; 0 waits forever. Streams have no such deadline.
+   */
+  timeoutMs?: number;
 }
 
 /** A failure below HTTP: refused connection, reset, TLS, DNS. Always retryable by watchers. */
@@ -44,6 +50,12 @@ export interface TransportOptions {
   burst?: number;
   /** User-Agent header. */
   userAgent?: string;
+  /**
+   * Deadline of a whole non-streaming request, rate-limiter wait included
+   * (default 60 s, kube-apiserver's own limit for such requests; 0 = none).
+   * A request sent on a dead connection is otherwise never answered.
+   */
+  requestTimeoutMs?: number;
   clock?: Clock;
 }
 
@@ -78,6 +90,8 @@ export class Transport {
   readonly connection: ClusterConnection;
   private readonly limiter: TokenBucket;
   private readonly userAgent: string;
+  private readonly requestTimeoutMs: number;
+  private readonly clock: Clock;
   private agent: HttpAgent | undefined;
   private agentCert: string | undefined;
   /** Every API server of the cluster, `connection.server` first. */
@@ -89,12 +103,40 @@ export class Transport {
     this.connection = connection;
     const urls = [connection.server, ...(connection.servers ?? [])];
     this.servers = [...new Set(urls)].map((u) => new URL(u));
-    this.limiter = new TokenBucket(opts.qps ?? 5, opts.burst ?? 10, opts.clock ?? systemClock);
+    this.clock = opts.clock ?? systemClock;
+    this.limiter = new TokenBucket(opts.qps ?? 5, opts.burst ?? 10, this.clock);
     this.userAgent = opts.userAgent ?? 'watchmark/0.1.0';
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
   }
 
-  /** Sends a request and returns the whole answer; non-2xx answers throw {@link StatusError}. */
+  /**
+   * Sends a request and returns the whole answer; non-2xx answers throw
+   * {@link StatusError}; no whole answer within the request timeout throws
+   * a TransportError with code ETIMEDOUT.
+   */
   async request(
+    req: ApiRequest,
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
+    const ms = req.timeoutMs ?? this.requestTimeoutMs;
+    if (!(ms > 0)) return this.requestOnce(req);
+    const deadline = new AbortController();
+    const outer = req.signal;
+    const onAbort = () => deadline.abort(outer?.reason);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    const timer = this.clock.setTimeout(() => {
+      const what = `${req.method ?? 'GET'} ${req.path}`;
+      deadline.abort(new TransportError(`${what}: no answer within ${formatMs(ms)}`, 'ETIMEDOUT'));
+    }, ms);
+    try {
+      return await this.requestOnce({ ...req, signal: deadline.signal });
+    } finally {
+      timer.cancel();
+      outer?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async requestOnce(
     req: ApiRequest,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> {
     const res = await this.open(req);
@@ -251,4 +293,8 @@ function readAll(res: IncomingMessage, signal?: AbortSignal): Promise<Buffer> {
     );
     res.on('aborted', () => reject(new TransportError('the server cut the answer short', 'ECONNRESET')));
   });
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import type { Informer } from '../../src/client/informer.js';
+import { TransportError } from '../../src/client/transport.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { StatusError } from '../../src/protocol/status.js';
 import { MemoryStore, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
@@ -220,5 +221,52 @@ describe('client against watchmark serve', () => {
     await until(() => errors.length >= 2, 3000, 'two reported failures');
     expect((errors[0] as StatusError).code).toBe(401);
     await informer.stop();
+  });
+
+  it('a request nobody answers ends with ETIMEDOUT at the request timeout, never a hang', async () => {
+    const { createServer } = await import('node:net');
+    const { writeFile } = await import('node:fs/promises');
+    // Accepts connections and never answers: a peer that vanished behind a pooled socket.
+    const held: Array<import('node:net').Socket> = [];
+    const silent = createServer((socket) => {
+      held.push(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    });
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    const kubeconfig = join(dir, 'silent-kubeconfig');
+    await writeFile(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `clusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]`,
+        'users: [{name: u, user: {token: t}}]',
+        'contexts: [{name: x, context: {cluster: c, user: u, namespace: demo}}]',
+        'current-context: x',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+    const kube = await KubeClient.load({ kubeconfig, qps: 0, requestTimeoutMs: 200 });
+    cleanups.push(() => kube.close());
+    const err = await kube
+      .resource('configmaps')
+      .get('x')
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).code).toBe('ETIMEDOUT');
+    expect(String(err.message)).toBe('GET /api/v1/namespaces/demo/configmaps/x: no answer within 200 ms');
+    // The caller's own signal still wins over the deadline.
+    const abort = new AbortController();
+    const pending = kube.transport
+      .request({ path: '/api', signal: abort.signal, timeoutMs: 0 })
+      .catch((e) => e);
+    abort.abort(new Error('caller gave up'));
+    expect(String((await pending).message)).toBe('caller gave up');
   });
 });

@@ -37,6 +37,8 @@ export interface ListResult {
   continue?: string;
   remainingItemCount?: number;
   mode: ListMode;
+  /** Objects looked at to find the items. */
+  examined: number;
 }
 
 /** What the list service needs from the server. */
@@ -136,6 +138,7 @@ export async function serveList(
   }
   ctx.stats.lists[result.mode]++;
   ctx.stats.listObjects[result.mode] += result.items.length;
+  ctx.stats.listObjectsExamined[result.mode] += result.examined;
   return result;
 }
 
@@ -150,7 +153,10 @@ function fromCache(
   const cache = ctx.cacher.cacheFor(kind);
   const revision = ctx.cacher.latestRevision;
   const items: ListedObject[] = [];
-  const keys = cache.keys(prefix);
+  const index = filter.index;
+  const keys =
+    (index?.field === 'spec.nodeName' ? cache.keysOnNode(index.value, prefix) : undefined) ??
+    cache.keys(prefix);
   let lastKey = '';
   let i = 0;
   for (; i < keys.length; i++) {
@@ -162,7 +168,9 @@ function fromCache(
     items.push({ object: cached.object, json: cached.json });
     lastKey = keys[i];
   }
-  const result: ListResult = { items, resourceVersion: revision, mode };
+  // The loop stops on the first match past a full page, having looked at it.
+  const examined = Math.min(i + 1, keys.length);
+  const result: ListResult = { items, resourceVersion: revision, mode, examined };
   if (i < keys.length) {
     result.continue = encodeContinue({ rv: revision, start: `${lastKey.slice(prefix.length)}\u0000` });
     if (filter.everything) result.remainingItemCount = keys.length - i;
@@ -186,6 +194,7 @@ async function fromStore(
   let more = false;
   let remaining: number | undefined;
   let lastKey = '';
+  let examined = 0;
   try {
     for (;;) {
       // Without selectors one page of `limit` is exact; with them, read ahead
@@ -197,6 +206,7 @@ async function fromStore(
         limit: want > 0 && filter.everything ? want : want > 0 ? Math.max(want, 500) : 0,
       });
       readAt = page.revision;
+      examined += page.items.length;
       let consumed = 0;
       for (const kv of page.items) {
         consumed++;
@@ -234,7 +244,7 @@ async function fromStore(
     }
     throw storeErrorToStatus(err, kind, '');
   }
-  const result: ListResult = { items, resourceVersion: readAt ?? 0, mode };
+  const result: ListResult = { items, resourceVersion: readAt ?? 0, mode, examined };
   if (more) {
     result.continue = encodeContinue({ rv: readAt!, start: `${lastKey.slice(prefix.length)}\u0000` });
     if (remaining !== undefined) result.remainingItemCount = remaining;

@@ -79,6 +79,12 @@ export class ServerMetrics {
       'mode',
       () => s.listObjects,
     );
+    byLabel(
+      'watchmark_list_objects_examined_total',
+      'Objects lists looked at (read from the store or visited in the cache), by mode.',
+      'mode',
+      () => s.listObjectsExamined,
+    );
     gauge(
       'watchmark_init_events_examined_total',
       'History events looked at by watch starts (as apiserver_init_events_total).',

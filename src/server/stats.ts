@@ -28,6 +28,12 @@ export interface ServerStats {
   /** Objects returned by lists, by mode. */
   listObjects: Record<ListMode, number>;
   /**
+   * Objects lists looked at to find those, by mode: read from the store, or
+   * visited in the cache (apiserver_cache_list_fetched_objects_total). A
+   * `spec.nodeName=` list from the cache visits only that node's pods.
+   */
+  listObjectsExamined: Record<ListMode, number>;
+  /**
    * History events a watch start looked at: every event after the start
    * resourceVersion, whatever the watcher's selector (apiserver_init_events_total).
    */
@@ -70,6 +76,7 @@ export function newStats(): ServerStats {
     tooLargeSent: 0,
     lists: modes(),
     listObjects: modes(),
+    listObjectsExamined: modes(),
     initEventsExamined: 0,
     initEventsSent: 0,
     initialStateEventsSent: 0,

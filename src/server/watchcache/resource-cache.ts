@@ -41,6 +41,13 @@ export class ResourceCache {
    */
   private evictedUpTo: number;
   private sortedKeys: string[] | undefined;
+  /**
+   * Keys of current objects by `spec.nodeName` (as field selectors read it:
+   * '' when unset), for kinds
+   * that select on it: as kube-apiserver's cacher indexes pods, so that a
+   * kubelet's relist reads its node's pods, not every pod of the cluster.
+   */
+  private readonly byNode: Map<string, Set<string>> | undefined;
   private readonly clock: Clock;
   private readonly stats: ServerStats;
   private readonly historyOptions: HistoryOptions;
@@ -57,6 +64,7 @@ export class ResourceCache {
     this.clock = clock;
     this.stats = stats;
     this.historyOptions = history;
+    this.byNode = kind.fields['spec.nodeName'] ? new Map() : undefined;
   }
 
   /** The oldest resourceVersion a watch may start from. */
@@ -72,6 +80,7 @@ export class ResourceCache {
 
   /** Loads an object while filling the cache (no event, no history). */
   load(key: string, object: KubeObject, revision: number): void {
+    this.reindex(key, this.objects.get(key)?.object, object);
     this.objects.set(key, { object, json: JSON.stringify(object), revision });
     this.sortedKeys = undefined;
   }
@@ -80,6 +89,7 @@ export class ResourceCache {
   apply(type: ChangeType, key: string, revision: number, object: KubeObject): CacheEvent {
     const prev = this.objects.get(key);
     const json = JSON.stringify(object);
+    this.reindex(key, prev?.object, type === 'DELETED' ? undefined : object);
     if (type === 'DELETED') {
       this.objects.delete(key);
       this.sortedKeys = undefined;
@@ -107,6 +117,16 @@ export class ResourceCache {
     this.sortedKeys ??= [...this.objects.keys()].sort();
     if (!prefix) return this.sortedKeys;
     return this.sortedKeys.filter((k) => k.startsWith(prefix));
+  }
+
+  /**
+   * Keys of current objects with `spec.nodeName` = `node` in list order,
+   * optionally under a prefix; undefined when this kind has no such index.
+   */
+  keysOnNode(node: string, prefix?: string): string[] | undefined {
+    if (!this.byNode) return undefined;
+    const keys = [...(this.byNode.get(node) ?? [])];
+    return (prefix ? keys.filter((k) => k.startsWith(prefix)) : keys).sort();
   }
 
   /**
@@ -144,6 +164,27 @@ export class ResourceCache {
     this.history = [];
     this.head = 0;
     if (revision > this.evictedUpTo) this.evictedUpTo = revision;
+  }
+
+  private reindex(key: string, before: KubeObject | undefined, after: KubeObject | undefined): void {
+    if (!this.byNode) return;
+    const nodeName = this.kind.fields['spec.nodeName']!;
+    const from = before ? nodeName(before) : undefined;
+    const to = after ? nodeName(after) : undefined;
+    if (from === to) return;
+    if (from !== undefined) {
+      const set = this.byNode.get(from);
+      set?.delete(key);
+      if (set?.size === 0) this.byNode.delete(from);
+    }
+    if (to !== undefined) {
+      let set = this.byNode.get(to);
+      if (!set) {
+        set = new Set();
+        this.byNode.set(to, set);
+      }
+      set.add(key);
+    }
   }
 
   private firstAfter(revision: number): number {

@@ -18,6 +18,7 @@ import { jsonEqual, metaOf } from './meta.js';
 import { type DeleteOptions, notFound, type ObjectStorage, qualifiedResource } from './objects.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import type { ResourceRequest } from './request-info.js';
+import { parseResourceVersion, tooLargeResourceVersion } from './resource-version.js';
 import { type IncludeObject, parseIncludeObject, type TableVersion, toTable, wantsTable } from './table.js';
 import { serveWatch, type WatchContext } from './watch.js';
 import { type EventEncoder, jsonEncoder } from './watchcache/event.js';
@@ -78,8 +79,8 @@ export async function handleResource(
       if (isWatch) return watch(ctx, req, res, info, query);
       if (name === undefined) return list(ctx, req, res, kind, namespace, query);
       if (subresource === 'scale')
-        return reply(ctx, res, 200, toScale(await ctx.objects.get(kind, namespace, name)));
-      return replyObject(ctx, req, res, 200, kind, await ctx.objects.get(kind, namespace, name), query);
+        return reply(ctx, res, 200, toScale(await getObject(ctx, kind, namespace, name, query)));
+      return replyObject(ctx, req, res, 200, kind, await getObject(ctx, kind, namespace, name, query), query);
     case 'POST': {
       if (name !== undefined) throw methodNotAllowed(method, kind);
       const body = await readObject(req);
@@ -603,4 +604,27 @@ function replyObjectList(
   body: unknown,
 ): void {
   reply(ctx, res, 200, body);
+}
+
+/**
+ * A GET of one object. Its resourceVersion, unset, "0" or N, is answered with
+ * the newest object, which is never older than N; an N the server has not
+ * reached yet is waited for and then answered with 504, as kube-apiserver's
+ * cache does; a malformed one is a 400.
+ */
+async function getObject(
+  ctx: ResourceContext,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  name: string,
+  query: Query,
+): Promise<KubeObject> {
+  const rv = parseResourceVersion(query.get('resourceVersion') ?? undefined);
+  if (rv !== undefined && rv > ctx.cacher.latestRevision) {
+    if (!(await ctx.cacher.waitForRevision(rv, ctx.tooLargeWaitMs))) {
+      ctx.stats.tooLargeSent++;
+      throw tooLargeResourceVersion(rv, ctx.cacher.latestRevision);
+    }
+  }
+  return ctx.objects.get(kind, namespace, name);
 }

@@ -196,6 +196,32 @@ describe('get and update', () => {
     expect(p.body.message).toBe('pods "y" not found');
   });
 
+  it('GET with a resourceVersion: unset, "0" and N read the newest; a future N is a 504; a bad one a 400', async () => {
+    const ns = await freshNamespace();
+    const d = await created(deploys(ns), deployment('web'));
+    const rv = d.metadata.resourceVersion;
+    const patched = await call(s, 'PATCH', `${deploys(ns)}/web`, {
+      headers: MERGE,
+      body: { metadata: { labels: { v: '2' } } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    for (const q of ['', '?resourceVersion=0', `?resourceVersion=${rv}`]) {
+      const r = await call(s, 'GET', `${deploys(ns)}/web${q}`);
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.metadata.resourceVersion).toBe(patched.body.metadata.resourceVersion);
+    }
+    const scale = await call(s, 'GET', `${deploys(ns)}/web/scale?resourceVersion=0`);
+    expect(scale.status, scale.text).toBe(200);
+    const future = await call(s, 'GET', `${deploys(ns)}/web?resourceVersion=99999999`);
+    expectStatus(future, 504, 'Timeout');
+    expect(future.body.details.causes).toEqual([
+      { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
+    ]);
+    const bad = await call(s, 'GET', `${deploys(ns)}/web?resourceVersion=abc`);
+    expectStatus(bad, 400, 'BadRequest');
+    expect(bad.body.message).toBe('invalid resourceVersion: "abc" is not a valid resource version');
+  });
+
   it('PUT with a stale resourceVersion is a 409 Conflict; without one it succeeds', async () => {
     const ns = await freshNamespace();
     const d = await created(deploys(ns), deployment('web'));

@@ -11,12 +11,12 @@ export { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS } from './jsonpatch.js';
 export { applyMergePatch } from './merge.js';
 export {
   applyStrategicMergePatch,
-  createThreeWayMergePatch,
   type FieldPatchStrategy,
   fieldStrategyFor,
   isStrategicMergeKind,
   mergeKeyFor,
 } from './strategic.js';
+export { createThreeWayMergePatch } from './threeway.js';
 
 /** The PATCH media types handled here, in the order kube-apiserver lists them. */
 export const PATCH_CONTENT_TYPES = [

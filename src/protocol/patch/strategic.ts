@@ -93,7 +93,7 @@ const KIND_RULES: Record<string, Rules> = {
 };
 
 /** Compiled lookup: kind -> JSON-encoded path -> strategy. JSON keys, since field names may contain dots. */
-type CompiledRules = ReadonlyMap<string, FieldPatchStrategy>;
+export type CompiledRules = ReadonlyMap<string, FieldPatchStrategy>;
 
 const COMPILED = new Map<string, CompiledRules>(
   Object.entries(KIND_RULES).map(([kind, rules]) => [
@@ -109,11 +109,13 @@ const COMPILED = new Map<string, CompiledRules>(
 /** Unknown kinds have no metadata: every list is replaced, as in JSON merge patch. */
 const NO_RULES: CompiledRules = new Map();
 
-function rulesFor(kind: string): CompiledRules {
+/** The compiled rules of `kind`; none for kinds without strategic merge metadata. */
+export function rulesFor(kind: string): CompiledRules {
   return COMPILED.get(kind) ?? NO_RULES;
 }
 
-function strategyAt(rules: CompiledRules, path: string[]): FieldPatchStrategy | undefined {
+/** The strategy of the field at `path` under `rules`. */
+export function strategyAt(rules: CompiledRules, path: string[]): FieldPatchStrategy | undefined {
   return rules.size === 0 ? undefined : rules.get(JSON.stringify(path));
 }
 
@@ -132,10 +134,12 @@ export function mergeKeyFor(kind: string, path: string[]): string | undefined {
   return fieldStrategyFor(kind, path)?.mergeKey;
 }
 
-const PATCH = '$patch';
-const RETAIN_KEYS = '$retainKeys';
-const SET_ELEMENT_ORDER = '$setElementOrder';
-const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList';
+// The directive keys, and the list helpers exported below, are shared with threeway.ts;
+// the package's API is what index.ts exports.
+export const PATCH = '$patch';
+export const RETAIN_KEYS = '$retainKeys';
+export const SET_ELEMENT_ORDER = '$setElementOrder';
+export const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList';
 
 /**
  * Applies a strategic merge patch to an object of `kind`. Malformed patches
@@ -214,7 +218,7 @@ function mergeMap(orig: JsonObject, patch: JsonObject, path: string[], rules: Co
 }
 
 /** Recognises `$setElementOrder/<field>` and `$deleteFromPrimitiveList/<field>` keys. */
-function parseListDirective(
+export function parseListDirective(
   key: string,
   value: unknown,
   path: string[],
@@ -296,36 +300,9 @@ function mergeList(
 ): unknown[] {
   if (current.length === 0 && patchList.length === 0) return current;
   const key = strategy.mergeKey;
-  if (key === undefined) {
-    patchList.forEach((item, i) => {
-      if (typeof item === 'object' && item !== null) {
-        throw bad(`${show(path)}[${i}]: a merge list of primitives cannot hold ${jsonKind(item)}`);
-      }
-    });
-    const merged = [...current];
-    for (const item of patchList) if (!merged.some((m) => jsonEqual(m, item))) merged.push(item);
-    return arrange(merged, patchList, current, identity);
-  }
+  if (key === undefined) return unionOfPrimitives(current, patchList, path);
 
-  let server = current;
-  let replace = false;
-  const items: JsonObject[] = [];
-  patchList.forEach((item, i) => {
-    if (!isJsonObject(item)) throw bad(`${show(path)}[${i}]: elements merged by "${key}" must be objects`);
-    const directive = getOwn(item, PATCH);
-    if (directive === 'replace') {
-      replace = true;
-      return;
-    }
-    if (!Object.hasOwn(item, key)) throw bad(`${show(path)}[${i}]: missing merge key "${key}"`);
-    if (directive === 'delete') {
-      server = server.filter((s) => !sameKey(s, item, key));
-    } else if (directive === undefined || directive === 'merge') {
-      items.push(item);
-    } else {
-      throw bad(`${show(path)}[${i}]: unknown ${PATCH} directive ${JSON.stringify(directive)}`);
-    }
-  });
+  const { server, items, replace } = splitPatchList(current, patchList, key, path, [undefined, 'merge']);
   if (replace) return items.map((item) => mergeMap({}, item, path, rules));
 
   const merged = [...server];
@@ -337,8 +314,66 @@ function mergeList(
   return arrange(merged, items, server, byMergeKey(key));
 }
 
+/** A patch list of a merge-keyed list, its `$patch` elements carried out. */
+export interface SplitPatchList {
+  /** The list the patch merges into, without the elements `$patch: delete` names. */
+  server: unknown[];
+  /** The patch's elements that merge (by `key`) into `server`. */
+  items: JsonObject[];
+  /** A `$patch: replace` element: the list is `items` alone. */
+  replace: boolean;
+}
+
+/**
+ * Separates the `$patch` elements of a merge-keyed patch list (upstream
+ * `mergeSliceWithSpecialElements`). Elements whose directive is in `plain`
+ * merge like elements without one; other directives are 400 BadRequest.
+ */
+export function splitPatchList(
+  server: unknown[],
+  patchList: unknown[],
+  key: string,
+  path: string[],
+  plain: readonly unknown[],
+): SplitPatchList {
+  const split: SplitPatchList = { server, items: [], replace: false };
+  patchList.forEach((item, i) => {
+    if (!isJsonObject(item)) throw bad(`${show(path)}[${i}]: elements merged by "${key}" must be objects`);
+    const directive = getOwn(item, PATCH);
+    if (directive === 'replace') {
+      split.replace = true;
+      return;
+    }
+    if (!Object.hasOwn(item, key)) throw bad(`${show(path)}[${i}]: missing merge key "${key}"`);
+    if (directive === 'delete') {
+      split.server = split.server.filter((s) => !sameKey(s, item, key));
+    } else if (plain.includes(directive)) {
+      split.items.push(item);
+    } else {
+      throw bad(`${show(path)}[${i}]: unknown ${PATCH} directive ${JSON.stringify(directive)}`);
+    }
+  });
+  return split;
+}
+
+/**
+ * A merge list of primitives with the patch list's values added once each
+ * (upstream `mergeSlice` for scalars), in upstream's order: values the patch
+ * names follow the patch, the others keep their place.
+ */
+export function unionOfPrimitives(current: unknown[], patchList: unknown[], path: string[]): unknown[] {
+  patchList.forEach((item, i) => {
+    if (typeof item === 'object' && item !== null) {
+      throw bad(`${show(path)}[${i}]: a merge list of primitives cannot hold ${jsonKind(item)}`);
+    }
+  });
+  const merged = [...current];
+  for (const item of patchList) if (!merged.some((m) => jsonEqual(m, item))) merged.push(item);
+  return arrange(merged, patchList, current, identity);
+}
+
 /** `$setElementOrder/<list>`: list items in the given order, server-only items kept near their old place. */
-function applyElementOrder(
+export function applyElementOrder(
   list: unknown[],
   original: unknown[],
   patchList: unknown[],
@@ -367,19 +402,19 @@ function applyElementOrder(
 }
 
 /** What identifies a list element: its merge key value, or the value itself for primitives. */
-type Identify = (item: unknown) => unknown;
-const NO_ID = Symbol('no identity');
+export type Identify = (item: unknown) => unknown;
+export const NO_ID = Symbol('no identity');
 const identity: Identify = (item) => item;
-const byMergeKey =
+export const byMergeKey =
   (key: string): Identify =>
   (item) =>
     isJsonObject(item) && Object.hasOwn(item, key) ? item[key] : NO_ID;
 
-function sameId(a: unknown, b: unknown): boolean {
+export function sameId(a: unknown, b: unknown): boolean {
   return a !== NO_ID && b !== NO_ID && jsonEqual(a, b);
 }
 
-function sameKey(a: unknown, b: unknown, key: string): boolean {
+export function sameKey(a: unknown, b: unknown, key: string): boolean {
   const id = byMergeKey(key);
   return sameId(id(a), id(b));
 }
@@ -395,7 +430,12 @@ function positionIn(list: unknown[], item: unknown, id: Identify): number {
  * are interleaved by their position in `serverOrder`. Items new to the server
  * therefore land before the remaining server-only items, as on a real cluster.
  */
-function arrange(merged: unknown[], wanted: unknown[], serverOrder: unknown[], id: Identify): unknown[] {
+export function arrange(
+  merged: unknown[],
+  wanted: unknown[],
+  serverOrder: unknown[],
+  id: Identify,
+): unknown[] {
   const patchItems: unknown[] = [];
   const serverOnly: unknown[] = [];
   for (const item of merged) (positionIn(wanted, item, id) >= 0 ? patchItems : serverOnly).push(item);
@@ -417,204 +457,12 @@ function arrange(merged: unknown[], wanted: unknown[], serverOrder: unknown[], i
   return out;
 }
 
-/** Which differences a diff pass keeps (upstream `DiffOptions`). */
-interface DiffOptions {
-  ignoreChangesAndAdditions: boolean;
-  ignoreDeletions: boolean;
-  /** The map being diffed is a `retainKeys` field: emit `$retainKeys`. */
-  buildRetainKeys: boolean;
-}
-
-/**
- * The strategic merge patch kubectl's client-side `apply` sends
- * (`CreateThreeWayMergePatch` with overwrite): fields of `modified` that differ
- * from `current` are set, fields in `original` (the last-applied
- * configuration) but not in `modified` are deleted, and changes made by others
- * to fields never applied are left alone. Returns `{}` when nothing changes.
- */
-export function createThreeWayMergePatch(
-  original: unknown,
-  modified: unknown,
-  current: unknown,
-  kind: string,
-): Record<string, unknown> {
-  const rules = rulesFor(kind);
-  const [o, m, c] = [
-    asDocument(original, 'original'),
-    asDocument(modified, 'modified'),
-    asDocument(current, 'current'),
-  ];
-  // Additions and changes come from current -> modified, deletions only from original -> modified,
-  // so a field another writer added (and we never applied) is not removed.
-  const delta = diffMaps(c, m, [], rules, {
-    ignoreChangesAndAdditions: false,
-    ignoreDeletions: true,
-    buildRetainKeys: false,
-  });
-  const deletions = diffMaps(o, m, [], rules, {
-    ignoreChangesAndAdditions: true,
-    ignoreDeletions: false,
-    buildRetainKeys: false,
-  });
-  return combinePatches(deletions, delta, [], rules);
-}
-
-function asDocument(value: unknown, role: string): JsonObject {
-  if (value === null || value === undefined) return {};
-  if (!isJsonObject(value)) {
-    throw bad(`the ${role} configuration must be a JSON object, not ${jsonKind(value)}`);
-  }
-  return value;
-}
-
-/** A patch taking `original` to `modified`, within what `opts` keeps (upstream `diffMaps`). */
-function diffMaps(
-  original: JsonObject,
-  modified: JsonObject,
-  path: string[],
-  rules: CompiledRules,
-  opts: DiffOptions,
-): JsonObject {
-  const patch: JsonObject = {};
-  const retainKeys: string[] = [];
-  for (const key of Object.keys(modified)) {
-    const to = modified[key];
-    if (opts.buildRetainKeys && to !== null) retainKeys.push(key);
-    const childPath = [...path, key];
-    if (!Object.hasOwn(original, key) || jsonKind(original[key]) !== jsonKind(to)) {
-      if (!opts.ignoreChangesAndAdditions) setOwn(patch, key, cloneJson(to));
-      continue;
-    }
-    const from = original[key];
-    const strategy = strategyAt(rules, childPath);
-    if (isJsonObject(from) && isJsonObject(to)) {
-      const sub = diffMaps(from, to, childPath, rules, {
-        ...opts,
-        buildRetainKeys: strategy?.retainKeys === true,
-      });
-      if (Object.keys(sub).length > 0) setOwn(patch, key, sub);
-    } else if (Array.isArray(from) && Array.isArray(to) && strategy?.merge) {
-      diffLists(from, to, key, patch, childPath, rules, strategy, opts);
-    } else if (!opts.ignoreChangesAndAdditions && !jsonEqual(from, to)) {
-      setOwn(patch, key, cloneJson(to));
-    }
-  }
-  if (!opts.ignoreDeletions) {
-    for (const key of Object.keys(original)) if (!Object.hasOwn(modified, key)) setOwn(patch, key, null);
-  }
-  // Sent when anything changed or when keys must be cleared, e.g. strategy.rollingUpdate on type: Recreate.
-  const clears = Object.keys(original).some((k) => original[k] !== null && !Object.hasOwn(modified, k));
-  if (retainKeys.length > 0 && (Object.keys(patch).length > 0 || clears)) {
-    patch[RETAIN_KEYS] = retainKeys.sort();
-  }
-  return patch;
-}
-
-/** Diffs a merge list into `patch[key]` plus its `$setElementOrder`/`$deleteFromPrimitiveList` lists. */
-function diffLists(
-  from: unknown[],
-  to: unknown[],
-  key: string,
-  patch: JsonObject,
-  path: string[],
-  rules: CompiledRules,
-  strategy: FieldPatchStrategy,
-  opts: DiffOptions,
-): void {
-  if (from.length === 0) {
-    if (to.length > 0 && !opts.ignoreChangesAndAdditions) setOwn(patch, key, cloneJson(to));
-    return;
-  }
-  const mergeKey = strategy.mergeKey;
-  let changes: unknown[] = [];
-  let deletes: unknown[] = [];
-  let order: unknown[] = [];
-  if (mergeKey === undefined) {
-    for (const item of [...from, ...to]) {
-      if (typeof item === 'object' && item !== null) {
-        throw bad(`${show(path)}: a merge list of primitives holds ${jsonKind(item)}`);
-      }
-    }
-    if (!opts.ignoreChangesAndAdditions) changes = to.filter((v) => !from.includes(v));
-    if (!opts.ignoreDeletions) deletes = [...new Set(from.filter((v) => !to.includes(v)))].sort(byString);
-    if (
-      (!opts.ignoreDeletions && deletes.length > 0) ||
-      (!opts.ignoreChangesAndAdditions && !jsonEqual(from, to))
-    ) {
-      order = to;
-    }
-  } else {
-    const id = byMergeKey(mergeKey);
-    [...from, ...to].forEach((item) => {
-      if (id(item) === NO_ID) throw bad(`${show(path)}: every element needs the merge key "${mergeKey}"`);
-    });
-    for (const item of to as JsonObject[]) {
-      const old = from.find((f) => sameId(id(f), item[mergeKey])) as JsonObject | undefined;
-      if (!old) {
-        if (!opts.ignoreChangesAndAdditions) changes.push(cloneJson(item));
-        continue;
-      }
-      const sub = diffMaps(old, item, path, rules, {
-        ...opts,
-        buildRetainKeys: strategy.retainKeys === true,
-      });
-      if (Object.keys(sub).length > 0) changes.push({ ...sub, [mergeKey]: cloneJson(item[mergeKey]) });
-    }
-    if (!opts.ignoreDeletions) {
-      const gone = from.filter((f) => !to.some((t) => sameId(id(t), id(f)))).map(id);
-      for (const value of gone.sort(byString)) {
-        changes.push({ [mergeKey]: cloneJson(value), [PATCH]: 'delete' });
-      }
-    }
-    const sameOrder = from.length === to.length && from.every((f, i) => sameId(id(f), id(to[i])));
-    if (
-      (!opts.ignoreChangesAndAdditions && (changes.length > 0 || !sameOrder)) ||
-      (!opts.ignoreDeletions && changes.length > 0)
-    ) {
-      order = to.map((t) => ({ [mergeKey]: cloneJson(id(t)) }));
-    }
-  }
-  if (changes.length > 0) setOwn(patch, key, changes);
-  if (deletes.length > 0) setOwn(patch, `${DELETE_FROM_PRIMITIVE_LIST}/${key}`, deletes);
-  if (order.length > 0) setOwn(patch, `${SET_ELEMENT_ORDER}/${key}`, cloneJson(order));
-}
-
-const byString = (a: unknown, b: unknown): number =>
-  String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-
-/**
- * Merges the additions-and-changes patch into the deletions patch (upstream
- * `mergeMap` without parallel-list merging): both are patches, so nulls and
- * directives are kept, and merge lists are unioned by key.
- */
-function combinePatches(
-  deletions: JsonObject,
-  delta: JsonObject,
-  path: string[],
-  rules: CompiledRules,
-): JsonObject {
-  for (const key of Object.keys(delta)) {
-    const add = delta[key];
-    const had = getOwn(deletions, key);
-    const childPath = [...path, key];
-    const strategy = strategyAt(rules, childPath);
-    if (isJsonObject(had) && isJsonObject(add) && !Object.hasOwn(had, PATCH) && !Object.hasOwn(add, PATCH)) {
-      setOwn(deletions, key, combinePatches(had, add, childPath, rules));
-    } else if (Array.isArray(had) && Array.isArray(add) && strategy?.merge) {
-      const id = strategy.mergeKey === undefined ? identity : byMergeKey(strategy.mergeKey);
-      setOwn(deletions, key, [...add, ...had.filter((h) => !add.some((a) => sameId(id(a), id(h))))]);
-    } else {
-      setOwn(deletions, key, add);
-    }
-  }
-  return deletions;
-}
-
 /** `spec.template.spec.containers`, or `<root>`. */
-function show(path: string[]): string {
+export function show(path: string[]): string {
   return path.length === 0 ? '<root>' : path.join('.');
 }
 
-function bad(message: string): StatusError {
+/** A 400 BadRequest StatusError: the patch, or a document it is built from, is malformed. */
+export function bad(message: string): StatusError {
   return StatusError.of('BadRequest', message);
 }

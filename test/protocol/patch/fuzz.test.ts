@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyJsonPatch } from '../../../src/protocol/patch/jsonpatch.js';
 import { applyMergePatch } from '../../../src/protocol/patch/merge.js';
-import { applyStrategicMergePatch, createThreeWayMergePatch } from '../../../src/protocol/patch/strategic.js';
+import { applyStrategicMergePatch } from '../../../src/protocol/patch/strategic.js';
+import { createThreeWayMergePatch } from '../../../src/protocol/patch/threeway.js';
 import { StatusError } from '../../../src/protocol/status.js';
 
 /** mulberry32: a tiny seeded PRNG, so a failure replays from its seed. */

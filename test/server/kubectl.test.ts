@@ -6,7 +6,9 @@
  * CA and a bearer token in the kubeconfig. Each kubectl gets its own HOME,
  * cache dir and namespace, and all of them run at once so the suite stays
  * short: the scenarios start together in `beforeAll`, and each test reports
- * one kubectl's outcome.
+ * one kubectl's outcome. A last test compares what the `create` generators
+ * stored across kubectls: 1.32+ send those objects as protobuf, and must end
+ * up with exactly what kubectl 1.31 (JSON) stores.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { type RunningServer, startServer } from '../../src/server/index.js';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
 import { call } from '../helpers/server.js';
 import { findKubectls, type KubectlBinary, requireTool } from '../helpers/tools.js';
+import type { GeneratedObjects } from './kubectl/generators.js';
 import { KubectlSession } from './kubectl/run.js';
 import { runScenario } from './kubectl/scenario.js';
 
@@ -31,7 +34,10 @@ function minorOf(k: KubectlBinary): number {
 }
 
 /** A scenario's outcome, kept settled so that an early failure is not an unhandled rejection. */
-type Outcome = { ok: true } | { ok: false; error: unknown };
+type Outcome = { ok: true; generated: GeneratedObjects } | { ok: false; error: unknown };
+
+/** The kubectl whose JSON the protobuf-sending ones (1.32+) must match. */
+const REFERENCE = 'kubectl.1.31';
 
 describe.skipIf(!haveKubectl)('kubectl conformance', () => {
   let dir: string;
@@ -73,7 +79,7 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
         if (r.status !== 201) throw new Error(`touch: ${r.status} ${r.text}`);
       };
       const outcome = runScenario({ kubectl: session, kinds: REGISTRY, minor: minorOf(binary), touch })
-        .then((): Outcome => ({ ok: true }))
+        .then((generated): Outcome => ({ ok: true, generated }))
         .catch((error: unknown): Outcome => ({ ok: false, error }))
         .finally(() => session.close());
       outcomes.set(binary.name, outcome);
@@ -92,6 +98,19 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
       if (!outcome.ok) throw outcome.error;
     });
   }
+
+  it.skipIf(!kubectls.some((k) => k.name === REFERENCE))(
+    `every kubectl's create deployment/service stores what ${REFERENCE}'s does`,
+    async () => {
+      const reference = await outcomes.get(REFERENCE)!;
+      if (!reference.ok) throw new Error(`${REFERENCE} did not finish its scenario`);
+      for (const [name, outcome] of outcomes) {
+        // A failed scenario is reported by its own test.
+        const stored = await outcome;
+        if (stored.ok) expect(stored.generated, name).toEqual(reference.generated);
+      }
+    },
+  );
 
   it('the server logged no errors meanwhile', async () => {
     await Promise.allSettled(outcomes.values());

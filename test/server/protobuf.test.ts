@@ -1,74 +1,6 @@
-import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../../src/protocol/status.js';
 import { decodeProtobufObject, PROTOBUF_MAGIC } from '../../src/server/protobuf.js';
-
-/**
- * A field to encode with raw tags, so that these tests pin the upstream field numbers
- * independently of the schema inside protobuf.ts.
- */
-type Field =
-  | [no: number, kind: 'string', value: string]
-  | [no: number, kind: 'bytes', value: Uint8Array]
-  | [no: number, kind: 'varint', value: number]
-  | [no: number, kind: 'message', value: Field[]];
-
-function encode(fields: Field[]): Uint8Array {
-  const w = protobuf.Writer.create();
-  for (const [no, kind, value] of fields) {
-    switch (kind) {
-      case 'string':
-        w.uint32((no << 3) | 2).string(value);
-        break;
-      case 'bytes':
-        w.uint32((no << 3) | 2).bytes(value);
-        break;
-      case 'varint':
-        w.uint32(no << 3).int64(value);
-        break;
-      case 'message':
-        w.uint32((no << 3) | 2).bytes(encode(value));
-        break;
-    }
-  }
-  return w.finish();
-}
-
-/** A map entry: a message {1: key, 2: value}. */
-function entry(no: number, key: string, value: string | Uint8Array): Field {
-  return [
-    no,
-    'message',
-    [[1, 'string', key], typeof value === 'string' ? [2, 'string', value] : [2, 'bytes', value]],
-  ];
-}
-
-/** The magic plus a runtime.Unknown {1: TypeMeta, 2: raw, 3: "", 4: ""}. */
-function envelope(apiVersion: string, kind: string, raw: Field[]): Buffer {
-  const unknown = encode([
-    [
-      1,
-      'message',
-      [
-        [1, 'string', apiVersion],
-        [2, 'string', kind],
-      ],
-    ],
-    [2, 'bytes', encode(raw)],
-    [3, 'string', ''],
-    [4, 'string', ''],
-  ]);
-  return Buffer.concat([PROTOBUF_MAGIC, unknown]);
-}
-
-async function statusOf(body: Buffer): Promise<StatusError> {
-  const err = await decodeProtobufObject(body).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StatusError);
-  return err as StatusError;
-}
+import { encode, entry, envelope, statusOf } from '../helpers/protobuf-wire.js';
 
 describe('decodeProtobufObject: kubectl 1.32+ create namespace', () => {
   // The exact 55-byte body of `kubectl create namespace demo` (kubectl-needs §4), by hand.
@@ -245,15 +177,19 @@ describe('decodeProtobufObject: ObjectMeta', () => {
 
 describe('decodeProtobufObject: errors', () => {
   it('415s a kind it cannot decode, naming it and the supported ones', async () => {
-    const err = await statusOf(envelope('apps/v1', 'Deployment', [[1, 'message', [[1, 'string', 'web']]]]));
+    const err = await statusOf(envelope('batch/v1', 'Job', [[1, 'message', [[1, 'string', 'web']]]]));
     expect(err.code).toBe(415);
     expect(err.reason).toBe('UnsupportedMediaType');
-    expect(err.message).toContain('protobuf bodies are supported for Namespace, ConfigMap, Secret');
-    expect(err.message).toContain('send application/json for Deployment');
+    expect(err.message).toBe(
+      'protobuf bodies are supported for Namespace (v1), ConfigMap (v1), Secret (v1), Service (v1), ' +
+        'Deployment (apps/v1); send application/json for Job (batch/v1)',
+    );
   });
 
   it('415s a supported kind name in another group', async () => {
     expect((await statusOf(envelope('example.com/v1', 'Secret', []))).code).toBe(415);
+    expect((await statusOf(envelope('v1', 'Deployment', []))).code).toBe(415);
+    expect((await statusOf(envelope('apps/v1', 'Service', []))).code).toBe(415);
   });
 
   it('400s a body without the magic', async () => {

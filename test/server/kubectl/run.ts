@@ -70,15 +70,17 @@ export class KubectlSession {
     return this.run(['-n', this.namespace, ...args], timeoutMs);
   }
 
-  /** Starts `kubectl <args> --cache-dir=<own>` in the background. */
+  /** Starts `kubectl <args> --cache-dir=<own>` in the background (the flag goes before a `--`). */
   start(args: string[], timeoutMs = RUN_TIMEOUT_MS): BackgroundKubectl {
+    const end = args.includes('--') ? args.indexOf('--') : args.length;
+    const argv = [...args.slice(0, end), `--cache-dir=${this.cacheDir}`, ...args.slice(end)];
     let stdout = '';
     let stderr = '';
     let wake: (() => void) | undefined;
     let exited: KubectlResult | undefined;
     const child = execFile(
       this.binary.path,
-      [...args, `--cache-dir=${this.cacheDir}`],
+      argv,
       { env: this.env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
       // The outcome (exit code or signal, output) is read from 'close' below, for every path.
       () => {},

@@ -2,8 +2,9 @@
  * The conformance scenario one real kubectl runs against the server: the
  * everyday commands (create, apply, get in every output, watch, label,
  * scale, set image, delete, wait, api-resources, get all, a raw bookmark
- * watch), each checked on exact stdout, stderr and exit code. The expected
- * texts are what these kubectl versions print against kube-apiserver.
+ * watch, the create deployment/service generators), each checked on exact
+ * stdout, stderr and exit code. The expected texts are what these kubectl
+ * versions print against kube-apiserver.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import type { ResourceKind } from '../../../src/server/kinds/types.js';
 import { apiVersionOf } from '../../../src/server/kinds/types.js';
 import { expectFailure, expectOk, expectOkVerbose, jsonOf, tableByHeader, tableRows } from './expect.js';
+import { createWithGenerators, type GeneratedObjects } from './generators.js';
 import { type KubectlSession, loggedRequests } from './run.js';
 
 /** What one kubectl's scenario needs besides its session. */
@@ -57,8 +59,11 @@ function deployment(opts: {
   });
 }
 
-/** Runs every step in order; the first failed expectation ends the scenario. */
-export async function runScenario(ctx: ScenarioContext): Promise<void> {
+/**
+ * Runs every step in order; the first failed expectation ends the scenario. Returns the objects
+ * the `create` generators stored, for the comparison across kubectl versions.
+ */
+export async function runScenario(ctx: ScenarioContext): Promise<GeneratedObjects> {
   await createNamespace(ctx);
   await applyDeployment(ctx);
   await getOutputs(ctx);
@@ -66,6 +71,8 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
   await editDeployment(ctx);
   await discovery(ctx);
   await deletes(ctx);
+  // Last, so that its objects stay out of the exact listings above.
+  return createWithGenerators(ctx);
 }
 
 /** `create namespace` (kubectl 1.32+ sends the body as protobuf, with no JSON fallback). */

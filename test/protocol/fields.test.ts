@@ -12,18 +12,7 @@ import {
   unescapeFieldValue,
 } from '../../src/protocol/fields.js';
 import { SelectorError } from '../../src/protocol/labels.js';
-
-/** A tiny seeded PRNG, so fuzz failures reproduce. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../helpers/random.js';
 
 /** Parses, expecting only success or a SelectorError; anything else fails the test. */
 function tryParse(text: string): FieldSelector | SelectorError {

@@ -14,22 +14,12 @@ import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
+import { mulberry32 } from '../helpers/random.js';
 import { pod, startTestServer } from '../helpers/server.js';
 
 const SEED = Number(process.env.WATCHMARK_FUZZ_SEED ?? 0x5eed_2024);
 const REQUESTS = 1500;
 const CONCURRENCY = 8;
-
-/** mulberry32: a tiny seeded PRNG, so every run sends the same requests. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = mulberry32(SEED);
 const chance = (p: number) => rand() < p;

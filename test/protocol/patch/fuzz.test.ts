@@ -4,18 +4,7 @@ import { applyMergePatch } from '../../../src/protocol/patch/merge.js';
 import { applyStrategicMergePatch } from '../../../src/protocol/patch/strategic.js';
 import { createThreeWayMergePatch } from '../../../src/protocol/patch/threeway.js';
 import { StatusError } from '../../../src/protocol/status.js';
-
-/** mulberry32: a tiny seeded PRNG, so a failure replays from its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../helpers/random.js';
 
 // Keys that hit merge lists, directives and awkward names alike.
 const KEYS = [

@@ -3,7 +3,8 @@ import type { KubeObject, OwnerReference } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { objectKey } from './keys.js';
 import { findByKind, findByPlural } from './kinds/registry.js';
-import { apiVersionOf, type ResourceKind } from './kinds/types.js';
+import { type Allocations, allocate, allocationsOf, keepAllocated } from './kinds/service-alloc.js';
+import { apiVersionOf, type FieldError, type ResourceKind } from './kinds/types.js';
 import { formatInvalidMessage } from './kinds/validation.js';
 import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
 import type { ServerStats } from './stats.js';
@@ -149,6 +150,7 @@ export class ObjectStorage {
     if (kind.subresources.includes('status') && kind.kind !== 'Node') obj.status = {};
     kind.defaults?.(obj);
     kind.prepareForCreate?.(obj);
+    if (isService(kind)) this.failOn(kind, obj, allocate(obj, await this.serviceAllocations()));
     this.validate(kind, obj);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
     const key = objectKey(kind, namespace, meta.name!);
@@ -229,6 +231,11 @@ export class ObjectStorage {
       const current = decodeStored(kv.value, kv.modRevision);
       const desired = await mutate(structuredClone(current));
       const next = this.prepareUpdate(kind, current, desired, scope);
+      if (isService(kind) && scope === 'main') {
+        keepAllocated(next, current);
+        const used = await this.serviceAllocations(`${namespace}/${name}`);
+        this.failOn(kind, next, allocate(next, used));
+      }
       if (jsonEqual(stripRV(next), stripRV(current))) return current;
       this.validate(kind, next, current);
       if (opts.dryRun) return next;
@@ -459,8 +466,26 @@ export class ObjectStorage {
     return obj;
   }
 
+  /** Cluster IPs and node ports held by the stored Services (but `except`, namespace/name). */
+  private async serviceAllocations(except?: string): Promise<Allocations> {
+    const services: KubeObject[] = [];
+    let start: string | undefined;
+    for (;;) {
+      const page = await this.store.list(`/core/services/`, { startKey: start, limit: 1000 });
+      for (const kv of page.items) services.push(JSON.parse(kv.value) as KubeObject);
+      if (!page.more || page.items.length === 0) break;
+      start = `${page.items[page.items.length - 1].key}\u0000`;
+    }
+    return allocationsOf(services, except);
+  }
+
   private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
     const errors = [...(kind.validate?.(obj) ?? []), ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : [])];
+    this.failOn(kind, obj, errors);
+  }
+
+  /** Throws the 422 of `errors`, if any. */
+  private failOn(kind: ResourceKind, obj: KubeObject, errors: FieldError[]): void {
     if (errors.length === 0) return;
     const name = obj.metadata?.name ?? '';
     throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
@@ -490,4 +515,9 @@ function valueAt(obj: KubeObject, path: string): unknown {
 
 function stripRV(obj: KubeObject): KubeObject {
   return { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } };
+}
+
+/** Services get cluster IPs and node ports allocated on writes (see service-alloc.ts). */
+function isService(kind: ResourceKind): boolean {
+  return kind.group === '' && kind.kind === 'Service';
 }

@@ -54,7 +54,7 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
       bookmarkLead: 100,
       log: (message) => serverLog.push(message),
     });
-    for (const binary of kubectls) {
+    for (const [index, binary] of kubectls.entries()) {
       const home = join(dir, binary.name);
       await mkdir(join(home, 'home'), { recursive: true });
       const session = new KubectlSession(
@@ -78,7 +78,13 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
         );
         if (r.status !== 201) throw new Error(`touch: ${r.status} ${r.text}`);
       };
-      const outcome = runScenario({ kubectl: session, kinds: REGISTRY, minor: minorOf(binary), touch })
+      const outcome = runScenario({
+        kubectl: session,
+        kinds: REGISTRY,
+        minor: minorOf(binary),
+        nodePort: 30080 + index,
+        touch,
+      })
         .then((generated): Outcome => ({ ok: true, generated }))
         .catch((error: unknown): Outcome => ({ ok: false, error }))
         .finally(() => session.close());

@@ -41,6 +41,7 @@ import {
   secretFields,
   serviceFields,
 } from './selectable-fields.js';
+import { validateClusterIpUpdate } from './service-alloc.js';
 import { apiVersionOf, type ResourceKind } from './types.js';
 import {
   validateDaemonSet,
@@ -190,6 +191,7 @@ export const REGISTRY: ResourceKind[] = [
     generationFields: [],
     defaults: defaultService,
     validate: validateService,
+    validateUpdate: validateClusterIpUpdate,
     columns: serviceColumns,
   },
   {

@@ -15,34 +15,36 @@ export type GeneratedObjects = Record<string, unknown>;
  * What each create sets: the `kubectl create ... --dry-run=client -o json` output of kubectl 1.31
  * (the JSON it sends), without kind, apiVersion and the top-level `creationTimestamp: null`.
  */
-const USER_SET: Record<string, object> = {
-  'Deployment/gen-web': deployment('gen-web', 2, [
-    { name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], resources: {} },
-    { name: 'busybox', image: 'busybox:1.36', resources: {} },
-  ]),
-  'Deployment/gen-cmd': deployment('gen-cmd', 1, [
-    { name: 'busybox', image: 'busybox:1.36', command: ['sleep', '3600'], resources: {} },
-  ]),
-  'Service/gen-web': service('gen-web', {
-    ports: [
-      { name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 },
-      { name: '443-https', protocol: 'TCP', port: 443, targetPort: 'https' },
-    ],
-    selector: { app: 'gen-web' },
-    clusterIP: 'None',
-    type: 'ClusterIP',
-  }),
-  'Service/gen-np': service('gen-np', {
-    ports: [{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: 30080 }],
-    selector: { app: 'gen-np' },
-    type: 'NodePort',
-  }),
-  'Service/gen-ext': service('gen-ext', {
-    selector: { app: 'gen-ext' },
-    type: 'ExternalName',
-    externalName: 'example.com',
-  }),
-};
+function userSet(nodePort: number): Record<string, object> {
+  return {
+    'Deployment/gen-web': deployment('gen-web', 2, [
+      { name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], resources: {} },
+      { name: 'busybox', image: 'busybox:1.36', resources: {} },
+    ]),
+    'Deployment/gen-cmd': deployment('gen-cmd', 1, [
+      { name: 'busybox', image: 'busybox:1.36', command: ['sleep', '3600'], resources: {} },
+    ]),
+    'Service/gen-web': service('gen-web', {
+      ports: [
+        { name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 },
+        { name: '443-https', protocol: 'TCP', port: 443, targetPort: 'https' },
+      ],
+      selector: { app: 'gen-web' },
+      clusterIP: 'None',
+      type: 'ClusterIP',
+    }),
+    'Service/gen-np': service('gen-np', {
+      ports: [{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080, nodePort }],
+      selector: { app: 'gen-np' },
+      type: 'NodePort',
+    }),
+    'Service/gen-ext': service('gen-ext', {
+      selector: { app: 'gen-ext' },
+      type: 'ExternalName',
+      externalName: 'example.com',
+    }),
+  };
+}
 
 function deployment(name: string, replicas: number, containers: object[]): object {
   const labels = { app: name };
@@ -66,7 +68,12 @@ function service(name: string, spec: object): object {
  * Runs the generators in this kubectl's namespace and checks the stored objects hold what the
  * user set. Returns them, minus the per-run metadata, for the comparison across kubectls.
  */
-export async function createWithGenerators({ kubectl, minor }: ScenarioContext): Promise<GeneratedObjects> {
+export async function createWithGenerators({
+  kubectl,
+  minor,
+  nodePort,
+}: ScenarioContext): Promise<GeneratedObjects> {
+  const USER_SET = userSet(nodePort);
   // -v=8 logs the request headers: the protobuf path is the one under test from 1.32 on.
   const web = await kubectl.inNamespace([
     'create',
@@ -113,7 +120,7 @@ export async function createWithGenerators({ kubectl, minor }: ScenarioContext):
       'nodeport',
       'gen-np',
       '--tcp=80:8080',
-      '--node-port=30080',
+      `--node-port=${nodePort}`,
     ]),
     'service/gen-np created\n',
   );
@@ -147,6 +154,17 @@ export async function createWithGenerators({ kubectl, minor }: ScenarioContext):
     expect(item.metadata.namespace, key).toBe(kubectl.namespace);
     for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'namespace', 'managedFields']) {
       delete item.metadata[field];
+    }
+    if (item.kind === 'Service') {
+      // Allocated by the server (a random cluster IP) or chosen per kubectl (the node port).
+      const ip = item.spec.clusterIP;
+      if (item.spec.type !== 'ExternalName' && ip !== 'None') {
+        expect(ip, key).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+        expect(item.spec.clusterIPs, key).toEqual([ip]);
+        delete item.spec.clusterIP;
+        delete item.spec.clusterIPs;
+      }
+      for (const port of item.spec.ports ?? []) delete port.nodePort;
     }
     stored[key] = item;
   }

@@ -23,6 +23,8 @@ export interface ScenarioContext {
   kinds: readonly ResourceKind[];
   /** kubectl's minor version as run (the dispatcher runs the server's, 33). */
   minor: number;
+  /** A node port of its own (node ports are cluster-wide: two kubectls may not ask for the same). */
+  nodePort: number;
   /** Makes one write at once, to a resource no step watches (a kubectl is too slow for this). */
   touch(): Promise<void>;
 }

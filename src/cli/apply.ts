@@ -3,7 +3,7 @@ import { type ApplyResult, applyAll } from '../client/apply.js';
 import type { KubeClient } from '../client/client.js';
 import { ManifestError, parseManifests } from '../client/manifest.js';
 import type { KubeObject } from '../protocol/events.js';
-import { type ConnectionFlags, connect, readManifestFile } from './connect.js';
+import { type ConnectionFlags, connect, connectionOptions, readManifestFile } from './connect.js';
 import { CliError } from './errors.js';
 import { type Output, stderr, stdout } from './progress.js';
 
@@ -54,22 +54,20 @@ export async function applyAndPrint(
 
 /** `watchmark apply -f FILE|-`: kubectl's client-side apply. */
 export function applyCommand(): Command {
-  return new Command('apply')
-    .description(
-      'create or update the objects of a YAML/JSON file as kubectl apply does (last-applied annotation, three-way merge)',
-    )
-    .requiredOption('-f, --filename <file>', 'manifest file (multi-document YAML or JSON); - reads stdin')
-    .option('-n, --namespace <ns>', "namespace for objects that name none (default: the context's)")
-    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)')
-    .option('--context <name>', 'kubeconfig context')
-    .option('--server <url>', "API server URL (overrides the kubeconfig's)")
-    .action(async (flags: ApplyFlags) => {
-      const { objects, source } = await loadManifests(flags.filename);
-      const kube = await connect(flags);
-      try {
-        await applyAndPrint(kube, objects, { namespace: flags.namespace, source });
-      } finally {
-        await kube.close();
-      }
-    });
+  return connectionOptions(
+    new Command('apply')
+      .description(
+        'create or update the objects of a YAML/JSON file as kubectl apply does (last-applied annotation, three-way merge)',
+      )
+      .requiredOption('-f, --filename <file>', 'manifest file (multi-document YAML or JSON); - reads stdin')
+      .option('-n, --namespace <ns>', "namespace for objects that name none (default: the context's)"),
+  ).action(async (flags: ApplyFlags) => {
+    const { objects, source } = await loadManifests(flags.filename);
+    const kube = await connect(flags);
+    try {
+      await applyAndPrint(kube, objects, { namespace: flags.namespace, source });
+    } finally {
+      await kube.close();
+    }
+  });
 }

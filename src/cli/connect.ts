@@ -4,10 +4,11 @@
  * and printing API failures the way kubectl does.
  */
 import { readFile } from 'node:fs/promises';
+import { type Command, InvalidArgumentError } from 'commander';
 import { KubeClient } from '../client/client.js';
 import { ConfigError } from '../client/config/index.js';
 import type { StatusError } from '../protocol/status.js';
-import { CliError } from './errors.js';
+import { CliError, durationArg } from './errors.js';
 
 /** kubectl's connection flags. */
 export interface ConnectionFlags {
@@ -15,6 +16,34 @@ export interface ConnectionFlags {
   kubeconfig?: string;
   context?: string;
   server?: string;
+  /** ms; 0 waits forever. */
+  requestTimeout?: number;
+}
+
+/** Adds kubectl's connection flags (but `-n`, whose help differs per command) to `cmd`. */
+export function connectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)')
+    .option('--context <name>', 'kubeconfig context')
+    .option('--server <url>', "API server URL (overrides the kubeconfig's)")
+    .option(
+      '--request-timeout <duration>',
+      'give up on a request not answered in this long (1s, 2m; a bare number is seconds; 0 = never; default 60s; watches excepted)',
+      requestTimeoutArg,
+    );
+}
+
+/** kubectl's `--request-timeout`: a Go duration, or a whole number of seconds. */
+function requestTimeoutArg(value: string): number {
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  try {
+    return durationArg(value);
+  } catch (err) {
+    const reason = err instanceof Error ? `: ${err.message}` : '';
+    throw new InvalidArgumentError(
+      `invalid request timeout ${JSON.stringify(value)}${reason} (want a duration like 1s or 2m, or whole seconds)`,
+    );
+  }
 }
 
 /** Loads the connection kubectl would use for these flags. */
@@ -27,6 +56,7 @@ export async function connect(flags: ConnectionFlags): Promise<KubeClient> {
       namespace: flags.namespace,
       qps: 50,
       burst: 100,
+      requestTimeoutMs: flags.requestTimeout,
     });
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(err.message);

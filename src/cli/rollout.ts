@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { connectionOptions } from './connect.js';
 import { durationArg } from './errors.js';
 import { rolloutFollow } from './rollout-follow.js';
 import { boolArg, type RolloutStatusFlags, revisionArg, rolloutStatus } from './rollout-status.js';
@@ -10,16 +11,15 @@ import { boolArg, type RolloutStatusFlags, revisionArg, rolloutStatus } from './
  * the same before and after `status`.
  */
 export function rolloutCommand(): Command {
-  const rollout = new Command('rollout')
-    .description(
-      'apply a file and follow its Deployments to ready, showing the events that explain each step',
-    )
-    .usage('-f FILE [options] | status TYPE/NAME [options]')
-    .option('-f, --filename <file>', 'manifest to apply and follow (YAML/JSON; - reads stdin)')
-    .option('-n, --namespace <ns>', "namespace (default: the context's)")
-    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)')
-    .option('--context <name>', 'kubeconfig context')
-    .option('--server <url>', "API server URL (overrides the kubeconfig's)")
+  const rollout = connectionOptions(
+    new Command('rollout')
+      .description(
+        'apply a file and follow its Deployments to ready, showing the events that explain each step',
+      )
+      .usage('-f FILE [options] | status TYPE/NAME [options]')
+      .option('-f, --filename <file>', 'manifest to apply and follow (YAML/JSON; - reads stdin)')
+      .option('-n, --namespace <ns>', "namespace (default: the context's)"),
+  )
     .option('--timeout <duration>', 'give up after this long (Go duration, e.g. 90s; 0 = never)', durationArg)
     .configureHelp({ showGlobalOptions: true })
     .action(async (flags: Parameters<typeof rolloutFollow>[0], cmd: Command) => {

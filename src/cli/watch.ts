@@ -1,18 +1,14 @@
 import { Command, Option } from 'commander';
-import { KubeClient } from '../client/client.js';
-import { ConfigError } from '../client/config/index.js';
 import { resolveResource } from '../client/discovery.js';
 import type { WatcherEvent } from '../client/watcher.js';
+import { type ConnectionFlags, connect, connectionOptions } from './connect.js';
 import { CliError, durationArg } from './errors.js';
 
-interface WatchFlags {
+interface WatchFlags extends ConnectionFlags {
   namespace?: string;
   allNamespaces?: boolean;
   selector?: string;
   fieldSelector?: string;
-  kubeconfig?: string;
-  context?: string;
-  server?: string;
   output?: 'json';
   bookmarks: boolean;
   initial: 'list' | 'stream';
@@ -47,16 +43,15 @@ export function formatEventLine(e: WatcherEvent, counts: { init: number }): stri
 
 /** `watchmark watch RESOURCE`: follow a resource, kubectl-style flags, one line per event. */
 export function watchCommand(): Command {
-  return new Command('watch')
-    .description('watch a resource with bookmarks, resuming without relisting; one line per event')
-    .argument('<resource>', 'resource type: pods, po, deployments, deploy, configmaps, ...')
-    .option('-n, --namespace <ns>', "namespace (default: the context's)")
-    .option('-A, --all-namespaces', 'watch every namespace')
-    .option('-l, --selector <selector>', 'label selector, e.g. app=web,tier!=db')
-    .option('--field-selector <selector>', 'field selector, e.g. spec.nodeName=node-1')
-    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)')
-    .option('--context <name>', 'kubeconfig context')
-    .option('--server <url>', "API server URL (overrides the kubeconfig's)")
+  return connectionOptions(
+    new Command('watch')
+      .description('watch a resource with bookmarks, resuming without relisting; one line per event')
+      .argument('<resource>', 'resource type: pods, po, deployments, deploy, configmaps, ...')
+      .option('-n, --namespace <ns>', "namespace (default: the context's)")
+      .option('-A, --all-namespaces', 'watch every namespace')
+      .option('-l, --selector <selector>', 'label selector, e.g. app=web,tier!=db')
+      .option('--field-selector <selector>', 'field selector, e.g. spec.nodeName=node-1'),
+  )
     .addOption(new Option('-o, --output <format>', 'print JSON lines instead of text').choices(['json']))
     .option('--no-bookmarks', 'do not ask for bookmarks')
     .addOption(
@@ -67,20 +62,7 @@ export function watchCommand(): Command {
     .option('--for <duration>', 'stop after this long and exit 0 (e.g. 30s)', durationArg)
     .option('--stats', "print the watcher's counters as one JSON line on exit (also on Ctrl-C)")
     .action(async (resource: string, flags: WatchFlags) => {
-      let kube: KubeClient;
-      try {
-        kube = await KubeClient.load({
-          kubeconfig: flags.kubeconfig,
-          context: flags.context,
-          server: flags.server,
-          namespace: flags.namespace,
-          qps: 50,
-          burst: 100,
-        });
-      } catch (err) {
-        if (err instanceof ConfigError) throw new CliError(err.message);
-        throw err;
-      }
+      const kube = await connect(flags);
       const stderr = (line: string) => process.stderr.write(`${line}\n`);
       let type: Awaited<ReturnType<typeof resolveResource>>;
       try {

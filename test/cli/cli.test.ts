@@ -71,6 +71,7 @@ describe('bad input gets a one-line error and a non-zero exit', () => {
     [['serve', '--insecure-http'], /--insecure-http needs --insecure-no-auth/],
     [['serve', '--port', 'abc'], /invalid port/],
     [['watch', 'pods', '--kubeconfig', '/nonexistent/kubeconfig'], /nonexistent/],
+    [['apply', '-f', '-', '--request-timeout', '5x'], /invalid request timeout "5x"/],
   ])('watchmark %j', async (args, message) => {
     const run = runCli(args as string[]);
     const code = await run.exit;
@@ -96,5 +97,34 @@ describe('bad input gets a one-line error and a non-zero exit', () => {
     const run = runCli(['watch', 'pods', '--kubeconfig', kc]);
     expect(await run.exit).toBe(1);
     expect(run.stderr().split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('a server that never answers: --request-timeout ends the command with one line, not a hang', async () => {
+    const { createServer } = await import('node:net');
+    const held: Array<import('node:net').Socket> = [];
+    const silent = createServer((socket) => {
+      held.push(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    const kc = join(dir, 'kc-silent');
+    await writeFile(
+      kc,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\n` +
+        'users: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+    );
+    const manifest = join(dir, 'cm.yaml');
+    await writeFile(manifest, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default}\n');
+    try {
+      const run = runCli(['apply', '-f', manifest, '--kubeconfig', kc, '--request-timeout', '300ms']);
+      expect(await run.exit).toBe(1);
+      const lines = run.stderr().split('\n').filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/no answer within 300 ms/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import { type CliRun, runCli } from '../helpers/cli.js';
+import { startSilentServer } from '../helpers/silent-server.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -100,20 +101,9 @@ describe('bad input gets a one-line error and a non-zero exit', () => {
   });
 
   it('a server that never answers: --request-timeout ends the command with one line, not a hang', async () => {
-    const { createServer } = await import('node:net');
-    const held: Array<import('node:net').Socket> = [];
-    const silent = createServer((socket) => {
-      held.push(socket);
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as import('node:net').AddressInfo;
+    const silent = await startSilentServer();
     const kc = join(dir, 'kc-silent');
-    await writeFile(
-      kc,
-      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\n` +
-        'users: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
-    );
+    await silent.writeKubeconfig(kc);
     const manifest = join(dir, 'cm.yaml');
     await writeFile(manifest, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default}\n');
     try {
@@ -123,8 +113,7 @@ describe('bad input gets a one-line error and a non-zero exit', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/no answer within 300 ms/);
     } finally {
-      for (const socket of held) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
+      await silent.close();
     }
   });
 });

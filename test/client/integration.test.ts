@@ -8,6 +8,7 @@ import { TransportError } from '../../src/client/transport.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { StatusError } from '../../src/protocol/status.js';
 import { MemoryStore, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { startSilentServer } from '../helpers/silent-server.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -224,34 +225,10 @@ describe('client against watchmark serve', () => {
   });
 
   it('a request nobody answers ends with ETIMEDOUT at the request timeout, never a hang', async () => {
-    const { createServer } = await import('node:net');
-    const { writeFile } = await import('node:fs/promises');
-    // Accepts connections and never answers: a peer that vanished behind a pooled socket.
-    const held: Array<import('node:net').Socket> = [];
-    const silent = createServer((socket) => {
-      held.push(socket);
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    cleanups.push(async () => {
-      for (const socket of held) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    });
-    const { port } = silent.address() as import('node:net').AddressInfo;
+    const silent = await startSilentServer();
+    cleanups.push(() => silent.close());
     const kubeconfig = join(dir, 'silent-kubeconfig');
-    await writeFile(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        `clusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]`,
-        'users: [{name: u, user: {token: t}}]',
-        'contexts: [{name: x, context: {cluster: c, user: u, namespace: demo}}]',
-        'current-context: x',
-        '',
-      ].join('\n'),
-      { mode: 0o600 },
-    );
+    await silent.writeKubeconfig(kubeconfig, 'demo');
     const kube = await KubeClient.load({ kubeconfig, qps: 0, requestTimeoutMs: 200 });
     cleanups.push(() => kube.close());
     const err = await kube

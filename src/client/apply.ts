@@ -154,29 +154,38 @@ export async function applyObject(
   const resource = new ResourceClient<KubeObject>(kube.transport, type, namespace);
   const write = { fieldManager: CLIENT_SIDE_APPLY_MANAGER, signal: opts.signal };
   let phase = 'retrieving current configuration of';
-  try {
-    return await retryOnConflict(async () => {
-      phase = 'retrieving current configuration of';
-      const live = await resource.find(name, { signal: opts.signal });
-      if (!live) {
-        phase = 'creating';
+  let raced = false;
+  const attempt = async (): Promise<ApplyResult> => {
+    phase = 'retrieving current configuration of';
+    const live = await resource.find(name, { signal: opts.signal });
+    if (!live) {
+      phase = 'creating';
+      try {
         const created = await resource.create(modified, write);
         return { ref, action: 'created', type, namespace, object: created };
+      } catch (err) {
+        // Created by another applier since the read (two files sharing a namespace): apply to theirs, once.
+        if (raced || !(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+        raced = true;
+        return attempt();
       }
-      const lastApplied = live.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
-      const original = lastApplied ? parseLastApplied(lastApplied) : undefined;
-      // Kinds without strategic merge metadata (custom resources) patch as JSON merge patch, as kubectl.
-      const strategic = builtinByKind(apiVersion, kind) !== undefined && isStrategicMergeKind(kind);
-      const patch = threeWayPatch(original, modified, live, strategic ? kind : '');
-      const warning = lastApplied
-        ? undefined
-        : `Warning: resource ${type.plural}/${name} is missing the ${LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.`;
-      if (Object.keys(patch).length === 0)
-        return { ref, action: 'unchanged', type, namespace, object: live, warning };
-      phase = 'applying patch to';
-      const patched = await resource.patch(name, patch, strategic ? 'strategic' : 'merge', write);
-      return { ref, action: 'configured', type, namespace, object: patched, warning };
-    });
+    }
+    const lastApplied = live.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
+    const original = lastApplied ? parseLastApplied(lastApplied) : undefined;
+    // Kinds without strategic merge metadata (custom resources) patch as JSON merge patch, as kubectl.
+    const strategic = builtinByKind(apiVersion, kind) !== undefined && isStrategicMergeKind(kind);
+    const patch = threeWayPatch(original, modified, live, strategic ? kind : '');
+    const warning = lastApplied
+      ? undefined
+      : `Warning: resource ${type.plural}/${name} is missing the ${LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.`;
+    if (Object.keys(patch).length === 0)
+      return { ref, action: 'unchanged', type, namespace, object: live, warning };
+    phase = 'applying patch to';
+    const patched = await resource.patch(name, patch, strategic ? 'strategic' : 'merge', write);
+    return { ref, action: 'configured', type, namespace, object: patched, warning };
+  };
+  try {
+    return await retryOnConflict(attempt);
   } catch (err) {
     if (err instanceof StatusError) {
       const what = phase === 'creating' ? '' : ` ${ref} from`;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   applyAll,
+  applyObject,
   LAST_APPLIED_ANNOTATION,
   lastAppliedConfiguration,
   refOf,
@@ -243,6 +244,23 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
     const again = await applyBoth(v2, 'v2.yaml');
     expect(again.wm).toEqual(['deployment.apps/web unchanged', 'configmap/cfg unchanged']);
     expect(again.wm).toEqual(again.kc);
+  });
+
+  it('two appliers creating one object at once both succeed: the one that loses the race applies to the winner', async () => {
+    for (let round = 0; round < 3; round++) {
+      const manifest = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `race-${round}`, namespace: 'wm' },
+        data: { a: 'b' },
+      };
+      // Both read "not found" before either creates: the second create is an AlreadyExists.
+      const [one, two] = await Promise.all([
+        applyObject(kube, manifest, { source: 'a.yaml' }),
+        applyObject(kube, manifest, { source: 'b.yaml' }),
+      ]);
+      expect([one.action, two.action].sort()).toEqual(['created', 'unchanged']);
+    }
   });
 
   it('warns like kubectl when the live object lacks the annotation, and adds it', async () => {

@@ -45,6 +45,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private store = new Map<string, T>();
   private readonly indexers: Record<string, (object: T) => string[]>;
   private readonly indexerList: Array<[string, (object: T) => string[]]>;
+  /** The indexers whose values can change when an object is updated in place. */
+  private readonly updateIndexerList: Array<[string, (object: T) => string[]]>;
   private indexes = new Map<string, Map<string, Set<string>>>();
   /** Each handler with the number of the last notification queued before it was added. */
   private readonly handlers = new Map<InformerHandlers<T>, number>();
@@ -70,8 +72,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.opts = opts;
     this.clock = opts.clock ?? systemClock;
     this.watcher = new Watcher<T>(source, opts);
-    this.indexers = { namespace: (o) => [cacheMeta(o)?.namespace ?? ''], ...opts.indexers };
+    this.indexers = { namespace: byNamespace, ...opts.indexers };
     this.indexerList = Object.entries(this.indexers);
+    // The key holds the namespace, so an update never moves an object in the built-in namespace index.
+    this.updateIndexerList = this.indexerList.filter(([, fn]) => fn !== byNamespace);
   }
 
   /** Adds handlers (they first get `add` for every cached object, as client-go). Returns a remover. */
@@ -347,7 +351,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.index(key, after);
       return;
     }
-    for (const [name, fn] of this.indexerList) {
+    for (const [name, fn] of this.updateIndexerList) {
       const old = fn(before);
       const now = fn(after);
       if (old.length === now.length && old.every((v, i) => v === now[i])) continue;
@@ -392,6 +396,9 @@ export class Informer<T extends KubeObject = KubeObject> {
 }
 
 type HandlerEvent = 'add' | 'update' | 'delete';
+
+/** The built-in `namespace` index. */
+const byNamespace = (object: KubeObject): string[] => [cacheMeta(object)?.namespace ?? ''];
 
 /** Runs `step` on each item in turn, waiting for it only when it returns a promise. */
 function inOrder<X>(items: X[], step: (item: X) => void | Promise<void>, from = 0): void | Promise<void> {

@@ -5,6 +5,7 @@ import { resourcePrefix } from './keys.js';
 import type { ResourceKind } from './kinds/types.js';
 import { storeErrorToStatus } from './objects.js';
 import {
+  awaitRevision,
   decodeContinue,
   encodeContinue,
   parseResourceVersion,
@@ -127,13 +128,7 @@ export async function serveList(
   } else if (match === 'Exact' || (match === undefined && rv !== 0 && limit > 0)) {
     result = await fromStore(ctx, kind, prefix, filter, limit, rv, prefix, 'exact');
   } else {
-    if (rv > ctx.cacher.latestRevision) {
-      const ok = await ctx.cacher.waitForRevision(rv, ctx.tooLargeWaitMs);
-      if (!ok) {
-        ctx.stats.tooLargeSent++;
-        throw tooLargeResourceVersion(rv, ctx.cacher.latestRevision);
-      }
-    }
+    await awaitRevision(ctx.cacher, ctx.stats, rv, ctx.tooLargeWaitMs);
     result = fromCache(ctx, kind, prefix, filter, limit, rv === 0 ? 'cache' : 'notOlderThan');
   }
   ctx.stats.lists[result.mode]++;

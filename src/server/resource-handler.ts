@@ -18,7 +18,7 @@ import { jsonEqual, metaOf } from './meta.js';
 import { type DeleteOptions, notFound, type ObjectStorage, qualifiedResource } from './objects.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import type { ResourceRequest } from './request-info.js';
-import { parseResourceVersion, tooLargeResourceVersion } from './resource-version.js';
+import { awaitRevision, parseResourceVersion } from './resource-version.js';
 import { type IncludeObject, parseIncludeObject, type TableVersion, toTable, wantsTable } from './table.js';
 import { serveWatch, type WatchContext } from './watch.js';
 import { type EventEncoder, jsonEncoder } from './watchcache/event.js';
@@ -620,11 +620,6 @@ async function getObject(
   query: Query,
 ): Promise<KubeObject> {
   const rv = parseResourceVersion(query.get('resourceVersion') ?? undefined);
-  if (rv !== undefined && rv > ctx.cacher.latestRevision) {
-    if (!(await ctx.cacher.waitForRevision(rv, ctx.tooLargeWaitMs))) {
-      ctx.stats.tooLargeSent++;
-      throw tooLargeResourceVersion(rv, ctx.cacher.latestRevision);
-    }
-  }
+  if (rv !== undefined) await awaitRevision(ctx.cacher, ctx.stats, rv, ctx.tooLargeWaitMs);
   return ctx.objects.get(kind, namespace, name);
 }

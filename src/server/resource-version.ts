@@ -1,4 +1,6 @@
 import { StatusError } from '../protocol/status.js';
+import type { ServerStats } from './stats.js';
+import type { Cacher } from './watchcache/cacher.js';
 
 /**
  * Parses a resourceVersion query value as the server orders them: decimal
@@ -30,6 +32,22 @@ export function tooLargeResourceVersion(requested: number, current: number): Sta
     },
     504,
   );
+}
+
+/**
+ * Waits, up to `waitMs`, for the watch cache to reach `revision`; a revision
+ * it does not reach in time is a 504 {@link tooLargeResourceVersion} (counted).
+ */
+export async function awaitRevision(
+  cacher: Pick<Cacher, 'latestRevision' | 'waitForRevision'>,
+  stats: Pick<ServerStats, 'tooLargeSent'>,
+  revision: number,
+  waitMs: number,
+): Promise<void> {
+  if (revision <= cacher.latestRevision) return;
+  if (await cacher.waitForRevision(revision, waitMs)) return;
+  stats.tooLargeSent++;
+  throw tooLargeResourceVersion(revision, cacher.latestRevision);
 }
 
 /** The 410 for a resourceVersion the history or the store no longer reaches. */

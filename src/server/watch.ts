@@ -2,7 +2,7 @@ import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
 import { resourcePrefix } from './keys.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
-import { parseResourceVersion, tooLargeResourceVersion } from './resource-version.js';
+import { awaitRevision, parseResourceVersion } from './resource-version.js';
 import type { ServerStats } from './stats.js';
 import type { Store } from './store/types.js';
 import type { Cacher } from './watchcache/cacher.js';
@@ -119,12 +119,8 @@ export async function serveWatch(
   if (rv === undefined && (withState || sendInitial === false)) {
     // Unset means "most recent": the cache must have caught up with the store.
     await cacher.waitForRevision(await ctx.store.currentRevision(), settings.tooLargeWaitMs);
-  } else if (rv !== undefined && rv > cacher.latestRevision) {
-    const ok = await cacher.waitForRevision(rv, settings.tooLargeWaitMs);
-    if (!ok) {
-      stats.tooLargeSent++;
-      throw tooLargeResourceVersion(rv, cacher.latestRevision);
-    }
+  } else if (rv !== undefined) {
+    await awaitRevision(cacher, stats, rv, settings.tooLargeWaitMs);
   }
 
   const cache = cacher.cacheFor(kind);

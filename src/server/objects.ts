@@ -231,12 +231,13 @@ export class ObjectStorage {
       const current = decodeStored(kv.value, kv.modRevision);
       const desired = await mutate(structuredClone(current));
       const next = this.prepareUpdate(kind, current, desired, scope);
-      if (isService(kind) && scope === 'main') {
-        keepAllocated(next, current);
+      const allocating = isService(kind) && scope === 'main';
+      if (allocating) keepAllocated(next, current);
+      if (jsonEqual(stripRV(next), stripRV(current))) return current;
+      if (allocating) {
         const used = await this.serviceAllocations(`${namespace}/${name}`);
         this.failOn(kind, next, allocate(next, used));
       }
-      if (jsonEqual(stripRV(next), stripRV(current))) return current;
       this.validate(kind, next, current);
       if (opts.dryRun) return next;
       const meta = metaOf(next);
@@ -468,15 +469,11 @@ export class ObjectStorage {
 
   /** Cluster IPs and node ports held by the stored Services (but `except`, namespace/name). */
   private async serviceAllocations(except?: string): Promise<Allocations> {
-    const services: KubeObject[] = [];
-    let start: string | undefined;
-    for (;;) {
-      const page = await this.store.list(`/core/services/`, { startKey: start, limit: 1000 });
-      for (const kv of page.items) services.push(JSON.parse(kv.value) as KubeObject);
-      if (!page.more || page.items.length === 0) break;
-      start = `${page.items[page.items.length - 1].key}\u0000`;
-    }
-    return allocationsOf(services, except);
+    const { items } = await this.store.list('/core/services/');
+    return allocationsOf(
+      items.map((kv) => JSON.parse(kv.value) as KubeObject),
+      except,
+    );
   }
 
   private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {

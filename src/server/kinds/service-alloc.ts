@@ -157,27 +157,33 @@ function needsNodePorts(spec: Record<string, unknown>): boolean {
   return spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false;
 }
 
-/** A random free address, as kube's allocator picks; a scan when random picks keep hitting used ones. */
+/** A free address, picked at random as kube's allocator does. */
 function freeIp(used: Allocations, random: () => number): string | undefined {
-  const span = CIDR_SIZE - 1 - FIRST_FREE;
-  for (let i = 0; i < 32; i++) {
-    const ip = intToIp(CIDR_BASE + FIRST_FREE + Math.floor(random() * span));
-    if (!used.ips.has(ip)) return ip;
-  }
-  for (let n = FIRST_FREE; n < CIDR_SIZE - 1; n++) {
-    const ip = intToIp(CIDR_BASE + n);
-    if (!used.ips.has(ip)) return ip;
-  }
-  return undefined;
+  const n = freeNumber(
+    CIDR_BASE + FIRST_FREE,
+    CIDR_BASE + CIDR_SIZE - 2,
+    (n) => used.ips.has(intToIp(n)),
+    random,
+  );
+  return n === undefined ? undefined : intToIp(n);
 }
 
 function freeNodePort(used: Allocations, random: () => number): number | undefined {
-  const span = NODE_PORT_MAX - NODE_PORT_MIN + 1;
+  return freeNumber(NODE_PORT_MIN, NODE_PORT_MAX, (port) => used.nodePorts.has(port), random);
+}
+
+/** A number in [min, max] that is not `taken`: random picks first, a scan when they keep hitting taken ones. */
+function freeNumber(
+  min: number,
+  max: number,
+  taken: (n: number) => boolean,
+  random: () => number,
+): number | undefined {
   for (let i = 0; i < 32; i++) {
-    const port = NODE_PORT_MIN + Math.floor(random() * span);
-    if (!used.nodePorts.has(port)) return port;
+    const n = min + Math.floor(random() * (max - min + 1));
+    if (!taken(n)) return n;
   }
-  for (let port = NODE_PORT_MIN; port <= NODE_PORT_MAX; port++) if (!used.nodePorts.has(port)) return port;
+  for (let n = min; n <= max; n++) if (!taken(n)) return n;
   return undefined;
 }
 

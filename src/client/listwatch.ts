@@ -3,7 +3,7 @@ import type { KubeList, KubeObject, WatchEvent } from '../protocol/events.js';
 import { JsonLinesDecoder } from '../protocol/jsonlines.js';
 import { cacheMeta, decodeListLazily, decodeWatchLineLazily } from './lazy-decode.js';
 import type { ResourcePath } from './resources.js';
-import type { Transport } from './transport.js';
+import { type Transport, TransportError } from './transport.js';
 
 /** Parameters of one list call. */
 export interface ListParams {
@@ -145,11 +145,18 @@ export class ResponseWatchStream implements WatchStream {
       const queued = this.poll();
       if (queued) return queued;
       if (this.done) return undefined;
-      const chunk = await this.iterator.next();
+      let chunk: IteratorResult<Buffer>;
+      try {
+        chunk = await this.iterator.next();
+      } catch (err) {
+        this.done = true;
+        const e = err as NodeJS.ErrnoException;
+        throw new TransportError(`watch stream broke: ${e.message}`, e.code ?? 'ECONNRESET', { cause: err });
+      }
       if (chunk.done) {
         this.done = true;
         // A stream that stops without its final chunk was cut, not ended.
-        if (!this.res.complete) throw new Error('watch stream cut mid-flight');
+        if (!this.res.complete) throw new TransportError('watch stream cut mid-flight', 'UNEXPECTED_EOF');
         this.pending = this.decoder.end() as WatchEvent[];
         this.taken = 0;
         continue;

@@ -4,7 +4,12 @@ import type { WatchEventType } from '../protocol/events.js';
 export type ListCause = 'initial' | 'expired' | 'tooLarge' | 'error';
 
 /** Why a watch stream ended. */
-export type WatchEndCause = 'timeout' | 'serverClose' | 'error' | 'idle' | 'expired';
+/**
+ * Why a watch stream ended: its timeout, a clean close by the server before it,
+ * a connection reset or unexpected EOF of a watch that was working (`reset`,
+ * resumed at once as client-go does), an error, the idle timeout, or 410.
+ */
+export type WatchEndCause = 'timeout' | 'serverClose' | 'reset' | 'error' | 'idle' | 'expired';
 
 /**
  * A watcher's counters, readable at any time (`watcher.metrics`) and
@@ -44,7 +49,7 @@ export function newWatcherMetrics(): WatcherMetrics {
     pages: 0,
     listedObjects: 0,
     watchesStarted: 0,
-    watchEnds: { timeout: 0, serverClose: 0, error: 0, idle: 0, expired: 0 },
+    watchEnds: { timeout: 0, serverClose: 0, reset: 0, error: 0, idle: 0, expired: 0 },
     events: { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0 },
     bookmarks: 0,
     resumes: 0,

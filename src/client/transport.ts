@@ -59,6 +59,32 @@ export interface TransportOptions {
   clock?: Clock;
 }
 
+/** Methods Go's transport replays on a new connection when a reused one turns out dead. */
+const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** How a request sent on a keep-alive socket the server had already closed fails. */
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** A replayable request failed on a reused socket before any answer: see {@link Transport.openOn}. */
+class StaleConnectionError extends Error {
+  override readonly cause: TransportError;
+
+  constructor(cause: TransportError) {
+    super(cause.message);
+    this.cause = cause;
+  }
+}
+
+/**
+ * Closes the agent's idle pooled sockets, so the next request opens a new
+ * connection: when one turned out closed by the server (it restarted, or its
+ * idle timeout fired), the others it had open are as likely gone.
+ */
+function dropIdleSockets(agent: HttpAgent): void {
+  for (const sockets of Object.values(agent.freeSockets))
+    for (const socket of sockets ?? []) socket.destroy();
+}
+
 /** Connection failures that mean the server went away (died, restarted): worth trying another one. */
 const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -98,6 +124,8 @@ export class Transport {
   private readonly servers: URL[];
   /** Index of the server requests go to; moves on when that one goes away. */
   private current = 0;
+  /** Requests sent again on a new connection after their reused keep-alive one was found closed. */
+  retriedStale = 0;
 
   constructor(connection: ClusterConnection, opts: TransportOptions = {}) {
     this.connection = connection;
@@ -241,17 +269,53 @@ export class Transport {
     if (authorization) headers.authorization = authorization;
     const agent = await this.agentFor(url);
     const options: RequestOptions = { method: req.method ?? 'GET', headers, agent, signal: req.signal };
+    try {
+      return await this.send(url, options, payload, req.signal);
+    } catch (err) {
+      // Go's transport: an idempotent request that failed on a reused keep-alive
+      // connection before any answer byte (the server had just closed it) is
+      // sent again at once on a new connection, once. Not a server failure.
+      if (!(err instanceof StaleConnectionError)) throw err;
+      this.retriedStale++;
+      dropIdleSockets(agent);
+      try {
+        return await this.send(url, options, payload, req.signal);
+      } catch (again) {
+        throw again instanceof StaleConnectionError ? again.cause : again;
+      }
+    }
+  }
+
+  /**
+   * One HTTP exchange up to the answer's head. A failure on a reused socket
+   * before any answer byte, for a method that may be replayed, is a
+   * {@link StaleConnectionError} (its cause the TransportError to report).
+   */
+  private send(
+    url: URL,
+    options: RequestOptions,
+    payload: Buffer | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<IncomingMessage> {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const r = send(url, options, resolve);
       r.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.name === 'AbortError') reject(req.signal?.reason ?? err);
-        else
-          reject(
-            new TransportError(`${options.method} ${url.host}${url.pathname}: ${err.message}`, err.code, {
-              cause: err,
-            }),
-          );
+        if (err.name === 'AbortError') {
+          reject(signal?.reason ?? err);
+          return;
+        }
+        const failure = new TransportError(
+          `${options.method} ${url.origin}${url.pathname}: ${err.message}`,
+          err.code,
+          { cause: err },
+        );
+        const replayable = REPLAYABLE.has(options.method ?? 'GET') && payload === undefined;
+        if (r.reusedSocket && replayable && STALE_SOCKET.has(err.code ?? '')) {
+          reject(new StaleConnectionError(failure));
+        } else {
+          reject(failure);
+        }
       });
       r.end(payload);
     });

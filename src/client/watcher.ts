@@ -358,6 +358,16 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
         this.opts.logger?.warn?.({ idleMs }, 'watch stream silent for too long: resuming');
         return this.resume(state);
       }
+      const lived = this.clock.now() - state.startedAt;
+      if (isProbableEof(err) && (state.events > 0 || lived >= (this.opts.minWatchMs ?? 1_000))) {
+        // client-go's IsProbableEOF: a reset or an unexpected EOF ends a watch
+        // that was working the way a clean close does (a load balancer or a
+        // restarting server cut it). Resume at once; backing off would let a
+        // quiet watcher's resourceVersion fall out of the window (410, relist).
+        this.metrics.watchEnds.reset++;
+        this.opts.logger?.info?.({ err: describe(err) }, 'watch stream cut: resuming');
+        return this.resume(state);
+      }
       this.metrics.watchEnds.error++;
       this.report(err, 'watch stream broke');
       return { kind: 'Backoff', retry: this.afterStream(state), delayMs: this.backoff.next() };
@@ -519,6 +529,23 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
 }
 
 const IDLE = Symbol('idle');
+
+/** Connection-level ends of an established stream: a reset, a broken pipe, an EOF before the final chunk. */
+const PROBABLE_EOF_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UNEXPECTED_EOF',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/** client-go's `IsProbableEOF`: the connection ended under the stream (not an error the server reported). */
+export function isProbableEof(err: unknown): boolean {
+  if (err instanceof StatusError || !(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== undefined && PROBABLE_EOF_CODES.has(code)) return true;
+  return /socket hang up|connection reset|unexpected EOF|premature close|^aborted$/i.test(err.message);
+}
 
 function retryAfterMs(err: unknown): number {
   if (err instanceof StatusError) return (err.status.details?.retryAfterSeconds ?? 0) * 1000;

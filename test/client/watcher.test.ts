@@ -256,13 +256,50 @@ describe('Watcher: errors and backoff', () => {
     await t.stop();
   });
 
-  it('a cut stream backs off and resumes from the last RV', async () => {
+  it('a stream cut after an event is a probable EOF: re-watched at once from the last RV, no backoff, no list', async () => {
     const t = setup();
     const s1 = new ScriptedStream();
     t.source.onList(listOf('10', [])).onWatch(s1, new ScriptedStream());
     await settle();
-    s1.push(ev.added(obj('a', '15')), new Error('socket hang up'));
+    s1.push(ev.added(obj('a', '15')), new TransportError('read ECONNRESET', 'ECONNRESET'));
     await settle();
+    expect(t.source.calls.length).toBe(3);
+    expect(t.source.calls[2]).toMatchObject({ op: 'watch', params: { resourceVersion: '15' } });
+    expect(t.watcher.metrics.watchEnds).toMatchObject({ reset: 1, error: 0 });
+    expect(t.watcher.metrics.errors).toBe(0);
+    expect(t.watcher.metrics.lists.initial).toBe(1);
+    await t.stop();
+  });
+
+  it('a silent stream cut after 1 s is a probable EOF too; one cut within 1 s with no events backs off', async () => {
+    const t = setup();
+    const s1 = new ScriptedStream();
+    const s2 = new ScriptedStream();
+    t.source.onList(listOf('10', [])).onWatch(s1, s2, new ScriptedStream());
+    await settle();
+    t.clock.advance(1_000);
+    s1.push(new Error('socket hang up'));
+    await settle();
+    expect(t.source.calls.length).toBe(3);
+    expect(t.source.calls[2]).toMatchObject({ op: 'watch', params: { resourceVersion: '10' } });
+    s2.push(new TransportError('watch stream cut mid-flight', 'UNEXPECTED_EOF'));
+    await settle();
+    expect(t.source.calls.length).toBe(3);
+    expect(t.watcher.metrics.watchEnds).toMatchObject({ reset: 1, error: 1 });
+    t.clock.advance(800);
+    await settle();
+    expect(t.source.calls[3]).toMatchObject({ op: 'watch', params: { resourceVersion: '10' } });
+    await t.stop();
+  });
+
+  it('a stream that breaks with a decoding error backs off even after events', async () => {
+    const t = setup();
+    const s1 = new ScriptedStream();
+    t.source.onList(listOf('10', [])).onWatch(s1, new ScriptedStream());
+    await settle();
+    s1.push(ev.added(obj('a', '15')), new SyntaxError('Unexpected token < in JSON'));
+    await settle();
+    expect(t.source.calls.length).toBe(2);
     t.clock.advance(800);
     await settle();
     expect(t.source.calls[2]).toMatchObject({ op: 'watch', params: { resourceVersion: '15' } });

@@ -4,7 +4,7 @@ import type { KubeClient } from '../client/client.js';
 import { ManifestError, parseManifests } from '../client/manifest.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type ConnectionFlags, connect, connectionOptions, readManifestFile } from './connect.js';
-import { CliError } from './errors.js';
+import { CliError, errorLine } from './errors.js';
 import { type Output, stderr, stdout } from './progress.js';
 
 interface ApplyFlags extends ConnectionFlags {
@@ -47,7 +47,7 @@ export async function applyAndPrint(
   });
   const last = errors.pop();
   // One line per failed object; the last one is the command's own error (and exit code).
-  for (const err of errors) errOut.write(`watchmark: ${err.message}\n`);
+  for (const err of errors) errOut.write(`${errorLine(err.message)}\n`);
   if (last) throw new CliError(last.message);
   return results;
 }

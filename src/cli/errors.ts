@@ -12,6 +12,16 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * A failure as kubectl prints it: `error: ...`, except the API's own answers,
+ * which kubectl prints as `Error from server (...)`. The first line says what
+ * went wrong; a message of several lines (a YAML error's excerpt) keeps the rest.
+ */
+export function errorLine(message: string): string {
+  const text = message.trim() || 'unknown error';
+  return /^Error from server\b/.test(text) ? text : `error: ${text}`;
+}
+
 /** commander argument parser for Go-style durations (`500ms`, `60s`, `5m`). */
 export function durationArg(value: string): number {
   try {

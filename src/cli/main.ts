@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { applyCommand } from './apply.js';
 import { clusterCommand } from './cluster.js';
 import { demoCommand } from './demo.js';
-import { CliError } from './errors.js';
+import { CliError, errorLine } from './errors.js';
 import { rolloutCommand } from './rollout.js';
 import { serveCommand } from './serve.js';
 import { studyCommand } from './study.js';
@@ -28,17 +28,21 @@ export function program(): Command {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // The real clock's timers are unref'd (an open watch never holds a library
+  // user's process), so a command that is only waiting to retry would let the
+  // process end, with exit code 0, in the middle of its work. Hold it until
+  // the command has finished, one way or the other.
+  const keepAlive = setInterval(() => {}, 2 ** 30);
   try {
     await program().parseAsync(argv);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof CliError) {
-      process.stderr.write(`watchmark: ${err.message}\n`);
-      return err.exitCode;
-    }
-    process.stderr.write(`watchmark: ${(err as Error)?.message ?? String(err)}\n`);
-    return 1;
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`${errorLine(message)}\n`);
+    return err instanceof CliError ? err.exitCode : 1;
+  } finally {
+    clearInterval(keepAlive);
   }
 }
 

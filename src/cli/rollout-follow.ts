@@ -10,14 +10,16 @@ import type { KubeClient } from '../client/client.js';
 import type { InformerOptions } from '../client/informer.js';
 import {
   type FollowedEvent,
+  FollowStartError,
   RolloutFollower,
   type RolloutTarget,
   type TargetOutcome,
 } from '../client/rollout/follow.js';
 import { RolloutAbortedError } from '../client/rollout/watch.js';
 import type { KubeObject } from '../protocol/events.js';
+import { StatusError } from '../protocol/status.js';
 import { applyAndPrint, loadManifests } from './apply.js';
-import { type ConnectionFlags, connect } from './connect.js';
+import { type ConnectionFlags, connect, serverErrorLine } from './connect.js';
 import { CliError } from './errors.js';
 import { formatEvent, type Output, ProgressPrinter, stderr, stdout } from './progress.js';
 
@@ -63,8 +65,16 @@ export async function runRolloutFollow(kube: KubeClient, run: FollowRun): Promis
     .filter(isDeployment)
     .map((d) => d.metadata?.namespace || run.namespace || kube.namespace);
   const printer = new ProgressPrinter(out);
+  const errOut = run.err ?? stderr;
+  let lastWarning = '';
   const follower = new RolloutFollower(kube, namespaces, {
     informer: run.informer,
+    // After the first sync the informers retry every failure themselves: say so once per new failure.
+    onError: (informer, err) => {
+      const line = `warning: watching ${informer.replace('/', ' in ')} failed (retrying): ${messageOf(err)}`;
+      if (line !== lastWarning) errOut.write(`${line}\n`);
+      lastWarning = line;
+    },
     onEvent: (e) => {
       printer.line(formatEvent(e));
       run.onEvent?.(e);
@@ -77,7 +87,11 @@ export async function runRolloutFollow(kube: KubeClient, run: FollowRun): Promis
   const onAbort = () => ac.abort(run.signal?.reason);
   run.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await follower.start();
+    try {
+      await follower.start();
+    } catch (err) {
+      throw err instanceof FollowStartError ? new CliError(messageOf(err.cause)) : err;
+    }
     const applied = await applyAndPrint(kube, run.objects, {
       namespace: run.namespace,
       source: run.source,
@@ -109,7 +123,7 @@ export async function rolloutFollow(flags: RolloutFollowFlags): Promise<void> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
-    if (!objects.some(isDeployment)) stderr.write('watchmark: no Deployment in the file: applying only\n');
+    if (!objects.some(isDeployment)) stderr.write('warning: no Deployment in the file: applying only\n');
     const report = await runRolloutFollow(kube, {
       objects,
       source,
@@ -123,6 +137,12 @@ export async function rolloutFollow(flags: RolloutFollowFlags): Promise<void> {
     process.off('SIGTERM', interrupt);
     await kube.close();
   }
+}
+
+/** A failure's line: kubectl's `Error from server (...)` for API answers, the message otherwise. */
+function messageOf(err: unknown): string {
+  if (err instanceof StatusError) return serverErrorLine(err);
+  return err instanceof Error ? err.message : String(err);
 }
 
 function isDeployment(o: KubeObject): boolean {

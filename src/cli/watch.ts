@@ -1,8 +1,10 @@
 import { Command, Option } from 'commander';
 import { resolveResource } from '../client/discovery.js';
 import type { WatcherEvent } from '../client/watcher.js';
+import { formatDuration } from '../protocol/duration.js';
+import { isExpired } from '../protocol/status.js';
 import { type ConnectionFlags, connect, connectionOptions } from './connect.js';
-import { CliError, durationArg } from './errors.js';
+import { CliError, durationArg, errorLine } from './errors.js';
 
 interface WatchFlags extends ConnectionFlags {
   namespace?: string;
@@ -14,6 +16,7 @@ interface WatchFlags extends ConnectionFlags {
   initial: 'list' | 'stream';
   for?: number;
   stats?: boolean;
+  exitOnError?: boolean;
 }
 
 /** One event as a text line: type, resourceVersion, namespace/name. */
@@ -59,11 +62,18 @@ export function watchCommand(): Command {
         .choices(['list', 'stream'])
         .default('list'),
     )
-    .option('--for <duration>', 'stop after this long and exit 0 (e.g. 30s)', durationArg)
+    .option(
+      '--for <duration>',
+      'stop after this long (e.g. 30s); exit 0 if the watch synced, 1 if it never did',
+      durationArg,
+    )
     .option('--stats', "print the watcher's counters as one JSON line on exit (also on Ctrl-C)")
+    .option(
+      '--exit-on-error',
+      'exit 1 at the first failure instead of retrying with backoff (a 410 Expired still relists)',
+    )
     .action(async (resource: string, flags: WatchFlags) => {
       const kube = await connect(flags);
-      const stderr = (line: string) => process.stderr.write(`${line}\n`);
       let type: Awaited<ReturnType<typeof resolveResource>>;
       try {
         type = await resolveResource(kube.transport, resource);
@@ -72,6 +82,11 @@ export function watchCommand(): Command {
         throw new CliError((err as Error).message);
       }
       const ac = new AbortController();
+      // Every failure is one line on stderr; the watcher retries it with its backoff,
+      // and the command goes on until --for ends or it is interrupted.
+      let reported = '';
+      let lastFailure: string | undefined;
+      let failed: string | undefined;
       const watcher = kube.watcher(
         type,
         {
@@ -84,19 +99,42 @@ export function watchCommand(): Command {
           bookmarks: flags.bookmarks,
           initial: flags.initial,
           signal: ac.signal,
+          requestTimeoutMs: flags.requestTimeout || undefined,
           logger: {
-            warn: (o, msg) =>
-              stderr(`watchmark: ${msg}${'err' in o ? `: ${String((o as { err: unknown }).err)}` : ''}`),
+            // The watcher reports each failure here, then to onError with the error itself.
+            warn: (o, msg) => {
+              reported = `${msg}: ${String((o as { err?: unknown }).err)}`;
+            },
+          },
+          onError: (err) => {
+            if (isExpired(err)) {
+              // Not a failure: the watcher relists, as it should (the RELIST line follows).
+              process.stderr.write(`note: ${reported}\n`);
+              return;
+            }
+            lastFailure = reported;
+            if (flags.exitOnError) {
+              failed = reported;
+              ac.abort();
+              return;
+            }
+            process.stderr.write(`${errorLine(`${reported} (retrying)`)}\n`);
           },
         },
       );
-      const stop = () => ac.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      const timer = flags.for !== undefined ? setTimeout(stop, flags.for) : undefined;
+      let interrupted = false;
+      const interrupt = () => {
+        interrupted = true;
+        ac.abort();
+      };
+      process.once('SIGINT', interrupt);
+      process.once('SIGTERM', interrupt);
+      const timer = flags.for !== undefined ? setTimeout(() => ac.abort(), flags.for) : undefined;
       const counts = { init: 0 };
+      let synced = false;
       try {
         for await (const e of watcher) {
+          if (e.type === 'initDone') synced = true;
           if (flags.output === 'json') {
             const line: Record<string, unknown> = { type: e.type };
             if ('cause' in e) line.cause = e.cause;
@@ -109,10 +147,20 @@ export function watchCommand(): Command {
         }
       } finally {
         if (timer) clearTimeout(timer);
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
         kube.transport.close();
         if (flags.stats) process.stdout.write(`${JSON.stringify({ stats: watcher.metrics })}\n`);
+      }
+      if (failed !== undefined) throw new CliError(failed);
+      if (!synced) {
+        const why = interrupted
+          ? 'interrupted before the watch synced'
+          : `the watch did not sync within ${formatDuration(flags.for ?? 0)}`;
+        throw new CliError(
+          `${why}${lastFailure ? `; last failure: ${lastFailure}` : ''}`,
+          interrupted ? 130 : 1,
+        );
       }
     });
 }

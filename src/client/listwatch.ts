@@ -55,6 +55,8 @@ export interface ListWatchSource {
   watch(params: WatchParams): Promise<WatchStream>;
   /** Bytes read from the server so far (for metrics). */
   readonly bytesRead: number;
+  /** Where the resource is listed (the server URL and collection path), for messages; optional. */
+  readonly url?: string;
 }
 
 /** List and watch one resource (with its namespace and selectors) over HTTP. */
@@ -74,6 +76,10 @@ export class HttpListWatch implements ListWatchSource {
     this.resource = resource;
     this.labelSelector = selectors.labelSelector || undefined;
     this.fieldSelector = selectors.fieldSelector || undefined;
+  }
+
+  get url(): string {
+    return `${this.transport.server}${this.resource.collectionPath}`;
   }
 
   async list(params: ListParams): Promise<KubeList> {

@@ -153,7 +153,7 @@ export class Transport {
     if (outer?.aborted) onAbort();
     else outer?.addEventListener('abort', onAbort, { once: true });
     const timer = this.clock.setTimeout(() => {
-      const what = `${req.method ?? 'GET'} ${req.path}`;
+      const what = `${req.method ?? 'GET'} ${this.server}${req.path}`;
       deadline.abort(new TransportError(`${what}: no answer within ${formatMs(ms)}`, 'ETIMEDOUT'));
     }, ms);
     try {

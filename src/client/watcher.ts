@@ -212,7 +212,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
           : { ...state.relist, limit: full ? undefined : pageSize || undefined, signal };
         if (this.opts.lazyDecode) params.lazyDecode = true;
         try {
-          page = await this.withDeadline((s) => this.source.list({ ...params, signal: s }));
+          page = await this.withDeadline('list', (s) => this.source.list({ ...params, signal: s }));
         } catch (err) {
           if (cont && isExpired(err)) {
             // The continue token outlived compaction: one full list instead.
@@ -285,7 +285,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     const signal = this.abort.signal;
     const timeoutMs = this.watchTimeoutMs();
     try {
-      const stream = await this.withDeadline((signal) =>
+      const stream = await this.withDeadline('watch', (signal) =>
         this.source.watch({
           resourceVersion: initial ? resourceVersion || undefined : resourceVersion,
           resourceVersionMatch: initial ? 'NotOlderThan' : undefined,
@@ -477,17 +477,17 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
    * to `call` aborts on the deadline or when the watcher stops; once `call`
    * settles the deadline is off (an open stream has the idle timeout).
    */
-  private async withDeadline<R>(call: (signal: AbortSignal) => Promise<R>): Promise<R> {
+  private async withDeadline<R>(what: string, call: (signal: AbortSignal) => Promise<R>): Promise<R> {
     const ms = this.opts.requestTimeoutMs ?? 60_000;
     const stopped = this.abort.signal;
     const request = new AbortController();
     const onStop = () => request.abort(stopped.reason);
     if (stopped.aborted) onStop();
     else stopped.addEventListener('abort', onStop, { once: true });
-    const timer = this.clock.setTimeout(
-      () => request.abort(new TransportError(`no answer within ${ms} ms (a dead connection?)`, 'ETIMEDOUT')),
-      ms,
-    );
+    const timer = this.clock.setTimeout(() => {
+      const where = this.source.url ? ` ${this.source.url}` : '';
+      request.abort(new TransportError(`${what}${where}: no answer within ${ms} ms`, 'ETIMEDOUT'));
+    }, ms);
     try {
       return await call(request.signal);
     } finally {
@@ -554,6 +554,6 @@ function retryAfterMs(err: unknown): number {
 
 function describe(err: unknown): string {
   if (err instanceof StatusError) return `${err.code} ${err.reason ?? ''}: ${err.message}`;
-  if (err instanceof TransportError) return `${err.code ?? 'transport'}: ${err.message}`;
+  if (err instanceof TransportError) return err.message;
   return err instanceof Error ? err.message : String(err);
 }

@@ -87,7 +87,7 @@ describe('bad input gets a one-line error and a non-zero exit', () => {
     await serve.waitForLine(/ready at/);
     const run = runCli(['watch', 'widgets', '--kubeconfig', kc]);
     expect(await run.exit).toBe(1);
-    expect(run.stderr().trim()).toBe(`watchmark: the server doesn't have a resource type "widgets"`);
+    expect(run.stderr().trim()).toBe(`error: the server doesn't have a resource type "widgets"`);
     serve.child.kill('SIGTERM');
     expect(await serve.exit).toBe(0);
   });

@@ -181,7 +181,7 @@ describe('rollout -f', () => {
     expect(ok.stdout()).toMatch(/ Normal {2}Started +pod\/web-/);
     expect(ok.stdout().trim().split('\n').at(-1)).toBe('deployment "web" successfully rolled out');
     expect(await late.exit).toBe(1);
-    expect(late.stderr()).toBe('watchmark: timed out waiting for the condition\n');
+    expect(late.stderr()).toBe('error: timed out waiting for the condition\n');
     expect(late.stdout()).toContain('Warning events for deployment "bad":\n');
   });
 });

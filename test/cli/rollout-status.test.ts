@@ -164,13 +164,6 @@ describe.skipIf(!haveKubectl)('rollout status, compared with kubectl', () => {
     return outcome.runs;
   }
 
-  /** kubectl's `error: X` is watchmark's `watchmark: X`; `Error from server` lines get the prefix too. */
-  function asWatchmark(stderr: string): string {
-    return lines(stderr)
-      .map((l) => `watchmark: ${l.replace(/^error: /, '')}`)
-      .join('\n');
-  }
-
   function expectSameAsKubectl(ended: Ended[]): void {
     const [wm, ...kc] = ended;
     for (const k of kc) {
@@ -178,7 +171,7 @@ describe.skipIf(!haveKubectl)('rollout status, compared with kubectl', () => {
         name: k.name,
         code: k.code,
         lines: collapse(lines(k.stdout)),
-        stderr: asWatchmark(k.stderr),
+        stderr: lines(k.stderr).join('\n'),
       }).toEqual({
         name: k.name,
         code: wm.code,
@@ -205,23 +198,21 @@ describe.skipIf(!haveKubectl)('rollout status, compared with kubectl', () => {
 
   it('past the progress deadline: the same error, exit 1', async () => {
     const ended = await runs('progress deadline');
-    expect(ended[0].stderr).toBe('watchmark: deployment "bad" exceeded its progress deadline\n');
+    expect(ended[0].stderr).toBe('error: deployment "bad" exceeded its progress deadline\n');
     expect(ended[0].code).toBe(1);
     expectSameAsKubectl(ended);
   });
 
   it('--timeout: "timed out waiting for the condition", exit 1', async () => {
     const ended = await runs('timeout');
-    expect(ended[0].stderr).toBe('watchmark: timed out waiting for the condition\n');
+    expect(ended[0].stderr).toBe('error: timed out waiting for the condition\n');
     expect(ended[0].code).toBe(1);
     expectSameAsKubectl(ended);
   });
 
   it('--revision that is not running: the same error, exit 1', async () => {
     const ended = await runs('revision');
-    expect(ended[0].stderr).toBe(
-      'watchmark: desired revision (2) is different from the running revision (1)\n',
-    );
+    expect(ended[0].stderr).toBe('error: desired revision (2) is different from the running revision (1)\n');
     expectSameAsKubectl(ended);
   });
 });

@@ -296,12 +296,12 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
     expect(await ok.exit, ok.stderr()).toBe(0);
     expect(ok.stdout()).toBe('namespace/cli created\ndeployment.apps/web created\nconfigmap/cfg created\n');
     expect(await broken.exit).toBe(1);
-    expect(broken.stderr()).toMatch(/^watchmark: .*bad\.yaml: invalid YAML: line \d+: [^\n]+\n$/);
+    expect(broken.stderr()).toMatch(/^error: .*bad\.yaml: invalid YAML: line \d+: [^\n]+\n$/);
     expect(await missing.exit).toBe(1);
-    expect(missing.stderr()).toBe(`watchmark: the path "${join(dir, 'nope.yaml')}" does not exist\n`);
+    expect(missing.stderr()).toBe(`error: the path "${join(dir, 'nope.yaml')}" does not exist\n`);
     expect(await failed.exit).toBe(1);
     expect(failed.stderr()).toBe(
-      `watchmark: Error from server (NotFound): error when creating "${orphan}": namespaces "ghost" not found\n`,
+      `Error from server (NotFound): error when creating "${orphan}": namespaces "ghost" not found\n`,
     );
   });
 });

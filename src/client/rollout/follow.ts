@@ -8,6 +8,7 @@
  */
 import { type Clock, systemClock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
+import { StatusError } from '../../protocol/status.js';
 import { sleep } from '../backoff.js';
 import type { KubeClient } from '../client.js';
 import type { Informer, InformerOptions } from '../informer.js';
@@ -16,6 +17,18 @@ import { deploymentStatus } from './deployment.js';
 import { type CoreEvent, eventTimeMs, involvedRef, OwnershipIndex, occurrenceKey } from './events.js';
 import type { RolloutStatus } from './status.js';
 import { RolloutAbortedError, RolloutDeletedError } from './watch.js';
+
+/** The first failure of an informer before every informer had listed; `cause` is the error. */
+export class FollowStartError extends Error {
+  /** `resource/namespace` of the informer that failed. */
+  readonly informer: string;
+
+  constructor(informer: string, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'FollowStartError';
+    this.informer = informer;
+  }
+}
 
 /** A Deployment to follow; `uid` and `generation` come from the apply that started the rollout. */
 export interface RolloutTarget {
@@ -48,6 +61,11 @@ export interface FollowerOptions {
   onEvent?: (event: FollowedEvent) => void;
   /** Each status judged for a target (repeats included). */
   onStatus?: (target: RolloutTarget, status: RolloutStatus) => void;
+  /**
+   * Each failure of an informer after the first sync (the informer retries it), with
+   * the informer's `resource/namespace`. Failures before the first sync fail `start()`.
+   */
+  onError?: (informer: string, err: unknown) => void;
   /** After the last target settles, how long to wait for the events watch to catch up (default 2 s). */
   drainMs?: number;
   clock?: Clock;
@@ -81,23 +99,50 @@ export class RolloutFollower {
   private targets: TargetState[] = [];
   private readonly shownByTarget = new Map<TargetState, FollowedEvent[]>();
   private wake: (() => void) | undefined;
+  /** Rejects `start()`: set while it waits for the first sync. */
+  private failStart: ((err: Error) => void) | undefined;
 
   constructor(kube: KubeClient, namespaces: Iterable<string>, opts: FollowerOptions = {}) {
     this.opts = opts;
     this.clock = opts.clock ?? systemClock;
     for (const namespace of new Set(namespaces)) {
       for (const resource of WATCHED) {
-        const informer = kube.informer<KubeObject>(resource, { namespace }, opts.informer);
-        this.informers.set(`${resource}/${namespace}`, informer);
+        const key = `${resource}/${namespace}`;
+        const informer = kube.informer<KubeObject>(
+          resource,
+          { namespace },
+          {
+            ...opts.informer,
+            onError: (err) => {
+              opts.informer?.onError?.(err);
+              this.failed(key, err);
+            },
+          },
+        );
+        this.informers.set(key, informer);
         this.wire(resource, informer);
       }
     }
   }
 
-  /** Starts every informer; resolves once all have listed (the events then known are the baseline, not shown). */
+  /**
+   * Starts every informer; resolves once all have listed (the events then
+   * known are the baseline, not shown). Rejects with {@link FollowStartError}
+   * at the first failure before that (unreachable server, TLS, auth, a 5xx):
+   * following a rollout the command cannot see is no use. A 429 is waited
+   * out, as the informers do.
+   */
   async start(): Promise<void> {
     for (const informer of this.informers.values()) informer.start();
-    await Promise.all([...this.informers.values()].map((i) => i.synced()));
+    const synced = Promise.all([...this.informers.values()].map((i) => i.synced()));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.failStart = reject;
+        synced.then(() => resolve(), reject);
+      });
+    } finally {
+      this.failStart = undefined;
+    }
   }
 
   /**
@@ -147,6 +192,15 @@ export class RolloutFollower {
   /** Stops every informer. */
   async stop(): Promise<void> {
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+
+  private failed(informer: string, err: unknown): void {
+    if (!this.failStart) {
+      this.opts.onError?.(informer, err);
+      return;
+    }
+    if (err instanceof StatusError && err.code === 429) return;
+    this.failStart(new FollowStartError(informer, err));
   }
 
   private wire(resource: (typeof WATCHED)[number], informer: Informer<KubeObject>): void {

@@ -103,7 +103,15 @@ export function watchCommand(): Command {
           logger: {
             // The watcher reports each failure here, then to onError with the error itself.
             warn: (o, msg) => {
-              reported = `${msg}: ${String((o as { err?: unknown }).err)}`;
+              if (!('err' in o)) {
+                process.stderr.write(`note: ${msg}\n`);
+                return;
+              }
+              reported = `${msg}: ${String(o.err)}`;
+            },
+            info: (o, msg) => {
+              const { err, resourceVersion } = o as { err?: string; resourceVersion?: string };
+              if (err) process.stderr.write(`note: ${msg} from ${resourceVersion || '""'} (${err})\n`);
             },
           },
           onError: (err) => {

@@ -365,7 +365,10 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
         // restarting server cut it). Resume at once; backing off would let a
         // quiet watcher's resourceVersion fall out of the window (410, relist).
         this.metrics.watchEnds.reset++;
-        this.opts.logger?.info?.({ err: describe(err) }, 'watch stream cut: resuming');
+        this.opts.logger?.info?.(
+          { err: describe(err), resourceVersion: this.lastResourceVersion },
+          'watch stream cut: resuming',
+        );
         return this.resume(state);
       }
       this.metrics.watchEnds.error++;

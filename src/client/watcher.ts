@@ -6,6 +6,7 @@ import { cacheMeta } from './lazy-decode.js';
 import type { ListParams, ListWatchSource, WatchStream } from './listwatch.js';
 import { type ListCause, newWatcherMetrics, type WatcherMetrics } from './metrics.js';
 import { TransportError } from './transport.js';
+import { isProbableEof, listAll, openWatch, readEvents, type WatchIoContext } from './watch-io.js';
 
 /** What a watcher yields. `init`..`initDone` bracket every (re)list; the rest are live changes. */
 export type WatcherEvent<T extends KubeObject = KubeObject> =
@@ -63,6 +64,13 @@ export interface WatcherOptions {
   onError?: (err: unknown) => void;
 }
 
+/**
+ * Where the watcher is. Every transition is in {@link Watcher.step}.
+ * - Empty: nothing to watch from; list (or open a streaming list) with `relist`.
+ * - InitListed: a resourceVersion to watch from (after a list, or to resume).
+ * - Watching: a stream is open; `initial` while a streaming list's initial state is arriving.
+ * - Backoff: wait, then go to `retry`.
+ */
 type State =
   | { kind: 'Empty'; cause: ListCause; relist: ListParams }
   | { kind: 'InitListed'; resourceVersion: string; resumed: boolean }
@@ -81,12 +89,14 @@ type State =
  * The list-watch state machine: a pull-based async iterable of
  * {@link WatcherEvent}s for one resource. It never stops on its own: only its
  * AbortSignal (or `stop()`) ends it; every failure is counted, reported and
- * retried. Every place a watch can restart is in {@link Watcher.step}.
+ * retried. The I/O (watch-io.ts) only reports outcomes; every place a watch
+ * can restart is in {@link Watcher.step}, one switch to read against
+ * client-go's reflector:
  *
- *   Empty --list pages--> InitListed --watch--> Watching --clean close--> Watching (resume, no list)
- *     ^                                           |  410 Expired: Empty (relist from last RV, not older than)
+ *   Empty --list--> InitListed --watch--> Watching --clean close, or reset after >= 1 s / an event--> InitListed (resume, no list)
+ *     ^                                      |  410 Expired: Empty (relist not older than the last RV; then "")
  *     +-- streaming list: Empty --watch(sendInitialEvents)--> Watching (initial) --end marker--> Watching
- *   any error: Backoff, then the same state again (the resourceVersion is kept)
+ *   failures to start, short empty watches, errors: Backoff, then the same state again (the resourceVersion is kept)
  */
 export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable<WatcherEvent<T>> {
   readonly metrics: WatcherMetrics = newWatcherMetrics();
@@ -97,6 +107,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
   private readonly backoff: Backoff;
   private readonly abort = new AbortController();
   private streamMode: boolean;
+  private readonly io: WatchIoContext;
   private lastResourceVersion = '';
   private started = false;
 
@@ -107,6 +118,14 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     this.random = opts.random ?? Math.random;
     this.backoff = new Backoff(this.clock, this.random, opts.backoff);
     this.streamMode = opts.initial === 'stream';
+    this.io = {
+      source,
+      clock: this.clock,
+      metrics: this.metrics,
+      stopped: this.abort.signal,
+      requestTimeoutMs: opts.requestTimeoutMs ?? 60_000,
+      lazyDecode: opts.lazyDecode ?? false,
+    };
     if (opts.signal) {
       if (opts.signal.aborted) this.abort.abort(opts.signal.reason);
       else opts.signal.addEventListener('abort', () => this.abort.abort(opts.signal?.reason), { once: true });
@@ -167,242 +186,176 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     }
   }
 
-  /** One transition. Events to yield are pushed onto `out`. */
+  /**
+   * One transition: do the state's I/O, then choose the next state from its
+   * outcome. This is the table of restarts; events to yield go onto `out`.
+   */
   private async step(state: State, out: WatcherEvent<T>[]): Promise<State> {
-    const signal = this.abort.signal;
     switch (state.kind) {
-      case 'Empty':
-        if (this.streamMode) return this.startStreamingList(state, out);
-        return this.list(state, out);
+      case 'Empty': {
+        if (this.streamMode) return this.stepStreamingList(state, out);
+        // The first list reads "0" (the server's cache, like client-go); a relist after a
+        // 410 reads "not older than" the last resourceVersion (see relistParams).
+        this.metrics.lists[state.cause]++;
+        const listed = await listAll<T>(this.io, state.relist, this.opts.pageSize ?? 500);
+        if (listed.kind === 'stopped') return state;
+        if (listed.kind === 'failed') {
+          this.report(listed.err, 'list failed');
+          if (
+            (isExpired(listed.err) || isTooLargeResourceVersion(listed.err)) &&
+            state.relist.resourceVersion
+          ) {
+            // The not-older-than read was refused too: only a consistent read ("") is left.
+            const cause = isExpired(listed.err) ? 'expired' : 'tooLarge';
+            return { kind: 'Empty', cause, relist: { resourceVersion: '' } };
+          }
+          return this.backoffTo(state, listed.err);
+        }
+        this.metrics.listedObjects += listed.items.length;
+        this.setResourceVersion(listed.resourceVersion);
+        out.push({ type: 'init', cause: state.cause });
+        for (const object of listed.items) out.push({ type: 'initApply', object });
+        out.push({ type: 'initDone', resourceVersion: listed.resourceVersion });
+        return { kind: 'InitListed', resourceVersion: listed.resourceVersion, resumed: false };
+      }
 
       case 'InitListed': {
-        const next = await this.startWatch(state.resourceVersion, false);
-        if (next.kind === 'Watching' && state.resumed) this.metrics.resumes++;
-        return next;
+        const started = await this.startWatch(state.resourceVersion, false);
+        if (started.kind === 'stopped') return state;
+        if (started.kind === 'opened') {
+          if (state.resumed) this.metrics.resumes++;
+          return started.state;
+        }
+        const err = started.err;
+        this.report(err, 'watch failed to start');
+        if (isExpired(err)) return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
+        if (isTooLargeResourceVersion(err)) {
+          // The server is behind our resourceVersion (a lagging server, or a restarted one with a
+          // new store): relist not older than it, and if that is refused too, consistently.
+          return this.backoffTo({ kind: 'Empty', cause: 'tooLarge', relist: this.relistParams() }, err);
+        }
+        return this.backoffTo({ ...state, resumed: true }, err);
       }
 
-      case 'Watching':
-        return this.readWatch(state, out);
+      case 'Watching': {
+        const read = await readEvents(this.io, state.stream, this.idleTimeoutMs(state.timeoutMs));
+        const lived = this.clock.now() - state.startedAt;
+        const worked = state.events > 0 || lived >= (this.opts.minWatchMs ?? 1_000);
+        switch (read.kind) {
+          case 'stopped':
+            return state;
+          case 'events':
+            for (const event of read.events) {
+              const ended = this.applyEvent(state, event, out);
+              if (ended) return ended;
+            }
+            return state;
+          case 'idle':
+            // Dead TCP connections are the classic cause of silent informers: give up on this one and resume.
+            this.metrics.watchEnds.idle++;
+            this.opts.logger?.warn?.(
+              { idleMs: this.idleTimeoutMs(state.timeoutMs) },
+              'watch stream silent for too long: resuming',
+            );
+            return this.resume(state);
+          case 'closed':
+            if (lived >= state.timeoutMs - 1_000) this.metrics.watchEnds.timeout++;
+            else this.metrics.watchEnds.serverClose++;
+            if (!worked) {
+              // client-go: a watch that ends at once with nothing is an error, or a hot loop.
+              this.metrics.errors++;
+              return this.backoffTo(this.resume(state));
+            }
+            return this.resume(state);
+          case 'cut':
+            if (isProbableEof(read.err) && worked) {
+              // client-go's IsProbableEOF: a reset or an unexpected EOF ends a watch
+              // that was working the way a clean close does (a load balancer or a
+              // restarting server cut it). Resume at once; backing off would let a
+              // quiet watcher's resourceVersion fall out of the window (410, relist).
+              this.metrics.watchEnds.reset++;
+              this.opts.logger?.info?.(
+                { err: describe(read.err), resourceVersion: this.lastResourceVersion },
+                'watch stream cut: resuming',
+              );
+              return this.resume(state);
+            }
+            this.metrics.watchEnds.error++;
+            this.report(read.err, 'watch stream broke');
+            return this.backoffTo(this.resume(state));
+        }
+        break;
+      }
 
       case 'Backoff':
-        await sleep(this.clock, state.delayMs, signal);
+        await sleep(this.clock, state.delayMs, this.abort.signal);
         return state.retry;
-    }
-  }
-
-  /**
-   * A (paginated) list. The first list reads "0" (the server's cache, like
-   * client-go); after a 410 it reads "not older than" the last resourceVersion;
-   * if that is refused too (410 or "too large") it falls back to a consistent
-   * read (""). An expired continue token costs one full, unpaginated list.
-   */
-  private async list(state: Extract<State, { kind: 'Empty' }>, out: WatcherEvent<T>[]): Promise<State> {
-    const signal = this.abort.signal;
-    const pageSize = this.opts.pageSize ?? 500;
-    this.metrics.lists[state.cause]++;
-    const items: T[] = [];
-    let listRV = '';
-    try {
-      let cont: string | undefined;
-      let full = false;
-      for (;;) {
-        let page: Awaited<ReturnType<ListWatchSource['list']>>;
-        const params: ListParams = cont
-          ? { limit: pageSize, continue: cont, signal }
-          : { ...state.relist, limit: full ? undefined : pageSize || undefined, signal };
-        if (this.opts.lazyDecode) params.lazyDecode = true;
-        try {
-          page = await this.withDeadline('list', (s) => this.source.list({ ...params, signal: s }));
-        } catch (err) {
-          if (cont && isExpired(err)) {
-            // The continue token outlived compaction: one full list instead.
-            items.length = 0;
-            cont = undefined;
-            full = true;
-            continue;
-          }
-          throw err;
-        }
-        this.metrics.pages++;
-        for (const item of page.items ?? []) items.push(item as T);
-        listRV = page.metadata?.resourceVersion ?? listRV;
-        cont = page.metadata?.continue || undefined;
-        if (!cont || signal.aborted) break;
-      }
-    } catch (err) {
-      if (signal.aborted) return state;
-      this.report(err, 'list failed');
-      if ((isExpired(err) || isTooLargeResourceVersion(err)) && state.relist.resourceVersion) {
-        // The not-older-than read failed: only a consistent read is left.
-        return {
-          kind: 'Empty',
-          cause: isExpired(err) ? 'expired' : 'tooLarge',
-          relist: { resourceVersion: '' },
-        };
-      }
-      return { kind: 'Backoff', retry: state, delayMs: this.backoff.next(retryAfterMs(err)) };
-    }
-    this.metrics.listedObjects += items.length;
-    this.setResourceVersion(listRV);
-    out.push({ type: 'init', cause: state.cause });
-    for (const object of items) out.push({ type: 'initApply', object });
-    out.push({ type: 'initDone', resourceVersion: listRV });
-    return { kind: 'InitListed', resourceVersion: listRV, resumed: false };
-  }
-
-  /** A streaming list (KEP-3157): the initial state arrives as events on the watch itself. */
-  private async startStreamingList(
-    state: Extract<State, { kind: 'Empty' }>,
-    out: WatcherEvent<T>[],
-  ): Promise<State> {
-    const next = await this.startWatch(
-      state.relist.resourceVersion === '0' ? '' : (state.relist.resourceVersion ?? ''),
-      true,
-    );
-    if (next.kind === 'Watching') {
-      this.metrics.lists[state.cause]++;
-      out.push({ type: 'init', cause: state.cause });
-      return next;
-    }
-    if (next.kind === 'Backoff' && next.retry.kind === 'Empty' && !this.streamMode) {
-      // The server refused streaming lists: fall back to the paginated list now.
-      return state;
-    }
-    if (next.kind === 'Backoff' && next.retry.kind === 'Empty' && next.retry.cause === 'tooLarge') {
-      // The server is behind the resourceVersion asked for: start over with a consistent read.
-      return { ...next, retry: { kind: 'Empty', cause: 'tooLarge', relist: { resourceVersion: '' } } };
-    }
-    return next.kind === 'Backoff' ? { ...next, retry: state } : next;
-  }
-
-  private watchTimeoutMs(): number {
-    const [min, max] = this.opts.watchTimeoutMs ?? [300_000, 600_000];
-    return min + this.random() * (max - min);
-  }
-
-  /** Opens a watch from `resourceVersion` (or a streaming list when `initial`). */
-  private async startWatch(resourceVersion: string, initial: boolean): Promise<State> {
-    const signal = this.abort.signal;
-    const timeoutMs = this.watchTimeoutMs();
-    try {
-      const stream = await this.withDeadline('watch', (signal) =>
-        this.source.watch({
-          resourceVersion: initial ? resourceVersion || undefined : resourceVersion,
-          resourceVersionMatch: initial ? 'NotOlderThan' : undefined,
-          sendInitialEvents: initial ? true : undefined,
-          allowWatchBookmarks: initial || (this.opts.bookmarks ?? true),
-          timeoutSeconds: Math.max(1, Math.floor(timeoutMs / 1000)),
-          signal,
-          ...(this.opts.lazyDecode ? { lazyDecode: true } : {}),
-        }),
-      );
-      this.metrics.watchesStarted++;
-      return {
-        kind: 'Watching',
-        resourceVersion,
-        stream,
-        startedAt: this.clock.now(),
-        timeoutMs,
-        events: 0,
-        initial,
-      };
-    } catch (err) {
-      const again: State = initial
-        ? { kind: 'Empty', cause: 'initial', relist: { resourceVersion } }
-        : { kind: 'InitListed', resourceVersion, resumed: true };
-      if (signal.aborted) return again;
-      this.report(err, 'watch failed to start');
-      if (isExpired(err)) return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
-      if (isTooLargeResourceVersion(err)) {
-        // The server is behind our resourceVersion (a lagging or restarted server with a
-        // new store): relist not older than it, and if that is refused too, consistently.
-        return {
-          kind: 'Backoff',
-          retry: { kind: 'Empty', cause: 'tooLarge', relist: this.relistParams() },
-          delayMs: this.backoff.next(retryAfterMs(err)),
-        };
-      }
-      if (initial && err instanceof StatusError && [400, 403, 422].includes(err.code)) {
-        // sendInitialEvents refused (WatchList off, or an old server): use paginated lists from now on.
-        this.streamMode = false;
-        return {
-          kind: 'Backoff',
-          retry: { kind: 'Empty', cause: 'initial', relist: { resourceVersion: '0' } },
-          delayMs: 0,
-        };
-      }
-      return { kind: 'Backoff', retry: again, delayMs: this.backoff.next(retryAfterMs(err)) };
-    }
-  }
-
-  /**
-   * Reads the next event of an open watch, and every further event already
-   * decoded (or notices its end, an idle stream, or an error). Taking a
-   * chunk's events in one step keeps the idle timer and abort listener to one
-   * per read instead of one per event.
-   */
-  private async readWatch(
-    state: Extract<State, { kind: 'Watching' }>,
-    out: WatcherEvent<T>[],
-  ): Promise<State> {
-    const idleMs = this.idleTimeoutMs(state.timeoutMs);
-    let event: Awaited<ReturnType<WatchStream['next']>>;
-    try {
-      event = await this.withIdleTimeout(state.stream.next(), idleMs);
-    } catch (err) {
-      state.stream.close();
-      if (this.abort.signal.aborted) return state;
-      if (err === IDLE) {
-        // Dead TCP connections are the classic cause of silent informers: give up on this one and resume.
-        this.metrics.watchEnds.idle++;
-        this.opts.logger?.warn?.({ idleMs }, 'watch stream silent for too long: resuming');
-        return this.resume(state);
-      }
-      const lived = this.clock.now() - state.startedAt;
-      if (isProbableEof(err) && (state.events > 0 || lived >= (this.opts.minWatchMs ?? 1_000))) {
-        // client-go's IsProbableEOF: a reset or an unexpected EOF ends a watch
-        // that was working the way a clean close does (a load balancer or a
-        // restarting server cut it). Resume at once; backing off would let a
-        // quiet watcher's resourceVersion fall out of the window (410, relist).
-        this.metrics.watchEnds.reset++;
-        this.opts.logger?.info?.(
-          { err: describe(err), resourceVersion: this.lastResourceVersion },
-          'watch stream cut: resuming',
-        );
-        return this.resume(state);
-      }
-      this.metrics.watchEnds.error++;
-      this.report(err, 'watch stream broke');
-      return { kind: 'Backoff', retry: this.afterStream(state), delayMs: this.backoff.next() };
-    }
-    if (event === undefined) {
-      state.stream.close();
-      const lived = this.clock.now() - state.startedAt;
-      if (lived >= state.timeoutMs - 1_000) this.metrics.watchEnds.timeout++;
-      else this.metrics.watchEnds.serverClose++;
-      const minMs = this.opts.minWatchMs ?? 1_000;
-      if (state.events === 0 && lived < minMs) {
-        // client-go: a watch that ends at once with nothing is an error, or a hot loop.
-        this.metrics.errors++;
-        return { kind: 'Backoff', retry: this.afterStream(state), delayMs: this.backoff.next() };
-      }
-      return this.resume(state);
-    }
-    this.metrics.lastEventAt = this.clock.now();
-    this.metrics.bytesRead = this.source.bytesRead;
-    for (let e: WatchEvent | undefined = event; e !== undefined; e = state.stream.poll?.()) {
-      const next = this.applyEvent(state, e, out);
-      if (next !== state) return next;
     }
     return state;
   }
 
-  /** Turns one watch event into watcher events; a new state only when the stream ended with an ERROR. */
+  /** Empty, in streaming-list mode (KEP-3157): the initial state arrives as events on the watch itself. */
+  private async stepStreamingList(
+    state: Extract<State, { kind: 'Empty' }>,
+    out: WatcherEvent<T>[],
+  ): Promise<State> {
+    const from = state.relist.resourceVersion === '0' ? '' : (state.relist.resourceVersion ?? '');
+    const started = await this.startWatch(from, true);
+    if (started.kind === 'stopped') return state;
+    if (started.kind === 'opened') {
+      this.metrics.lists[state.cause]++;
+      out.push({ type: 'init', cause: state.cause });
+      return started.state;
+    }
+    const err = started.err;
+    this.report(err, 'watch failed to start');
+    if (isExpired(err)) return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
+    if (isTooLargeResourceVersion(err)) {
+      // The server is behind the resourceVersion asked for: start over with a consistent read.
+      return this.backoffTo({ kind: 'Empty', cause: 'tooLarge', relist: { resourceVersion: '' } }, err);
+    }
+    if (err instanceof StatusError && [400, 403, 422].includes(err.code)) {
+      // sendInitialEvents refused (WatchList off, or an old server): paginated lists from now on, at once.
+      this.streamMode = false;
+      return state;
+    }
+    return this.backoffTo(state, err);
+  }
+
+  /** Opens a watch from `resourceVersion` (or a streaming list when `initial`); the Watching state if it opened. */
+  private async startWatch(
+    resourceVersion: string,
+    initial: boolean,
+  ): Promise<
+    | { kind: 'opened'; state: Extract<State, { kind: 'Watching' }> }
+    | { kind: 'failed'; err: unknown }
+    | { kind: 'stopped' }
+  > {
+    const [min, max] = this.opts.watchTimeoutMs ?? [300_000, 600_000];
+    const timeoutMs = min + this.random() * (max - min);
+    const bookmarks = this.opts.bookmarks ?? true;
+    const started = await openWatch(this.io, { resourceVersion, initial, bookmarks, timeoutMs });
+    if (started.kind !== 'opened') return started;
+    return {
+      kind: 'opened',
+      state: {
+        kind: 'Watching',
+        resourceVersion,
+        stream: started.stream,
+        startedAt: this.clock.now(),
+        timeoutMs,
+        events: 0,
+        initial,
+      },
+    };
+  }
+
+  /** Turns one watch event into watcher events; the next state only when an ERROR event ended the stream. */
   private applyEvent(
     state: Extract<State, { kind: 'Watching' }>,
     event: WatchEvent,
     out: WatcherEvent<T>[],
-  ): State {
+  ): State | undefined {
     state.events++;
     this.metrics.events[event.type] = (this.metrics.events[event.type] ?? 0) + 1;
     const object = event.object as T;
@@ -411,11 +364,11 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       case 'MODIFIED':
         this.setResourceVersion(cacheMeta(object)?.resourceVersion);
         out.push({ type: state.initial ? 'initApply' : 'apply', object });
-        break;
+        return undefined;
       case 'DELETED':
         this.setResourceVersion(cacheMeta(object)?.resourceVersion);
         out.push({ type: 'delete', object });
-        break;
+        return undefined;
       case 'BOOKMARK': {
         this.metrics.bookmarks++;
         const rv = object.metadata?.resourceVersion;
@@ -426,7 +379,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
         } else if (rv) {
           out.push({ type: 'bookmark', resourceVersion: rv });
         }
-        break;
+        return undefined;
       }
       case 'ERROR': {
         state.stream.close();
@@ -438,27 +391,27 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
         }
         this.metrics.watchEnds.error++;
         this.report(status, 'watch ended with an error');
-        return {
-          kind: 'Backoff',
-          retry: this.afterStream(state),
-          delayMs: this.backoff.next(retryAfterMs(status)),
-        };
+        return this.backoffTo(this.resume(state), status);
       }
     }
-    return state;
+    return undefined;
   }
 
-  /** Where to go after a stream ends: resume the watch, or restart a streaming list cut before its end marker. */
-  private afterStream(state: Extract<State, { kind: 'Watching' }>): State {
+  /**
+   * After a stream ends: watch again from the last resourceVersion, no list;
+   * a streaming list cut before its end marker starts over instead.
+   */
+  private resume(state: Extract<State, { kind: 'Watching' }>): State {
     if (state.initial) return { kind: 'Empty', cause: 'error', relist: this.relistParams() };
     return { kind: 'InitListed', resourceVersion: this.lastResourceVersion, resumed: true };
   }
 
-  /** A clean end: watch again from the last resourceVersion, no list. */
-  private resume(state: Extract<State, { kind: 'Watching' }>): State {
-    return this.afterStream(state);
+  /** Wait the backoff (at least the server's Retry-After, if `err` carries one), then `retry`. */
+  private backoffTo(retry: State, err?: unknown): State {
+    return { kind: 'Backoff', retry, delayMs: this.backoff.next(retryAfterMs(err)) };
   }
 
+  /** client-go: relist "not older than" the last resourceVersion; "" (consistent) when there is none. */
   private relistParams(): ListParams {
     return this.lastResourceVersion
       ? { resourceVersion: this.lastResourceVersion, resourceVersionMatch: 'NotOlderThan' }
@@ -473,50 +426,6 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     return watchTimeoutMs + 5_000;
   }
 
-  /**
-   * Runs one list or watch request under the request timeout: a request sent
-   * on a dead connection (say a pooled keep-alive socket whose peer vanished)
-   * is never answered, and nothing else would ever end it. The signal given
-   * to `call` aborts on the deadline or when the watcher stops; once `call`
-   * settles the deadline is off (an open stream has the idle timeout).
-   */
-  private async withDeadline<R>(what: string, call: (signal: AbortSignal) => Promise<R>): Promise<R> {
-    const ms = this.opts.requestTimeoutMs ?? 60_000;
-    const stopped = this.abort.signal;
-    const request = new AbortController();
-    const onStop = () => request.abort(stopped.reason);
-    if (stopped.aborted) onStop();
-    else stopped.addEventListener('abort', onStop, { once: true });
-    const timer = this.clock.setTimeout(() => {
-      const where = this.source.url ? ` ${this.source.url}` : '';
-      request.abort(new TransportError(`${what}${where}: no answer within ${ms} ms`, 'ETIMEDOUT'));
-    }, ms);
-    try {
-      return await call(request.signal);
-    } finally {
-      timer.cancel();
-      stopped.removeEventListener('abort', onStop);
-    }
-  }
-
-  private withIdleTimeout<R>(p: Promise<R>, ms: number): Promise<R> {
-    const signal = this.abort.signal;
-    return new Promise((resolve, reject) => {
-      const settle = (fn: () => void) => {
-        timer.cancel();
-        signal.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const onAbort = () => settle(() => reject(new Error('aborted')));
-      const timer = this.clock.setTimeout(() => settle(() => reject(IDLE)), ms);
-      signal.addEventListener('abort', onAbort, { once: true });
-      p.then(
-        (v) => settle(() => resolve(v)),
-        (e) => settle(() => reject(e)),
-      );
-    });
-  }
-
   private setResourceVersion(rv: string | undefined): void {
     if (!rv) return;
     this.lastResourceVersion = rv;
@@ -529,25 +438,6 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     this.opts.logger?.warn?.({ err: describe(err) }, what);
     this.opts.onError?.(err);
   }
-}
-
-const IDLE = Symbol('idle');
-
-/** Connection-level ends of an established stream: a reset, a broken pipe, an EOF before the final chunk. */
-const PROBABLE_EOF_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNABORTED',
-  'UNEXPECTED_EOF',
-  'ERR_STREAM_PREMATURE_CLOSE',
-]);
-
-/** client-go's `IsProbableEOF`: the connection ended under the stream (not an error the server reported). */
-export function isProbableEof(err: unknown): boolean {
-  if (err instanceof StatusError || !(err instanceof Error)) return false;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code !== undefined && PROBABLE_EOF_CODES.has(code)) return true;
-  return /socket hang up|connection reset|unexpected EOF|premature close|^aborted$/i.test(err.message);
 }
 
 function retryAfterMs(err: unknown): number {

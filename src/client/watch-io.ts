@@ -1,0 +1,215 @@
+/**
+ * The watcher's I/O: one list (all its pages), one watch request, one read
+ * of an open stream. Each reports what happened as an outcome and decides
+ * nothing: which state comes next, and whether to back off, is
+ * `Watcher.step`'s alone (src/client/watcher.ts).
+ */
+import type { Clock } from '../protocol/clock.js';
+import type { KubeObject, WatchEvent } from '../protocol/events.js';
+import { isExpired, StatusError } from '../protocol/status.js';
+import type { ListParams, ListWatchSource, WatchStream } from './listwatch.js';
+import type { WatcherMetrics } from './metrics.js';
+import { TransportError } from './transport.js';
+
+/** What the I/O functions share with the watcher that owns them. */
+export interface WatchIoContext {
+  source: ListWatchSource;
+  clock: Clock;
+  metrics: WatcherMetrics;
+  /** Aborts when the watcher stops. */
+  stopped: AbortSignal;
+  /** A list page or watch request not answered within this is abandoned (ms). */
+  requestTimeoutMs: number;
+  lazyDecode: boolean;
+}
+
+/** How one list ended. */
+export type ListOutcome<T extends KubeObject> =
+  | { kind: 'listed'; items: T[]; resourceVersion: string }
+  | { kind: 'failed'; err: unknown }
+  | { kind: 'stopped' };
+
+/**
+ * One (paginated) list with `params`. An expired continue token is not a
+ * failure of the list: it costs one full, unpaginated list instead (the
+ * pages read so far are dropped), as client-go's pager does.
+ */
+export async function listAll<T extends KubeObject>(
+  io: WatchIoContext,
+  params: ListParams,
+  pageSize: number,
+): Promise<ListOutcome<T>> {
+  const items: T[] = [];
+  let resourceVersion = '';
+  let cont: string | undefined;
+  let full = false;
+  try {
+    for (;;) {
+      const page: ListParams = cont
+        ? { limit: pageSize, continue: cont }
+        : { ...params, limit: full ? undefined : pageSize || undefined };
+      if (io.lazyDecode) page.lazyDecode = true;
+      let list: Awaited<ReturnType<ListWatchSource['list']>>;
+      try {
+        list = await withDeadline(io, 'list', (signal) => io.source.list({ ...page, signal }));
+      } catch (err) {
+        if (!cont || !isExpired(err)) throw err;
+        items.length = 0;
+        cont = undefined;
+        full = true;
+        continue;
+      }
+      io.metrics.pages++;
+      for (const item of list.items ?? []) items.push(item as T);
+      resourceVersion = list.metadata?.resourceVersion ?? resourceVersion;
+      cont = list.metadata?.continue || undefined;
+      if (!cont || io.stopped.aborted) break;
+    }
+  } catch (err) {
+    return io.stopped.aborted ? { kind: 'stopped' } : { kind: 'failed', err };
+  }
+  if (io.stopped.aborted) return { kind: 'stopped' };
+  return { kind: 'listed', items, resourceVersion };
+}
+
+/** How one watch request ended. */
+export type WatchStartOutcome =
+  | { kind: 'opened'; stream: WatchStream }
+  | { kind: 'failed'; err: unknown }
+  | { kind: 'stopped' };
+
+/** The watch request's parameters that vary; the rest come from the watcher's options. */
+export interface WatchRequest {
+  resourceVersion: string;
+  /** A streaming list (sendInitialEvents) instead of a watch from `resourceVersion`. */
+  initial: boolean;
+  bookmarks: boolean;
+  timeoutMs: number;
+}
+
+/** Sends one watch request. */
+export async function openWatch(io: WatchIoContext, req: WatchRequest): Promise<WatchStartOutcome> {
+  try {
+    const stream = await withDeadline(io, 'watch', (signal) =>
+      io.source.watch({
+        resourceVersion: req.initial ? req.resourceVersion || undefined : req.resourceVersion,
+        resourceVersionMatch: req.initial ? 'NotOlderThan' : undefined,
+        sendInitialEvents: req.initial ? true : undefined,
+        allowWatchBookmarks: req.initial || req.bookmarks,
+        timeoutSeconds: Math.max(1, Math.floor(req.timeoutMs / 1000)),
+        signal,
+        ...(io.lazyDecode ? { lazyDecode: true } : {}),
+      }),
+    );
+    io.metrics.watchesStarted++;
+    return { kind: 'opened', stream };
+  } catch (err) {
+    return io.stopped.aborted ? { kind: 'stopped' } : { kind: 'failed', err };
+  }
+}
+
+/** How one read of an open stream went: events arrived, or the stream ended, and how. */
+export type ReadOutcome =
+  | { kind: 'events'; events: WatchEvent[] }
+  /** The server ended the stream (its timeout, or a clean close). */
+  | { kind: 'closed' }
+  /** Nothing arrived within the idle timeout. */
+  | { kind: 'idle' }
+  /** The stream broke: a reset, an EOF before the final chunk, an undecodable line. */
+  | { kind: 'cut'; err: unknown }
+  | { kind: 'stopped' };
+
+/**
+ * Waits for the next event of an open stream and takes every further event
+ * already decoded with it: a chunk's events in one step keeps the idle timer
+ * and abort listener to one per read instead of one per event.
+ */
+export async function readEvents(
+  io: WatchIoContext,
+  stream: WatchStream,
+  idleMs: number,
+): Promise<ReadOutcome> {
+  let first: WatchEvent | undefined;
+  try {
+    first = await withIdleTimeout(io, stream.next(), idleMs);
+  } catch (err) {
+    stream.close();
+    if (io.stopped.aborted) return { kind: 'stopped' };
+    return err === IDLE ? { kind: 'idle' } : { kind: 'cut', err };
+  }
+  if (first === undefined) {
+    stream.close();
+    return { kind: 'closed' };
+  }
+  io.metrics.lastEventAt = io.clock.now();
+  io.metrics.bytesRead = io.source.bytesRead;
+  const events = [first];
+  for (let e = stream.poll?.(); e !== undefined; e = stream.poll?.()) events.push(e);
+  return { kind: 'events', events };
+}
+
+/** Connection-level ends of an established stream: a reset, a broken pipe, an EOF before the final chunk. */
+const PROBABLE_EOF_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UNEXPECTED_EOF',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/** client-go's `IsProbableEOF`: the connection ended under the stream (not an error the server reported). */
+export function isProbableEof(err: unknown): boolean {
+  if (err instanceof StatusError || !(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== undefined && PROBABLE_EOF_CODES.has(code)) return true;
+  return /socket hang up|connection reset|unexpected EOF|premature close|^aborted$/i.test(err.message);
+}
+
+/**
+ * Runs one list or watch request under the request timeout: a request sent
+ * on a dead connection (say a pooled keep-alive socket whose peer vanished)
+ * is never answered, and nothing else would ever end it. The signal given
+ * to `call` aborts on the deadline or when the watcher stops; once `call`
+ * settles the deadline is off (an open stream has the idle timeout).
+ */
+async function withDeadline<R>(
+  io: WatchIoContext,
+  what: string,
+  call: (signal: AbortSignal) => Promise<R>,
+): Promise<R> {
+  const ms = io.requestTimeoutMs;
+  const request = new AbortController();
+  const onStop = () => request.abort(io.stopped.reason);
+  if (io.stopped.aborted) onStop();
+  else io.stopped.addEventListener('abort', onStop, { once: true });
+  const timer = io.clock.setTimeout(() => {
+    const where = io.source.url ? ` ${io.source.url}` : '';
+    request.abort(new TransportError(`${what}${where}: no answer within ${ms} ms`, 'ETIMEDOUT'));
+  }, ms);
+  try {
+    return await call(request.signal);
+  } finally {
+    timer.cancel();
+    io.stopped.removeEventListener('abort', onStop);
+  }
+}
+
+const IDLE = Symbol('idle');
+
+function withIdleTimeout<R>(io: WatchIoContext, p: Promise<R>, ms: number): Promise<R> {
+  const signal = io.stopped;
+  return new Promise((resolve, reject) => {
+    const settle = (fn: () => void) => {
+      timer.cancel();
+      signal.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const onAbort = () => settle(() => reject(new Error('aborted')));
+    const timer = io.clock.setTimeout(() => settle(() => reject(IDLE)), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => settle(() => resolve(v)),
+      (e) => settle(() => reject(e)),
+    );
+  });
+}

@@ -16,12 +16,12 @@ import {
   legacyApiGroupList,
   legacyApiResourceList,
   legacyApiVersions,
-  negotiateDiscovery,
   versionInfo,
 } from './discovery.js';
 import { sendJson, sendStatus, toStatus } from './http-io.js';
 import { findByPlural, REGISTRY } from './kinds/registry.js';
 import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
+import { negotiateDiscovery } from './media-types.js';
 import { ServerMetrics } from './metrics.js';
 import { ObjectStorage } from './objects.js';
 import { buildOpenApiV3, openApiV2Response } from './openapi.js';

@@ -15,7 +15,8 @@ import {
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
 import { type ListContext, renderList, serveList } from './list.js';
 import { jsonEqual, metaOf } from './meta.js';
-import { type DeleteOptions, notFound, type ObjectStorage, qualifiedResource } from './objects.js';
+import { notFound, qualifiedResource } from './object-errors.js';
+import type { DeleteOptions, ObjectStorage } from './object-storage.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import type { ResourceRequest } from './request-info.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';

@@ -9,7 +9,7 @@ import type { KubeObject } from '../protocol/events.js';
 import { applyPatch } from '../protocol/patch/index.js';
 import { StatusError } from '../protocol/status.js';
 import { deleteOptions } from './delete-options.js';
-import { buildFilter } from './filter.js';
+import { filterFromQuery } from './filter.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from './http-io.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
 import { renderList, serveList } from './list.js';
@@ -108,12 +108,7 @@ async function list(
   namespace: string | undefined,
   query: Query,
 ): Promise<void> {
-  const filter = buildFilter(
-    kind,
-    namespace,
-    query.get('labelSelector') ?? undefined,
-    query.get('fieldSelector') ?? undefined,
-  );
+  const filter = filterFromQuery(kind, namespace, query);
   const table = tableRequest(req, query);
   const result = await serveList(ctx, kind, filter, {
     resourceVersion: query.get('resourceVersion') ?? undefined,
@@ -157,7 +152,7 @@ async function watch(
     const byName = `metadata.name=${info.name}`;
     fieldSelector = fieldSelector ? `${fieldSelector},${byName}` : byName;
   }
-  const filter = buildFilter(kind, namespace, query.get('labelSelector') ?? undefined, fieldSelector);
+  const filter = filterFromQuery(kind, namespace, query, fieldSelector);
   const table = tableRequest(req, query);
   const encoder = table ? tableEncoder(ctx.clock, kind, table.version, table.include) : jsonEncoder;
   let clientGone = false;
@@ -274,12 +269,7 @@ async function deleteCollection(
   query: Query,
   opts: DeleteOptions,
 ): Promise<void> {
-  const filter = buildFilter(
-    kind,
-    namespace,
-    query.get('labelSelector') ?? undefined,
-    query.get('fieldSelector') ?? undefined,
-  );
+  const filter = filterFromQuery(kind, namespace, query);
   const result = await serveList(ctx, kind, filter, {});
   const deleted: KubeObject[] = [];
   for (const item of result.items) {

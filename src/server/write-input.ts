@@ -8,27 +8,12 @@ import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from './http-io.js';
 import type { ResourceKind } from './kinds/types.js';
+import { OBJECT_META_FIELDS } from './meta.js';
 import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import type { Query } from './resource-context.js';
 import { parseYamlBody } from './yaml-body.js';
 
-const KNOWN_META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+const KNOWN_META_FIELDS = new Set(OBJECT_META_FIELDS);
 
 /** `dryRun=All` (the only value kube-apiserver knows); anything else is a 400. */
 export function dryRun(query: Query): boolean {

@@ -1,13 +1,13 @@
 /**
  * `npm run chaos -- --seeds N [--start S] [--seed S] [--concurrency C] [--verbose]`:
- * the chaos test's engine (test/client/chaos/engine.ts) over more seeds than
+ * the chaos test's engine (bench/lib/chaos/engine.ts) over more seeds than
  * CI runs, with progress. Prints `chaos: N passed, N failed` and exits
  * non-zero when any seed failed; each failing seed is printed with the
  * command that replays it.
  */
 
 import { parseArgs } from 'node:util';
-import { describeFailure, runSeeds, summaryLine } from '../test/client/chaos/engine.js';
+import { describeFailure, runSeeds, summaryLine } from './lib/chaos/engine.js';
 
 const { values } = parseArgs({
   options: {

@@ -14,29 +14,10 @@
  * Messages out: {type:'ready', ...ServerInfo} | {type:'failed', error}
  */
 import { performance } from 'node:perf_hooks';
-import { MemoryStore, type RunningServer, startServer } from '../../src/server/index.js';
+import { MemoryStore, startServer } from '../../src/server/index.js';
+import { runServerChild } from '../../src/study/server-child-runtime.js';
 import { CHURN_NAMESPACE, type ServerInfo, type ServerPlan, syncNamespace } from './client-plan.js';
 import { churnPod, makePod } from './pods.js';
-
-let server: RunningServer | undefined;
-let exiting = false;
-
-function send(message: unknown): void {
-  if (process.connected) process.send?.(message);
-}
-
-async function shutdown(code: number): Promise<void> {
-  if (exiting) return;
-  exiting = true;
-  const force = setTimeout(() => process.exit(code), 5000);
-  force.unref();
-  try {
-    await server?.close();
-  } catch (err) {
-    process.stderr.write(`client-server-child: close failed: ${(err as Error).message}\n`);
-  }
-  process.exit(code);
-}
 
 const podKey = (namespace: string, name: string) => `/core/pods/${namespace}/${name}`;
 
@@ -79,51 +60,44 @@ async function churn(store: MemoryStore, plan: ServerPlan): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const plan = JSON.parse(process.env.WATCHMARK_BENCH_CLIENT_PLAN ?? '{}') as ServerPlan;
-  process.on('message', (message: { type: string }) => {
-    if (message.type === 'close') void shutdown(0);
-  });
-  process.on('disconnect', () => void shutdown(0));
-  process.on('SIGINT', () => void shutdown(130));
-  process.on('SIGTERM', () => void shutdown(143));
-
-  const store = new MemoryStore();
-  const t0 = performance.now();
-  const podBytes = await seed(store, plan);
-  const seedMs = performance.now() - t0;
-  server = await startServer({
-    store,
-    insecureHttp: true,
-    insecureNoAuth: true,
-    // The churn history must survive the whole run: no compaction, a window and
-    // capacity that hold every update, and no "too slow" cut while a client
-    // reads a replay that the server queued at once.
-    compactionInterval: 0,
-    historyWindow: 3_600_000,
-    historyCapacity: plan.churnEvents + 1_000,
-    maxWatcherBufferBytes: 4 * 1024 ** 3,
-    log: (line) => process.stderr.write(`server: ${line}\n`),
-  });
-  const baseRevision = server.latestRevision();
-  const t1 = performance.now();
-  await churn(store, plan);
-  const finalRevision = await store.currentRevision();
-  // The watch cache follows the store asynchronously: wait until it holds every update.
-  while (server.latestRevision() < finalRevision) await new Promise((r) => setTimeout(r, 10));
-  const info: ServerInfo = {
-    url: server.url,
-    pid: process.pid,
-    baseRevision,
-    finalRevision,
-    seedMs,
-    churnMs: performance.now() - t1,
-    podBytes,
-  };
-  send({ type: 'ready', ...info });
-}
-
-main().catch((err: Error) => {
-  send({ type: 'failed', error: err.stack ?? err.message });
-  void shutdown(1);
+runServerChild({
+  label: 'client-server-child',
+  exitOnSigint: true,
+  async start(own) {
+    const plan = JSON.parse(process.env.WATCHMARK_BENCH_CLIENT_PLAN ?? '{}') as ServerPlan;
+    const store = new MemoryStore();
+    const t0 = performance.now();
+    const podBytes = await seed(store, plan);
+    const seedMs = performance.now() - t0;
+    const server = await startServer({
+      store,
+      insecureHttp: true,
+      insecureNoAuth: true,
+      // The churn history must survive the whole run: no compaction, a window and
+      // capacity that hold every update, and no "too slow" cut while a client
+      // reads a replay that the server queued at once.
+      compactionInterval: 0,
+      historyWindow: 3_600_000,
+      historyCapacity: plan.churnEvents + 1_000,
+      maxWatcherBufferBytes: 4 * 1024 ** 3,
+      log: (line) => process.stderr.write(`server: ${line}\n`),
+    });
+    own(server);
+    const baseRevision = server.latestRevision();
+    const t1 = performance.now();
+    await churn(store, plan);
+    const finalRevision = await store.currentRevision();
+    // The watch cache follows the store asynchronously: wait until it holds every update.
+    while (server.latestRevision() < finalRevision) await new Promise((r) => setTimeout(r, 10));
+    const info: ServerInfo = {
+      url: server.url,
+      pid: process.pid,
+      baseRevision,
+      finalRevision,
+      seedMs,
+      churnMs: performance.now() - t1,
+      podBytes,
+    };
+    return { ...info };
+  },
 });

@@ -16,14 +16,15 @@ import {
   legacyApiGroupList,
   legacyApiResourceList,
   legacyApiVersions,
-  negotiateDiscovery,
   versionInfo,
 } from './discovery.js';
 import { sendJson, sendStatus, toStatus } from './http-io.js';
 import { findByPlural, REGISTRY } from './kinds/registry.js';
 import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
+import { negotiateDiscovery } from './media-types.js';
 import { ServerMetrics } from './metrics.js';
-import { ObjectStorage } from './objects.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { ObjectStorage } from './object-storage.js';
 import { buildOpenApiV3, openApiV2Response } from './openapi.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { parseNamespaceSubresource, parseResourcePath } from './request-info.js';
@@ -110,6 +111,7 @@ class ApiServer implements RunningServer {
   private readonly clock: Clock;
   private readonly cacher: Cacher;
   private readonly objects: ObjectStorage;
+  private readonly namespaces: NamespaceLifecycle;
   private readonly metrics: ServerMetrics;
   private readonly ctx: ResourceContext;
   private authenticator: Authenticator | undefined;
@@ -143,6 +145,7 @@ class ApiServer implements RunningServer {
       onError: (err) => log(`watch cache: store watch failed: ${err.message}`),
     });
     this.objects = new ObjectStorage(this.store, this.clock, this.stats);
+    this.namespaces = new NamespaceLifecycle(this.objects, this.store, this.stats);
     this.metrics = new ServerMetrics(this.stats);
     // A namespace held by objects with finalizers finishes when the last of them goes.
     this.objects.onFinalized = (namespace) => {
@@ -182,7 +185,7 @@ class ApiServer implements RunningServer {
   async start(): Promise<void> {
     const opts = this.opts;
     await this.cacher.start();
-    if (opts.systemNamespaces !== false) await this.objects.ensureNamespaces(SYSTEM_NAMESPACES);
+    if (opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
     const bindAddress = opts.bindAddress ?? DEFAULTS.bindAddress;
     const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
     if (opts.insecureHttp) {
@@ -291,7 +294,7 @@ class ApiServer implements RunningServer {
     // Marked before the pass, so a finalizer removed during it still triggers the next one.
     this.terminatingNamespaces.add(name);
     this.runInBackground(`finalize namespace ${name}`, async () => {
-      if (await this.objects.finalizeNamespace(name, REGISTRY)) this.terminatingNamespaces.delete(name);
+      if (await this.namespaces.finalizeNamespace(name, REGISTRY)) this.terminatingNamespaces.delete(name);
     });
   }
 

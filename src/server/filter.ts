@@ -68,3 +68,17 @@ export function buildFilter(
     },
   };
 }
+
+/**
+ * The filter of a list, watch or deletecollection request from its query
+ * (`labelSelector`, `fieldSelector`); a watch by name passes its own
+ * `fieldSelector` with the name added.
+ */
+export function filterFromQuery(
+  kind: ResourceKind,
+  namespace: string | undefined,
+  query: URLSearchParams,
+  fieldSelector: string | undefined = query.get('fieldSelector') ?? undefined,
+): WatchFilter {
+  return buildFilter(kind, namespace, query.get('labelSelector') ?? undefined, fieldSelector);
+}

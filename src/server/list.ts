@@ -3,7 +3,7 @@ import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { resourcePrefix } from './keys.js';
 import type { ResourceKind } from './kinds/types.js';
-import { storeErrorToStatus } from './objects.js';
+import { storeErrorToStatus } from './object-errors.js';
 import {
   awaitRevision,
   decodeContinue,

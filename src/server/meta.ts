@@ -22,6 +22,30 @@ export function generateName(base: string): string {
   return prefix + suffix;
 }
 
+/** ObjectMeta's scalar fields, in the order of its schema (the protobuf decoder copies them as they are). */
+export const OBJECT_META_SCALAR_FIELDS: readonly string[] = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+];
+
+/** Every field of ObjectMeta (fieldValidation=Strict refuses any other under metadata). */
+export const OBJECT_META_FIELDS: readonly string[] = [
+  ...OBJECT_META_SCALAR_FIELDS,
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
+
 /** The object's metadata, created if missing. */
 export function metaOf(obj: KubeObject): ObjectMeta {
   if (typeof obj.metadata !== 'object' || obj.metadata === null || Array.isArray(obj.metadata))

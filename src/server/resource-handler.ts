@@ -1,59 +1,37 @@
+/**
+ * The verbs on a resource URL: get, list, watch, create, update, patch,
+ * delete and deletecollection, dispatched by method and path. The jobs they
+ * share live beside: write-input.ts (body, dryRun, field validation),
+ * server-side-apply.ts, scale.ts, delete-options.ts, table-response.ts.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeObject, WatchEventType } from '../protocol/events.js';
-import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../protocol/labels.js';
-import { applyPatch, applyStrategicMergePatch } from '../protocol/patch/index.js';
+import type { KubeObject } from '../protocol/events.js';
+import { applyPatch } from '../protocol/patch/index.js';
 import { StatusError } from '../protocol/status.js';
-import { buildFilter } from './filter.js';
-import {
-  checkNestingDepth,
-  MAX_BODY_BYTES,
-  mediaType,
-  parseJsonBody,
-  readBody,
-  sendJson,
-} from './http-io.js';
+import { deleteOptions } from './delete-options.js';
+import { filterFromQuery } from './filter.js';
+import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from './http-io.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
-import { type ListContext, renderList, serveList } from './list.js';
-import { jsonEqual, metaOf } from './meta.js';
-import { type DeleteOptions, notFound, type ObjectStorage, qualifiedResource } from './objects.js';
-import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
+import { renderList, serveList } from './list.js';
+import { qualifiedResource } from './object-errors.js';
+import type { DeleteOptions } from './object-storage.js';
 import type { ResourceRequest } from './request-info.js';
+import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';
-import { type IncludeObject, parseIncludeObject, type TableVersion, toTable, wantsTable } from './table.js';
-import { serveWatch, type WatchContext } from './watch.js';
-import { type EventEncoder, jsonEncoder } from './watchcache/event.js';
+import { toScale, updateScale } from './scale.js';
+import { serverSideApply } from './server-side-apply.js';
+import { toTable } from './table.js';
+import { tableEncoder, tableRequest } from './table-response.js';
+import { serveWatch } from './watch.js';
+import { jsonEncoder } from './watchcache/event.js';
 import type { WatchSink } from './watchcache/watcher.js';
-import { parseYamlBody } from './yaml-body.js';
+import { checkFields, dryRun, readObject } from './write-input.js';
 
-/** Everything a resource request needs from the server. */
-export interface ResourceContext extends ListContext, WatchContext {
-  objects: ObjectStorage;
-  kinds: ResourceKind[];
-  /** Runs the namespace controller's cleanup for a terminating namespace. */
-  finalizeNamespace(name: string): void;
-  /** Counts bytes of non-watch answers. */
-  countBytes(bytes: number): void;
+export type { ResourceContext } from './resource-context.js';
+
+function isTrue(value: string | null): boolean {
+  return value === 'true' || value === '1';
 }
-
-type Query = URLSearchParams;
-
-const KNOWN_META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
 
 /** Serves one request for a resource URL. */
 export async function handleResource(
@@ -122,109 +100,6 @@ function methodNotAllowed(method: string, kind: ResourceKind): StatusError {
   );
 }
 
-function isTrue(value: string | null): boolean {
-  return value === 'true' || value === '1';
-}
-
-function dryRun(query: Query): boolean {
-  const values = query.getAll('dryRun');
-  for (const v of values) {
-    if (v !== 'All')
-      throw StatusError.of('BadRequest', `dryRun: Unsupported value: "${v}": supported values: "All"`);
-  }
-  return values.length > 0;
-}
-
-/** Reads a create/update body: JSON, YAML, or the protobuf kubectl 1.32+ sends for `create`. */
-async function readObject(req: IncomingMessage): Promise<KubeObject> {
-  const body = await readBody(req, MAX_BODY_BYTES);
-  const type = mediaType(req.headers['content-type']);
-  let value: unknown;
-  if (type === PROTOBUF_CONTENT_TYPE) value = await decodeProtobufObject(body);
-  else if (type === 'application/yaml' || type === 'application/apply-patch+yaml')
-    value = await parseYamlBody(body);
-  else if (type === '' || type === 'application/json' || type === 'text/plain') value = parseJsonBody(body);
-  else {
-    throw StatusError.of(
-      'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`,
-    );
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw StatusError.of('BadRequest', 'the request body must be a single object');
-  }
-  checkNestingDepth(value);
-  return value as KubeObject;
-}
-
-/**
- * `fieldValidation`: Strict rejects unknown fields (400), Warn reports them in
- * a Warning header (not implemented beyond top level and metadata), Ignore
- * drops them silently. Only the top level and metadata are checked: the
- * server has no full schemas.
- */
-function checkFields(kind: ResourceKind, obj: KubeObject, query: Query): void {
-  const mode = query.get('fieldValidation') ?? 'Warn';
-  if (mode !== 'Strict' && mode !== 'Warn' && mode !== 'Ignore') {
-    throw StatusError.of(
-      'BadRequest',
-      `fieldValidation: Unsupported value: "${mode}": supported values: "Ignore", "Strict", "Warn"`,
-    );
-  }
-  if (mode !== 'Strict') return;
-  const unknown: string[] = [];
-  for (const key of Object.keys(obj)) {
-    if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata' && !kind.topLevelFields.includes(key)) {
-      unknown.push(key);
-    }
-  }
-  if (obj.metadata && typeof obj.metadata === 'object') {
-    for (const key of Object.keys(obj.metadata))
-      if (!KNOWN_META_FIELDS.has(key)) unknown.push(`metadata.${key}`);
-  }
-  if (unknown.length > 0) {
-    throw StatusError.of(
-      'BadRequest',
-      `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`,
-    );
-  }
-}
-
-function reply(ctx: ResourceContext, res: ServerResponse, code: number, body: unknown): void {
-  ctx.countBytes(sendJson(res, code, body));
-}
-
-function tableRequest(
-  req: IncomingMessage,
-  query: Query,
-): { version: TableVersion; include: IncludeObject } | undefined {
-  const version = wantsTable(req.headers.accept);
-  if (!version) return undefined;
-  return { version, include: parseIncludeObject(query.get('includeObject')) };
-}
-
-function replyObject(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  code: number,
-  kind: ResourceKind,
-  obj: KubeObject,
-  query: Query,
-): void {
-  const table = tableRequest(req, query);
-  if (table) {
-    reply(
-      ctx,
-      res,
-      code,
-      toTable(kind, [obj], { now: ctx.clock.now(), version: table.version, includeObject: table.include }),
-    );
-    return;
-  }
-  reply(ctx, res, code, obj);
-}
-
 async function list(
   ctx: ResourceContext,
   req: IncomingMessage,
@@ -233,12 +108,7 @@ async function list(
   namespace: string | undefined,
   query: Query,
 ): Promise<void> {
-  const filter = buildFilter(
-    kind,
-    namespace,
-    query.get('labelSelector') ?? undefined,
-    query.get('fieldSelector') ?? undefined,
-  );
+  const filter = filterFromQuery(kind, namespace, query);
   const table = tableRequest(req, query);
   const result = await serveList(ctx, kind, filter, {
     resourceVersion: query.get('resourceVersion') ?? undefined,
@@ -267,28 +137,6 @@ async function list(
   reply(ctx, res, 200, renderList(kind, apiVersionOf(kind), result));
 }
 
-/** A watch line encoder producing one-row Tables, shared by every Table watcher of the same shape. */
-function tableEncoder(
-  ctx: ResourceContext,
-  kind: ResourceKind,
-  version: TableVersion,
-  include: IncludeObject,
-): EventEncoder {
-  return {
-    id: `table-${version}-${include}`,
-    encode(type: WatchEventType, object: KubeObject): Buffer {
-      // Watch Tables carry no column definitions: kubectl reuses the list's header.
-      const table = toTable(kind, [object], {
-        now: ctx.clock.now(),
-        version,
-        includeObject: include,
-        includeColumnDefinitions: false,
-      });
-      return Buffer.from(`{"type":"${type}","object":${JSON.stringify(table)}}\n`);
-    },
-  };
-}
-
 async function watch(
   ctx: ResourceContext,
   req: IncomingMessage,
@@ -304,9 +152,9 @@ async function watch(
     const byName = `metadata.name=${info.name}`;
     fieldSelector = fieldSelector ? `${fieldSelector},${byName}` : byName;
   }
-  const filter = buildFilter(kind, namespace, query.get('labelSelector') ?? undefined, fieldSelector);
+  const filter = filterFromQuery(kind, namespace, query, fieldSelector);
   const table = tableRequest(req, query);
-  const encoder = table ? tableEncoder(ctx, kind, table.version, table.include) : jsonEncoder;
+  const encoder = table ? tableEncoder(ctx.clock, kind, table.version, table.include) : jsonEncoder;
   let clientGone = false;
   res.on('close', () => {
     clientGone = true;
@@ -412,155 +260,6 @@ async function patch(
   replyObject(ctx, req, res, 200, kind, updated, query);
 }
 
-/**
- * Server-side apply, as far as kubectl's `apply --server-side` needs: the same
- * request creates (201) or updates (200). Managed fields are not tracked: the
- * applied configuration is merged onto the live object strategically.
- */
-async function serverSideApply(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
-  raw: Buffer,
-  query: Query,
-  isDryRun: boolean,
-): Promise<void> {
-  if (!query.get('fieldManager')) {
-    throw StatusError.of('BadRequest', 'PATCH, fieldManager: Required value: is required for apply patch');
-  }
-  const applied = (await parseYamlBody(raw)) as KubeObject;
-  if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) {
-    throw StatusError.of('BadRequest', 'the apply configuration must be an object');
-  }
-  const meta = metaOf(applied);
-  if (meta.name !== undefined && meta.name !== name) {
-    throw StatusError.of(
-      'BadRequest',
-      `the name of the object (${meta.name}) does not match the name on the URL (${name})`,
-    );
-  }
-  checkFields(kind, applied, query);
-  try {
-    const updated = await ctx.objects.guaranteedUpdate(
-      kind,
-      namespace,
-      name,
-      'main',
-      { dryRun: isDryRun },
-      (current) => {
-        const merged = applyStrategicMergePatch(current, applied, kind.kind) as KubeObject;
-        return jsonEqual(merged, current) ? current : merged;
-      },
-    );
-    replyObject(ctx, req, res, 200, kind, updated, query);
-  } catch (err) {
-    if (!(err instanceof StatusError && err.code === 404 && err.status.details?.name === name)) throw err;
-    meta.name = name;
-    const created = await ctx.objects.create(kind, namespace, applied, { dryRun: isDryRun });
-    replyObject(ctx, req, res, 201, kind, created, query);
-  }
-}
-
-/** The autoscaling/v1 Scale view of a scalable object. */
-function toScale(obj: KubeObject): KubeObject {
-  const spec = (obj.spec ?? {}) as {
-    replicas?: number;
-    selector?: Parameters<typeof labelSelectorFromObject>[0];
-  };
-  const status = (obj.status ?? {}) as { replicas?: number };
-  let selector = '';
-  try {
-    selector = formatLabelSelector(labelSelectorFromObject(spec.selector, { nilSelectsNothing: false }));
-  } catch (err) {
-    if (!(err instanceof SelectorError)) throw err;
-  }
-  const m = obj.metadata ?? {};
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: {
-      name: m.name,
-      namespace: m.namespace,
-      uid: m.uid,
-      resourceVersion: m.resourceVersion,
-      creationTimestamp: m.creationTimestamp,
-    },
-    spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector },
-  };
-}
-
-async function updateScale(
-  ctx: ResourceContext,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
-  change: (current: KubeObject) => KubeObject,
-  query: Query,
-): Promise<KubeObject> {
-  if (!kind.scale) throw notFound(kind, name);
-  const updated = await ctx.objects.guaranteedUpdate(
-    kind,
-    namespace,
-    name,
-    'main',
-    { dryRun: dryRun(query) },
-    (current) => {
-      const before = toScale(current);
-      const after = change(structuredClone(before));
-      const wanted = after.metadata?.resourceVersion;
-      if (typeof wanted === 'string' && wanted !== '' && wanted !== current.metadata?.resourceVersion) {
-        throw StatusError.of(
-          'Conflict',
-          `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-        );
-      }
-      const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas;
-      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-        throw StatusError.of(
-          'Invalid',
-          `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
-        );
-      }
-      return { ...current, spec: { ...(current.spec as object), replicas } };
-    },
-  );
-  return toScale(updated);
-}
-
-async function deleteOptions(req: IncomingMessage, query: Query): Promise<DeleteOptions> {
-  const raw = await readBody(req, MAX_BODY_BYTES);
-  let body: {
-    propagationPolicy?: unknown;
-    preconditions?: unknown;
-    dryRun?: unknown;
-    orphanDependents?: unknown;
-  } = {};
-  if (raw.length > 0 && raw.toString('utf8').trim() !== '') {
-    const parsed = parseJsonBody(raw);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw StatusError.of('BadRequest', 'DeleteOptions must be an object');
-    }
-    body = parsed as typeof body;
-  }
-  const policy =
-    query.get('propagationPolicy') ??
-    body.propagationPolicy ??
-    (body.orphanDependents === true ? 'Orphan' : undefined);
-  if (policy !== undefined && policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-    throw StatusError.of(
-      'BadRequest',
-      `propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Background", "Foreground", "Orphan"`,
-    );
-  }
-  const dry = dryRun(query) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
-  const pre = body.preconditions as DeleteOptions['preconditions'] | undefined;
-  return { propagationPolicy: policy, preconditions: pre ?? undefined, dryRun: dry };
-}
-
 async function deleteCollection(
   ctx: ResourceContext,
   req: IncomingMessage,
@@ -570,12 +269,7 @@ async function deleteCollection(
   query: Query,
   opts: DeleteOptions,
 ): Promise<void> {
-  const filter = buildFilter(
-    kind,
-    namespace,
-    query.get('labelSelector') ?? undefined,
-    query.get('fieldSelector') ?? undefined,
-  );
+  const filter = filterFromQuery(kind, namespace, query);
   const result = await serveList(ctx, kind, filter, {});
   const deleted: KubeObject[] = [];
   for (const item of result.items) {

@@ -10,8 +10,8 @@
  */
 import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
-import { acceptsJson, parseAccept } from './discovery.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
+import { acceptsJson, parseAccept } from './media-types.js';
 
 /** The Table API versions kubectl accepts, most preferred first. */
 export type TableVersion = 'v1' | 'v1beta1';

@@ -8,14 +8,9 @@ import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunPoint, RunResult } from './result.js';
-import type { StudyResult } from './study.js';
+import type { ChartFiles, StudyResult } from './study-result.js';
 
-/** The chart files written; `pngNote` says why there is no PNG. */
-export interface ChartFiles {
-  svg: string;
-  png?: string;
-  pngNote?: string;
-}
+export type { ChartFiles } from './study-result.js';
 
 const COLORS = ['#1b7837', '#c51b7d', '#e08214'];
 const W = 960;

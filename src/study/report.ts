@@ -5,7 +5,7 @@
  */
 import { MAX_ATTEMPTS } from './options.js';
 import { meanReconnectMs, type RunResult, watchRestarts, workPerRestart } from './result.js';
-import type { SelectivityRow, StudyResult } from './study.js';
+import type { SelectivityRow, StudyResult } from './study-result.js';
 
 /** `12,345`. */
 function n(x: number): string {

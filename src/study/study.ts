@@ -6,9 +6,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { type ChartFiles, renderChart } from './chart.js';
+import { renderChart } from './chart.js';
 import { shareOf, type WatcherClass, watcherSpecs } from './cluster.js';
-import { bestRatio, expectedRestartWork, type ModelOutput } from './model.js';
+import { bestRatio, expectedRestartWork } from './model.js';
 import { layoutOf, MAX_ATTEMPTS, resolveOptions, type StudyOptions } from './options.js';
 import { formatTables } from './report.js';
 import {
@@ -22,56 +22,9 @@ import {
   workPerRestart,
 } from './result.js';
 import { runOnce } from './run.js';
+import type { SelectivityRow, StudyResult } from './study-result.js';
 
-/** One row of the selectivity table. */
-export interface SelectivityRow {
-  class: WatcherClass;
-  /** What the watchers select, e.g. "1 of 500 nodes". */
-  selects: string;
-  watchers: number;
-  /** The share of the churn each watcher is meant to see, and the share it saw. */
-  share: number;
-  seenShare: number;
-  restartsWith: number;
-  restartsWithout: number;
-  /** Server restart work per watch restart, measured. */
-  workPerRestartWith: number;
-  workPerRestartWithout: number;
-  /** with / without; null when a restart costs under one event without bookmarks (nothing to save). */
-  ratio: number | null;
-  relistsWith: number;
-  relistsWithout: number;
-  model: ModelOutput & { ratio: number | null };
-  /** The run ids the row comes from. */
-  runs: [string, string];
-}
-
-/** Everything the study produced. */
-export interface StudyResult {
-  options: StudyOptions;
-  startedAt: string;
-  realSeconds: number;
-  runs: RunResult[];
-  /**
-   * The headline: server restart work per watch restart with bookmarks / without
-   * (same window), and / without with the window doubled. Per restart, because a
-   * loaded machine's sync time shifts how many restarts fall in a run's window.
-   */
-  ratio: number;
-  ratioVsDoubledWindow: number;
-  /** The same ratios of the runs' totals. */
-  totalRatio: number;
-  totalRatioVsDoubledWindow: number;
-  /**
-   * model.ts's lowest on/off ratio for any selectivity with these options
-   * (and the watcher share that reaches it): how low the headline could go.
-   */
-  bestPossibleRatio: { ratio: number; share: number };
-  /** Objects, resourceVersions or keys that differed between a cache and the server, over all runs. */
-  missedEvents: number;
-  selectivity: SelectivityRow[];
-  files: ChartFiles & { json: string };
-}
+export type { SelectivityRow, StudyResult } from './study-result.js';
 
 const MIN = 60_000;
 

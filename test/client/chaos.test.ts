@@ -7,7 +7,7 @@
  * the idle timeout: all connections for a while, or some for good) against
  * four informers, with slow, late-registered and resynced handlers. After
  * each schedule every informer's cache must equal the server's state and its
- * handlers must have told a consistent story. See test/client/chaos/.
+ * handlers must have told a consistent story. See bench/lib/chaos/.
  *
  * CHAOS_SEED=123 replays one seed; CHAOS_SEEDS=N runs seeds 1..N (200 by
  * default); CHAOS_CONCURRENCY sets how many run at once (8). `npm run chaos`
@@ -18,15 +18,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeFailure, runSeeds, summaryLine } from '../../bench/lib/chaos/engine.js';
+import { FaultProxy } from '../../bench/lib/fault-proxy.js';
 import { KubeClient } from '../../src/client/client.js';
 import { Informer } from '../../src/client/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { startServer } from '../../src/server/index.js';
 import { buildKubeconfig } from '../../src/server/kubeconfig.js';
-import { FaultProxy } from '../helpers/fault-proxy.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
 import { call } from '../helpers/server.js';
-import { describeFailure, runSeeds, summaryLine } from './chaos/engine.js';
 
 function envInt(name: string, fallback: number): number {
   const text = process.env[name];

@@ -13,6 +13,7 @@ import type { KubeObject } from '../../src/protocol/events.js';
 import { JsonLinesDecoder, JsonLinesError } from '../../src/protocol/jsonlines.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const line = (s: string) => decodeWatchLineLazily(bytes(s), 0) as { type: string; object: KubeObject };
@@ -244,7 +245,7 @@ describe('Informer handler delivery', () => {
     informer.on({ update: (_, o) => void log.push(`last ${o.metadata?.resourceVersion}`) });
     await informer.synced();
     stream.push(ev.modified(obj('a', '2')), ev.modified(obj('a', '3')));
-    for (let i = 0; i < 20 && log.length < 6; i++) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => log.length >= 6, 'six handler calls');
     expect(log).toEqual(['sync 2', 'async 2', 'last 2', 'sync 3', 'async 3', 'last 3']);
     await informer.stop();
   });

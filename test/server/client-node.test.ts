@@ -208,13 +208,28 @@ describe('@kubernetes/client-node Watch', () => {
       (type) => types.push(type),
       () => {},
     );
+    // A control watch, opened later, that asks for bookmarks: once it has one, a bookmark was due
+    // on the quiet watch too (its timer started first).
+    const control: Array<{ type: string; rv?: string }> = [];
+    const withBookmarks = await new Watch(kc).watch(
+      `/api/v1/namespaces/${ns}/pods`,
+      { allowWatchBookmarks: true },
+      (type, obj: V1Pod) => control.push({ type, rv: obj.metadata?.resourceVersion }),
+      () => {},
+    );
     try {
       await core.createNamespacedPod({ namespace: ns, body: podBody('q') });
       await waitUntil(() => types.includes('ADDED'));
-      await new Promise((r) => setTimeout(r, 400));
-      expect(types).toEqual(['ADDED']);
+      await namespace('quiet-elsewhere');
+      const target = server.latestRevision();
+      await waitUntil(() => control.some((e) => e.type === 'BOOKMARK' && Number(e.rv) >= target), 3000);
+      // The barrier: a later pod's ADDED, which the stream carries after any bookmark sent before it.
+      await core.createNamespacedPod({ namespace: ns, body: podBody('q2') });
+      await waitUntil(() => types.length >= 2);
+      expect(types).toEqual(['ADDED', 'ADDED']);
     } finally {
       controller.abort();
+      withBookmarks.abort();
     }
   });
 

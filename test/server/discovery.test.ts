@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  aggregatedContentType,
   aggregatedDiscovery,
   compareVersionPriority,
   groupVersionsOf,
@@ -8,11 +7,10 @@ import {
   legacyApiGroupList,
   legacyApiResourceList,
   legacyApiVersions,
-  negotiateDiscovery,
-  parseAccept,
   versionInfo,
 } from '../../src/server/discovery.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
+import { aggregatedContentType, negotiateDiscovery, parseAccept } from '../../src/server/media-types.js';
 import { deployments, KINDS, namespaces, pods } from './fixtures/kinds.js';
 
 /** The exact Accept headers kubectl sends for /api and /apis (kubectl-needs §3). */

@@ -24,6 +24,12 @@ import { KubectlSession } from './kubectl/run.js';
 import { runScenario } from './kubectl/scenario.js';
 
 const kubectls = await findKubectls();
+// Said on every run, so that a log shows what the suite covered; none is a skip here and a failure
+// under CI (requireTool).
+console.log(
+  `kubectl conformance: found ${kubectls.length} kubectl binar${kubectls.length === 1 ? 'y' : 'ies'}` +
+    (kubectls.length > 0 ? `: ${kubectls.map((k) => k.name).join(', ')}` : ''),
+);
 const haveKubectl = requireTool('kubectl', kubectls.length > 0);
 const SERVER_MINOR = Number(/^v1\.(\d+)\./.exec(KUBE_GIT_VERSION)![1]);
 

@@ -7,13 +7,14 @@
  * memory store, delivering synchronously, never needs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/protocol/clock.js';
 import type { RunningServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/types.js';
 import { STORE_KINDS, settled, useStores } from '../helpers/etcd.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const PODS = '/api/v1/namespaces/demo/pods';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
   const stores = useStores(kind);
@@ -116,10 +117,13 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
     });
 
     it('a resourceVersion a little ahead is waited for, not refused', async () => {
-      const s = await server({ tooLargeWait: 2000 });
+      // The manual clock holds the wait's 504 timer: a new timer says the watch is waiting.
+      const clock = new ManualClock(Date.now());
+      const s = await server({ tooLargeWait: 2000, clock });
       const rv = s.latestRevision();
+      const timers = clock.pending;
       const pending = watch(s, `${PODS}?watch=1&resourceVersion=${rv + 1}`);
-      await sleep(50);
+      await waitUntil(() => clock.pending > timers, 'the watch waiting for its resourceVersion');
       await createPod(s, 'late');
       const w = await pending;
       expect(w.status).toBe(200);
@@ -152,10 +156,11 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
     });
 
     it('events older than --history-window leave the history: a stale RV gets 410, a fresh one resumes', async () => {
-      const s = await server({ historyWindow: 150 });
+      const clock = new ManualClock(Date.now());
+      const s = await server({ historyWindow: 150, clock });
       const a = await createPod(s, 'a');
       await createPod(s, 'b');
-      await sleep(250);
+      clock.advance(250);
       const c = await createPod(s, 'c');
       const stale = await watch(s, `${PODS}?watch=1&resourceVersion=${a.metadata.resourceVersion}`);
       expect((await stale.next()).type).toBe('ERROR');
@@ -170,9 +175,10 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
     });
 
     it('the store still answers an exact list where the watch cache refuses a watch', async () => {
-      const s = await server({ historyWindow: 50 });
+      const clock = new ManualClock(Date.now());
+      const s = await server({ historyWindow: 50, clock });
       const a = await createPod(s, 'a');
-      await sleep(100);
+      clock.advance(100);
       await createPod(s, 'b');
       const list = await call(
         s,
@@ -202,7 +208,8 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
 
   describe('watch: bookmarks', () => {
     it('are sent only when asked for, carry only the latest resourceVersion, and advance with writes to other kinds', async () => {
-      const s = await server({ bookmarkInterval: 100 });
+      const clock = new ManualClock(Date.now());
+      const s = await server({ bookmarkInterval: 100, clock });
       const quiet = await watch(
         s,
         `${PODS}?watch=1&resourceVersion=${s.latestRevision()}&allowWatchBookmarks=true`,
@@ -213,6 +220,7 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
         body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } },
       });
       await settled(s);
+      clock.advance(100);
       const b = await quiet.next(2000);
       expect(b).toEqual({
         type: 'BOOKMARK',
@@ -222,10 +230,14 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
           metadata: { resourceVersion: cm.body.metadata.resourceVersion },
         },
       });
-      await sleep(300);
-      // Nothing newer: no further bookmark.
-      expect(quiet.events.length).toBe(1);
-      expect(noBookmarks.events).toEqual([]);
+      // Nothing newer: three more intervals pass without a bookmark. The barrier: a pod's ADDED,
+      // which each stream carries after anything those intervals sent.
+      clock.advance(300);
+      await createPod(s, 'barrier');
+      expect((await quiet.next(2000)).type).toBe('ADDED');
+      expect((await noBookmarks.next(2000)).type).toBe('ADDED');
+      expect(quiet.events.map((e) => e.type)).toEqual(['BOOKMARK', 'ADDED']);
+      expect(noBookmarks.events.map((e) => e.type)).toEqual(['ADDED']);
       quiet.close();
       noBookmarks.close();
     });
@@ -249,14 +261,19 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
     });
 
     it('--no-bookmarks sends no periodic bookmark even when asked', async () => {
-      const s = await server({ noBookmarks: true, bookmarkInterval: 50 });
+      const clock = new ManualClock(Date.now());
+      const s = await server({ noBookmarks: true, bookmarkInterval: 50, clock });
       const w = await watch(
         s,
         `${PODS}?watch=1&resourceVersion=${s.latestRevision()}&allowWatchBookmarks=true`,
       );
       await ensureNamespace(s, 'other');
-      await sleep(300);
-      expect(w.events).toEqual([]);
+      await settled(s);
+      // Six intervals with something newer to bookmark; the barrier pod's ADDED comes after them.
+      clock.advance(300);
+      await createPod(s, 'barrier');
+      expect((await w.next(2000)).type).toBe('ADDED');
+      expect(w.events.map((e) => e.type)).toEqual(['ADDED']);
       w.close();
     });
   });

@@ -233,7 +233,8 @@ describe('deployment controller', () => {
         const x = await deployments.get('paused');
         return (x.status?.observedGeneration ?? 0) >= (x.metadata?.generation ?? 0);
       }, 'the paused spec change observed');
-      await new Promise((r) => setTimeout(r, 300));
+      // The barrier is observedGeneration: the controller writes it at the end of the same sync that
+      // would have created a new ReplicaSet, so a paused Deployment that rolled would show it by now.
       expect(await replicaSets('paused')).toHaveLength(1);
 
       await deployments.patch('paused', { spec: { paused: false } });
@@ -283,12 +284,23 @@ describe('deployment controller', () => {
     const deployments = c.kube.resource('deployments', c.namespace);
     await deployments.create(deployment('drops', 6));
     for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 40));
+      // Each cut follows more progress: some write (a controller's, a kubelet's) since the last one.
+      const revision = c.server.latestRevision();
+      await eventually(() => c.server.latestRevision() > revision, 'a write between watch cuts');
       if (i === 2) await c.server.compact();
       c.server.dropWatches();
     }
     await rolledOut(c.kube, c.namespace, 'drops', 20_000);
-    await new Promise((r) => setTimeout(r, 200));
+    // The ReplicaSet controller's own count agrees: it writes its status after the pods it made.
+    await eventually(async () => {
+      const sets = await replicaSets('drops');
+      const status = sets[0]?.status as { replicas?: number; observedGeneration?: number } | undefined;
+      return (
+        sets.length === 1 &&
+        status?.replicas === 6 &&
+        status.observedGeneration === sets[0].metadata?.generation
+      );
+    }, 'the ReplicaSet status at 6 replicas');
     const pods = await c.kube.resource('pods', c.namespace).list({ labelSelector: 'app=drops' });
     expect(pods.items).toHaveLength(6);
   });

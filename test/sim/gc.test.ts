@@ -84,10 +84,16 @@ describe('garbage collector', () => {
     const [rs] = await listed('replicasets', 'orph');
     expect(rs).toBeDefined();
     expect(rs.metadata?.ownerReferences ?? []).toEqual([]);
-    // The orphaned ReplicaSet still manages its pods.
-    await new Promise((r) => setTimeout(r, 300));
-    const pods = await listed('pods', 'orph');
-    expect(pods).toHaveLength(2);
+    // The orphaned ReplicaSet still manages its pods: it kept both, and it replaces one deleted
+    // (the replacement is the barrier: the controller has acted since the orphaning).
+    const kept = await listed('pods', 'orph');
+    expect(kept).toHaveLength(2);
+    const gone = kept[0].metadata?.name ?? '';
+    await c.kube.resource('pods', c.namespace).delete(gone);
+    const pods = await eventually(async () => {
+      const now = (await listed('pods', 'orph')).filter((p) => !p.metadata?.deletionTimestamp);
+      return now.length === 2 && !now.some((p) => p.metadata?.name === gone) && now;
+    }, 'the orphaned ReplicaSet replacing a deleted pod');
     expect(pods.every((p) => p.metadata?.ownerReferences?.[0]?.uid === rs.metadata?.uid)).toBe(true);
     // A new Deployment with the same selector adopts it.
     await c.kube.resource('deployments', c.namespace).create(deployment('orph', 2));

@@ -9,6 +9,7 @@
  */
 import type { ObjectMeta, OwnerReference } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { OBJECT_META_SCALAR_FIELDS } from '../meta.js';
 
 /** A decoded message as plain data: `toObject` output with int64 as number and bytes as base64. */
 export type Plain = Record<string, unknown>;
@@ -41,7 +42,7 @@ export function pick(m: Plain, fields: string[]): Json {
 }
 
 /** Copies the fields whose value is not the zero value (Go `omitempty` on a non-pointer). */
-export function nonEmpty(m: Plain, fields: string[]): Json {
+export function nonEmpty(m: Plain, fields: readonly string[]): Json {
   const out: Json = {};
   for (const f of fields) {
     const v = m[f];
@@ -67,15 +68,7 @@ function time(value: unknown): string | null | undefined {
  * server sets its own.
  */
 export function objectMeta(m: Plain): ObjectMeta {
-  const meta: Json = nonEmpty(m, [
-    'name',
-    'generateName',
-    'namespace',
-    'selfLink',
-    'uid',
-    'resourceVersion',
-    'generation',
-  ]);
+  const meta: Json = nonEmpty(m, OBJECT_META_SCALAR_FIELDS);
   const created = time(m.creationTimestamp);
   if (created !== undefined) meta.creationTimestamp = created;
   const deleted = time(m.deletionTimestamp);

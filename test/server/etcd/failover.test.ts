@@ -19,6 +19,7 @@ import { type RunningServer, startServer } from '../../../src/server/index.js';
 import { freePort, TetheredProcess } from '../../../src/server/store/etcd-launcher.js';
 import { etcdAvailable, uniquePrefix, useEtcd } from '../../helpers/etcd.js';
 import { call, ensureNamespace, pod } from '../../helpers/server.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const NS = 'ha';
@@ -70,9 +71,16 @@ async function serveProcess(
   return { url, process: child };
 }
 
-/** Writes pods through `server` at about `perSecond` until `stop` says so: creates, updates, deletes. */
-async function writeLoad(server: RunningServer, perSecond: number, stop: () => boolean): Promise<number> {
-  let written = 0;
+/**
+ * Writes pods through `server` at about `perSecond` until `stop` says so: creates, updates, deletes.
+ * `progress.written` counts the writes done so far, for the phases to wait on.
+ */
+async function writeLoad(
+  server: RunningServer,
+  perSecond: number,
+  stop: () => boolean,
+  progress: { written: number } = { written: 0 },
+): Promise<number> {
   let n = 0;
   const live: string[] = [];
   while (!stop()) {
@@ -96,10 +104,11 @@ async function writeLoad(server: RunningServer, perSecond: number, stop: () => b
     n++;
     // Every write must go through, etcd member down or not (the store retries while etcd elects).
     expect(r.status, r.text).toBeLessThan(300);
-    written++;
+    progress.written++;
+    // Pacing of the load, not a wait for a condition.
     await sleep(Math.max(0, 1000 / perSecond - (Date.now() - started)));
   }
-  return written;
+  return progress.written;
 }
 
 /** Waits until `informer` holds exactly the objects (and resourceVersions) `server` lists. */
@@ -163,16 +172,32 @@ describe.skipIf(!etcdAvailable)('HA: 3 etcd members, several API servers, inform
     await Promise.all(informers.map((inf) => inf.synced()));
     let stopWrites = false;
     const loadStarted = Date.now();
-    const load = writeLoad(b, 150, () => stopWrites);
-    await sleep(800);
+    const progress = { written: 0 };
+    const load = writeLoad(b, 150, () => stopWrites, progress);
+    // Mid-stream: every informer has received events through A.
+    await waitUntil(() => received.every((r) => r >= 40), 'events through server A', 20_000);
+    const aKilledAt = Date.now() - loadStarted;
     await a.process.kill();
     expect(a.process.running).toBe(false);
-    await sleep(800);
+    // Every informer resumed on B and goes on receiving there.
+    const atKill = progress.written;
+    await waitUntil(
+      () =>
+        informers.every((inf) => inf.watcher.metrics.resumes >= 1) && received.every((r) => r >= atKill + 40),
+      'the informers resuming on server B',
+      20_000,
+    );
 
     // Phase 2: one etcd member dies (SIGKILL); writes through B and watches through B go on.
     const victim = etcd.cluster.members[0];
+    const victimKilledAt = Date.now() - loadStarted;
     await victim.kill();
-    await sleep(1_200);
+    const atVictim = progress.written;
+    await waitUntil(
+      () => progress.written >= atVictim + 120 && received.every((r) => r >= atVictim + 120),
+      'writes and events going on without the etcd member',
+      30_000,
+    );
     stopWrites = true;
     const written = await load;
     const rate = Math.round((written * 1000) / (Date.now() - loadStarted));
@@ -180,7 +205,8 @@ describe.skipIf(!etcdAvailable)('HA: 3 etcd members, several API servers, inform
     const relists = informers.map((inf) => inf.watcher.metrics.lists);
     const resumes = informers.map((inf) => inf.watcher.metrics.resumes);
     console.log(
-      `failover: ${written} writes (${rate}/s, one writer); A killed after 0.8 s, etcd ${victim.name} after 1.6 s; ` +
+      `failover: ${written} writes (${rate}/s, one writer); A killed after ${(aKilledAt / 1000).toFixed(1)} s, ` +
+        `etcd ${victim.name} after ${(victimKilledAt / 1000).toFixed(1)} s; ` +
         `events received per informer ${received.join('/')}; relists ${JSON.stringify(relists[0])}; resumes ${resumes.join('/')}; ` +
         `now on ${kube.transport.server} (B is ${b.url})`,
     );

@@ -79,8 +79,6 @@ export function addTotals(a: ChaosTotals, b: ChaosTotals): void {
   for (const k of Object.keys(a) as Array<keyof ChaosTotals>) a[k] += b[k];
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 function informerOptions(config: ChaosConfig, recentErrors: string[]): InformerOptions<KubeObject> {
   return {
     bookmarks: config.mode !== 'clientNoBookmarks',
@@ -140,8 +138,11 @@ export async function runSeed(seed: number): Promise<SeedResult> {
       phase('sentinel');
     }
     if (failures.length === 0) {
-      // Settled: nothing late may undo the converged state.
-      await sleep(2 * config.bookmarkIntervalMs);
+      // Settled: nothing late may undo the converged state. The barrier: more writes that every
+      // informer must see (and, with bookmarks, reach the newest resourceVersion of); each watch
+      // stream carries them after anything late it still had to deliver.
+      for (const step of BARRIER) await world.run(step);
+      failures.push(...(await converge(world, config, tracked, 'after the barrier writes')));
       const latest = await world.latestRevision();
       for (const t of tracked) {
         const d = await divergence(world, t, false, latest);
@@ -168,6 +169,12 @@ export async function runSeed(seed: number): Promise<SeedResult> {
 }
 
 /** Writes that concern every informer: the pods in both namespaces and a configmap in the selector. */
+/** Changes to the sentinels, written after the converged state as its barrier. */
+const BARRIER: Step[] = [
+  { op: 'phase', ns: 'chaos-a', name: 'sentinel', phase: 'Succeeded' },
+  { op: 'create', res: 'configmaps', ns: 'chaos-a', name: 'barrier', tier: 'edge', data: 'b' },
+];
+
 const SENTINEL: Step[] = [
   { op: 'create', res: 'pods', ns: 'chaos-a', name: 'sentinel', tier: 'front', data: 's' },
   { op: 'phase', ns: 'chaos-a', name: 'sentinel', phase: 'Running' },

@@ -5,8 +5,8 @@
  * yields the same plan; only the timing of its execution varies.
  */
 
-import type { FaultAction } from '../../helpers/fault-proxy.js';
-import { mulberry32 } from '../../helpers/random.js';
+import { seededRandom as mulberry32 } from '../../../src/study/random.js';
+import type { FaultAction } from '../fault-proxy.js';
 
 /** How the informers talk to the server in one run. */
 export type Mode = 'bookmarks' | 'clientNoBookmarks' | 'serverNoBookmarks' | 'stream';

@@ -17,7 +17,7 @@ import type { KubeObject } from '../../../src/protocol/events.js';
 import { StatusError } from '../../../src/protocol/status.js';
 import { MemoryStore, type RunningServer, startServer } from '../../../src/server/index.js';
 import { buildKubeconfig } from '../../../src/server/kubeconfig.js';
-import { type FaultAction, FaultProxy } from '../../helpers/fault-proxy.js';
+import { type FaultAction, FaultProxy } from '../fault-proxy.js';
 import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';
 
 /** What a run's steps did, for reports. */

@@ -1,4 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
@@ -30,5 +34,51 @@ describe('the demo length', () => {
     expect(inHelp, help.stdout()).toBeDefined();
     expect(inReadme).toBeDefined();
     expect(inHelp).toBe(inReadme);
+  });
+});
+
+describe("the README's startServer snippet", () => {
+  it('prints the URL and the kubeconfig path, never the bearer token', async () => {
+    const snippet = /### The server as a library\n+```ts\n([\s\S]*?)```/.exec(await readme())?.[1];
+    expect(snippet).toBeDefined();
+    const dir = await mkdtemp(join(tmpdir(), 'watchmark-readme-'));
+    try {
+      // The snippet as written, with the package's export pointed at the sources.
+      const server = new URL('../../src/server/index.ts', import.meta.url).href;
+      const file = join(dir, 'snippet.mts');
+      await writeFile(file, snippet!.replace("'watchmark/server'", JSON.stringify(server)));
+      const tsx = createRequire(import.meta.url).resolve('tsx');
+      const child = spawn(process.execPath, ['--import', tsx, file], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c));
+      child.stderr.on('data', (c: Buffer) => (err += c));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect(code, err).toBe(0);
+      expect(out).toMatch(/^https:\/\/127\.0\.0\.1:\d+ kubeconfig\n$/);
+      const kubeconfig = await readFile(join(dir, 'kubeconfig'), 'utf8');
+      const token = /token: (\S+)/.exec(kubeconfig)?.[1];
+      expect(token).toBeDefined();
+      expect(out).not.toContain(token);
+      expect((await stat(join(dir, 'kubeconfig'))).mode & 0o777).toBe(0o600);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('LICENSE', () => {
+  it('is the full text of the license package.json declares', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      license: string;
+    };
+    expect(pkg.license).toBe('Apache-2.0');
+    const text = await readFile(new URL('../../LICENSE', import.meta.url), 'utf8');
+    expect(text).toMatch(/^\s*Apache License\n\s*Version 2\.0, January 2004\n/);
+    expect(text).toContain('TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION');
+    expect(text).toContain('END OF TERMS AND CONDITIONS');
   });
 });

@@ -19,18 +19,8 @@
 
 import { type FieldPatchStrategy, fieldStrategyFor } from '../protocol/patch/strategic.js';
 import type { ResourceKind } from './kinds/types.js';
+import type { ApiFieldType, ApiType } from './openapi-model.js';
 import { API_TYPES } from './openapi-types.generated.js';
-
-/**
- * A field's type in {@link API_TYPES}: `string`, `integer` or `boolean`; the name of another
- * entry (`io.k8s.api.core.v1.Container`); `[]<type>` for a list; `{}<type>` for a map.
- */
-export type ApiFieldType = string;
-
-/** One named Kubernetes API type: a struct with its JSON fields, or a scalar with a JSON form of its own. */
-export type ApiType =
-  | { fields: Record<string, ApiFieldType>; required?: string[] }
-  | { scalar: 'string' | 'date-time' | 'int-or-string' | 'object' };
 
 /** An OpenAPI v3 schema object, as far as these documents use it. */
 export interface OpenApiSchema {

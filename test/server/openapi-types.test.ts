@@ -17,7 +17,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
-import type { ApiFieldType, ApiType } from '../../src/server/openapi-schemas.js';
+import type { ApiFieldType, ApiType } from '../../src/server/openapi-model.js';
 import { schemaNameOf } from '../../src/server/openapi-schemas.js';
 
 const GENERATED = 'src/server/openapi-types.generated.ts';
@@ -155,7 +155,7 @@ async function generatedSource(): Promise<string> {
  * test/server/openapi-types.test.ts: do not edit; regenerate with
  * \`npx vitest run -u test/server/openapi-types.test.ts\`.
  */
-import type { ApiType } from './openapi-schemas.js';
+import type { ApiType } from './openapi-model.js';
 
 /** Every type, by its OpenAPI name. */
 export const API_TYPES: Readonly<Record<string, ApiType>> = {

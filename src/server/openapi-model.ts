@@ -1,8 +1,7 @@
 /**
- * The shape of the generated Kubernetes type table (openapi-types.generated.ts). Its own module
- * so that the generated table and the code reading it (openapi-schemas.ts) both point here, and
- * never at each other (issue #14: openapi-schemas.ts imported the table, which imported its
- * types back from openapi-schemas.ts).
+ * The shape of the generated Kubernetes type tables (openapi-types.generated.ts and
+ * openapi-descriptions.generated.ts). Its own module so that the generated tables and the code
+ * reading them (openapi-schemas.ts) both point here, and never at each other.
  */
 
 /**
@@ -15,3 +14,12 @@ export type ApiFieldType = string;
 export type ApiType =
   | { fields: Record<string, ApiFieldType>; required?: string[] }
   | { scalar: 'string' | 'date-time' | 'int-or-string' | 'object' };
+
+/**
+ * The upstream descriptions of the types: each distinct text once in `texts`; per type (by
+ * OpenAPI name), each field's index into `texts`, the type's own description under `''`.
+ */
+export interface ApiDescriptionTable {
+  readonly texts: readonly string[];
+  readonly types: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}

@@ -7,24 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../helpers/cli.js';
+import { deploymentManifest } from './rollout-cluster.js';
 
-const manifest = (name: string, image: string) => `apiVersion: v1
-kind: Namespace
-metadata: {name: shop}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${name}, namespace: shop}
-spec:
-  replicas: 2
-  progressDeadlineSeconds: 3
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      containers:
-      - {name: main, image: "${image}"}
-`;
+const manifest = (name: string, image: string) =>
+  deploymentManifest('shop', name, image, { replicas: 2, progressDeadlineSeconds: 3 });
 
 describe('watchmark serve --simulate --sim-images', () => {
   let dir: string;

@@ -289,7 +289,7 @@ function indent(out: Output): Output {
 export function demoCommand(): Command {
   return new Command('demo')
     .description(
-      'see bookmarks at work in 30 s: a server, a simulated cluster, a rollout through dropped watches',
+      'see bookmarks at work in about 10 s: a server, a simulated cluster, a rollout through dropped watches',
     )
     .action(async () => {
       const result = await runDemo();

@@ -7,6 +7,7 @@ import { CliError, errorLine } from './errors.js';
 import { rolloutCommand } from './rollout.js';
 import { serveCommand } from './serve.js';
 import { studyCommand } from './study.js';
+import { packageVersion } from './version.js';
 import { watchCommand } from './watch.js';
 
 /** Builds the `watchmark` command tree. */
@@ -15,6 +16,7 @@ export function program(): Command {
     .description(
       'Kubernetes list-watch done right: bookmarks, resume without relisting, and an API server to prove it',
     )
+    .version(packageVersion(), '-V, --version', 'print the watchmark version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   cmd.addCommand(serveCommand().exitOverride());

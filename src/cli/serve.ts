@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { startServer } from '../server/index.js';
 import type { ServerOptions } from '../server/options.js';
-import { type Simulation, startSimulation } from '../sim/index.js';
+import { ImageRegistry, parseImagesFile, type Simulation, startSimulation } from '../sim/index.js';
 import { CliError, durationArg, portArg, positiveIntArg } from './errors.js';
 
 interface ServeFlags {
@@ -27,6 +27,7 @@ interface ServeFlags {
   systemNamespaces: boolean;
   simulate?: boolean;
   nodes?: number;
+  simImages?: string;
   etcdServers?: string;
   etcdPrefix?: string;
   etcdCafile?: string;
@@ -122,6 +123,18 @@ export async function serveOptions(flags: ServeFlags): Promise<ServerOptions> {
   return opts;
 }
 
+/** The built-in simulated registry plus the images of `--sim-images FILE`. */
+async function simRegistry(path: string): Promise<ImageRegistry> {
+  const registry = ImageRegistry.builtIn();
+  try {
+    await parseImagesFile(await readFlagFile('--sim-images', path), path, registry);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`--sim-images ${(err as Error).message}`);
+  }
+  return registry;
+}
+
 /** `watchmark serve`: the API server until SIGTERM or Ctrl-C. */
 export function serveCommand(): Command {
   return new Command('serve')
@@ -182,8 +195,15 @@ export function serveCommand(): Command {
       'also run a simulated cluster against the server: deployment and replicaset controllers, scheduler, garbage collector, kubelets',
     )
     .option('--nodes <n>', 'nodes of the simulated cluster (default 3; needs --simulate)', positiveIntArg)
+    .option(
+      '--sim-images <file>',
+      'more images the simulated registry has: a YAML or JSON list of REPO:TAG, REPO or REPO:* (needs --simulate)',
+    )
     .action(async (flags: ServeFlags) => {
       if (flags.nodes !== undefined && !flags.simulate) throw new CliError('--nodes needs --simulate');
+      if (flags.simImages !== undefined && !flags.simulate)
+        throw new CliError('--sim-images needs --simulate');
+      const registry = flags.simImages ? await simRegistry(flags.simImages) : undefined;
       const opts = await serveOptions(flags);
       let tempDir: string | undefined;
       if (flags.kubeconfigOut) {
@@ -215,6 +235,7 @@ export function serveCommand(): Command {
             // Always set: the action points kubeconfigOut at a file (its own temp one by default).
             kubeconfig: server.kubeconfigPath ?? opts.kubeconfigOut,
             nodes: flags.nodes,
+            registry,
             log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),
           });
         } catch (err) {

@@ -49,9 +49,7 @@ export async function parseManifests(text: string, source: string): Promise<Kube
     const where = docs.length > 1 ? `document ${i + 1}: ` : '';
     const error = doc.errors[0];
     if (error) {
-      const line = error.linePos?.[0];
-      const at = line ? `line ${line.line}: ` : '';
-      throw new ManifestError(source, `${where}invalid YAML: ${at}${firstLine(error.message)}`);
+      throw new ManifestError(source, `${where}invalid YAML: ${describeYamlError(text, error)}`);
     }
     const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
     if (value === null || value === undefined) return;
@@ -121,6 +119,28 @@ function describe(value: unknown): string {
   return String(value);
 }
 
-function firstLine(message: string): string {
-  return message.split('\n')[0].trim();
+/**
+ * One line that says what is wrong and where, with the offending line's text.
+ * The `yaml` package's message is several lines (reason, "at line N, column M:",
+ * then an excerpt with a caret); a one-line CLI error cut at the first newline
+ * would end on `column 1:` and hide the line the user has to fix.
+ */
+function describeYamlError(
+  text: string,
+  error: { message: string; linePos?: [{ line: number }, ...unknown[]] },
+) {
+  const reason = error.message
+    .split('\n')[0]
+    .replace(/ at line \d+, column \d+:?\s*$/, '')
+    .trim();
+  const at = error.linePos?.[0]?.line;
+  if (at === undefined) return reason;
+  const lines = text.split(/\r?\n/);
+  // A missing closing quote or bracket is reported where the text ends, often a blank
+  // line: the line to show is the last one with something on it, where it was opened.
+  let line = Math.min(at, lines.length);
+  while (line > 1 && lines[line - 1].trim() === '') line--;
+  const content = lines[line - 1] ?? '';
+  const shown = content.length > 80 ? `${content.slice(0, 77)}...` : content;
+  return `line ${line}: ${reason}: ${JSON.stringify(shown)}`;
 }

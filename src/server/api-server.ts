@@ -25,7 +25,7 @@ import { negotiateDiscovery } from './media-types.js';
 import { ServerMetrics } from './metrics.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { ObjectStorage } from './object-storage.js';
-import { buildOpenApiV3, openApiV2Response } from './openapi.js';
+import { openApiV2Response, servedOpenApiV3 } from './openapi.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { parseNamespaceSubresource, parseResourcePath } from './request-info.js';
 import { handleResource, type ResourceContext } from './resource-handler.js';
@@ -389,7 +389,7 @@ class ApiServer implements RunningServer {
       }
     }
     if (path.startsWith('/openapi/v3')) {
-      const openapi = buildOpenApiV3(REGISTRY);
+      const openapi = await servedOpenApiV3(REGISTRY);
       if (path === '/openapi/v3') return this.reply(res, 200, openapi.root);
       const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));
       if (doc) return this.reply(res, 200, doc.body);

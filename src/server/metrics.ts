@@ -33,87 +33,114 @@ export class ServerMetrics {
           this.set(read());
         },
       });
-    const byLabel = (name: string, help: string, label: string, read: () => Record<string, number>) =>
-      new prom.Gauge({
+    // Every `*_total` is a counter, as Prometheus naming requires: rate() and increase()
+    // treat a drop in a counter as a restart, and some tools refuse rate() of a gauge.
+    // ServerStats already holds the running totals, so each scrape copies them in
+    // (reset, then add the total) instead of counting twice.
+    const counter = (name: string, help: string, read: () => number) =>
+      new prom.Counter({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    const counterBy = (name: string, help: string, label: string, read: () => Record<string, number>) =>
+      new prom.Counter({
         name,
         help,
         labelNames: [label],
         registers: [registry],
         collect() {
-          for (const [k, v] of Object.entries(read())) this.set({ [label]: k }, v);
+          this.reset();
+          for (const [k, v] of Object.entries(read())) this.inc({ [label]: k }, v);
         },
       });
     gauge('watchmark_open_watchers', 'Watch streams open now.', () => s.openWatchers);
-    gauge('watchmark_watches_started_total', 'Watch requests that started a stream.', () => s.watchesStarted);
-    byLabel(
+    counter(
+      'watchmark_watches_started_total',
+      'Watch requests that started a stream.',
+      () => s.watchesStarted,
+    );
+    counterBy(
       'watchmark_watch_events_sent_total',
       'Events written to watch streams, by type.',
       'type',
       () => s.eventsSent,
     );
-    gauge(
+    counter(
       'watchmark_bookmarks_sent_total',
       'Periodic and pre-deadline bookmarks written.',
       () => s.bookmarksSent,
     );
-    gauge(
+    counter(
       'watchmark_bookmarks_dropped_total',
       'Bookmarks skipped because a watcher was behind.',
       () => s.bookmarksDropped,
     );
-    gauge(
+    counter(
       'watchmark_initial_events_end_sent_total',
       'Initial-events-end bookmarks written.',
       () => s.initialEventsEndSent,
     );
-    gauge(
+    counter(
       'watchmark_expired_sent_total',
       '410 Expired answers (watch ERROR events and lists).',
       () => s.expiredSent,
     );
-    gauge('watchmark_too_large_sent_total', '504 too large resource version answers.', () => s.tooLargeSent);
-    byLabel('watchmark_lists_total', 'Lists served, by resourceVersion mode.', 'mode', () => s.lists);
-    byLabel(
+    counter(
+      'watchmark_too_large_sent_total',
+      '504 too large resource version answers.',
+      () => s.tooLargeSent,
+    );
+    counterBy('watchmark_lists_total', 'Lists served, by resourceVersion mode.', 'mode', () => s.lists);
+    counterBy(
       'watchmark_list_objects_total',
       'Objects returned by lists, by mode.',
       'mode',
       () => s.listObjects,
     );
-    byLabel(
+    counterBy(
       'watchmark_list_objects_examined_total',
       'Objects lists looked at (read from the store or visited in the cache), by mode.',
       'mode',
       () => s.listObjectsExamined,
     );
-    gauge(
+    counter(
       'watchmark_init_events_examined_total',
       'History events looked at by watch starts (as apiserver_init_events_total).',
       () => s.initEventsExamined,
     );
-    gauge('watchmark_init_events_sent_total', 'History events sent by watch starts.', () => s.initEventsSent);
-    gauge(
+    counter(
+      'watchmark_init_events_sent_total',
+      'History events sent by watch starts.',
+      () => s.initEventsSent,
+    );
+    counter(
       'watchmark_initial_state_events_sent_total',
       'Synthetic ADDED events of initial states.',
       () => s.initialStateEventsSent,
     );
-    gauge(
+    counter(
       'watchmark_slow_watchers_closed_total',
       'Watchers closed for not keeping up.',
       () => s.slowWatchersClosed,
     );
-    gauge(
+    counter(
       'watchmark_watch_bytes_written_total',
       'Bytes written to watch streams.',
       () => s.watchBytesWritten,
     );
-    gauge(
+    counter(
       'watchmark_response_bytes_written_total',
       'Bytes written in other answers.',
       () => s.responseBytesWritten,
     );
-    gauge('watchmark_writes_total', 'Writes that changed the store.', () => s.writes);
-    gauge('watchmark_requests_total', 'Requests answered.', () => s.requests);
-    gauge('watchmark_request_errors_total', 'Requests answered with an error.', () => s.requestErrors);
+    counter('watchmark_writes_total', 'Writes that changed the store.', () => s.writes);
+    counter('watchmark_requests_total', 'Requests answered.', () => s.requests);
+    counter('watchmark_request_errors_total', 'Requests answered with an error.', () => s.requestErrors);
     this.registry = registry;
     return registry;
   }

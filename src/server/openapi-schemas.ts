@@ -13,27 +13,21 @@
  * from the very table the server applies strategic merge patches with (`fieldStrategyFor`), so
  * the patch kubectl computes is the one the server understands.
  *
- * Left out, as kubectl needs none of it: descriptions, defaults, integer formats,
+ * The upstream descriptions (openapi-descriptions.generated.ts) go on each type and property when
+ * given: `kubectl explain` shows them.
+ *
+ * Left out, as kubectl needs none of it: defaults, integer formats,
  * `x-kubernetes-list-type`/`-map-keys`, and the List/Status/options schemas.
  */
 
 import { type FieldPatchStrategy, fieldStrategyFor } from '../protocol/patch/strategic.js';
 import type { ResourceKind } from './kinds/types.js';
+import type { ApiDescriptionTable, ApiFieldType, ApiType } from './openapi-model.js';
 import { API_TYPES } from './openapi-types.generated.js';
-
-/**
- * A field's type in {@link API_TYPES}: `string`, `integer` or `boolean`; the name of another
- * entry (`io.k8s.api.core.v1.Container`); `[]<type>` for a list; `{}<type>` for a map.
- */
-export type ApiFieldType = string;
-
-/** One named Kubernetes API type: a struct with its JSON fields, or a scalar with a JSON form of its own. */
-export type ApiType =
-  | { fields: Record<string, ApiFieldType>; required?: string[] }
-  | { scalar: 'string' | 'date-time' | 'int-or-string' | 'object' };
 
 /** An OpenAPI v3 schema object, as far as these documents use it. */
 export interface OpenApiSchema {
+  description?: string;
   type?: 'object' | 'array' | 'string' | 'integer' | 'boolean';
   format?: string;
   properties?: Record<string, OpenApiSchema>;
@@ -65,7 +59,10 @@ const SCALE = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
  * kind has `/scale`, and every type they reach, by name. Kinds without a generated type are
  * left out: kubectl then quietly uses its compiled-in types for them.
  */
-export function componentSchemas(kinds: readonly ResourceKind[]): Record<string, OpenApiSchema> {
+export function componentSchemas(
+  kinds: readonly ResourceKind[],
+  descriptions?: ApiDescriptionTable,
+): Record<string, OpenApiSchema> {
   const roots = kinds.filter((k) => API_TYPES[schemaNameOf(k)]);
   const tops = new Map(
     roots.map((k) => [schemaNameOf(k), k as Pick<ResourceKind, 'group' | 'version' | 'kind'>]),
@@ -79,7 +76,7 @@ export function componentSchemas(kinds: readonly ResourceKind[]): Record<string,
   for (const name of tops.keys()) reach(name, names);
   const schemas: Record<string, OpenApiSchema> = {};
   for (const name of [...names].sort()) {
-    const schema = typeSchema(name, patchMeta);
+    const schema = typeSchema(name, patchMeta, descriptions);
     const top = tops.get(name);
     if (top) {
       schema['x-kubernetes-group-version-kind'] = [
@@ -115,34 +112,57 @@ function reach(name: string, into: Set<string>): void {
   }
 }
 
-function typeSchema(name: string, patchMeta: PatchMetadata): OpenApiSchema {
+function typeSchema(
+  name: string,
+  patchMeta: PatchMetadata,
+  descriptions?: ApiDescriptionTable,
+): OpenApiSchema {
   const t = apiType(name);
+  const texts = descriptions?.types[name];
+  const text = (field: string) => {
+    const i = texts?.[field];
+    return i === undefined ? undefined : descriptions?.texts[i];
+  };
+  const typeDescription = text('');
   if ('scalar' in t) {
-    switch (t.scalar) {
-      case 'date-time':
-        return { type: 'string', format: 'date-time' };
-      case 'int-or-string':
-        return { type: 'string', format: 'int-or-string' };
-      default:
-        return { type: t.scalar };
-    }
+    const schema: OpenApiSchema = scalarSchema(t.scalar);
+    return typeDescription ? { description: typeDescription, ...schema } : schema;
   }
   const properties: Record<string, OpenApiSchema> = {};
   for (const [field, type] of Object.entries(t.fields)) {
     const schema = fieldSchema(type);
     const strategy = patchMeta.get(name, field);
-    if (strategy) {
-      // OpenAPI 3.0 ignores siblings of a $ref, so a ref with extensions goes in allOf, as upstream.
-      properties[field] = schema.$ref
-        ? { allOf: [schema], ...extensions(strategy) }
-        : { ...schema, ...extensions(strategy) };
-    } else {
+    const description = text(field);
+    const annotations: OpenApiSchema = {
+      ...(description ? { description } : {}),
+      ...(strategy ? extensions(strategy) : {}),
+    };
+    if (Object.keys(annotations).length === 0) {
       properties[field] = schema;
+    } else {
+      // OpenAPI 3.0 ignores siblings of a $ref, so a ref with a description or extensions goes
+      // in allOf, as upstream.
+      properties[field] = schema.$ref ? { allOf: [schema], ...annotations } : { ...schema, ...annotations };
     }
   }
-  const schema: OpenApiSchema = { type: 'object', properties };
+  const schema: OpenApiSchema = {
+    ...(typeDescription ? { description: typeDescription } : {}),
+    type: 'object',
+    properties,
+  };
   if (t.required?.length) schema.required = [...t.required];
   return schema;
+}
+
+function scalarSchema(scalar: Extract<ApiType, { scalar: string }>['scalar']): OpenApiSchema {
+  switch (scalar) {
+    case 'date-time':
+      return { type: 'string', format: 'date-time' };
+    case 'int-or-string':
+      return { type: 'string', format: 'int-or-string' };
+    default:
+      return { type: scalar };
+  }
 }
 
 function fieldSchema(type: ApiFieldType): OpenApiSchema {

@@ -4,7 +4,7 @@
  * test/server/openapi-types.test.ts: do not edit; regenerate with
  * `npx vitest run -u test/server/openapi-types.test.ts`.
  */
-import type { ApiType } from './openapi-schemas.js';
+import type { ApiType } from './openapi-model.js';
 
 /** Every type, by its OpenAPI name. */
 export const API_TYPES: Readonly<Record<string, ApiType>> = {

@@ -16,6 +16,8 @@
 import { createHash } from 'node:crypto';
 import { groupVersionsOf, KUBE_GIT_VERSION } from './discovery.js';
 import type { ResourceKind } from './kinds/types.js';
+import { loadApiDescriptions } from './openapi-descriptions.js';
+import type { ApiDescriptionTable } from './openapi-model.js';
 import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
 
 /** `x-kubernetes-group-version-kind`; `group` is "" for core. */
@@ -86,29 +88,45 @@ export function openApiV3Key(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
-/** Built documents by kind table: with their schemas they take milliseconds to build and hash. */
-const built = new WeakMap<readonly ResourceKind[], OpenApiV3>();
+/** Built documents by kind table and description table: with their schemas they take milliseconds to build and hash. */
+const built = new WeakMap<readonly ResourceKind[], Map<ApiDescriptionTable | undefined, OpenApiV3>>();
 
 /**
- * Builds the `/openapi/v3` root and every group-version document. The kind table is fixed at
- * start-up, so each table is built once (and the answer shared); the root's `?hash=` then always
- * matches the body.
+ * Builds the `/openapi/v3` root and every group-version document, with the upstream
+ * `descriptions` on the schemas when given. The kind table is fixed at start-up, so each table
+ * is built once (and the answer shared); the root's `?hash=` then always matches the body.
  */
-export function buildOpenApiV3(kinds: readonly ResourceKind[]): OpenApiV3 {
-  let openapi = built.get(kinds);
+export function buildOpenApiV3(
+  kinds: readonly ResourceKind[],
+  descriptions?: ApiDescriptionTable,
+): OpenApiV3 {
+  let byDescriptions = built.get(kinds);
+  if (!byDescriptions) {
+    byDescriptions = new Map();
+    built.set(kinds, byDescriptions);
+  }
+  let openapi = byDescriptions.get(descriptions);
   if (!openapi) {
-    openapi = buildDocuments(kinds);
-    built.set(kinds, openapi);
+    openapi = buildDocuments(kinds, descriptions);
+    byDescriptions.set(descriptions, openapi);
   }
   return openapi;
 }
 
-function buildDocuments(kinds: readonly ResourceKind[]): OpenApiV3 {
+/**
+ * What the server serves at `/openapi/v3*`: the documents with the upstream descriptions, which
+ * are loaded on the first call (the first OpenAPI request), not when the server starts.
+ */
+export async function servedOpenApiV3(kinds: readonly ResourceKind[]): Promise<OpenApiV3> {
+  return buildOpenApiV3(kinds, await loadApiDescriptions());
+}
+
+function buildDocuments(kinds: readonly ResourceKind[], descriptions?: ApiDescriptionTable): OpenApiV3 {
   const documents = new Map<string, OpenApiV3Document>();
   const root: OpenApiV3Root = { paths: {} };
   for (const { group, version } of groupVersionsOf(kinds)) {
     const key = openApiV3Key(group, version);
-    const body = JSON.stringify(openApiV3GroupDocument(kinds, group, version));
+    const body = JSON.stringify(openApiV3GroupDocument(kinds, group, version, descriptions));
     const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
     documents.set(key, { key, body, hash });
     root.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
@@ -363,12 +381,13 @@ function kindPaths(k: ResourceKind): Record<string, OpenApiPathItem> {
  * The OpenAPI v3 document of one group-version ("" group = core): every path of its kinds, with
  * list/create/deletecollection, read/replace/patch/delete, status/scale and all-namespaces list
  * operations, each tagged with `x-kubernetes-group-version-kind`, and the `components.schemas`
- * of its kinds.
+ * of its kinds (with `descriptions`, the upstream description of every type and field).
  */
 export function openApiV3GroupDocument(
   kinds: readonly ResourceKind[],
   group: string,
   version: string,
+  descriptions?: ApiDescriptionTable,
 ): OpenApiV3GroupDocument {
   const paths: Record<string, OpenApiPathItem> = {};
   const served = kinds
@@ -379,6 +398,6 @@ export function openApiV3GroupDocument(
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: KUBE_GIT_VERSION },
     paths,
-    components: { schemas: componentSchemas(served) },
+    components: { schemas: componentSchemas(served, descriptions) },
   };
 }

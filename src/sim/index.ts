@@ -20,17 +20,18 @@ import { DeploymentController } from './deployment/controller.js';
 import { EventBroadcaster, type EventStats } from './events/recorder.js';
 import { GarbageCollector } from './gc.js';
 import { controlPlaneInformers } from './informers.js';
-import { DEFAULT_FAIL_IMAGES } from './kubelet/images.js';
 import { Kubelet } from './kubelet/kubelet.js';
 import { NODE_LEASE_NAMESPACE } from './kubelet/node.js';
+import { ImageRegistry } from './kubelet/registry.js';
 import { findCondition } from './objects.js';
 import { ReplicaSetController } from './replicaset.js';
 import { Scheduler } from './scheduler.js';
 import { Semaphore } from './semaphore.js';
 import { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
 
-export { DEFAULT_FAIL_IMAGES } from './kubelet/images.js';
 export { KUBELET_VERSION } from './kubelet/node.js';
+export { ImageRegistry, parseImagesFile } from './kubelet/registry.js';
+export { BUILT_IN_IMAGES } from './kubelet/registry-data.js';
 export { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
 
 /** Options of {@link startSimulation}. */
@@ -43,8 +44,11 @@ export interface SimulationOptions {
   nodeCapacity?: number;
   /** Kubelet step delays (see {@link SimulationTiming}; defaults ~300 ms per pod). */
   timing?: SimulationTiming;
-  /** Images matching it fail to pull (ErrImagePull, then ImagePullBackOff); default {@link DEFAULT_FAIL_IMAGES}. */
-  failImages?: RegExp;
+  /**
+   * The simulated registry: images it lacks fail to pull (ErrImagePull, then
+   * ImagePullBackOff). Default {@link ImageRegistry.builtIn}, common public images.
+   */
+  registry?: ImageRegistry;
   /** Time source for the simulation's timers and timestamps (informers keep the system clock). */
   clock?: Clock;
   /** Receives one-line log messages (failed syncs and writes). */
@@ -163,6 +167,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
       new GarbageCollector(c, informers),
     );
     const slots = new Semaphore(KUBELET_REQUESTS_IN_FLIGHT);
+    const registry = opts.registry ?? ImageRegistry.builtIn();
     for (let i = 0; i < count; i++) {
       kubelets.push(
         new Kubelet(ctx(nodeClient), {
@@ -170,7 +175,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
           index: i,
           podCapacity: capacity,
           timing,
-          failImages: opts.failImages ?? DEFAULT_FAIL_IMAGES,
+          registry,
           slots,
           events: broadcaster(nodeClient),
         }),

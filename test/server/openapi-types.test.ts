@@ -17,10 +17,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
-import type { ApiFieldType, ApiType } from '../../src/server/openapi-schemas.js';
+import type { ApiDescriptionTable, ApiFieldType, ApiType } from '../../src/server/openapi-model.js';
 import { schemaNameOf } from '../../src/server/openapi-schemas.js';
 
 const GENERATED = 'src/server/openapi-types.generated.ts';
+const GENERATED_DESCRIPTIONS = 'src/server/openapi-descriptions.generated.ts';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TYPES_DIR = dirname(createRequire(import.meta.url).resolve('kubernetes-types/package.json'));
 const TYPES_VERSION: string = createRequire(import.meta.url)('kubernetes-types/package.json').version;
@@ -43,7 +44,10 @@ const SCALAR_ALIASES: Record<string, ApiType> = {
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 
 /** The types reachable from `roots` (OpenAPI names such as `io.k8s.api.apps.v1.Deployment`). */
-function generateApiTypes(roots: string[]): Record<string, ApiType> {
+function generateApiTypes(roots: string[]): {
+  types: Record<string, ApiType>;
+  descriptions: ApiDescriptionTable;
+} {
   const modules = roots.map((r) =>
     r
       .replace(/^io\.k8s\.api\./, '')
@@ -57,6 +61,19 @@ function generateApiTypes(roots: string[]): Record<string, ApiType> {
   );
   const checker = program.getTypeChecker();
   const types = new Map<string, ApiType>();
+  // The upstream descriptions: kubernetes-types carries each Go doc comment as the TSDoc of the
+  // interface or property, the text kube-apiserver publishes as `description`.
+  const descriptions = new Map<string, Record<string, string>>();
+  const docOf = (name: ts.Node | undefined) => {
+    const symbol = name && checker.getSymbolAtLocation(name);
+    return symbol ? ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim() : '';
+  };
+  const addDescription = (type: string, field: string, text: string) => {
+    if (!text) return;
+    const entry = descriptions.get(type) ?? {};
+    entry[field] = text;
+    descriptions.set(type, entry);
+  };
 
   const nameOf = (decl: ts.Declaration & { name?: ts.Node }) => {
     const module = relative(TYPES_DIR, decl.getSourceFile().fileName).replace(/\.d\.ts$/, '');
@@ -98,9 +115,11 @@ function generateApiTypes(roots: string[]): Record<string, ApiType> {
       const scalar = SCALAR_ALIASES[name];
       if (!scalar) throw new Error(`unknown type alias ${name}`);
       types.set(name, scalar);
+      addDescription(name, '', docOf(decl.name));
       return name;
     }
     if (!ts.isInterfaceDeclaration(decl)) throw new Error(`unsupported declaration of ${name}`);
+    addDescription(name, '', docOf(decl.name));
     if (decl.members.length === 0) {
       // FieldsV1, RawExtension: free-form JSON objects.
       types.set(name, { scalar: 'object' });
@@ -113,6 +132,7 @@ function generateApiTypes(roots: string[]): Record<string, ApiType> {
       if (!ts.isPropertySignature(member) || !member.type) continue;
       const field = member.name.getText().replace(/^"(.*)"$/, '$1');
       struct.fields[field] = fieldType(member.type);
+      addDescription(name, field, docOf(member.name));
       if (!member.questionToken) required.push(field);
     }
     if (required.length) struct.required = required;
@@ -135,7 +155,34 @@ function generateApiTypes(roots: string[]): Record<string, ApiType> {
     if (!decl) throw new Error(`kubernetes-types ${TYPES_VERSION} has no ${root}`);
     namedType(decl);
   }
-  return Object.fromEntries([...types].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+  return {
+    types: Object.fromEntries([...types].sort(byName)),
+    descriptions: descriptionTable(Object.fromEntries([...descriptions].sort(byName))),
+  };
+}
+
+/**
+ * Descriptions with each distinct text stored once (`apiVersion`, `kind` and `metadata` say the
+ * same on every kind; PodSpec's fields are reached from five kinds): a type's fields map to
+ * indexes into `texts`.
+ */
+function descriptionTable(byType: Record<string, Record<string, string>>): ApiDescriptionTable {
+  const texts: string[] = [];
+  const index = new Map<string, number>();
+  const types: Record<string, Record<string, number>> = {};
+  for (const [type, fields] of Object.entries(byType)) {
+    types[type] = {};
+    for (const [field, text] of Object.entries(fields)) {
+      let i = index.get(text);
+      if (i === undefined) {
+        i = texts.push(text) - 1;
+        index.set(text, i);
+      }
+      types[type][field] = i;
+    }
+  }
+  return { texts, types };
 }
 
 /** The roots: every served kind, and autoscaling/v1 Scale (the `/scale` subresource). */
@@ -143,29 +190,12 @@ function roots(kinds: readonly ResourceKind[]): string[] {
   return [...kinds.map(schemaNameOf), schemaNameOf({ group: 'autoscaling', version: 'v1', kind: 'Scale' })];
 }
 
-/** The generated module's text, formatted by biome so that lint accepts it as is. */
-async function generatedSource(): Promise<string> {
-  const types = generateApiTypes(roots(REGISTRY));
-  const body = Object.entries(types)
-    .map(([name, t]) => `  ${JSON.stringify(name)}: ${JSON.stringify(t)},`)
-    .join('\n');
-  const text = `/**
- * The structure of the Kubernetes API types the served kinds reach, for the OpenAPI v3
- * \`components.schemas\` (see openapi-schemas.ts). GENERATED from kubernetes-types ${TYPES_VERSION} by
- * test/server/openapi-types.test.ts: do not edit; regenerate with
- * \`npx vitest run -u test/server/openapi-types.test.ts\`.
- */
-import type { ApiType } from './openapi-schemas.js';
-
-/** Every type, by its OpenAPI name. */
-export const API_TYPES: Readonly<Record<string, ApiType>> = {
-${body}
-};
-`;
+/** `text` formatted by biome as `path`, so that lint accepts the generated file as is. */
+function formatted(path: string, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const biome = execFile(
       join(REPO, 'node_modules', '.bin', 'biome'),
-      ['format', `--stdin-file-path=${GENERATED}`],
+      ['format', `--stdin-file-path=${path}`],
       { cwd: REPO, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout) => (err ? reject(err) : resolve(stdout)),
     );
@@ -173,8 +203,53 @@ ${body}
   });
 }
 
+/** The generated modules' text. */
+async function generatedSources(): Promise<{ types: string; descriptions: string }> {
+  const { types, descriptions } = generateApiTypes(roots(REGISTRY));
+  const body = Object.entries(types)
+    .map(([name, t]) => `  ${JSON.stringify(name)}: ${JSON.stringify(t)},`)
+    .join('\n');
+  const typesText = `/**
+ * The structure of the Kubernetes API types the served kinds reach, for the OpenAPI v3
+ * \`components.schemas\` (see openapi-schemas.ts). GENERATED from kubernetes-types ${TYPES_VERSION} by
+ * test/server/openapi-types.test.ts: do not edit; regenerate with
+ * \`npx vitest run -u test/server/openapi-types.test.ts\`.
+ */
+import type { ApiType } from './openapi-model.js';
+
+/** Every type, by its OpenAPI name. */
+export const API_TYPES: Readonly<Record<string, ApiType>> = {
+${body}
+};
+`;
+  // One JSON string literal, parsed on first use: a string costs the parser a scan, where an
+  // object literal of a thousand entries would cost it a full parse and a thousand objects.
+  const descriptionsText = `/**
+ * The upstream descriptions of the types in openapi-types.generated.ts (the TSDoc of
+ * kubernetes-types ${TYPES_VERSION}, which is kube-apiserver's published \`description\` text), shown by
+ * \`kubectl explain\`. GENERATED by test/server/openapi-types.test.ts: do not edit; regenerate with
+ * \`npx vitest run -u test/server/openapi-types.test.ts\`.
+ *
+ * The server imports this module on the first /openapi/v3 request, never at start-up (see
+ * openapi-descriptions.ts for what it costs).
+ */
+import type { ApiDescriptionTable } from './openapi-model.js';
+
+/** Each distinct text once, and per type (OpenAPI name) its fields' (\`''\`: the type's own) text index. */
+export const API_DESCRIPTIONS: ApiDescriptionTable = JSON.parse(${JSON.stringify(JSON.stringify(descriptions))});
+`;
+  return {
+    types: await formatted(GENERATED, typesText),
+    descriptions: await formatted(GENERATED_DESCRIPTIONS, descriptionsText),
+  };
+}
+
 describe('generated OpenAPI type table', () => {
-  it(`matches kubernetes-types for every served kind (${GENERATED})`, { timeout: 60_000 }, async () => {
-    await expect(await generatedSource()).toMatchFileSnapshot(join(REPO, GENERATED));
+  it(`matches kubernetes-types for every served kind (${GENERATED}, ${GENERATED_DESCRIPTIONS})`, {
+    timeout: 60_000,
+  }, async () => {
+    const sources = await generatedSources();
+    await expect(sources.types).toMatchFileSnapshot(join(REPO, GENERATED));
+    await expect(sources.descriptions).toMatchFileSnapshot(join(REPO, GENERATED_DESCRIPTIONS));
   });
 });

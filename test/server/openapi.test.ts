@@ -8,7 +8,9 @@ import {
   openApiV2Response,
   openApiV3GroupDocument,
   openApiV3Key,
+  servedOpenApiV3,
 } from '../../src/server/openapi.js';
+import { loadApiDescriptions } from '../../src/server/openapi-descriptions.js';
 import { componentSchemas, type OpenApiSchema } from '../../src/server/openapi-schemas.js';
 import { KINDS } from './fixtures/kinds.js';
 
@@ -286,6 +288,48 @@ describe('/openapi/v3 components.schemas', () => {
   it('leaves out kinds it has no types for (kubectl then uses its compiled-in ones)', () => {
     const custom = { ...KINDS[0], group: 'example.com', kind: 'Widget', plural: 'widgets', subresources: [] };
     expect(componentSchemas([custom])).toEqual({});
+  });
+});
+
+describe('/openapi/v3 descriptions (kubectl explain)', async () => {
+  const descriptions = await loadApiDescriptions();
+  const apps = openApiV3GroupDocument(KINDS, 'apps', 'v1', descriptions);
+  const schemas = apps.components.schemas;
+
+  it('puts the upstream description on each type and field', () => {
+    expect(schemas['io.k8s.api.apps.v1.Deployment'].description).toBe(
+      'Deployment enables declarative updates for Pods and ReplicaSets.',
+    );
+    expect(schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties!.replicas).toEqual({
+      type: 'integer',
+      description:
+        'Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.',
+    });
+  });
+
+  it('wraps a described $ref in allOf, beside the patch extensions, as upstream', () => {
+    const spec = schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties!;
+    expect(spec.strategy).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy' }],
+      description: 'The deployment strategy to use to replace existing pods with new ones.',
+      'x-kubernetes-patch-strategy': 'retainKeys',
+    });
+    expect(spec.selector.allOf).toEqual([
+      { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' },
+    ]);
+    expect(spec.selector.$ref).toBeUndefined();
+    // The merge keys kubectl computes apply's patch from are where they were.
+    expect(patchMetaAt(apps, 'Deployment', ['spec', 'template', 'spec', 'containers'])).toEqual({
+      mergeKey: 'name',
+      strategy: 'merge',
+    });
+  });
+
+  it('serves the described documents, loading the descriptions once', async () => {
+    expect(await loadApiDescriptions()).toBe(descriptions);
+    const { documents } = await servedOpenApiV3(KINDS);
+    expect(JSON.parse(documents.get('apis/apps/v1')!.body)).toEqual(apps);
+    expect(await servedOpenApiV3(KINDS)).toBe(await servedOpenApiV3(KINDS));
   });
 });
 

@@ -154,7 +154,7 @@ describe('kubelet', () => {
       expect.arrayContaining([
         'Normal Pulling Pulling image "doesnotexist:1.0"',
         expect.stringMatching(
-          /^Warning Failed Failed to pull image "doesnotexist:1\.0": rpc error: code = NotFound/,
+          /^Warning Failed Failed to pull image "doesnotexist:1\.0": rpc error: code = Unknown desc = .*: pull access denied, repository does not exist/,
         ),
         'Warning Failed Error: ErrImagePull',
         'Normal BackOff Back-off pulling image "doesnotexist:1.0"',

@@ -1,29 +1,16 @@
 /**
  * Images as a node's container runtime (containerd) sees them: normalized
  * references (`nginx:1.27` is `docker.io/library/nginx:1.27`), digests and
- * sizes (made up, but stable per image), the pull errors containerd reports
- * for an image that does not exist, and each node's local image store.
+ * sizes (made up, but stable per image), and each node's local image store.
+ * Which images exist is the simulated registry's business (registry.ts).
  */
 import { createHash } from 'node:crypto';
+import { type PullResult, parseImageReference } from './registry.js';
 
-/**
- * The default `failImages`: an image whose last path segment is `fail` or
- * `doesnotexist` (optionally with a `-suffix`, tag or digest), or whose tag
- * is `:fail`, never pulls. `fail`, `registry.example/team/doesnotexist:1.0`,
- * `nginx:fail` fail; `nginx:1.27`, `failover:2` pull.
- */
-export const DEFAULT_FAIL_IMAGES = /(^|\/)(fail|doesnotexist)([-:@][^/]*)?$|:fail$/;
-
-/** The fully qualified reference containerd reports (`docker.io/library/nginx:1.27`). */
+/** The fully qualified reference containerd reports (`docker.io/library/nginx:1.27`); unparseable text as it is. */
 export function normalizeImage(image: string): string {
-  let ref = image;
-  const lastSegment = ref.slice(ref.lastIndexOf('/') + 1);
-  if (!lastSegment.includes(':') && !lastSegment.includes('@')) ref += ':latest';
-  const first = ref.split('/')[0];
-  const hasRegistry =
-    ref.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost');
-  if (hasRegistry) return ref;
-  return ref.includes('/') ? `docker.io/${ref}` : `docker.io/library/${ref}`;
+  const ref = parseImageReference(image);
+  return 'error' in ref ? image : ref.normalized;
 }
 
 /** The repository part of a normalized reference (without tag or digest). */
@@ -63,15 +50,6 @@ export function imageSize(image: string): number {
   return 20_000_000 + (Number.parseInt(sha256(image).slice(0, 8), 16) % 100_000_000);
 }
 
-/** What containerd answers when the image does not exist. */
-export function pullError(image: string): string {
-  const n = normalizeImage(image);
-  return (
-    `rpc error: code = NotFound desc = failed to pull and unpack image "${n}": ` +
-    `failed to resolve reference "${n}": ${n}: not found`
-  );
-}
-
 /** `IfNotPresent` unless the tag is `latest` (or absent), as the API server defaults it. */
 export function pullPolicy(image: string, explicit: string | undefined): string {
   if (explicit) return explicit;
@@ -86,7 +64,7 @@ export function pullPolicy(image: string, explicit: string | undefined): string 
  */
 export class ImageStore {
   private readonly present = new Set<string>();
-  private readonly pulling = new Map<string, Promise<boolean>>();
+  private readonly pulling = new Map<string, Promise<PullResult | undefined>>();
 
   /** Whether the image is on the node. */
   has(image: string): boolean {
@@ -94,19 +72,22 @@ export class ImageStore {
   }
 
   /** The pull in flight for `image`, if any. */
-  inFlight(image: string): Promise<boolean> | undefined {
+  inFlight(image: string): Promise<PullResult | undefined> | undefined {
     return this.pulling.get(normalizeImage(image));
   }
 
-  /** Runs `pull` as the one pull of `image`; a success makes it present. */
-  pull(image: string, pull: () => Promise<boolean>): Promise<boolean> {
+  /**
+   * Runs `pull` as the one pull of `image`; a success makes it present.
+   * Resolves undefined when the pull was abandoned (its pod went away).
+   */
+  pull(image: string, pull: () => Promise<PullResult | undefined>): Promise<PullResult | undefined> {
     const key = normalizeImage(image);
     const running = pull().then(
-      (ok) => {
-        if (ok) this.present.add(key);
-        return ok;
+      (result) => {
+        if (result?.ok) this.present.add(key);
+        return result;
       },
-      () => false,
+      () => undefined,
     );
     this.pulling.set(key, running);
     void running.finally(() => this.pulling.delete(key));

@@ -19,6 +19,7 @@ import type { SimulationTiming } from '../timing.js';
 import { ImageStore } from './images.js';
 import { leaseObject, NODE_LEASE_NAMESPACE, nodeConditions, nodeIP, nodeObject, podCIDR } from './node.js';
 import { type KubeletHost, PodWorker } from './pod-worker.js';
+import type { ImageRegistry } from './registry.js';
 
 /** Options of one {@link Kubelet}. */
 export interface KubeletOptions {
@@ -28,7 +29,8 @@ export interface KubeletOptions {
   /** `pods` capacity and allocatable. */
   podCapacity: number;
   timing: Required<SimulationTiming>;
-  failImages: RegExp;
+  /** The simulated registry the kubelet pulls from (shared by every node). */
+  registry: ImageRegistry;
   /** Shared bound on the kubelets' requests in flight. */
   slots: Semaphore;
   /** This kubelet's own event broadcaster (each kubelet is its own process in a real cluster). */
@@ -45,7 +47,7 @@ export class Kubelet implements KubeletHost {
   readonly hostIP: string;
   readonly recorder: EventRecorder;
   readonly timing: Required<SimulationTiming>;
-  readonly failImages: RegExp;
+  readonly registry: ImageRegistry;
   readonly images = new ImageStore();
   readonly slots: Semaphore;
   /** The registered Node. */
@@ -66,7 +68,7 @@ export class Kubelet implements KubeletHost {
     this.nodeName = opts.name;
     this.hostIP = nodeIP(opts.index);
     this.timing = opts.timing;
-    this.failImages = opts.failImages;
+    this.registry = opts.registry;
     this.slots = opts.slots;
     this.recorder = opts.events.recorder({ component: 'kubelet', host: opts.name });
   }

@@ -14,15 +14,8 @@ import type { EventRecorder } from '../events/recorder.js';
 import { type Condition, type Container, isDeleting, type Pod, rfc3339 } from '../objects.js';
 import type { Semaphore } from '../semaphore.js';
 import type { SimulationTiming } from '../timing.js';
-import {
-  containerID,
-  type ImageStore,
-  imageID,
-  imageSize,
-  normalizeImage,
-  pullError,
-  pullPolicy,
-} from './images.js';
+import { containerID, type ImageStore, imageID, imageSize, normalizeImage, pullPolicy } from './images.js';
+import type { ImageRegistry, PullResult } from './registry.js';
 
 /** What a pod worker needs from its kubelet. */
 export interface KubeletHost {
@@ -31,7 +24,8 @@ export interface KubeletHost {
   readonly hostIP: string;
   readonly recorder: EventRecorder;
   readonly timing: Required<SimulationTiming>;
-  readonly failImages: RegExp;
+  /** The simulated registry pulls resolve against. */
+  readonly registry: ImageRegistry;
   readonly images: ImageStore;
   /** Bounds this kubelet's (and its peers') requests in flight. */
   readonly slots: Semaphore;
@@ -160,6 +154,15 @@ export class PodWorker {
   private async ensureImage(r: Run): Promise<boolean> {
     const h = this.host;
     const image = r.spec.image ?? '';
+    const invalid = h.registry.resolve(image);
+    if (!invalid.ok && invalid.reason === 'InvalidImageName') {
+      // The kubelet cannot even name the image: no pull, no back-off; the pod waits until fixed.
+      this.event('Warning', 'InspectFailed', invalid.error, r);
+      this.event('Warning', 'Failed', 'Error: InvalidImageName', r);
+      r.waiting = { reason: 'InvalidImageName', message: invalid.error };
+      this.publish();
+      return false;
+    }
     const policy = pullPolicy(image, r.spec.imagePullPolicy);
     if (policy !== 'Always' && h.images.has(image)) {
       this.event('Normal', 'Pulled', `Container image "${image}" already present on machine`, r);
@@ -172,13 +175,16 @@ export class PodWorker {
       this.publish();
       return false;
     }
+    // The kubelet's image back-off: 10 s doubling to 300 s (here timing.backoffMs, up to 30x).
     let backoff = h.timing.backoffMs;
     for (;;) {
       this.event('Normal', 'Pulling', `Pulling image "${image}"`, r);
       const started = this.clock.now();
-      const ok = await (h.images.inFlight(image) ?? h.images.pull(image, () => this.pull(image)));
+      const result = await (h.images.inFlight(image) ?? h.images.pull(image, () => this.pull(image)));
       if (this.signal.aborted) return false;
-      if (ok) {
+      // Another pod's pull of the same image was abandoned: pull again ourselves.
+      if (result === undefined) continue;
+      if (result.ok) {
         const waited = formatDuration(Math.trunc(this.clock.now() - started));
         const took = formatDuration(Math.trunc(Math.min(h.timing.pullMs, this.clock.now() - started)));
         this.event(
@@ -189,7 +195,7 @@ export class PodWorker {
         );
         return true;
       }
-      const error = pullError(image);
+      const error = result.error;
       this.event('Warning', 'Failed', `Failed to pull image "${image}": ${error}`, r);
       this.event('Warning', 'Failed', 'Error: ErrImagePull', r);
       r.waiting = { reason: 'ErrImagePull', message: error };
@@ -209,9 +215,10 @@ export class PodWorker {
     }
   }
 
-  private async pull(image: string): Promise<boolean> {
-    if (!(await sleep(this.clock, this.host.timing.pullMs, this.signal))) return false;
-    return !this.host.failImages.test(image);
+  /** One pull from the simulated registry; undefined when the pod went away meanwhile. */
+  private async pull(image: string): Promise<PullResult | undefined> {
+    if (!(await sleep(this.clock, this.host.timing.pullMs, this.signal))) return undefined;
+    return this.host.registry.resolve(image);
   }
 
   private killEvents(): void {

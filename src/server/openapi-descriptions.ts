@@ -1,0 +1,22 @@
+/**
+ * The upstream field descriptions `kubectl explain` shows, loaded when first needed.
+ *
+ * They are kube-apiserver's published `description` texts, as kubernetes-types carries them
+ * (openapi-descriptions.generated.ts). What they cost, measured by `npm run bench:openapi`
+ * (bench/results/openapi-descriptions.json; 2 shared cores, load ~8, medians of 7 fresh node
+ * processes on dist/): the generated module is 217 KB in the package (57 KB gzipped; the npm
+ * tarball grows by about that). The server does not import it at start-up, so starting is
+ * unchanged (an eager import would add ~9 ms to the server's ~226 ms import, 1.04x); the first
+ * `/openapi/v3` request loads it and builds the documents in ~35 ms instead of ~24 ms, and the
+ * documents grow from 316 KB to 685 KB in all (apps/v1: 135 KB to 304 KB), as upstream's carry
+ * the same texts. kubectl caches them by `?hash=`.
+ */
+import type { ApiDescriptionTable } from './openapi-model.js';
+
+let loading: Promise<ApiDescriptionTable> | undefined;
+
+/** The description table, imported on the first call and shared after. */
+export function loadApiDescriptions(): Promise<ApiDescriptionTable> {
+  loading ??= import('./openapi-descriptions.generated.js').then((m) => m.API_DESCRIPTIONS);
+  return loading;
+}

@@ -1,0 +1,25 @@
+/**
+ * The shape of the generated Kubernetes type tables (openapi-types.generated.ts and
+ * openapi-descriptions.generated.ts). Its own module so that the generated tables and the code
+ * reading them (openapi-schemas.ts) both point here, and never at each other.
+ */
+
+/**
+ * A field's type in the type table: `string`, `integer` or `boolean`; the name of another
+ * entry (`io.k8s.api.core.v1.Container`); `[]<type>` for a list; `{}<type>` for a map.
+ */
+export type ApiFieldType = string;
+
+/** One named Kubernetes API type: a struct with its JSON fields, or a scalar with a JSON form of its own. */
+export type ApiType =
+  | { fields: Record<string, ApiFieldType>; required?: string[] }
+  | { scalar: 'string' | 'date-time' | 'int-or-string' | 'object' };
+
+/**
+ * The upstream descriptions of the types: each distinct text once in `texts`; per type (by
+ * OpenAPI name), each field's index into `texts`, the type's own description under `''`.
+ */
+export interface ApiDescriptionTable {
+  readonly texts: readonly string[];
+  readonly types: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}

@@ -177,10 +177,12 @@ describe('the simulated kubelet pulls only what the registry has', () => {
   it('an invalid name: InspectFailed and InvalidImageName, never a pull', async () => {
     await c.kube.resource('deployments', c.namespace).create(deployment('upper', 1, { image: 'Nginx:1.27' }));
     const name = (await podOf('upper')).metadata.name;
+    // The container waits as ContainerCreating first, as on a real node; then the kubelet inspects the name.
     const waiting = await eventually(async () => {
       const p = (await c.kube.resource('pods', c.namespace).get(name)) as any;
-      return p.status.containerStatuses?.[0]?.state?.waiting;
-    }, 'a waiting state');
+      const w = p.status.containerStatuses?.[0]?.state?.waiting;
+      return w && w.reason !== 'ContainerCreating' && w;
+    }, 'a waiting state other than ContainerCreating');
     expect(waiting.reason).toBe('InvalidImageName');
     const evs = await eventually(async () => {
       const e = await eventsOf(name);

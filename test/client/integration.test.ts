@@ -1,33 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import type { Informer } from '../../src/client/informer.js';
 import { TransportError } from '../../src/client/transport.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { StatusError } from '../../src/protocol/status.js';
 import { MemoryStore, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';
 import { startSilentServer } from '../helpers/silent-server.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-client-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const tempDir = tempDirForFile('watchmark-client-');
+const cleanups = cleanupAfterEach();
 
 let n = 0;
 async function serve(
   opts: ServerOptions = {},
 ): Promise<{ server: RunningServer; kube: KubeClient; kubeconfig: string }> {
-  const kubeconfig = join(dir, `kubeconfig-${n++}`);
+  const kubeconfig = join(tempDir(), `kubeconfig-${n++}`);
   const server = await startServer({
     bookmarkInterval: 100,
     bookmarkLead: 50,
@@ -166,7 +155,7 @@ describe('client against watchmark serve', () => {
   });
 
   it('survives a server restart over the same store, and relists with a consistent read after losing the store', async () => {
-    const kubeconfig = join(dir, `kubeconfig-restart`);
+    const kubeconfig = join(tempDir(), `kubeconfig-restart`);
     const store = new MemoryStore();
     const opts = {
       store,
@@ -206,7 +195,7 @@ describe('client against watchmark serve', () => {
     const { server, kubeconfig } = await serve();
     const { readFile, writeFile } = await import('node:fs/promises');
     const text = (await readFile(kubeconfig, 'utf8')).replace(server.token!, 'wrong-token');
-    const bad = join(dir, 'bad-kubeconfig');
+    const bad = join(tempDir(), 'bad-kubeconfig');
     await writeFile(bad, text, { mode: 0o600 });
     const kube = await KubeClient.load({ kubeconfig: bad, qps: 0 });
     cleanups.push(() => kube.close());
@@ -227,7 +216,7 @@ describe('client against watchmark serve', () => {
   it('a request nobody answers ends with ETIMEDOUT at the request timeout, never a hang', async () => {
     const silent = await startSilentServer();
     cleanups.push(() => silent.close());
-    const kubeconfig = join(dir, 'silent-kubeconfig');
+    const kubeconfig = join(tempDir(), 'silent-kubeconfig');
     await silent.writeKubeconfig(kubeconfig, 'demo');
     const kube = await KubeClient.load({ kubeconfig, qps: 0, requestTimeoutMs: 200 });
     cleanups.push(() => kube.close());

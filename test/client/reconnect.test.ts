@@ -10,36 +10,26 @@
  * shows up as a test that times out; the measured gaps are printed (a figure
  * in ms is reported, not asserted).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import { TransportError } from '../../src/client/transport.js';
 import type { Watcher, WatcherEvent } from '../../src/client/watcher.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { buildKubeconfig } from '../../src/server/kubeconfig.js';
+import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';
 import { call, ensureNamespace, pod, startTestServer } from '../helpers/server.js';
 import { type SeenRequest, TcpProxy } from '../helpers/tcp-proxy.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-reconnect-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const tempDir = tempDirForFile('watchmark-reconnect-');
+const cleanups = cleanupAfterEach();
 
 let n = 0;
 async function setup(): Promise<{ server: RunningServer; proxy: TcpProxy; kube: KubeClient }> {
   const server = await startTestServer({ bookmarkInterval: 60_000 });
   const proxy = await TcpProxy.start(server.url);
-  const kubeconfig = join(dir, `kubeconfig-${n++}`);
+  const kubeconfig = join(tempDir(), `kubeconfig-${n++}`);
   await writeFile(kubeconfig, buildKubeconfig({ server: proxy.url }), { mode: 0o600 });
   const kube = await KubeClient.load({ kubeconfig, qps: 0 });
   cleanups.push(async () => {

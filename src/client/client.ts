@@ -1,7 +1,9 @@
 import type { KubeObject } from '../protocol/events.js';
+import type { CheckpointIdentity } from './checkpoint-file.js';
+import { checkpointIdentity } from './checkpoint-identity.js';
 import { type ClusterConnection, type LoadOptions, loadConnection } from './config/index.js';
 import { Informer, type InformerOptions } from './informer.js';
-import { SharedInformerFactory } from './informer-factory.js';
+import { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer-factory.js';
 import { findBuiltin, type ResourceType } from './resources.js';
 import { ResourceClient } from './rest.js';
 import { Transport, type TransportOptions } from './transport.js';
@@ -32,10 +34,14 @@ export class KubeClient {
 
   constructor(
     connection: ClusterConnection,
-    opts: TransportOptions & { informerDefaults?: InformerOptions<KubeObject> } = {},
+    opts: TransportOptions & {
+      informerDefaults?: InformerOptions<KubeObject>;
+      /** Options of the shared informer factory (e.g. a checkpoint directory). */
+      informerFactory?: SharedInformerFactoryOptions;
+    } = {},
   ) {
     this.transport = new Transport(connection, opts);
-    this.informers = new SharedInformerFactory(this.transport, opts.informerDefaults);
+    this.informers = new SharedInformerFactory(this.transport, opts.informerDefaults, opts.informerFactory);
   }
 
   /** Loads credentials the way kubectl does (see {@link loadConnection}) and connects. */
@@ -66,13 +72,28 @@ export class KubeClient {
     return new Watcher<T>(this.source(type, selection), opts);
   }
 
-  /** A new (unshared) informer, not yet started. */
+  /** A new (unshared) informer, not yet started. A `checkpoint` without an identity gets this cluster's. */
   informer<T extends KubeObject = KubeObject>(
     type: ResourceType | string,
     selection: Selection = {},
     opts: InformerOptions<T> = {},
   ): Informer<T> {
-    return new Informer<T>(this.source(type, selection), opts);
+    const checkpoint = opts.checkpoint && {
+      identity: () => this.checkpointIdentity(type, selection),
+      ...opts.checkpoint,
+    };
+    return new Informer<T>(this.source(type, selection), checkpoint ? { ...opts, checkpoint } : opts);
+  }
+
+  /** The identity a checkpoint of this selection carries on this cluster (one GET of `kube-system`). */
+  checkpointIdentity(type: ResourceType | string, selection: Selection = {}): Promise<CheckpointIdentity> {
+    const t = resolveType(type);
+    return checkpointIdentity(this.transport, {
+      type: t,
+      namespace: this.namespaceFor(t, selection),
+      labelSelector: selection.labelSelector,
+      fieldSelector: selection.fieldSelector,
+    });
   }
 
   /** The shared informer for this selection (one watch per process), started. */

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { Checkpoint } from '../client/checkpoint.js';
 import { resolveResource } from '../client/discovery.js';
 import type { WatcherEvent } from '../client/watcher.js';
 import { type ConnectionFlags, connect, connectionOptions } from './connect.js';
@@ -14,6 +15,7 @@ interface WatchFlags extends ConnectionFlags {
   initial: 'list' | 'stream';
   for?: number;
   stats?: boolean;
+  checkpoint?: string;
 }
 
 /** One event as a text line: type, resourceVersion, namespace/name. */
@@ -22,6 +24,7 @@ export function formatEventLine(e: WatcherEvent, counts: { init: number }): stri
   switch (e.type) {
     case 'init':
       counts.init = 0;
+      if (e.cause === 'checkpoint') return `${pad('RESUME')}          (checkpoint)`;
       return `${pad(e.cause === 'initial' ? 'LIST' : 'RELIST')}          (${e.cause})`;
     case 'initApply': {
       counts.init++;
@@ -61,6 +64,10 @@ export function watchCommand(): Command {
     )
     .option('--for <duration>', 'stop after this long and exit 0 (e.g. 30s)', durationArg)
     .option('--stats', "print the watcher's counters as one JSON line on exit (also on Ctrl-C)")
+    .option(
+      '--checkpoint <file>',
+      'save what was watched to FILE; on the next start resume from it, not a list',
+    )
     .action(async (resource: string, flags: WatchFlags) => {
       const kube = await connect(flags);
       const stderr = (line: string) => process.stderr.write(`${line}\n`);
@@ -72,6 +79,7 @@ export function watchCommand(): Command {
         throw new CliError((err as Error).message);
       }
       const ac = new AbortController();
+      const checkpoint = checkpointFor(kube, type, flags, stderr);
       const watcher = kube.watcher(
         type,
         {
@@ -84,6 +92,7 @@ export function watchCommand(): Command {
           bookmarks: flags.bookmarks,
           initial: flags.initial,
           signal: ac.signal,
+          initialState: checkpoint?.load,
           logger: {
             warn: (o, msg) =>
               stderr(`watchmark: ${msg}${'err' in o ? `: ${String((o as { err: unknown }).err)}` : ''}`),
@@ -97,6 +106,7 @@ export function watchCommand(): Command {
       const counts = { init: 0 };
       try {
         for await (const e of watcher) {
+          checkpoint?.track(e);
           if (flags.output === 'json') {
             const line: Record<string, unknown> = { type: e.type };
             if ('cause' in e) line.cause = e.cause;
@@ -111,8 +121,33 @@ export function watchCommand(): Command {
         if (timer) clearTimeout(timer);
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
+        await checkpoint?.close();
         kube.transport.close();
-        if (flags.stats) process.stdout.write(`${JSON.stringify({ stats: watcher.metrics })}\n`);
+        if (flags.stats)
+          process.stdout.write(
+            `${JSON.stringify({ stats: watcher.metrics, checkpoint: checkpoint?.status })}\n`,
+          );
       }
     });
+}
+
+/** `--checkpoint FILE`: the checkpoint of what this command watches (its warnings on stderr). */
+function checkpointFor(
+  kube: Awaited<ReturnType<typeof connect>>,
+  type: Awaited<ReturnType<typeof resolveResource>>,
+  flags: WatchFlags,
+  stderr: (line: string) => void,
+): Checkpoint | undefined {
+  if (!flags.checkpoint) return undefined;
+  const selection = {
+    namespace: flags.namespace,
+    allNamespaces: flags.allNamespaces,
+    labelSelector: flags.selector,
+    fieldSelector: flags.fieldSelector,
+  };
+  return new Checkpoint({
+    path: flags.checkpoint,
+    identity: () => kube.checkpointIdentity(type, selection),
+    logger: { warn: (_o, msg) => stderr(`watchmark: ${msg}`) },
+  });
 }

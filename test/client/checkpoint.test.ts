@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -225,6 +225,42 @@ describe('informer checkpoint', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(i.checkpoint?.status.writeErrors).toBe(0);
+  });
+});
+
+describe('shared informer factory checkpoint', () => {
+  it('checkpoints every informer in its directory and resumes each on the next start', async () => {
+    const { server, kube } = await serve();
+    await seed(kube);
+    const cpDir = await mkdtemp(join(dir, 'factory-'));
+    const kubeconfig = join(dir, `kubeconfig-${n - 1}`);
+    const factoryOf = async () => {
+      const loaded = await KubeClient.load({ kubeconfig, qps: 0 });
+      loaded.transport.close();
+      return new KubeClient(loaded.transport.connection, {
+        qps: 0,
+        informerFactory: { checkpoint: { dir: cpDir, intervalMs: 10 } },
+      });
+    };
+    const one = await factoryOf();
+    one.sharedInformer('pods', { namespace: 'demo' });
+    one.sharedInformer('namespaces');
+    await one.informers.synced();
+    await one.close();
+    expect((await readdir(cpDir)).sort()).toEqual([
+      expect.stringMatching(/^namespaces\.core\._all\.[0-9a-f]{12}\.checkpoint$/),
+      expect.stringMatching(/^pods\.core\.demo\.[0-9a-f]{12}\.checkpoint$/),
+    ]);
+    await missWhileDown(kube);
+    const before = lists(server);
+    const two = await factoryOf();
+    cleanups.push(() => two.close());
+    const pods = two.sharedInformer('pods', { namespace: 'demo' });
+    two.sharedInformer('namespaces');
+    await two.informers.synced();
+    expect(two.informers.all().map((i) => i.checkpoint?.status.resumed)).toEqual([true, true]);
+    await same(kube, pods);
+    expect(lists(server) - before).toBe(1); // same()'s own
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -27,6 +27,7 @@ interface ServeFlags {
   systemNamespaces: boolean;
   simulate?: boolean;
   nodes?: number;
+  simCheckpointDir?: string;
   etcdServers?: string;
   etcdPrefix?: string;
   etcdCafile?: string;
@@ -182,8 +183,15 @@ export function serveCommand(): Command {
       'also run a simulated cluster against the server: deployment and replicaset controllers, scheduler, garbage collector, kubelets',
     )
     .option('--nodes <n>', 'nodes of the simulated cluster (default 3; needs --simulate)', positiveIntArg)
+    .option(
+      '--sim-checkpoint-dir <dir>',
+      "checkpoint the simulated controllers' informers in DIR and resume from it on restart (needs --simulate)",
+    )
     .action(async (flags: ServeFlags) => {
       if (flags.nodes !== undefined && !flags.simulate) throw new CliError('--nodes needs --simulate');
+      if (flags.simCheckpointDir !== undefined && !flags.simulate)
+        throw new CliError('--sim-checkpoint-dir needs --simulate');
+      if (flags.simCheckpointDir) await mkdir(flags.simCheckpointDir, { recursive: true });
       const opts = await serveOptions(flags);
       let tempDir: string | undefined;
       if (flags.kubeconfigOut) {
@@ -215,6 +223,7 @@ export function serveCommand(): Command {
             // Always set: the action points kubeconfigOut at a file (its own temp one by default).
             kubeconfig: server.kubeconfigPath ?? opts.kubeconfigOut,
             nodes: flags.nodes,
+            checkpointDir: flags.simCheckpointDir,
             log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),
           });
         } catch (err) {

@@ -18,6 +18,14 @@ export interface Selection {
   fieldSelector?: string;
 }
 
+/** Options of {@link KubeClient}: the transport's, and defaults for its informers. */
+export type KubeClientOptions = TransportOptions & {
+  /** Options every informer of the shared factory gets (timing, logger, ...). */
+  informerDefaults?: InformerOptions<KubeObject>;
+  /** Options of the shared informer factory (e.g. a checkpoint directory). */
+  informerFactory?: SharedInformerFactoryOptions;
+};
+
 /**
  * The entry point of the library: a connection to one API server with REST
  * verbs, watchers, informers and a shared informer factory.
@@ -32,20 +40,13 @@ export class KubeClient {
   readonly transport: Transport;
   readonly informers: SharedInformerFactory;
 
-  constructor(
-    connection: ClusterConnection,
-    opts: TransportOptions & {
-      informerDefaults?: InformerOptions<KubeObject>;
-      /** Options of the shared informer factory (e.g. a checkpoint directory). */
-      informerFactory?: SharedInformerFactoryOptions;
-    } = {},
-  ) {
+  constructor(connection: ClusterConnection, opts: KubeClientOptions = {}) {
     this.transport = new Transport(connection, opts);
     this.informers = new SharedInformerFactory(this.transport, opts.informerDefaults, opts.informerFactory);
   }
 
   /** Loads credentials the way kubectl does (see {@link loadConnection}) and connects. */
-  static async load(opts: LoadOptions & TransportOptions = {}): Promise<KubeClient> {
+  static async load(opts: LoadOptions & KubeClientOptions = {}): Promise<KubeClient> {
     return new KubeClient(await loadConnection(opts), opts);
   }
 

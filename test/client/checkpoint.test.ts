@@ -234,14 +234,12 @@ describe('shared informer factory checkpoint', () => {
     await seed(kube);
     const cpDir = await mkdtemp(join(dir, 'factory-'));
     const kubeconfig = join(dir, `kubeconfig-${n - 1}`);
-    const factoryOf = async () => {
-      const loaded = await KubeClient.load({ kubeconfig, qps: 0 });
-      loaded.transport.close();
-      return new KubeClient(loaded.transport.connection, {
+    const factoryOf = () =>
+      KubeClient.load({
+        kubeconfig,
         qps: 0,
         informerFactory: { checkpoint: { dir: cpDir, intervalMs: 10 } },
       });
-    };
     const one = await factoryOf();
     one.sharedInformer('pods', { namespace: 'demo' });
     one.sharedInformer('namespaces');

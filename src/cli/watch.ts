@@ -147,7 +147,7 @@ function checkpointFor(
   };
   return new Checkpoint({
     path: flags.checkpoint,
-    identity: () => kube.checkpointIdentity(type, selection),
+    identity: (signal) => kube.checkpointIdentity(type, selection, signal),
     logger: { warn: (_o, msg) => stderr(`watchmark: ${msg}`) },
   });
 }

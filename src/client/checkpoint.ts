@@ -36,7 +36,7 @@ export interface CheckpointOptions {
    * out (KubeClient and the shared informer factory fill this in: see
    * `checkpointIdentity`). Without it nothing is loaded or written.
    */
-  identity?: CheckpointIdentity | (() => Promise<CheckpointIdentity>);
+  identity?: CheckpointIdentity | ((signal?: AbortSignal) => Promise<CheckpointIdentity>);
   /**
    * At most one write per this many ms (default 10 s), and never sooner than
    * 10 times the last write took (a large cache's writes stay under a tenth
@@ -137,12 +137,14 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
    * undefined (and says why, as a warning unless the file is simply absent)
    * when it cannot be used; never rejects.
    */
-  readonly load = async (): Promise<InitialState<T> | undefined> => {
+  readonly load = async (signal?: AbortSignal): Promise<InitialState<T> | undefined> => {
     const { path } = this.opts;
     try {
       await removeStaleTemporaries(path);
-      const identity = await this.resolveIdentity();
-      if (!identity) return this.ignore('the server identity is unknown', false);
+      if (!this.opts.identity)
+        return this.ignore('no identity given (checkpoint.identity; KubeClient fills it in)');
+      const identity = await this.resolveIdentity(signal);
+      if (!identity) return this.ignore('the server identity is unknown');
       const loaded = await readCheckpointFile(path, this.opts.lazyDecode);
       const mismatch = identityMismatch(loaded.header.identity, identity);
       if (mismatch) return this.ignore(`it belongs to ${mismatch}`);
@@ -178,12 +180,12 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
     return undefined;
   }
 
-  private async resolveIdentity(): Promise<CheckpointIdentity | undefined> {
+  private async resolveIdentity(signal?: AbortSignal): Promise<CheckpointIdentity | undefined> {
     if (this.identity) return this.identity;
     const given = this.opts.identity;
     if (!given) return undefined;
     try {
-      this.identity = typeof given === 'function' ? await given() : given;
+      this.identity = typeof given === 'function' ? await given(signal) : given;
     } catch (err) {
       this.opts.logger?.warn?.(
         { path: this.opts.path, err: (err as Error).message },

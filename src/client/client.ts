@@ -80,21 +80,26 @@ export class KubeClient {
     opts: InformerOptions<T> = {},
   ): Informer<T> {
     const checkpoint = opts.checkpoint && {
-      identity: () => this.checkpointIdentity(type, selection),
+      identity: (signal?: AbortSignal) => this.checkpointIdentity(type, selection, signal),
       ...opts.checkpoint,
     };
     return new Informer<T>(this.source(type, selection), checkpoint ? { ...opts, checkpoint } : opts);
   }
 
   /** The identity a checkpoint of this selection carries on this cluster (one GET of `kube-system`). */
-  checkpointIdentity(type: ResourceType | string, selection: Selection = {}): Promise<CheckpointIdentity> {
+  checkpointIdentity(
+    type: ResourceType | string,
+    selection: Selection = {},
+    signal?: AbortSignal,
+  ): Promise<CheckpointIdentity> {
     const t = resolveType(type);
-    return checkpointIdentity(this.transport, {
+    const key = {
       type: t,
       namespace: this.namespaceFor(t, selection),
       labelSelector: selection.labelSelector,
       fieldSelector: selection.fieldSelector,
-    });
+    };
+    return checkpointIdentity(this.transport, key, signal);
   }
 
   /** The shared informer for this selection (one watch per process), started. */

@@ -82,7 +82,7 @@ export class SharedInformerFactory {
       checkpoint: {
         ...rest,
         path: join(dir, checkpointFileName(key)),
-        identity: () => checkpointIdentity(this.transport, key),
+        identity: (signal?: AbortSignal) => checkpointIdentity(this.transport, key, signal),
       },
     };
   }

@@ -67,13 +67,14 @@ export interface WatcherOptions {
    */
   lazyDecode?: boolean;
   /**
-   * Start from this state instead of a list (or from what the function
-   * resolves to; undefined: list as usual). It is yielded as `init` (cause
-   * `checkpoint`), `initApply`..., `initDone`, then the watch resumes from its
-   * resourceVersion; a 410 relists with the usual rules. Correctness never
+   * Start from this state instead of a list (or from what the function,
+   * given the watcher's stop signal, resolves to; undefined: list as usual).
+   * It is yielded as `init` (cause `checkpoint`), `initApply`..., `initDone`,
+   * then the watch resumes from its resourceVersion; a 410 relists with the
+   * usual rules. Correctness never
    * depends on it: a stale resourceVersion only costs that relist.
    */
-  initialState?: InitialState | (() => Promise<InitialState | undefined>);
+  initialState?: InitialState | ((signal: AbortSignal) => Promise<InitialState | undefined>);
   /** Ends the watcher. */
   signal?: AbortSignal;
   clock?: Clock;
@@ -180,9 +181,9 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       const given = this.opts.initialState;
       let initial: InitialState | undefined;
       try {
-        initial = typeof given === 'function' ? await given() : given;
+        initial = typeof given === 'function' ? await given(signal) : given;
       } catch (err) {
-        this.report(err, 'initial state unavailable: listing');
+        if (!signal.aborted) this.report(err, 'initial state unavailable: listing');
       }
       if (initial && !signal.aborted) {
         // Delivered as a list would be, then resumed from: InitListed, as after a list.

@@ -125,7 +125,7 @@ async function restartsOf(
           ? {
               checkpoint: {
                 path: join(checkpoints, `${spec.name}.checkpoint`),
-                identity: () => k.checkpointIdentity('pods', spec.selection),
+                identity: (signal) => k.checkpointIdentity('pods', spec.selection, signal),
                 intervalMs: toReal(o, 10_000),
               },
             }

@@ -10,6 +10,7 @@ import { isUndecoded } from '../../src/client/lazy-decode.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { startTestServer } from '../helpers/server.js';
+import { startSilentServer } from '../helpers/silent-server.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -225,6 +226,22 @@ describe('informer checkpoint', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(i.checkpoint?.status.writeErrors).toBe(0);
+  });
+});
+
+describe('checkpoint identity', () => {
+  it('stop() while the identity GET is unanswered ends at once, not after the request timeout', async () => {
+    const silent = await startSilentServer();
+    cleanups.push(() => silent.close());
+    const kubeconfig = join(dir, 'silent-kubeconfig');
+    await silent.writeKubeconfig(kubeconfig, 'demo');
+    const kube = await KubeClient.load({ kubeconfig, qps: 0, requestTimeoutMs: 600_000 });
+    cleanups.push(() => kube.close());
+    const i = kube.informer('pods', {}, { checkpoint: { path: join(dir, 'silent.checkpoint') } }).start();
+    // Wait until the identity request is on the wire, then stop: the stop signal must abort it.
+    while (silent.connections() === 0) await new Promise((r) => setTimeout(r, 10));
+    await i.stop();
+    expect(i.isSynced).toBe(false);
   });
 });
 

@@ -14,6 +14,20 @@ export {
   LAST_APPLIED_ANNOTATION,
 } from './client/apply.js';
 export { Backoff, type BackoffOptions, DEFAULT_BACKOFF } from './client/backoff.js';
+export {
+  Checkpoint,
+  type CheckpointOptions,
+  type CheckpointStatus,
+  identityMismatch,
+} from './client/checkpoint.js';
+export {
+  CHECKPOINT_VERSION,
+  CheckpointFileError,
+  type CheckpointIdentity,
+  readCheckpointFile,
+  writeCheckpointFile,
+} from './client/checkpoint-file.js';
+export { checkpointFileName, checkpointIdentity, clusterUid } from './client/checkpoint-identity.js';
 export { KubeClient, type Selection } from './client/client.js';
 export {
   type ClusterConnection,
@@ -23,7 +37,11 @@ export {
   loadConnection,
 } from './client/config/index.js';
 export { Informer, type InformerHandlers, type InformerOptions, objectKey } from './client/informer.js';
-export { type InformerKey, SharedInformerFactory } from './client/informer-factory.js';
+export {
+  type InformerKey,
+  SharedInformerFactory,
+  type SharedInformerFactoryOptions,
+} from './client/informer-factory.js';
 export {
   HttpListWatch,
   type ListParams,
@@ -64,7 +82,14 @@ export {
   watchRolloutStatus,
 } from './client/rollout/watch.js';
 export { type ApiRequest, Transport, TransportError, type TransportOptions } from './client/transport.js';
-export { type Logger, Watcher, type WatcherEvent, type WatcherOptions } from './client/watcher.js';
+export {
+  type InitCause,
+  type InitialState,
+  type Logger,
+  Watcher,
+  type WatcherEvent,
+  type WatcherOptions,
+} from './client/watcher.js';
 export { type Clock, ManualClock, systemClock } from './protocol/clock.js';
 export {
   INITIAL_EVENTS_END_ANNOTATION,

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -28,6 +28,7 @@ interface ServeFlags {
   simulate?: boolean;
   nodes?: number;
   simImages?: string;
+  simCheckpointDir?: string;
   etcdServers?: string;
   etcdPrefix?: string;
   etcdCafile?: string;
@@ -199,11 +200,18 @@ export function serveCommand(): Command {
       '--sim-images <file>',
       'more images the simulated registry has: a YAML or JSON list of REPO:TAG, REPO or REPO:* (needs --simulate)',
     )
+    .option(
+      '--sim-checkpoint-dir <dir>',
+      "checkpoint the simulated controllers' informers in DIR and resume from it on restart (needs --simulate)",
+    )
     .action(async (flags: ServeFlags) => {
       if (flags.nodes !== undefined && !flags.simulate) throw new CliError('--nodes needs --simulate');
       if (flags.simImages !== undefined && !flags.simulate)
         throw new CliError('--sim-images needs --simulate');
+      if (flags.simCheckpointDir !== undefined && !flags.simulate)
+        throw new CliError('--sim-checkpoint-dir needs --simulate');
       const registry = flags.simImages ? await simRegistry(flags.simImages) : undefined;
+      if (flags.simCheckpointDir) await mkdir(flags.simCheckpointDir, { recursive: true });
       const opts = await serveOptions(flags);
       let tempDir: string | undefined;
       if (flags.kubeconfigOut) {
@@ -236,6 +244,7 @@ export function serveCommand(): Command {
             kubeconfig: server.kubeconfigPath ?? opts.kubeconfigOut,
             nodes: flags.nodes,
             registry,
+            checkpointDir: flags.simCheckpointDir,
             log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),
           });
         } catch (err) {

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { STUDY_DEFAULTS, type StudyOptions } from '../study/options.js';
+import { runRestartStudy } from '../study/restart.js';
 import { runStudy } from '../study/study.js';
 import { CliError, durationArg, positiveIntArg } from './errors.js';
 
@@ -17,6 +18,8 @@ interface StudyFlags {
   selectivity: boolean;
   quick?: boolean;
   out?: string;
+  restart?: boolean;
+  restartGaps?: number[];
 }
 
 function positiveNumberArg(value: string): number {
@@ -63,6 +66,12 @@ export function studyCommand(): Command {
     .option('--no-selectivity', 'skip the runs with watchers of other selectivity')
     .option('--quick', 'a small version in well under a minute (50 watchers, 10 cluster minutes, 60x)')
     .option('--out <dir>', `where study.json and the chart go (default ${d.outDir})`)
+    .option('--restart', 'instead: what a checkpoint saves on a process restart (study-restart.json)')
+    .option(
+      '--restart-gaps <seconds>',
+      'cluster seconds between stop and start, comma-separated (default 10,60,150)',
+      (v: string) => v.split(',').map((x) => positiveNumberArg(x)),
+    )
     .action(async (flags: StudyFlags) => {
       const given: Partial<StudyOptions> = {
         watchers: flags.watchers,
@@ -80,6 +89,10 @@ export function studyCommand(): Command {
         // --quick skips the selectivity runs unless asked for them in some other way.
         selectivity: flags.quick ? undefined : flags.selectivity,
       };
+      if (flags.restart) {
+        await runRestartStudy(given, flags.restartGaps ?? [10, 60, 150]);
+        return;
+      }
       let result: Awaited<ReturnType<typeof runStudy>>;
       try {
         result = await runStudy(given);

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { Checkpoint } from '../client/checkpoint.js';
 import { resolveResource } from '../client/discovery.js';
 import type { WatcherEvent } from '../client/watcher.js';
 import { formatDuration } from '../protocol/duration.js';
@@ -17,6 +18,7 @@ interface WatchFlags extends ConnectionFlags {
   for?: number;
   stats?: boolean;
   exitOnError?: boolean;
+  checkpoint?: string;
 }
 
 /** One event as a text line: type, resourceVersion, namespace/name. */
@@ -25,6 +27,7 @@ export function formatEventLine(e: WatcherEvent, counts: { init: number }): stri
   switch (e.type) {
     case 'init':
       counts.init = 0;
+      if (e.cause === 'checkpoint') return `${pad('RESUME')}          (checkpoint)`;
       return `${pad(e.cause === 'initial' ? 'LIST' : 'RELIST')}          (${e.cause})`;
     case 'initApply': {
       counts.init++;
@@ -72,6 +75,10 @@ export function watchCommand(): Command {
       '--exit-on-error',
       'exit 1 at the first failure instead of retrying with backoff (a 410 Expired still relists)',
     )
+    .option(
+      '--checkpoint <file>',
+      'save what was watched to FILE; on the next start resume from it, not a list',
+    )
     .action(async (resource: string, flags: WatchFlags) => {
       const kube = await connect(flags);
       let type: Awaited<ReturnType<typeof resolveResource>>;
@@ -87,6 +94,7 @@ export function watchCommand(): Command {
       let reported = '';
       let lastFailure: string | undefined;
       let failed: string | undefined;
+      const checkpoint = checkpointFor(kube, type, flags);
       const watcher = kube.watcher(
         type,
         {
@@ -100,6 +108,7 @@ export function watchCommand(): Command {
           initial: flags.initial,
           signal: ac.signal,
           requestTimeoutMs: flags.requestTimeout || undefined,
+          initialState: checkpoint?.load,
           logger: {
             // The watcher reports each failure here, then to onError with the error itself.
             warn: (o, msg) => {
@@ -143,6 +152,7 @@ export function watchCommand(): Command {
       try {
         for await (const e of watcher) {
           if (e.type === 'initDone') synced = true;
+          checkpoint?.track(e);
           if (flags.output === 'json') {
             const line: Record<string, unknown> = { type: e.type };
             if ('cause' in e) line.cause = e.cause;
@@ -157,8 +167,12 @@ export function watchCommand(): Command {
         if (timer) clearTimeout(timer);
         process.off('SIGINT', interrupt);
         process.off('SIGTERM', interrupt);
+        await checkpoint?.close();
         kube.transport.close();
-        if (flags.stats) process.stdout.write(`${JSON.stringify({ stats: watcher.metrics })}\n`);
+        if (flags.stats)
+          process.stdout.write(
+            `${JSON.stringify({ stats: watcher.metrics, checkpoint: checkpoint?.status })}\n`,
+          );
       }
       if (failed !== undefined) throw new CliError(failed);
       if (!synced) {
@@ -171,4 +185,24 @@ export function watchCommand(): Command {
         );
       }
     });
+}
+
+/** `--checkpoint FILE`: the checkpoint of what this command watches (its warnings on stderr, as `warning:` lines). */
+function checkpointFor(
+  kube: Awaited<ReturnType<typeof connect>>,
+  type: Awaited<ReturnType<typeof resolveResource>>,
+  flags: WatchFlags,
+): Checkpoint | undefined {
+  if (!flags.checkpoint) return undefined;
+  const selection = {
+    namespace: flags.namespace,
+    allNamespaces: flags.allNamespaces,
+    labelSelector: flags.selector,
+    fieldSelector: flags.fieldSelector,
+  };
+  return new Checkpoint({
+    path: flags.checkpoint,
+    identity: (signal) => kube.checkpointIdentity(type, selection, signal),
+    logger: { warn: (_o, msg) => process.stderr.write(`warning: ${msg}\n`) },
+  });
 }

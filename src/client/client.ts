@@ -1,7 +1,9 @@
 import type { KubeObject } from '../protocol/events.js';
+import type { CheckpointIdentity } from './checkpoint-file.js';
+import { checkpointIdentity } from './checkpoint-identity.js';
 import { type ClusterConnection, type LoadOptions, loadConnection } from './config/index.js';
 import { Informer, type InformerOptions } from './informer.js';
-import { SharedInformerFactory } from './informer-factory.js';
+import { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer-factory.js';
 import { findBuiltin, type ResourceType } from './resources.js';
 import { ResourceClient } from './rest.js';
 import { Transport, type TransportOptions } from './transport.js';
@@ -15,6 +17,14 @@ export interface Selection {
   labelSelector?: string;
   fieldSelector?: string;
 }
+
+/** Options of {@link KubeClient}: the transport's, and defaults for its informers. */
+export type KubeClientOptions = TransportOptions & {
+  /** Options every informer of the shared factory gets (timing, logger, ...). */
+  informerDefaults?: InformerOptions<KubeObject>;
+  /** Options of the shared informer factory (e.g. a checkpoint directory). */
+  informerFactory?: SharedInformerFactoryOptions;
+};
 
 /**
  * The entry point of the library: a connection to one API server with REST
@@ -30,16 +40,13 @@ export class KubeClient {
   readonly transport: Transport;
   readonly informers: SharedInformerFactory;
 
-  constructor(
-    connection: ClusterConnection,
-    opts: TransportOptions & { informerDefaults?: InformerOptions<KubeObject> } = {},
-  ) {
+  constructor(connection: ClusterConnection, opts: KubeClientOptions = {}) {
     this.transport = new Transport(connection, opts);
-    this.informers = new SharedInformerFactory(this.transport, opts.informerDefaults);
+    this.informers = new SharedInformerFactory(this.transport, opts.informerDefaults, opts.informerFactory);
   }
 
   /** Loads credentials the way kubectl does (see {@link loadConnection}) and connects. */
-  static async load(opts: LoadOptions & TransportOptions = {}): Promise<KubeClient> {
+  static async load(opts: LoadOptions & KubeClientOptions = {}): Promise<KubeClient> {
     return new KubeClient(await loadConnection(opts), opts);
   }
 
@@ -66,13 +73,33 @@ export class KubeClient {
     return new Watcher<T>(this.source(type, selection), opts);
   }
 
-  /** A new (unshared) informer, not yet started. */
+  /** A new (unshared) informer, not yet started. A `checkpoint` without an identity gets this cluster's. */
   informer<T extends KubeObject = KubeObject>(
     type: ResourceType | string,
     selection: Selection = {},
     opts: InformerOptions<T> = {},
   ): Informer<T> {
-    return new Informer<T>(this.source(type, selection), opts);
+    const checkpoint = opts.checkpoint && {
+      identity: (signal?: AbortSignal) => this.checkpointIdentity(type, selection, signal),
+      ...opts.checkpoint,
+    };
+    return new Informer<T>(this.source(type, selection), checkpoint ? { ...opts, checkpoint } : opts);
+  }
+
+  /** The identity a checkpoint of this selection carries on this cluster (one GET of `kube-system`). */
+  checkpointIdentity(
+    type: ResourceType | string,
+    selection: Selection = {},
+    signal?: AbortSignal,
+  ): Promise<CheckpointIdentity> {
+    const t = resolveType(type);
+    const key = {
+      type: t,
+      namespace: this.namespaceFor(t, selection),
+      labelSelector: selection.labelSelector,
+      fieldSelector: selection.fieldSelector,
+    };
+    return checkpointIdentity(this.transport, key, signal);
   }
 
   /** The shared informer for this selection (one watch per process), started. */

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import type { KubeObject } from '../protocol/events.js';
+import type { CheckpointOptions } from './checkpoint.js';
+import { checkpointFileName, checkpointIdentity } from './checkpoint-identity.js';
 import { Informer, type InformerOptions } from './informer.js';
 import { HttpListWatch } from './listwatch.js';
 import { ResourcePath, type ResourceType } from './resources.js';
@@ -12,6 +15,16 @@ export interface InformerKey {
   fieldSelector?: string;
 }
 
+/** Options of {@link SharedInformerFactory}. */
+export interface SharedInformerFactoryOptions {
+  /**
+   * Checkpoint every informer in this directory (one file per resource,
+   * namespace and selectors) and resume from it on start; the other
+   * {@link CheckpointOptions} apply to each.
+   */
+  checkpoint?: Omit<CheckpointOptions, 'path' | 'identity'> & { dir: string };
+}
+
 /**
  * Gives every part of a process the same informer (one watch) per resource,
  * namespace and selectors, as client-go's SharedInformerFactory: ten
@@ -21,11 +34,17 @@ export class SharedInformerFactory {
   private readonly transport: Transport;
   private readonly defaults: InformerOptions<KubeObject>;
   private readonly informers = new Map<string, Informer<KubeObject>>();
+  private readonly factoryOptions: SharedInformerFactoryOptions;
 
   /** `defaults` apply to every informer made (timing, logger, ...). */
-  constructor(transport: Transport, defaults: InformerOptions<KubeObject> = {}) {
+  constructor(
+    transport: Transport,
+    defaults: InformerOptions<KubeObject> = {},
+    factoryOptions: SharedInformerFactoryOptions = {},
+  ) {
     this.transport = transport;
     this.defaults = defaults;
+    this.factoryOptions = factoryOptions;
   }
 
   /** The shared informer for `key`, created and started on first use. */
@@ -47,11 +66,25 @@ export class SharedInformerFactory {
       informer = new Informer<KubeObject>(source, {
         ...this.defaults,
         ...(options as InformerOptions<KubeObject>),
+        ...this.checkpointFor(key),
       });
       this.informers.set(id, informer);
       informer.start();
     }
     return informer as unknown as Informer<T>;
+  }
+
+  private checkpointFor(key: InformerKey): { checkpoint?: CheckpointOptions } {
+    const given = this.factoryOptions.checkpoint;
+    if (!given) return {};
+    const { dir, ...rest } = given;
+    return {
+      checkpoint: {
+        ...rest,
+        path: join(dir, checkpointFileName(key)),
+        identity: (signal?: AbortSignal) => checkpointIdentity(this.transport, key, signal),
+      },
+    };
   }
 
   /** Every informer made so far. */

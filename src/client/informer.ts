@@ -1,5 +1,6 @@
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
+import { Checkpoint, type CheckpointOptions } from './checkpoint.js';
 import { cacheMeta } from './lazy-decode.js';
 import { type ListWatchSource, resourceVersionOf } from './listwatch.js';
 import { Watcher, type WatcherEvent, type WatcherOptions } from './watcher.js';
@@ -20,6 +21,12 @@ export interface InformerOptions<T extends KubeObject> extends WatcherOptions {
   resyncPeriodMs?: number;
   /** Called when a handler throws or rejects (the informer goes on). */
   onHandlerError?: (err: unknown, event: 'add' | 'update' | 'delete') => void;
+  /**
+   * Save the cache to a file and resume from it after a process restart
+   * instead of listing (see checkpoint.ts). KubeClient and the shared
+   * informer factory fill in its `identity`.
+   */
+  checkpoint?: CheckpointOptions;
 }
 
 /** `namespace/name`, or `name` for cluster-scoped objects: the cache key. */
@@ -40,6 +47,8 @@ export function objectKey(object: KubeObject): string {
  */
 export class Informer<T extends KubeObject = KubeObject> {
   readonly watcher: Watcher<T>;
+  /** The cache's checkpoint, when the `checkpoint` option is set: its status says whether the start resumed. */
+  readonly checkpoint: Checkpoint<T> | undefined;
   /** Handler failures so far. */
   handlerErrors = 0;
   private store = new Map<string, T>();
@@ -71,7 +80,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   constructor(source: ListWatchSource, opts: InformerOptions<T> = {}) {
     this.opts = opts;
     this.clock = opts.clock ?? systemClock;
-    this.watcher = new Watcher<T>(source, opts);
+    if (opts.checkpoint) {
+      const { logger, clock, lazyDecode } = opts;
+      this.checkpoint = new Checkpoint<T>({ logger, clock, lazyDecode, ...opts.checkpoint });
+    }
+    this.watcher = new Watcher<T>(
+      source,
+      this.checkpoint ? { ...opts, initialState: this.checkpoint.load } : opts,
+    );
     this.indexers = { namespace: byNamespace, ...opts.indexers };
     this.indexerList = Object.entries(this.indexers);
     // The key holds the namespace, so an update never moves an object in the built-in namespace index.
@@ -143,6 +159,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.watcher.stop();
     await this.running;
     await this.delivered();
+    await this.checkpoint?.close();
   }
 
   private async run(): Promise<void> {
@@ -158,6 +175,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private apply(e: WatcherEvent<T>): void {
+    // The checkpoint mirrors the store event by event: its objects and resourceVersion always agree.
+    this.checkpoint?.track(e);
     switch (e.type) {
       case 'init':
         this.pending = new Map();

@@ -106,6 +106,16 @@ export function isUndecoded(object: KubeObject): boolean {
   return lazy !== undefined && lazy.value === undefined;
 }
 
+/**
+ * The JSON text of a lazy object not yet decoded, else undefined: a
+ * checkpoint writes it as it came, without decoding the object.
+ */
+export function undecodedText(object: KubeObject): string | undefined {
+  if (!lazyObjectsMade) return undefined;
+  const lazy = (object as { [LAZY]?: LazyObject })[LAZY];
+  return lazy && lazy.value === undefined ? lazy.text : undefined;
+}
+
 /** A lazy object made of the bytes a scan located. */
 function lazyObject(bytes: Uint8Array, scanned: ScannedObject, offset: number): KubeObject {
   const { start, end } = scanned;

@@ -8,9 +8,21 @@ import { type ListCause, newWatcherMetrics, type WatcherMetrics } from './metric
 import { TransportError } from './transport.js';
 import { isProbableEof, listAll, openWatch, readEvents, type WatchIoContext } from './watch-io.js';
 
+/** Why an `init` began: a (re)list's cause, or `checkpoint` for a state given by {@link WatcherOptions.initialState}. */
+export type InitCause = ListCause | 'checkpoint';
+
+/**
+ * A state to start from instead of listing (e.g. a saved checkpoint): its
+ * objects and the resourceVersion they are current at.
+ */
+export interface InitialState<T extends KubeObject = KubeObject> {
+  resourceVersion: string;
+  objects: T[];
+}
+
 /** What a watcher yields. `init`..`initDone` bracket every (re)list; the rest are live changes. */
 export type WatcherEvent<T extends KubeObject = KubeObject> =
-  | { type: 'init'; cause: ListCause }
+  | { type: 'init'; cause: InitCause }
   | { type: 'initApply'; object: T }
   | { type: 'initDone'; resourceVersion: string }
   | { type: 'apply'; object: T }
@@ -55,6 +67,15 @@ export interface WatcherOptions {
    * when handlers read few objects; see lazy-decode.ts for the limits.
    */
   lazyDecode?: boolean;
+  /**
+   * Start from this state instead of a list (or from what the function,
+   * given the watcher's stop signal, resolves to; undefined: list as usual).
+   * It is yielded as `init` (cause `checkpoint`), `initApply`..., `initDone`,
+   * then the watch resumes from its resourceVersion; a 410 relists with the
+   * usual rules. Correctness never
+   * depends on it: a stale resourceVersion only costs that relist.
+   */
+  initialState?: InitialState | ((signal: AbortSignal) => Promise<InitialState | undefined>);
   /** Ends the watcher. */
   signal?: AbortSignal;
   clock?: Clock;
@@ -176,6 +197,22 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     let state: State = { kind: 'Empty', cause: 'initial', relist: { resourceVersion: '0' } };
     const signal = this.abort.signal;
     try {
+      const given = this.opts.initialState;
+      let initial: InitialState | undefined;
+      try {
+        initial = typeof given === 'function' ? await given(signal) : given;
+      } catch (err) {
+        if (!signal.aborted) this.report(err, 'initial state unavailable: listing');
+      }
+      if (initial && !signal.aborted) {
+        // Delivered as a list would be, then resumed from: InitListed, as after a list.
+        this.setResourceVersion(initial.resourceVersion);
+        const out: WatcherEvent<T>[] = [{ type: 'init', cause: 'checkpoint' }];
+        for (const object of initial.objects) out.push({ type: 'initApply', object: object as T });
+        out.push({ type: 'initDone', resourceVersion: initial.resourceVersion });
+        state = { kind: 'InitListed', resourceVersion: initial.resourceVersion, resumed: true };
+        yield out;
+      }
       while (!signal.aborted) {
         const out: WatcherEvent<T>[] = [];
         state = await this.step(state, out);

@@ -55,6 +55,12 @@ export interface SimulationOptions {
   log?: (line: string) => void;
   /** Stops the simulation when aborted. */
   signal?: AbortSignal;
+  /**
+   * Checkpoint the controllers' shared informers in this directory and resume
+   * from it on the next start (a controller-manager restart without relists,
+   * when the server's storage and history still hold the checkpoints' resourceVersions).
+   */
+  checkpointDir?: string;
 }
 
 /** Counters of a running simulation. */
@@ -119,6 +125,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
     qps: 0,
     userAgent: 'kube-controller-manager/v1.33.1 (watchmark-sim)',
     informerDefaults: { logger },
+    informerFactory: opts.checkpointDir ? { checkpoint: { dir: opts.checkpointDir } } : {},
   });
   const nodeClient = new KubeClient(connection, {
     qps: 0,

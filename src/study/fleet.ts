@@ -5,9 +5,10 @@
  * sum the library's own metrics plus the {@link CountingSource} counts.
  */
 import type { KubeClient } from '../client/client.js';
-import { Informer } from '../client/informer.js';
+import { Informer, type InformerOptions } from '../client/informer.js';
 import { newWatcherMetrics, type WatcherMetrics } from '../client/metrics.js';
 import type { WatcherOptions } from '../client/watcher.js';
+import type { KubeObject } from '../protocol/events.js';
 import { STUDY_NAMESPACE, type WatcherClass, type WatcherSpec } from './cluster.js';
 import { type StudyOptions, toReal } from './options.js';
 import { streamRandom } from './random.js';
@@ -51,6 +52,8 @@ export class Fleet {
     specs: WatcherSpec[],
     opts: StudyOptions,
     run: { bookmarks: boolean; historyWindowMs: number },
+    /** More options for each watcher's informer (the restart study's checkpoints). */
+    extra?: (spec: WatcherSpec, kube: KubeClient) => InformerOptions<KubeObject>,
   ) {
     const base = scaledWatcherOptions(opts, run.bookmarks);
     const windowReal = toReal(opts, run.historyWindowMs);
@@ -60,7 +63,11 @@ export class Fleet {
       const inner = kube.resource('pods', STUDY_NAMESPACE).listWatch({ labelSelector, fieldSelector });
       const source = new CountingSource(inner, windowReal);
       // Watcher i draws the same timeouts and jitter in every run: restarts line up across runs.
-      const informer = new Informer(source, { ...base, random: streamRandom(opts.seed, i) });
+      const informer = new Informer(source, {
+        ...base,
+        random: streamRandom(opts.seed, i),
+        ...extra?.(spec, kube),
+      });
       return { spec, informer, source };
     });
   }

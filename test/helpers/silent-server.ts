@@ -6,6 +6,8 @@ export interface SilentServer {
   url: string;
   /** Writes a kubeconfig (token auth) for it to `path`. */
   writeKubeconfig(path: string, namespace?: string): Promise<void>;
+  /** Connections accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export async function startSilentServer(): Promise<SilentServer> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    connections: () => held.length,
     async writeKubeconfig(path, namespace = 'default') {
       const text = [
         'apiVersion: v1',

@@ -1,0 +1,57 @@
+/**
+ * kill -9 in the middle of a checkpoint write, every time: a child writes
+ * large checkpoints back to back and is killed as soon as its temporary file
+ * appears. The checkpoint path must always hold a whole, verified checkpoint
+ * (the previous one, or a complete new one), and the next load removes the
+ * dead writer's temporary file.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  readCheckpointFile,
+  removeStaleTemporaries,
+  writeCheckpointFile,
+} from '../../src/client/checkpoint-file.js';
+
+const CHILD = join(import.meta.dirname, '../helpers/checkpoint-writer-child.ts');
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'watchmark-torn-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('a writer killed mid-write leaves the previous checkpoint whole, and its temporary file is cleaned up', async () => {
+  const path = join(dir, 'pods.checkpoint');
+  const identity = {
+    servers: ['x'],
+    clusterUid: 'u',
+    resource: '/v1/pods',
+    namespace: 'demo',
+    labelSelector: '',
+    fieldSelector: '',
+  };
+  await writeCheckpointFile(path, { savedAt: Date.now(), identity, resourceVersion: '1' }, [
+    { metadata: { name: 'only', namespace: 'demo', resourceVersion: '1' } },
+  ]);
+  for (let round = 0; round < 5; round++) {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const isTmp = (f: string) => f.startsWith('pods.checkpoint.tmp-');
+    const deadline = Date.now() + 30_000;
+    while (!(await readdir(dir)).some(isTmp)) {
+      if (Date.now() > deadline) throw new Error('the writer never started a write');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const loaded = await readCheckpointFile(path);
+    expect(loaded.objects.length).toBe(loaded.header.resourceVersion === '1' ? 1 : 20_000);
+    expect(await removeStaleTemporaries(path)).toBeGreaterThanOrEqual(1);
+    expect((await readdir(dir)).filter(isTmp)).toEqual([]);
+  }
+}, 120_000);

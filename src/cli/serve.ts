@@ -26,6 +26,7 @@ interface ServeFlags {
   watchList: boolean;
   systemNamespaces: boolean;
   simulate?: boolean;
+  ui: boolean;
   nodes?: number;
   etcdServers?: string;
   etcdPrefix?: string;
@@ -106,6 +107,7 @@ export async function serveOptions(flags: ServeFlags): Promise<ServerOptions> {
     systemNamespaces: flags.systemNamespaces,
     insecureHttp: flags.insecureHttp,
     insecureNoAuth: flags.insecureNoAuth,
+    ui: flags.ui,
     log: (message) => process.stderr.write(`watchmark serve: ${message}\n`),
   };
   if (flags.tlsCert && flags.tlsKey) {
@@ -181,6 +183,7 @@ export function serveCommand(): Command {
       '--simulate',
       'also run a simulated cluster against the server: deployment and replicaset controllers, scheduler, garbage collector, kubelets',
     )
+    .option('--no-ui', 'do not serve the live view of the watches at /ui')
     .option('--nodes <n>', 'nodes of the simulated cluster (default 3; needs --simulate)', positiveIntArg)
     .action(async (flags: ServeFlags) => {
       if (flags.nodes !== undefined && !flags.simulate) throw new CliError('--nodes needs --simulate');
@@ -207,6 +210,8 @@ export function serveCommand(): Command {
       process.stdout.write(
         `watchmark API server ready at ${server.url} (kubeconfig: ${server.kubeconfigPath})\n`,
       );
+      const uiUrl = server.uiLoginUrl();
+      if (uiUrl) process.stdout.write(`live view (this link logs in once): ${uiUrl}\n`);
       let sim: Simulation | undefined;
       if (flags.simulate) {
         // The simulation is a client like any other: it reaches the server through the kubeconfig.

@@ -65,6 +65,8 @@ export interface RunningServer {
    * for this server), or undefined when the server runs without `ui`.
    */
   uiLoginUrl(): string | undefined;
+  /** Pages that have the live view's stream open now (0 without `ui`). */
+  uiPagesOpen(): number;
   /** Ends every watch cleanly, stops listening and releases everything. */
   close(): Promise<void>;
 }
@@ -241,6 +243,10 @@ class ApiServer implements RunningServer {
 
   uiLoginUrl(): string | undefined {
     return this.ui?.routes.loginUrl(this.url);
+  }
+
+  uiPagesOpen(): number {
+    return this.ui?.stream.connected ?? 0;
   }
 
   private startUi(): LiveUi {

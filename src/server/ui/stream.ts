@@ -3,6 +3,9 @@ import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { ServerStats } from '../stats.js';
 import type { Aggregate, LaneView, WatchTimeline } from './timeline.js';
 
+/** Notes a page that connects late still gets. */
+const RECENT_NOTES = 8;
+
 /** The history window as the page draws it: the oldest resourceVersion a watch may still start from. */
 export interface HistoryView {
   latest: number;
@@ -15,6 +18,8 @@ export interface HistoryView {
 /** A server-wide happening drawn across every lane (a fault injection, most often). */
 export interface Note {
   kind: 'compact' | 'drop';
+  /** When (ms since the epoch, server clock). */
+  time: number;
   rv: number;
   text: string;
 }
@@ -68,6 +73,8 @@ export class UiStream {
   private readonly clients = new Set<ServerResponse>();
   private readonly opts: UiStreamOptions;
   private notes: Note[] = [];
+  /** The last few notes, for a page that connects later (the demo's story has happened by then). */
+  private recentNotes: Note[] = [];
   private timer: TimerHandle | undefined;
   private lastSent = '';
   private closed = false;
@@ -82,8 +89,10 @@ export class UiStream {
   }
 
   /** Adds a note for the next frame. */
-  note(note: Note): void {
-    if (this.clients.size > 0) this.notes.push(note);
+  note(note: Omit<Note, 'time'>): void {
+    const timed = { ...note, time: this.opts.clock.now() };
+    this.recentNotes = [...this.recentNotes.slice(-(RECENT_NOTES - 1)), timed];
+    if (this.clients.size > 0) this.notes.push(timed);
   }
 
   /** Starts streaming to `res` (the request was authenticated): a snapshot now, deltas after. */
@@ -97,7 +106,7 @@ export class UiStream {
     this.clients.add(res);
     res.on('close', () => this.clients.delete(res));
     const { lanes, more } = this.opts.timeline.snapshot();
-    this.send(res, this.frame(true, lanes, [], more));
+    this.send(res, { ...this.frame(true, lanes, [], more), notes: this.recentNotes });
     this.schedule();
   }
 

@@ -53,7 +53,10 @@ function connect() {
 
 function apply(frame) {
   perf.frames++;
-  if (frame.snapshot) state.lanes.clear();
+  if (frame.snapshot) {
+    state.lanes.clear();
+    state.notes = [];
+  }
   for (const incoming of frame.lanes) {
     let lane = state.lanes.get(incoming.id);
     if (!lane) {
@@ -75,7 +78,7 @@ function apply(frame) {
   state.counters = frame.counters;
   state.more = frame.more;
   for (const note of frame.notes) {
-    state.notes.unshift({ time: new Date().toLocaleTimeString(), text: note.text });
+    state.notes.unshift({ time: new Date(note.time).toLocaleTimeString(), text: note.text });
   }
   state.notes.length = Math.min(state.notes.length, NOTES_KEPT);
 }

@@ -211,7 +211,10 @@ export function serveCommand(): Command {
         `watchmark API server ready at ${server.url} (kubeconfig: ${server.kubeconfigPath})\n`,
       );
       const uiUrl = server.uiLoginUrl();
-      if (uiUrl) process.stdout.write(`live view (this link logs in once): ${uiUrl}\n`);
+      if (uiUrl) {
+        const once = uiUrl.includes('/ui/login?code=') ? ' (this link logs in once)' : '';
+        process.stdout.write(`live view${once}: ${uiUrl}\n`);
+      }
       let sim: Simulation | undefined;
       if (flags.simulate) {
         // The simulation is a client like any other: it reaches the server through the kubeconfig.

@@ -114,6 +114,11 @@ let lastDomain = '';
 function render() {
   const d = domain();
   const x = (rv) => `${(((rv - d.lo) / (d.hi - d.lo)) * 100).toFixed(2)}%`;
+  // Marks are placed by CSS from their --rv and the axis' --lo/--span: moving the axis is two
+  // custom properties, not a style write per mark.
+  const root = document.documentElement.style;
+  root.setProperty('--lo', String(d.lo));
+  root.setProperty('--span', String(d.hi - d.lo));
   const domainKey = `${d.lo}:${d.hi}:${JSON.stringify(state.history.oldestByResource)}`;
   const moved = domainKey !== lastDomain;
   lastDomain = domainKey;
@@ -128,7 +133,8 @@ function render() {
       row = laneRow(lane);
       container.append(row);
     }
-    if (lane.changed || moved) updateLane(row, lane, x);
+    if (lane.changed) updateLane(row, lane, x);
+    else if (moved) placeLane(row, lane, x);
     lane.changed = false;
   }
   for (const row of [...container.children]) if (!seen.has(row.dataset.laneId)) row.remove();
@@ -225,12 +231,11 @@ function updateLane(row, lane, x) {
       `${lane.address} · ${lane.open > 0 ? `${lane.open} open` : 'reconnecting / gone'}`,
       badge,
     );
-  row.querySelector('.compacted').style.width = x(oldestFor(lane));
+  placeLane(row, lane, x);
   const cursor = row.querySelector('.cursor');
-  cursor.style.left = x(lane.rv);
   cursor.classList.toggle('stale', stale);
   cursor.title = `resourceVersion ${lane.rv}${stale ? ' (compacted away: resuming from it answers 410)' : ''}`;
-  updateMarks(row.querySelector('.marks'), lane.marks, x);
+  updateMarks(row.querySelector('.marks'), lane.marks);
   const c = lane.counts;
   row.querySelector('.rv').textContent =
     `rv ${lane.rv} · ${c.events} ev · ${c.bookmarks} bm · ${c.expired} × 410 · ${c.relists} relist · ${c.resumes} resume`;
@@ -246,17 +251,24 @@ function updateLane(row, lane, x) {
   steps.dataset.story = lane.story.join(' | ');
 }
 
-/** Reuses the lane's mark elements (positions go through CSSOM: the page's CSP forbids style attributes). */
-function updateMarks(box, marks, x) {
+/** Places what is not a mark (the compacted band, the cursor) on the axis. */
+function placeLane(row, lane, x) {
+  row.querySelector('.compacted').style.width = x(oldestFor(lane));
+  row.querySelector('.cursor').style.left = x(lane.rv);
+}
+
+/** Reuses the lane's mark elements (styles go through CSSOM: the page's CSP forbids style attributes). */
+function updateMarks(box, marks) {
   while (box.children.length < marks.length) box.append(document.createElement('i'));
   while (box.children.length > marks.length) box.lastChild.remove();
   marks.forEach((m, i) => {
     const el = box.children[i];
     const cls = `mark ${m.kind}`;
     if (el.className !== cls) el.className = cls;
+    if (el.dataset.rv === String(m.rv) && el.dataset.mark === m.kind) return;
     el.dataset.mark = m.kind;
     el.dataset.rv = String(m.rv);
-    el.style.left = x(m.rv);
+    el.style.setProperty('--rv', String(m.rv));
     el.title = `${m.kind} @ ${m.rv}`;
   });
 }

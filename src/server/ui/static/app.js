@@ -203,14 +203,12 @@ function laneRow(lane) {
 }
 
 function updateLane(row, lane, x) {
-  const stale = lane.rv > 0 && lane.rv < oldestFor(lane);
   Object.assign(row.dataset, {
     userAgent: lane.userAgent,
     resource: lane.resource,
     bookmarks: String(lane.bookmarks),
     open: String(lane.open),
     rv: String(lane.rv),
-    stale: String(stale),
     expired: String(lane.counts.expired),
     relists: String(lane.counts.relists),
     resumes: String(lane.counts.resumes),
@@ -232,9 +230,6 @@ function updateLane(row, lane, x) {
       badge,
     );
   placeLane(row, lane, x);
-  const cursor = row.querySelector('.cursor');
-  cursor.classList.toggle('stale', stale);
-  cursor.title = `resourceVersion ${lane.rv}${stale ? ' (compacted away: resuming from it answers 410)' : ''}`;
   updateMarks(row.querySelector('.marks'), lane.marks);
   const c = lane.counts;
   row.querySelector('.rv').textContent =
@@ -251,10 +246,20 @@ function updateLane(row, lane, x) {
   steps.dataset.story = lane.story.join(' | ');
 }
 
-/** Places what is not a mark (the compacted band, the cursor) on the axis. */
+/**
+ * Places what is not a mark on the axis: the compacted band and the lane's
+ * resourceVersion, marked stale once it is older than the band's edge (a
+ * reconnect from it will get 410).
+ */
 function placeLane(row, lane, x) {
-  row.querySelector('.compacted').style.width = x(oldestFor(lane));
-  row.querySelector('.cursor').style.left = x(lane.rv);
+  const oldest = oldestFor(lane);
+  const stale = lane.rv > 0 && lane.rv < oldest;
+  row.dataset.stale = String(stale);
+  row.querySelector('.compacted').style.width = x(oldest);
+  const cursor = row.querySelector('.cursor');
+  cursor.style.left = x(lane.rv);
+  cursor.classList.toggle('stale', stale);
+  cursor.title = `resourceVersion ${lane.rv}${stale ? ' (compacted away: resuming from it answers 410)' : ''}`;
 }
 
 /** Reuses the lane's mark elements (styles go through CSSOM: the page's CSP forbids style attributes). */

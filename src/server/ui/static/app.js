@@ -105,8 +105,17 @@ function domain() {
     if (lane.rv > 0) lo = Math.min(lo, lane.rv);
     if (lane.marks.length > 0) lo = Math.min(lo, lane.marks[0].rv || lo);
   }
-  const span = Math.max(latest - lo, 10);
-  return { lo: Math.max(0, lo - span * 0.04), hi: latest + span * 0.04 };
+  // Snapped to a round step with headroom, so under a stream of writes the axis moves now and
+  // then (every mark restyled), not on every frame.
+  const step = niceStep(Math.max(latest - lo, 10) / 8);
+  return { lo: Math.max(0, Math.floor(lo / step) * step - step), hi: (Math.floor(latest / step) + 2) * step };
+}
+
+/** 1, 2 or 5 times a power of ten, at least `n`. */
+function niceStep(n) {
+  const p = 10 ** Math.floor(Math.log10(n));
+  for (const m of [1, 2, 5, 10]) if (m * p >= n) return m * p;
+  return 10 * p;
 }
 
 let lastDomain = '';
@@ -203,6 +212,14 @@ function laneRow(lane) {
 }
 
 function updateLane(row, lane, x) {
+  const c = lane.counts;
+  const summary = `rv ${lane.rv} · ${c.events} ev · ${c.bookmarks} bm · ${c.expired} × 410 · ${c.relists} relist · ${c.resumes} resume`;
+  placeLane(row, lane, x);
+  updateMarks(row.querySelector('.marks'), lane.marks);
+  // The rest changes rarely: rewritten only when it did.
+  const key = `${lane.open}|${summary}|${lane.story.join('|')}`;
+  if (row.dataset.key === key) return;
+  row.dataset.key = key;
   Object.assign(row.dataset, {
     userAgent: lane.userAgent,
     resource: lane.resource,
@@ -229,11 +246,7 @@ function updateLane(row, lane, x) {
       `${lane.address} · ${lane.open > 0 ? `${lane.open} open` : 'reconnecting / gone'}`,
       badge,
     );
-  placeLane(row, lane, x);
-  updateMarks(row.querySelector('.marks'), lane.marks);
-  const c = lane.counts;
-  row.querySelector('.rv').textContent =
-    `rv ${lane.rv} · ${c.events} ev · ${c.bookmarks} bm · ${c.expired} × 410 · ${c.relists} relist · ${c.resumes} resume`;
+  row.querySelector('.rv').textContent = summary;
   const steps = row.querySelector('.steps');
   steps.replaceChildren(
     ...lane.story.map((text, i) => {
@@ -262,20 +275,27 @@ function placeLane(row, lane, x) {
   cursor.title = `resourceVersion ${lane.rv}${stale ? ' (compacted away: resuming from it answers 410)' : ''}`;
 }
 
-/** Reuses the lane's mark elements (styles go through CSSOM: the page's CSP forbids style attributes). */
+/**
+ * Keeps one element per mark, in order: marks that scrolled off go from the
+ * front, new ones are appended; nothing else is touched. Positions come from
+ * CSS (--rv against the axis' --lo/--span); the page's CSP forbids style
+ * attributes, so --rv is set through CSSOM.
+ */
 function updateMarks(box, marks) {
-  while (box.children.length < marks.length) box.append(document.createElement('i'));
-  while (box.children.length > marks.length) box.lastChild.remove();
-  marks.forEach((m, i) => {
-    const el = box.children[i];
-    const cls = `mark ${m.kind}`;
-    if (el.className !== cls) el.className = cls;
-    if (el.dataset.rv === String(m.rv) && el.dataset.mark === m.kind) return;
+  const firstSeq = marks.length > 0 ? marks[0].seq : Number.POSITIVE_INFINITY;
+  while (box.firstChild && Number(box.firstChild.dataset.seq) < firstSeq) box.firstChild.remove();
+  const lastSeq = box.lastChild ? Number(box.lastChild.dataset.seq) : 0;
+  for (const m of marks) {
+    if (m.seq <= lastSeq) continue;
+    const el = document.createElement('i');
+    el.className = `mark ${m.kind}`;
+    el.dataset.seq = String(m.seq);
     el.dataset.mark = m.kind;
     el.dataset.rv = String(m.rv);
     el.style.setProperty('--rv', String(m.rv));
     el.title = `${m.kind} @ ${m.rv}`;
-  });
+    box.append(el);
+  }
 }
 
 function oldestFor(lane) {

@@ -104,6 +104,8 @@ export class LiveUi {
     info: ResourceRequest,
     query: URLSearchParams,
   ): void {
+    // A paginated list is one list: its later pages (with `continue`) add nothing to the lane.
+    if (query.get('continue')) return;
     const client = clientOf(req, info, query);
     res.once('finish', () => {
       if (res.statusCode === 200) this.timeline.listed(client, this.cacher.latestRevision);

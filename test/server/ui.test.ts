@@ -42,6 +42,9 @@ describe('the /ui door (TLS, token auth)', () => {
       expect(answer.status, path).toBe(401);
       expect(JSON.parse(answer.text)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
     }
+    const form = await get('/ui/login');
+    expect(form.status).toBe(401);
+    expect(form.text).toContain('name="token"');
     const action = await uiRequest(`${server.url}/ui/actions/compact`, { method: 'POST', ca: server.caPem });
     expect(action.status).toBe(401);
   });

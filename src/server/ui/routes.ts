@@ -120,7 +120,8 @@ export class UiRoutes {
     if (this.opts.open) return this.redirect(res, '/ui');
     if (method === 'GET') {
       const code = query.get('code');
-      if (code === null) return this.sendLogin(res, 200, 'Enter the API token (the kubeconfig holds it).');
+      // 401 like every other anonymous /ui answer: the form is the way in, not content.
+      if (code === null) return this.sendLogin(res, 401, 'Enter the API token (the kubeconfig holds it).');
       if (!this.sessions.redeem(code)) {
         return this.sendLogin(
           res,

@@ -195,7 +195,7 @@ function renderHistory(d, x) {
   track.querySelector('.compacted').style.width = x(oldest);
   track.querySelector('.retained').style.left = x(oldest);
   $('axis-lo').textContent = String(Math.round(d.lo));
-  $('axis-hi').textContent = String(latest);
+  $('axis-hi').textContent = String(Math.round(d.hi));
   $('history-text').textContent =
     `latest resourceVersion ${latest}; oldest a watch can start from ${oldest}: a client holding an older one gets 410 Expired and must relist`;
 }

@@ -3,6 +3,9 @@ import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { ServerStats } from '../stats.js';
 import type { Aggregate, LaneView, WatchTimeline } from './timeline.js';
 
+/** The longest a stream stays silent (ms). */
+const KEEPALIVE_MS = 15_000;
+
 /** Notes a page that connects late still gets. */
 const RECENT_NOTES = 8;
 
@@ -77,6 +80,7 @@ export class UiStream {
   private recentNotes: Note[] = [];
   private timer: TimerHandle | undefined;
   private lastSent = '';
+  private lastWriteAt = 0;
   private closed = false;
 
   constructor(opts: UiStreamOptions) {
@@ -134,8 +138,17 @@ export class UiStream {
     this.notes = [];
     // An idle server sends nothing new: skip identical frames (the page keeps the last one).
     const text = JSON.stringify(frame);
-    if (text === this.lastSent) return;
+    const now = this.opts.clock.now();
+    if (text === this.lastSent) {
+      // A comment now and then keeps idle proxies from closing a quiet stream.
+      if (now - this.lastWriteAt >= KEEPALIVE_MS) {
+        this.lastWriteAt = now;
+        for (const res of this.clients) res.write(':\n\n');
+      }
+      return;
+    }
     this.lastSent = text;
+    this.lastWriteAt = now;
     for (const res of this.clients) this.write(res, text);
   }
 

@@ -15,7 +15,7 @@ import { KubeClient } from '../client/client.js';
 import { parseManifests } from '../client/manifest.js';
 import type { FollowedEvent, RolloutFollower } from '../client/rollout/follow.js';
 import type { Watcher } from '../client/watcher.js';
-import { startServer } from '../server/index.js';
+import { type RunningServer, startServer } from '../server/index.js';
 import { startSimulation } from '../sim/index.js';
 import { checkEvents, describeTotals, totals, type WatchTotals } from './demo-report.js';
 import { CliError } from './errors.js';
@@ -50,6 +50,12 @@ export interface DemoOptions {
   out?: Output;
   /** Simulated kubelet step delays (ms). */
   timing?: { pullMs?: number; createMs?: number; startMs?: number; readyMs?: number };
+  /**
+   * Serve the live view at /ui (`--ui`): print its login link, wait up to
+   * `waitForPageMs` (default 60 s) for a page to open before the story
+   * starts, and keep everything up after the summary until `keepUp` resolves.
+   */
+  ui?: { keepUp: () => Promise<void>; waitForPageMs?: number };
 }
 
 /** What the demo measured (for tests). */
@@ -81,6 +87,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
       bookmarkInterval: BOOKMARK_INTERVAL_MS,
       bookmarkLead: 500,
       compactionInterval: 0,
+      ui: opts.ui !== undefined,
     });
     cleanup.unshift(() => server.close());
     const sim = await startSimulation({
@@ -92,6 +99,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     const kube = await KubeClient.load({ kubeconfig: join(dir, 'kubeconfig') });
     cleanup.unshift(() => kube.close());
     say(`      server ${server.url}, nodes ${sim.nodes.join(', ')}`);
+    if (opts.ui) await waitForPage(server, say, opts.ui.waitForPageMs ?? 60_000);
 
     // The contrast: two watchers of the same quiet selection (pods of an app that has none
     // here), one asking for bookmarks and one not. Nothing they watch changes, so without
@@ -213,6 +221,12 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
           : 'no 410 (yet): its reconnect had not happened when the summary was taken'
       }`,
     );
+    if (opts.ui) {
+      say();
+      say(`The live view stays up (server, simulated cluster and watchers): ${server.uiLoginUrl()}`);
+      say('Press the buttons to compact and drop again; Ctrl-C stops everything.');
+      await opts.ui.keepUp();
+    }
     const ok =
       check.missed.length === 0 &&
       check.shownTwice.length === 0 &&
@@ -228,6 +242,14 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
   } finally {
     for (const close of cleanup) await close();
   }
+}
+
+/** Prints the live view's link and waits until a page has it open (or `ms` pass), so the story is seen from its start. */
+async function waitForPage(server: RunningServer, say: (text?: string) => void, ms: number): Promise<void> {
+  say(`      live view (this link logs in once): ${server.uiLoginUrl()}`);
+  if (server.uiPagesOpen() > 0) return;
+  say(`      open it now: the demo goes on when the page is open, or in ${Math.round(ms / 1000)} s`);
+  await until(() => server.uiPagesOpen() > 0, ms);
 }
 
 interface Strike {
@@ -291,8 +313,22 @@ export function demoCommand(): Command {
     .description(
       'see bookmarks at work in about 10 s: a server, a simulated cluster, a rollout through dropped watches',
     )
-    .action(async () => {
-      const result = await runDemo();
+    .option('--ui', 'serve the live view of the watches at /ui and keep it up after the demo, until Ctrl-C')
+    .action(async (flags: { ui?: boolean }) => {
+      const result = await runDemo(flags.ui ? { ui: { keepUp: untilInterrupted } } : {});
       if (!result.ok) throw new CliError('the demo did not go as planned (see above)');
     });
+}
+
+/** Resolves on Ctrl-C or SIGTERM. */
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }

@@ -26,6 +26,7 @@ interface ServeFlags {
   watchList: boolean;
   systemNamespaces: boolean;
   simulate?: boolean;
+  ui: boolean;
   nodes?: number;
   simImages?: string;
   simCheckpointDir?: string;
@@ -108,6 +109,7 @@ export async function serveOptions(flags: ServeFlags): Promise<ServerOptions> {
     systemNamespaces: flags.systemNamespaces,
     insecureHttp: flags.insecureHttp,
     insecureNoAuth: flags.insecureNoAuth,
+    ui: flags.ui,
     log: (message) => process.stderr.write(`watchmark serve: ${message}\n`),
   };
   if (flags.tlsCert && flags.tlsKey) {
@@ -195,6 +197,7 @@ export function serveCommand(): Command {
       '--simulate',
       'also run a simulated cluster against the server: deployment and replicaset controllers, scheduler, garbage collector, kubelets',
     )
+    .option('--no-ui', 'do not serve the live view of the watches at /ui')
     .option('--nodes <n>', 'nodes of the simulated cluster (default 3; needs --simulate)', positiveIntArg)
     .option(
       '--sim-images <file>',
@@ -235,6 +238,11 @@ export function serveCommand(): Command {
       process.stdout.write(
         `watchmark API server ready at ${server.url} (kubeconfig: ${server.kubeconfigPath})\n`,
       );
+      const uiUrl = server.uiLoginUrl();
+      if (uiUrl) {
+        const once = uiUrl.includes('/ui/login?code=') ? ' (this link logs in once)' : '';
+        process.stdout.write(`live view${once}: ${uiUrl}\n`);
+      }
       let sim: Simulation | undefined;
       if (flags.simulate) {
         // The simulation is a client like any other: it reaches the server through the kubeconfig.

@@ -33,6 +33,7 @@ import { newStats, type ServerStats } from './stats.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/types.js';
 import { generateServingCertificates } from './tls.js';
+import { isList, LiveUi } from './ui/live-ui.js';
 import type { WatchSettings } from './watch.js';
 import { Cacher } from './watchcache/cacher.js';
 
@@ -60,6 +61,13 @@ export interface RunningServer {
   compact(): Promise<number>;
   /** Cuts every open watch stream mid-flight. Returns how many. */
   dropWatches(): number;
+  /**
+   * A link that opens the live view at `/ui` once (a single-use login code
+   * for this server), or undefined when the server runs without `ui`.
+   */
+  uiLoginUrl(): string | undefined;
+  /** Pages that have the live view's stream open now (0 without `ui`). */
+  uiPagesOpen(): number;
   /** Ends every watch cleanly, stops listening and releases everything. */
   close(): Promise<void>;
 }
@@ -115,6 +123,7 @@ class ApiServer implements RunningServer {
   private readonly metrics: ServerMetrics;
   private readonly ctx: ResourceContext;
   private authenticator: Authenticator | undefined;
+  private ui: LiveUi | undefined;
   private http: Server | undefined;
   private compactionTimer: TimerHandle | undefined;
   private readonly compactor: Compactor;
@@ -231,7 +240,30 @@ class ApiServer implements RunningServer {
       await writeKubeconfig(opts.kubeconfigOut, this.kubeconfig);
       this.kubeconfigPath = opts.kubeconfigOut;
     }
+    if (opts.ui) this.ui = this.startUi();
     this.scheduleCompaction();
+  }
+
+  uiLoginUrl(): string | undefined {
+    return this.ui?.routes.loginUrl(this.url);
+  }
+
+  uiPagesOpen(): number {
+    return this.ui?.stream.connected ?? 0;
+  }
+
+  private startUi(): LiveUi {
+    return new LiveUi({
+      clock: this.clock,
+      stats: this.stats,
+      cacher: this.cacher,
+      open: this.authenticator === undefined,
+      secure: !this.opts.insecureHttp,
+      authenticate: (req) => this.authenticator?.authenticate(req) !== undefined,
+      authenticateToken: (token) => this.authenticator?.authenticateToken(token) !== undefined,
+      compact: () => this.compact(),
+      dropWatches: () => this.dropWatches(),
+    });
   }
 
   async compact(): Promise<number> {
@@ -241,6 +273,7 @@ class ApiServer implements RunningServer {
     // hold everything up to the compaction, or older events would survive it.
     await this.cacher.waitForRevision(revision, this.opts.tooLargeWait ?? DEFAULTS.tooLargeWait);
     this.cacher.dropHistory();
+    this.ui?.noteCompaction(revision);
     return revision;
   }
 
@@ -252,6 +285,7 @@ class ApiServer implements RunningServer {
         n++;
       }
     }
+    this.ui?.noteDrop(n);
     return n;
   }
 
@@ -259,6 +293,7 @@ class ApiServer implements RunningServer {
     if (this.closing) return;
     this.closing = true;
     this.compactionTimer?.cancel();
+    this.ui?.close();
     for (const cache of this.cacher.all()) for (const w of cache.watchers.all()) w.close('shutdown');
     this.cacher.stop();
     const http = this.http;
@@ -329,11 +364,19 @@ class ApiServer implements RunningServer {
       throw StatusError.of('BadRequest', 'malformed request URL');
     }
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    // The live view has its own door (a login link, or the token once, for a session cookie).
+    if (this.ui && LiveUi.owns(path)) return this.ui.routes.handle(req, res, path, url.searchParams);
     if (this.authenticator && !PUBLIC_PATHS.has(path) && !this.authenticator.authenticate(req)) {
       throw new StatusError(failureStatus('Unauthorized', 'Unauthorized'));
     }
     const method = req.method ?? 'GET';
     const info = parseNamespaceSubresource(path, findByPlural) ?? parseResourcePath(path, findByPlural);
+    if (info && this.ui) {
+      // Per request, so the UI can put this client's watch on its lane (user agent, address, selectors).
+      const ctx = { ...this.ctx, observeWatch: this.ui.observeWatch(req, info, url.searchParams) };
+      if (isList(method, info, url.searchParams)) this.ui.observeList(req, res, info, url.searchParams);
+      return handleResource(ctx, req, res, info, url.searchParams);
+    }
     if (info) return handleResource(this.ctx, req, res, info, url.searchParams);
     if (path.startsWith('/debug/watchmark/'))
       return this.debug(method, path.slice('/debug/watchmark/'.length), res);

@@ -179,9 +179,19 @@ export class Authenticator {
     return user && withAuthenticatedGroup(user);
   }
 
+  /** The user of a bearer `token` (as typed into the UI's login form), or undefined. */
+  authenticateToken(token: string): UserInfo | undefined {
+    if (this.disabled) return { name: ANONYMOUS_NAME, groups: [UNAUTHENTICATED_GROUP] };
+    return this.fromToken(token);
+  }
+
   private fromBearerToken(req: IncomingMessage): UserInfo | undefined {
     const token = bearerToken(req.headers.authorization);
     if (token === undefined) return undefined;
+    return this.fromToken(token);
+  }
+
+  private fromToken(token: string): UserInfo | undefined {
     const presented = sha256(token);
     let match: UserInfo | undefined;
     // No early exit: the time taken must not reveal which entry (if any) matched.

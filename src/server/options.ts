@@ -56,6 +56,12 @@ export interface ServerOptions {
   token?: string;
   /** Write the kubeconfig here (mode 0600). */
   kubeconfigOut?: string;
+  /**
+   * Serve the live view at `/ui` (`watchmark serve` turns it on; `--no-ui` off):
+   * lanes of every open watch, streamed from the server's own state, behind
+   * the API's authentication. Default false for {@link startServer}.
+   */
+  ui?: boolean;
   /** Receives one-line log messages (errors of background work). */
   log?: (message: string) => void;
 }

@@ -7,7 +7,12 @@ import type { ServerStats } from './stats.js';
 import type { Store } from './store/types.js';
 import type { Cacher } from './watchcache/cacher.js';
 import type { EventEncoder } from './watchcache/event.js';
-import { CacheWatcher, type WatchFilter, type WatchSink } from './watchcache/watcher.js';
+import {
+  CacheWatcher,
+  type WatcherObserver,
+  type WatchFilter,
+  type WatchSink,
+} from './watchcache/watcher.js';
 
 /** Watch timing knobs of the server (all in ms). */
 export interface WatchSettings {
@@ -30,6 +35,16 @@ export interface WatchContext {
   settings: WatchSettings;
   /** Random source in [0, 1), injectable for tests. */
   random: () => number;
+  /** Returns an observer for a watch about to start (the live UI sets it per request); optional. */
+  observeWatch?: (start: WatchStart) => WatcherObserver | undefined;
+}
+
+/** What a starting watch asked for, as given to {@link WatchContext.observeWatch}. */
+export interface WatchStart {
+  kind: ResourceKind;
+  /** The resourceVersion asked for (undefined when unset). */
+  resourceVersion: number | undefined;
+  allowBookmarks: boolean;
 }
 
 /** The watch-relevant query parameters. */
@@ -128,6 +143,7 @@ export async function serveWatch(
   stats.watchesStarted++;
   stats.openWatchers++;
   const startRevision = rv ?? cacher.latestRevision;
+  const observer = ctx.observeWatch?.({ kind, resourceVersion: rv, allowBookmarks: bookmarks });
   const watcher = new CacheWatcher(filter, sink, withState ? cacher.latestRevision : startRevision, {
     clock,
     stats,
@@ -141,6 +157,7 @@ export async function serveWatch(
     deadline: clock.now() + timeoutMs,
     maxBufferedBytes: settings.maxWatcherBufferBytes,
     latestRevision: () => cacher.latestRevision,
+    observer,
     onClosed: (w) => {
       stats.openWatchers--;
       cache.unregister(w);
@@ -167,6 +184,7 @@ export async function serveWatch(
     }
   }
   if (watcher.isClosed) return undefined;
+  observer?.started(watcher.revision);
   watcher.startTimers();
   return watcher;
 }

@@ -75,3 +75,18 @@ async function isExecutableFile(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The Chromium the browser tests drive: `$WATCHMARK_CHROMIUM`, else the first of
+ * `chromium` (Debian's package, which `.ci/run` installs), `chromium-browser`,
+ * `google-chrome` on PATH. Undefined when there is none; nothing is ever downloaded.
+ */
+export async function findChromium(): Promise<string | undefined> {
+  const given = process.env.WATCHMARK_CHROMIUM;
+  if (given) return (await isExecutableFile(given)) ? given : undefined;
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    const found = await findOnPath(name);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -57,6 +57,26 @@ export interface WatcherOptions {
   latestRevision(): number;
   /** Called once when the watcher is gone, whatever the cause. */
   onClosed(watcher: CacheWatcher): void;
+  /** Told of every line written and of the end (the live UI's timeline); optional. */
+  observer?: WatcherObserver;
+}
+
+/** Why a watcher ended. */
+export type WatcherCloseReason = 'timeout' | 'shutdown' | 'dropped' | 'slow' | 'error' | 'client';
+
+/**
+ * Follows one watcher's stream as it is written, for the live UI. Called
+ * synchronously on the write path, so implementations only record.
+ */
+export interface WatcherObserver {
+  /** A line of `type` went to the client; `revision` is the resourceVersion it carries (0 when none). */
+  written(type: WatchEventType, revision: number, bytes: number): void;
+  /** The watch ended with an ERROR event carrying `status` (410 Expired, most often). */
+  failed(status: Status): void;
+  /** The watcher was registered for live events, resuming from `revision`. */
+  started(revision: number): void;
+  /** The watcher ended. */
+  closed(reason: WatcherCloseReason): void;
 }
 
 /**
@@ -114,14 +134,14 @@ export class CacheWatcher {
     if (type === undefined) {
       return false;
     }
-    this.write(event.line(type, this.opts.encoder), type);
+    this.write(event.line(type, this.opts.encoder), type, event.revision);
     if (event.revision > this.sentRevision) this.sentRevision = event.revision;
     return true;
   }
 
   /** Writes a synthetic ADDED for an object of the initial state. */
   deliverInitial(object: KubeObject, objectJson: string): void {
-    this.write(this.opts.encoder.encode('ADDED', object, objectJson), 'ADDED');
+    this.write(this.opts.encoder.encode('ADDED', object, objectJson), 'ADDED', 0);
     this.opts.stats.initialStateEventsSent++;
   }
 
@@ -133,13 +153,14 @@ export class CacheWatcher {
   /** Writes the BOOKMARK that ends a streaming list's initial events (KEP-3157). */
   sendInitialEventsEnd(revision: number): void {
     this.advanceTo(revision);
-    this.write(this.bookmarkLine(String(revision), true), 'BOOKMARK');
+    this.write(this.bookmarkLine(String(revision), true), 'BOOKMARK', revision);
     this.opts.stats.initialEventsEndSent++;
   }
 
   /** Writes an ERROR event with `status`, then ends the stream. */
   fail(status: Status): void {
-    this.write(Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`), 'ERROR');
+    this.opts.observer?.failed(status);
+    this.write(Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`), 'ERROR', 0);
     this.close('error');
   }
 
@@ -147,7 +168,7 @@ export class CacheWatcher {
    * Ends the watch. `timeout`/`shutdown` end the stream cleanly (no terminal
    * event, as kube-apiserver); `dropped` cuts it as a broken connection would.
    */
-  close(reason: 'timeout' | 'shutdown' | 'dropped' | 'slow' | 'error' | 'client'): void {
+  close(reason: WatcherCloseReason): void {
     if (this.closed) return;
     this.closed = true;
     this.deadlineTimer?.cancel();
@@ -155,6 +176,7 @@ export class CacheWatcher {
     if (reason === 'dropped' || reason === 'slow') this.sink.destroy();
     else if (reason !== 'client') this.sink.end();
     if (reason === 'slow') this.opts.stats.slowWatchersClosed++;
+    this.opts.observer?.closed(reason);
     this.opts.onClosed(this);
   }
 
@@ -174,11 +196,12 @@ export class CacheWatcher {
     }
   }
 
-  private write(line: Buffer, type: WatchEventType): void {
+  private write(line: Buffer, type: WatchEventType, revision: number): void {
     const { stats } = this.opts;
     this.sink.write(line);
     stats.eventsSent[type]++;
     stats.watchBytesWritten += line.length;
+    this.opts.observer?.written(type, revision, line.length);
     // A client that leaves this much unread is closed rather than allowed to
     // grow server memory without bound; it will resume from its last RV.
     if (this.sink.bufferedBytes > this.opts.maxBufferedBytes) this.close('slow');
@@ -227,7 +250,7 @@ export class CacheWatcher {
       return;
     }
     this.sentRevision = latest;
-    this.write(this.bookmarkLine(String(latest)), 'BOOKMARK');
+    this.write(this.bookmarkLine(String(latest)), 'BOOKMARK', latest);
     this.opts.stats.bookmarksSent++;
   }
 }

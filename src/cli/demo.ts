@@ -222,10 +222,12 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
       }`,
     );
     if (opts.ui) {
+      // Listen for Ctrl-C before saying so: a user (or a test) may press it as soon as the line shows.
+      const interrupted = opts.ui.keepUp();
       say();
       say(`The live view stays up (server, simulated cluster and watchers): ${server.uiLoginUrl()}`);
       say('Press the buttons to compact and drop again; Ctrl-C stops everything.');
-      await opts.ui.keepUp();
+      await interrupted;
     }
     const ok =
       check.missed.length === 0 &&

@@ -9,6 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { setWatchWriteCoalescing } from '../../src/server/watch-sink.js';
 import { runServerChild } from '../../src/study/server-child-runtime.js';
 import type { ServerSample } from './server-process.js';
 
@@ -34,6 +35,8 @@ runServerChild({
   exitOnSigint: true,
   async start(own) {
     const options = JSON.parse(process.env.WATCHMARK_BENCH_SERVER_OPTIONS ?? '{}') as ServerOptions;
+    // The fan-out benchmark measures watch writes with and without per-turn coalescing.
+    setWatchWriteCoalescing(process.env.WATCHMARK_BENCH_COALESCE !== '0');
     const server = await startServer({
       ...options,
       insecureHttp: true,

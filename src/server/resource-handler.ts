@@ -23,8 +23,8 @@ import { serverSideApply } from './server-side-apply.js';
 import { toTable } from './table.js';
 import { tableEncoder, tableRequest } from './table-response.js';
 import { serveWatch } from './watch.js';
+import { openWatchSink } from './watch-sink.js';
 import { jsonEncoder } from './watchcache/event.js';
-import type { WatchSink } from './watchcache/watcher.js';
 import { checkFields, dryRun, readObject } from './write-input.js';
 
 export type { ResourceContext } from './resource-context.js';
@@ -176,30 +176,6 @@ async function watch(
   if (!watcher) return;
   if (clientGone) watcher.close('client');
   else res.on('close', () => watcher.close('client'));
-}
-
-function openWatchSink(res: ServerResponse): WatchSink {
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Transfer-Encoding': 'chunked',
-    'Cache-Control': 'no-cache, private',
-  });
-  res.flushHeaders();
-  return {
-    write: (chunk) => {
-      if (!res.destroyed && !res.writableEnded) res.write(chunk);
-    },
-    get bufferedBytes() {
-      return res.writableLength;
-    },
-    end: () => {
-      if (!res.writableEnded) res.end();
-    },
-    destroy: () => {
-      res.destroy();
-      res.socket?.destroy();
-    },
-  };
 }
 
 async function patch(

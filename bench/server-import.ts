@@ -9,7 +9,7 @@
  * defaults (a generated serving certificate and a token).
  *
  *   npm run bench:import                 # 7 processes per case, writes bench/results/server-import.json
- *   npm run bench:import -- --quick      # 3 per case, prints only
+ *   npm run bench:import -- --quick      # 2 per case, prints only
  *
  * The target (issue #11) is reported, never asserted: import + ready within
  * 100 ms. Medians over the processes; the machine's load over the run is recorded.
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
   if (unknown.length > 0)
     throw new Error(`unknown argument ${unknown[0]}; usage: npm run bench:import -- [--quick]`);
   const started = new Date();
-  const m = await measureImport(quick ? 3 : 7, (line) => console.log(line));
+  const m = await measureImport(quick ? 2 : 7, (line) => console.log(line));
   printImport(m);
   if (quick) {
     console.log('\n(quick run: no JSON written)');

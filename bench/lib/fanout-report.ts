@@ -84,6 +84,10 @@ export function coalescingComparison(results: ScenarioResult[]) {
         watchers: n,
         saturatedUsPerWrite: { coalesced: usPerWrite(on) ?? null, uncoalesced: usPerWrite(off) ?? null },
         saturatedRatio: ratio(usPerWrite(on), usPerWrite(off)),
+        saturatedLinesPerSocketWrite: {
+          coalesced: on.saturated?.linesPerSocketWrite ?? null,
+          uncoalesced: off.saturated?.linesPerSocketWrite ?? null,
+        },
         fixedRateUsPerWrite: {
           coalesced: on.fixedRate?.serverCpuUsPerWrite ?? null,
           uncoalesced: off.fixedRate?.serverCpuUsPerWrite ?? null,
@@ -171,6 +175,7 @@ export function printReport(
       ['writes/s', (r) => r.saturated?.writesPerSec],
       ['events/s', (r) => r.saturated?.eventsPerSec],
       ['srv us/write', (r) => usPerWrite(r)],
+      ['lines/sock write', (r) => r.saturated?.linesPerSocketWrite],
       ['rounds min-max', (r) => roundsRange(r)],
       [
         'quiet rounds',
@@ -198,6 +203,7 @@ export function printReport(
       ['ns p50', (r) => r.fixedRate?.latencyMs?.namespace?.p50],
       ['ns p99', (r) => r.fixedRate?.latencyMs?.namespace?.p99],
       ['srv us/write', (r) => r.fixedRate?.serverCpuUsPerWrite],
+      ['lines/sock write', (r) => r.fixedRate?.linesPerSocketWrite],
       ['srv CPU %', (r) => r.fixedRate?.serverCpuPercent],
       ['others %', (r) => r.fixedRate?.otherCpuPercent],
       ['missing', (r) => r.fixedRate?.eventsMissing],
@@ -215,6 +221,7 @@ export function printReport(
           'saturated on',
           'off',
           'on/off',
+          'lines/sock write',
           'fixed on',
           'off',
           'on/off',
@@ -228,6 +235,7 @@ export function printReport(
           c.saturatedUsPerWrite.coalesced,
           c.saturatedUsPerWrite.uncoalesced,
           c.saturatedRatio,
+          c.saturatedLinesPerSocketWrite.coalesced,
           c.fixedRateUsPerWrite.coalesced,
           c.fixedRateUsPerWrite.uncoalesced,
           c.fixedRateRatio,

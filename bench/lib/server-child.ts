@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
-import { setWatchWriteCoalescing } from '../../src/server/watch-sink.js';
+import { setWatchWriteCoalescing, watchWriteCounts } from '../../src/server/watch-sink.js';
 import { runServerChild } from '../../src/study/server-child-runtime.js';
 import type { ServerSample } from './server-process.js';
 
@@ -26,6 +26,7 @@ function sample(running: RunningServer): ServerSample {
     eluActiveMs: elu.active,
     stats: structuredClone(running.stats),
     latestRevision: running.latestRevision(),
+    watchWrites: watchWriteCounts(),
   };
 }
 

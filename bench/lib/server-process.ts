@@ -20,6 +20,8 @@ export interface ServerSample {
   eluActiveMs: number;
   stats: ServerStats;
   latestRevision: number;
+  /** Watch lines written and the response writes they went out in (servers that count them). */
+  watchWrites?: { lines: number; writes: number };
 }
 
 /** A running server child. */

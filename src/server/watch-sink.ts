@@ -19,6 +19,18 @@ import type { WatchSink } from './watchcache/watcher.js';
 
 let coalescing = true;
 
+/** Watch lines handed to sinks and socket writes made of them, in this process, since it started. */
+const counts = { lines: 0, writes: 0 };
+
+/**
+ * How many watch lines this process has written and in how many response
+ * writes. Internal: the fan-out benchmark reports lines per write, the
+ * coalescing factor itself, which machine load does not blur as it does CPU time.
+ */
+export function watchWriteCounts(): { lines: number; writes: number } {
+  return { ...counts };
+}
+
 /**
  * Turns per-turn gathering of watch lines on or off for watches opened from
  * now on. Internal: the fan-out benchmark switches it off to measure what it saves.
@@ -49,6 +61,7 @@ class CoalescingSink implements WatchSink {
 
   write(chunk: Buffer): void {
     if (!this.writable()) return;
+    counts.lines++;
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     if (this.pending.length === 1) {
@@ -70,7 +83,10 @@ class CoalescingSink implements WatchSink {
     const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
-    if (this.writable()) this.res.write(data);
+    if (this.writable()) {
+      counts.writes++;
+      this.res.write(data);
+    }
   }
 
   end(): void {
@@ -97,7 +113,10 @@ class CoalescingSink implements WatchSink {
 function directSink(res: ServerResponse): WatchSink {
   return {
     write: (chunk) => {
-      if (!res.destroyed && !res.writableEnded) res.write(chunk);
+      if (res.destroyed || res.writableEnded) return;
+      counts.lines++;
+      counts.writes++;
+      res.write(chunk);
     },
     get bufferedBytes() {
       return res.writableLength;

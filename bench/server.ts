@@ -1,8 +1,11 @@
 /**
  * `npm run bench:server`: the server benchmarks in one run, in sequence:
- * watch fan-out (server-fanout.ts, every argument passed on), then memory vs
- * etcd (server-etcd.ts, which takes only `--quick`). Each runs in its own
- * process so neither's heap or open sockets weigh on the other.
+ * import + start time (server-import.ts), watch fan-out (server-fanout.ts,
+ * every argument passed on), then memory vs etcd (server-etcd.ts). The first
+ * takes only `--quick`. Each runs in its own process so none's heap or open
+ * sockets weigh on another. `--quick` (a check before a change lands, under
+ * 30 s) runs the first two only: the etcd comparison has its own
+ * `npm run bench:etcd -- --quick`.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +15,8 @@ const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const run = (name: string, argv: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', script(name), ...argv], { stdio: 'inherit' }).status ?? 1;
 
+const quick = args.includes('--quick') ? ['--quick'] : [];
+const importTime = run('./server-import.ts', quick);
 const fanout = run('./server-fanout.ts', args);
-const etcd = run('./server-etcd.ts', args.includes('--quick') ? ['--quick'] : []);
-process.exitCode = fanout || etcd;
+const etcd = quick.length > 0 ? 0 : run('./server-etcd.ts', []);
+process.exitCode = importTime || fanout || etcd;

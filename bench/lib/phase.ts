@@ -49,6 +49,11 @@ export interface PhaseResult {
   medianOf?: string;
   /** Rounds during which other processes used under the quiet threshold. */
   quietRounds?: number;
+  /** Watch lines per response write in the window: 1 without coalescing, more as lines share a write. */
+  linesPerSocketWrite?: number;
+  /** The counts behind {@link linesPerSocketWrite}. */
+  watchLines?: number;
+  watchWrites?: number;
 }
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
@@ -101,7 +106,16 @@ export async function measurePhase(
   const load = otherLoad(machineBefore, machineAfter, serverMs + clientMs, windowMs);
   const expected = expectedNode + expectedNamespace;
   const sent = (x: ServerSample) => Object.values(x.stats.eventsSent).reduce((a, b) => a + b, 0);
+  const lines = (after.watchWrites?.lines ?? 0) - (before.watchWrites?.lines ?? 0);
+  const socketWrites = (after.watchWrites?.writes ?? 0) - (before.watchWrites?.writes ?? 0);
   return {
+    ...(after.watchWrites
+      ? {
+          watchLines: lines,
+          watchWrites: socketWrites,
+          linesPerSocketWrite: socketWrites > 0 ? round(lines / socketWrites, 2) : undefined,
+        }
+      : {}),
     writes: w.writes,
     writeErrors: w.errors,
     firstWriteError: w.firstError,
@@ -168,6 +182,16 @@ export function combineRounds(rounds: PhaseResult[], quietPercent: number): Phas
     otherCpuPercent: weighted((r) => r.otherCpuPercent),
     stealPercent: weighted((r) => r.stealPercent),
     slowWatchersClosed: sum((r) => r.slowWatchersClosed),
+    ...(rounds.every((r) => r.watchLines !== undefined)
+      ? {
+          watchLines: sum((r) => r.watchLines!),
+          watchWrites: sum((r) => r.watchWrites!),
+          linesPerSocketWrite:
+            sum((r) => r.watchWrites!) > 0
+              ? round(sum((r) => r.watchLines!) / sum((r) => r.watchWrites!), 2)
+              : undefined,
+        }
+      : {}),
     maxInFlight: max((r) => r.maxInFlight),
     maxSendLagMs: max((r) => r.maxSendLagMs),
     rounds: rounds.map((r) => ({

@@ -41,11 +41,15 @@ export interface ScenarioParams {
   quietWaitMs: number;
   quietPercent: number;
   server: ServerOptions;
+  /** Gather each watcher's lines into one write per event-loop turn (the server's default); false writes each line alone. */
+  coalesce: boolean;
 }
 
 /** Everything one scenario measured. */
 export interface ScenarioResult {
   watchers: number;
+  /** Whether the server coalesced each watcher's writes (see {@link ScenarioParams.coalesce}). */
+  coalesce: boolean;
   status: 'ok' | 'failed';
   failure?: { stage: string; message: string };
   setup: {
@@ -89,8 +93,8 @@ interface Live {
 
 /** Runs one scenario; never throws (a failure is recorded in the result). */
 export async function runScenario(p: ScenarioParams, log: (line: string) => void): Promise<ScenarioResult> {
-  const result: ScenarioResult = { watchers: p.watchers, status: 'ok', setup: {} };
-  const say = (line: string) => log(`[${p.watchers} watchers] ${line}`);
+  const result: ScenarioResult = { watchers: p.watchers, coalesce: p.coalesce, status: 'ok', setup: {} };
+  const say = (line: string) => log(`[${p.watchers} watchers${p.coalesce ? '' : ', uncoalesced'}] ${line}`);
   const apiAgent = new Agent({ keepAlive: true, maxSockets: 64 });
   const watchAgent = new Agent({ keepAlive: true, maxSockets: p.watchers + p.namespaceWatchers + 16 });
   let server: ServerProcess | undefined;
@@ -98,7 +102,7 @@ export async function runScenario(p: ScenarioParams, log: (line: string) => void
   const stage = { name: 'start server' };
   try {
     const t = performance.now();
-    server = await spawnServer(p.server);
+    server = await spawnServer(p.server, undefined, { coalesce: p.coalesce });
     result.setup.serverStartMs = Math.round(performance.now() - t);
     say(`server pid ${server.pid} at ${server.url} (${result.setup.serverStartMs} ms)`);
     fleet = new WatchFleet(server.url, watchAgent);

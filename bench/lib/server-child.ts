@@ -9,6 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { setWatchWriteCoalescing, watchWriteCounts } from '../../src/server/watch-sink.js';
 import { runServerChild } from '../../src/study/server-child-runtime.js';
 import type { ServerSample } from './server-process.js';
 
@@ -25,6 +26,7 @@ function sample(running: RunningServer): ServerSample {
     eluActiveMs: elu.active,
     stats: structuredClone(running.stats),
     latestRevision: running.latestRevision(),
+    watchWrites: watchWriteCounts(),
   };
 }
 
@@ -34,6 +36,8 @@ runServerChild({
   exitOnSigint: true,
   async start(own) {
     const options = JSON.parse(process.env.WATCHMARK_BENCH_SERVER_OPTIONS ?? '{}') as ServerOptions;
+    // The fan-out benchmark measures watch writes with and without per-turn coalescing.
+    setWatchWriteCoalescing(process.env.WATCHMARK_BENCH_COALESCE !== '0');
     const server = await startServer({
       ...options,
       insecureHttp: true,

@@ -20,6 +20,8 @@ export interface ServerSample {
   eluActiveMs: number;
   stats: ServerStats;
   latestRevision: number;
+  /** Watch lines written and the response writes they went out in (servers that count them). */
+  watchWrites?: { lines: number; writes: number };
 }
 
 /** A running server child. */
@@ -41,8 +43,14 @@ export function cpuMsBetween(a: ServerSample, b: ServerSample): number {
  * Starts the server in a child process (`node --import tsx`) and waits for it
  * to listen. `WATCHMARK_BENCH_SERVER_ARGS` adds node flags to the child, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server under load.
+ * `coalesce: false` makes every watch line its own socket write (the
+ * behaviour before coalescing), for a side-by-side comparison.
  */
-export function spawnServer(options: ServerOptions, startTimeoutMs = 30_000): Promise<ServerProcess> {
+export function spawnServer(
+  options: ServerOptions,
+  startTimeoutMs = 30_000,
+  { coalesce = true }: { coalesce?: boolean } = {},
+): Promise<ServerProcess> {
   return forkServer<ServerSample>({
     script: CHILD_SCRIPT,
     execArgv: [
@@ -51,7 +59,10 @@ export function spawnServer(options: ServerOptions, startTimeoutMs = 30_000): Pr
       '--max-old-space-size=4096',
       ...(process.env.WATCHMARK_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
     ],
-    env: { WATCHMARK_BENCH_SERVER_OPTIONS: JSON.stringify(options) },
+    env: {
+      WATCHMARK_BENCH_SERVER_OPTIONS: JSON.stringify(options),
+      WATCHMARK_BENCH_COALESCE: coalesce ? '1' : '0',
+    },
     startTimeoutMs,
   });
 }

@@ -25,15 +25,13 @@ import { negotiateDiscovery } from './media-types.js';
 import { ServerMetrics } from './metrics.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { ObjectStorage } from './object-storage.js';
-import { openApiV2Response, servedOpenApiV3 } from './openapi.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { parseNamespaceSubresource, parseResourcePath } from './request-info.js';
 import { handleResource, type ResourceContext } from './resource-handler.js';
 import { newStats, type ServerStats } from './stats.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/types.js';
-import { generateServingCertificates } from './tls.js';
-import { isList, LiveUi } from './ui/live-ui.js';
+import type { LiveUi } from './ui/live-ui.js';
 import type { WatchSettings } from './watch.js';
 import { Cacher } from './watchcache/cacher.js';
 
@@ -124,6 +122,8 @@ class ApiServer implements RunningServer {
   private readonly ctx: ResourceContext;
   private authenticator: Authenticator | undefined;
   private ui: LiveUi | undefined;
+  /** The live view's module, loaded at start only when `ui` is on. */
+  private uiModule: typeof import('./ui/live-ui.js') | undefined;
   private http: Server | undefined;
   private compactionTimer: TimerHandle | undefined;
   private readonly compactor: Compactor;
@@ -202,6 +202,8 @@ class ApiServer implements RunningServer {
     } else {
       let tls = opts.tls;
       if (!tls) {
+        // Loaded on first use: the certificate library is most of the server's import time.
+        const { generateServingCertificates } = await import('./tls.js');
         const generated = await generateServingCertificates({ hosts: [bindAddress], clock: this.clock });
         tls = { certPem: generated.certPem, keyPem: generated.keyPem, caPem: generated.caCertPem };
       }
@@ -240,7 +242,7 @@ class ApiServer implements RunningServer {
       await writeKubeconfig(opts.kubeconfigOut, this.kubeconfig);
       this.kubeconfigPath = opts.kubeconfigOut;
     }
-    if (opts.ui) this.ui = this.startUi();
+    if (opts.ui) this.ui = await this.startUi();
     this.scheduleCompaction();
   }
 
@@ -252,8 +254,9 @@ class ApiServer implements RunningServer {
     return this.ui?.stream.connected ?? 0;
   }
 
-  private startUi(): LiveUi {
-    return new LiveUi({
+  private async startUi(): Promise<LiveUi> {
+    this.uiModule = await import('./ui/live-ui.js');
+    return new this.uiModule.LiveUi({
       clock: this.clock,
       stats: this.stats,
       cacher: this.cacher,
@@ -365,7 +368,8 @@ class ApiServer implements RunningServer {
     }
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     // The live view has its own door (a login link, or the token once, for a session cookie).
-    if (this.ui && LiveUi.owns(path)) return this.ui.routes.handle(req, res, path, url.searchParams);
+    if (this.ui && this.uiModule?.LiveUi.owns(path))
+      return this.ui.routes.handle(req, res, path, url.searchParams);
     if (this.authenticator && !PUBLIC_PATHS.has(path) && !this.authenticator.authenticate(req)) {
       throw new StatusError(failureStatus('Unauthorized', 'Unauthorized'));
     }
@@ -374,7 +378,8 @@ class ApiServer implements RunningServer {
     if (info && this.ui) {
       // Per request, so the UI can put this client's watch on its lane (user agent, address, selectors).
       const ctx = { ...this.ctx, observeWatch: this.ui.observeWatch(req, info, url.searchParams) };
-      if (isList(method, info, url.searchParams)) this.ui.observeList(req, res, info, url.searchParams);
+      if (this.uiModule?.isList(method, info, url.searchParams))
+        this.ui.observeList(req, res, info, url.searchParams);
       return handleResource(ctx, req, res, info, url.searchParams);
     }
     if (info) return handleResource(this.ctx, req, res, info, url.searchParams);
@@ -421,6 +426,7 @@ class ApiServer implements RunningServer {
         );
       }
       case '/openapi/v2': {
+        const { openApiV2Response } = await import('./openapi.js');
         const v2 = openApiV2Response();
         res.writeHead(v2.status, { 'Content-Type': v2.contentType, 'Content-Length': v2.body.length });
         res.end(v2.body);
@@ -432,6 +438,7 @@ class ApiServer implements RunningServer {
       }
     }
     if (path.startsWith('/openapi/v3')) {
+      const { servedOpenApiV3 } = await import('./openapi.js');
       const openapi = await servedOpenApiV3(REGISTRY);
       if (path === '/openapi/v3') return this.reply(res, 200, openapi.root);
       const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));

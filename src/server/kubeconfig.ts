@@ -6,7 +6,6 @@
 
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { stringify } from 'yaml';
 
 /** Options for {@link buildKubeconfig}. */
 export interface KubeconfigOptions {
@@ -52,15 +51,50 @@ export function buildKubeconfig(opts: KubeconfigOptions): string {
   const context: Record<string, unknown> = { cluster: name, user: name };
   if (opts.namespace !== undefined) context.namespace = opts.namespace;
 
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name, cluster }],
-    users: [{ name, user }],
-    contexts: [{ name, context }],
-    'current-context': name,
-    preferences: {},
-  });
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    namedEntry(name, 'cluster', cluster),
+    'users:',
+    namedEntry(name, 'user', user),
+    'contexts:',
+    namedEntry(name, 'context', context),
+    `current-context: ${scalar(name)}`,
+    'preferences: {}',
+    '',
+  ].join('\n');
+}
+
+/*
+ * The file has one fixed shape, so it is written directly rather than through
+ * a YAML library: loading one was a fifth of the server's import time, paid
+ * by every program that imports `watchmark/server`. Strings are plain when
+ * YAML reads them back as the same string, and double-quoted (a JSON string
+ * is a valid YAML double-quoted scalar) otherwise.
+ */
+
+/** One `- name: ...` list entry holding a map under `key`. */
+function namedEntry(name: string, key: string, map: Record<string, unknown>): string {
+  const lines = [`  - name: ${scalar(name)}`];
+  const fields = Object.entries(map);
+  if (fields.length === 0) lines.push(`    ${key}: {}`);
+  else {
+    lines.push(`    ${key}:`);
+    for (const [field, value] of fields) lines.push(`      ${field}: ${scalar(value)}`);
+  }
+  return lines.join('\n');
+}
+
+/** A YAML scalar for a string or boolean value. */
+function scalar(value: unknown): string {
+  if (typeof value === 'boolean') return String(value);
+  const text = String(value);
+  const plain =
+    /^[A-Za-z][A-Za-z0-9+/=_.:@-]*$/.test(text) &&
+    !text.endsWith(':') &&
+    !/^(true|false|null|yes|no|on|off|y|n)$/i.test(text);
+  return plain ? text : JSON.stringify(text);
 }
 
 /**

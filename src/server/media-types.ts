@@ -5,6 +5,9 @@
  */
 import type { AggregatedDiscoveryVersion } from './discovery.js';
 
+/** The media type of Kubernetes protobuf bodies (kubectl 1.32+ sends `create` in it). */
+export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
+
 /** One media range of an Accept header, with its parameters. */
 export interface MediaRange {
   /** Lower-cased, e.g. `application` or `*`. */

@@ -22,7 +22,7 @@ import { SCHEMA } from './protobuf/schema.js';
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 /** The Content-Type of a Kubernetes protobuf body. */
-export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
+export { PROTOBUF_CONTENT_TYPE } from './media-types.js';
 
 /** A kind a protobuf body may carry: its group version, and how its decoded message becomes JSON. */
 interface ProtobufKind {

@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../protocol/events.js';
-import { applyPatch } from '../protocol/patch/index.js';
 import { StatusError } from '../protocol/status.js';
 import { deleteOptions } from './delete-options.js';
 import { filterFromQuery } from './filter.js';
@@ -19,12 +18,11 @@ import type { ResourceRequest } from './request-info.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';
 import { toScale, updateScale } from './scale.js';
-import { serverSideApply } from './server-side-apply.js';
 import { toTable } from './table.js';
 import { tableEncoder, tableRequest } from './table-response.js';
 import { serveWatch } from './watch.js';
+import { openWatchSink } from './watch-sink.js';
 import { jsonEncoder } from './watchcache/event.js';
-import type { WatchSink } from './watchcache/watcher.js';
 import { checkFields, dryRun, readObject } from './write-input.js';
 
 export type { ResourceContext } from './resource-context.js';
@@ -178,30 +176,6 @@ async function watch(
   else res.on('close', () => watcher.close('client'));
 }
 
-function openWatchSink(res: ServerResponse): WatchSink {
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Transfer-Encoding': 'chunked',
-    'Cache-Control': 'no-cache, private',
-  });
-  res.flushHeaders();
-  return {
-    write: (chunk) => {
-      if (!res.destroyed && !res.writableEnded) res.write(chunk);
-    },
-    get bufferedBytes() {
-      return res.writableLength;
-    },
-    end: () => {
-      if (!res.writableEnded) res.end();
-    },
-    destroy: () => {
-      res.destroy();
-      res.socket?.destroy();
-    },
-  };
-}
-
 async function patch(
   ctx: ResourceContext,
   req: IncomingMessage,
@@ -215,10 +189,14 @@ async function patch(
   const raw = await readBody(req, MAX_BODY_BYTES);
   const contentType = mediaType(req.headers['content-type']);
   const isDryRun = dryRun(query);
+  // The patch code is loaded on the first PATCH: a server that is only read
+  // or watched (most programs importing it) never pays for it.
   if (contentType === 'application/apply-patch+yaml') {
+    const { serverSideApply } = await import('./server-side-apply.js');
     return serverSideApply(ctx, req, res, kind, namespace, name, raw, query, isDryRun);
   }
   const body = parseJsonBody(raw);
+  const { applyPatch } = await import('../protocol/patch/index.js');
   if (subresource === 'scale') {
     const scale = await updateScale(
       ctx,

@@ -8,8 +8,8 @@ import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from './http-io.js';
 import type { ResourceKind } from './kinds/types.js';
+import { PROTOBUF_CONTENT_TYPE } from './media-types.js';
 import { OBJECT_META_FIELDS } from './meta.js';
-import { decodeProtobufObject, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import type { Query } from './resource-context.js';
 import { parseYamlBody } from './yaml-body.js';
 
@@ -30,8 +30,11 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
   const body = await readBody(req, MAX_BODY_BYTES);
   const type = mediaType(req.headers['content-type']);
   let value: unknown;
-  if (type === PROTOBUF_CONTENT_TYPE) value = await decodeProtobufObject(body);
-  else if (type === 'application/yaml' || type === 'application/apply-patch+yaml')
+  if (type === PROTOBUF_CONTENT_TYPE) {
+    // Loaded on first use: its schema tables are import time every server would pay otherwise.
+    const { decodeProtobufObject } = await import('./protobuf.js');
+    value = await decodeProtobufObject(body);
+  } else if (type === 'application/yaml' || type === 'application/apply-patch+yaml')
     value = await parseYamlBody(body);
   else if (type === '' || type === 'application/json' || type === 'text/plain') value = parseJsonBody(body);
   else {

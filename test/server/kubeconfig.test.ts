@@ -70,6 +70,21 @@ describe('buildKubeconfig', () => {
     expect(config['current-context']).toBe('dev');
   });
 
+  // The file is written without a YAML library: values YAML would read as
+  // something else (a boolean, a number, a mapping) must come back as the same strings.
+  it.each(['true', 'no', '123', '1e3', '-token', 'a: b', '#x', '"q"', "it's", 'x\ny', ''])(
+    'reads %j back as the same string',
+    (value) => {
+      const config = parse(
+        buildKubeconfig({ server: `https://h/${value}`, token: value, namespace: value, name: value || 'n' }),
+      );
+      expect(config.users[0].user.token).toBe(value);
+      expect(config.contexts[0].context.namespace).toBe(value);
+      expect(config.clusters[0].cluster.server).toBe(`https://h/${value}`);
+      expect(config['current-context']).toBe(value || 'n');
+    },
+  );
+
   it.each([
     [{ server: '', token: TOKEN }, /server URL is empty/],
     [{ server: 'https://x', caPem: CA_PEM, insecureSkipTlsVerify: true, token: TOKEN }, /mutually exclusive/],

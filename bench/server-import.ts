@@ -1,0 +1,187 @@
+/**
+ * What a program pays to use the server as a library: the time to import
+ * `watchmark/server` and for `startServer()` to be ready, each in a fresh
+ * Node process (module caches are per process, so only a fresh one shows the
+ * cost a test suite pays once). Two builds are measured, the compiled
+ * package (dist/, what `import 'watchmark/server'` loads; needs `npm run
+ * build`) and the TypeScript sources through tsx (what this repository's own
+ * tests load), each starting over plain HTTP (no TLS, no auth) and with the
+ * defaults (a generated serving certificate and a token).
+ *
+ *   npm run bench:import                 # 7 processes per case, writes bench/results/server-import.json
+ *   npm run bench:import -- --quick      # 2 per case, prints only
+ *
+ * The target (issue #11) is reported, never asserted: import + ready within
+ * 100 ms. Medians over the processes; the machine's load over the run is recorded.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { otherLoad, readMachineCpu } from './lib/machine-load.js';
+import { round, table } from './lib/report.js';
+
+const TARGET_MS = 100;
+const OUT = fileURLToPath(new URL('./results/server-import.json', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/server/index.js', import.meta.url));
+const SRC = fileURLToPath(new URL('../src/server/index.ts', import.meta.url));
+
+/** One child's figures (ms). */
+interface Sample {
+  importMs: number;
+  startMs: number;
+  totalMs: number;
+  /** The child's own CPU (user + system) over its life. */
+  cpuMs: number;
+}
+
+interface Case {
+  build: 'dist' | 'src (tsx)';
+  start: 'plain HTTP' | 'TLS + token (defaults)';
+  runs: Sample[];
+  medianImportMs: number;
+  medianStartMs: number;
+  medianTotalMs: number;
+  /** Median total / target: at most 1 holds the target. */
+  vsTarget: number;
+}
+
+// The child imports the module, starts a server on a free port, closes it and prints its figures.
+const childCode = (entry: string, options: object) => `
+const t0 = performance.now();
+const m = await import(${JSON.stringify(entry)});
+const t1 = performance.now();
+const s = await m.startServer(${JSON.stringify({ ...options, compactionInterval: 0 })});
+const t2 = performance.now();
+await s.close();
+const cpu = process.cpuUsage();
+console.log(JSON.stringify({ importMs: t1 - t0, startMs: t2 - t1, totalMs: t2 - t0, cpuMs: (cpu.user + cpu.system) / 1000 }));
+`;
+
+function runChild(entry: string, options: object, tsx: boolean): Promise<Sample> {
+  const argv = [...(tsx ? ['--import', 'tsx'] : []), '--input-type=module', '-e', childCode(entry, options)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`import child exited ${code}: ${err.trim().split('\n')[0]}`));
+      else resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as Sample);
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+};
+
+/** Runs every case `runs` times, interleaved so a burst of load spreads over all cases. */
+async function measureImport(runs: number, log: (line: string) => void = () => {}) {
+  const builds: Array<[Case['build'], string, boolean]> = [];
+  if (existsSync(DIST)) builds.push(['dist', DIST, false]);
+  else log('dist/ is not built: measuring the sources only (run `npm run build` for the package figures)');
+  builds.push(['src (tsx)', SRC, true]);
+  const starts: Array<[Case['start'], object]> = [
+    ['plain HTTP', { insecureHttp: true, insecureNoAuth: true }],
+    ['TLS + token (defaults)', {}],
+  ];
+  const cases = builds.flatMap(([build, entry, tsx]) =>
+    starts.map(([start, options]) => ({ build, start, entry, tsx, options, runs: [] as Sample[] })),
+  );
+  const before = readMachineCpu();
+  const t0 = Date.now();
+  let childCpuMs = 0;
+  // One process first, not counted: it warms the disk cache and tsx's transform cache.
+  for (const c of cases) await runChild(c.entry, c.options, c.tsx);
+  for (let i = 0; i < runs; i++) {
+    for (const c of cases) {
+      const sample = await runChild(c.entry, c.options, c.tsx);
+      childCpuMs += sample.cpuMs;
+      c.runs.push(sample);
+    }
+    log(`round ${i + 1}/${runs}`);
+  }
+  // The children's CPU is ours; whatever else the machine did is load.
+  const load = otherLoad(before, readMachineCpu(), childCpuMs, Date.now() - t0);
+  const results: Case[] = cases.map((c) => {
+    const total = median(c.runs.map((r) => r.totalMs));
+    return {
+      build: c.build,
+      start: c.start,
+      runs: c.runs.map((r) => ({
+        importMs: round(r.importMs),
+        startMs: round(r.startMs),
+        totalMs: round(r.totalMs),
+        cpuMs: round(r.cpuMs),
+      })),
+      medianImportMs: round(median(c.runs.map((r) => r.importMs))),
+      medianStartMs: round(median(c.runs.map((r) => r.startMs))),
+      medianTotalMs: round(total),
+      vsTarget: round(total / TARGET_MS, 2),
+    };
+  });
+  return { results, otherCpuPercent: load?.otherCpuPercent, stealPercent: load?.stealPercent };
+}
+
+/** Prints the table of {@link measureImport}'s figures. */
+function printImport(m: Awaited<ReturnType<typeof measureImport>>): void {
+  console.log(
+    `\nImport + startServer() ready, fresh process each (median ms; target <= ${TARGET_MS} ms total)`,
+  );
+  console.log(
+    table(
+      ['build', 'start', 'import', 'ready', 'total', 'vs target', 'runs'],
+      m.results.map((c) => [
+        c.build,
+        c.start,
+        c.medianImportMs,
+        c.medianStartMs,
+        c.medianTotalMs,
+        c.vsTarget,
+        c.runs.length,
+      ]),
+    ),
+  );
+  console.log(`  other processes used ${m.otherCpuPercent ?? '-'}% of a core during the run`);
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const quick = argv.includes('--quick');
+  const unknown = argv.filter((a) => a !== '--quick');
+  if (unknown.length > 0)
+    throw new Error(`unknown argument ${unknown[0]}; usage: npm run bench:import -- [--quick]`);
+  const started = new Date();
+  const m = await measureImport(quick ? 2 : 7, (line) => console.log(line));
+  printImport(m);
+  if (quick) {
+    console.log('\n(quick run: no JSON written)');
+    return;
+  }
+  mkdirSync(dirname(OUT), { recursive: true });
+  const doc = {
+    benchmark: 'server-import',
+    date: started.toISOString(),
+    machine: { cpus: cpus().length, node: process.version },
+    targetMs: TARGET_MS,
+    otherCpuPercent: m.otherCpuPercent,
+    stealPercent: m.stealPercent,
+    cases: m.results,
+  };
+  writeFileSync(OUT, `${JSON.stringify(doc, null, 2)}\n`);
+  console.log(`\nwrote ${relative(process.cwd(), OUT)}`);
+}
+
+main().catch((err: Error) => {
+  console.error(err.message);
+  process.exit(1);
+});

@@ -5,7 +5,7 @@
  * Each client runs in its own child process, so memory peaks do not mix.
  *
  *   npm run bench:client                  # full run, writes bench/results/client.json
- *   npm run bench:client -- --quick       # smoke run: 2,000 pods, 10,000 events, no JSON
+ *   npm run bench:client -- --quick       # < 30 s: paired rounds, ratios printed, no JSON (see lib/client-quick.ts)
  *   npm run bench:client -- [--out FILE] [--skip-build]
  *
  * Phases: library import cost (fresh `node` on the compiled dist/ of each
@@ -24,7 +24,7 @@
  * (`lazyDecode: true`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -39,7 +39,8 @@ import {
   type ServerPlan,
   syncNamespace,
 } from './lib/client-plan.js';
-import { otherLoad, readMachineCpu, waitForQuiet } from './lib/machine-load.js';
+import { printQuick, type QuickParams, type QuickReport, runQuick } from './lib/client-quick.js';
+import { otherLoad, processCpuMs, readMachineCpu, waitForQuiet } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -91,23 +92,34 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-function parameters(quick: boolean) {
+function parameters() {
   return {
-    syncSizes: quick ? [2_000] : [10_000, 50_000],
-    churnPods: quick ? 2_000 : 10_000,
-    churnEvents: quick ? 10_000 : 60_000,
+    syncSizes: [10_000, 50_000],
+    churnPods: 10_000,
+    churnEvents: 60_000,
     /** Rounds: every client once per round, each run in a fresh process, clients interleaved. */
-    rounds: quick ? 2 : 3,
+    rounds: 3,
     /** Before each run, wait up to this for other processes to quiet down (at most `quietBudgetMs` in all). */
-    quietWaitMs: quick ? 0 : 2_000,
-    quietBudgetMs: quick ? 0 : 20_000,
+    quietWaitMs: 2_000,
+    quietBudgetMs: 20_000,
     quietPercent: 30,
-    importRuns: quick ? 3 : 7,
+    importRuns: 7,
     sampleMs: 2,
     listRequest: 'one request, resourceVersion=0 (watch cache); watchmark informers with pageSize: 0',
     server: 'watchmark serve in a child process, plain HTTP, no auth (insecureHttp + insecureNoAuth)',
   };
 }
+
+/** The quick mode's run: small enough to finish in under 30 s with the build and the server. */
+const QUICK: QuickParams = {
+  syncSize: 2_000,
+  churnPods: 2_000,
+  churnEvents: 10_000,
+  budgetMs: 12_000,
+  minRounds: 4,
+  maxRounds: 15,
+  sampleMs: 2,
+};
 
 function machine() {
   return {
@@ -202,12 +214,22 @@ function measureImports(runs: number, log: (s: string) => void): ImportCost[] {
   return out;
 }
 
+/**
+ * Builds dist/ (watchmark runs from it, as users run it). Incremental, with
+ * its build info inside dist/ (gone with it): a rebuild after a small change
+ * takes seconds, which the quick mode's budget needs.
+ */
 function build(log: (s: string) => void): string | undefined {
-  log('building dist/ (npm run build) for the import-cost phase');
-  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+  log('building dist/ (tsc -p tsconfig.build.json, incremental)');
+  const tsc = resolve(ROOT, 'node_modules/typescript/bin/tsc');
+  const r = spawnSync(
+    process.execPath,
+    [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo'],
+    { cwd: ROOT, encoding: 'utf8', timeout: 180_000 },
+  );
   if (r.status === 0) return undefined;
   // tsc still emits on type errors: the import measurement stays meaningful, but say so.
-  const warning = `npm run build exited ${r.status ?? r.signal}: ${(r.stdout + r.stderr).trim().split('\n').slice(0, 5).join(' | ')}`;
+  const warning = `the build exited ${r.status ?? r.signal}: ${(r.stdout + r.stderr).trim().split('\n').slice(0, 5).join(' | ')}`;
   log(`WARNING: ${warning}`);
   return warning;
 }
@@ -556,33 +578,62 @@ function printReport(
 
 // ---------------------------------------------------------------- main
 
-/** CPU time (ms) of process `pid` so far, from /proc; undefined off Linux or once it is gone. */
-function procCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the whole line, in USER_HZ (100/s).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
 const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
 
+/** The quick mode: warm workers, paired rounds, ratios printed; JSON only with --out. */
+async function quickMain(args: Args, log: (line: string) => void, started: number): Promise<number> {
+  const info = machine();
+  console.log(
+    `bench:client --quick: ${QUICK.syncSize} pods, ${QUICK.churnEvents} events per round, ` +
+      `${info.cpus} CPUs, node ${info.node}, load average ${info.loadAverage1mAtStart}`,
+  );
+  const buildWarning = args.build ? build(log) : undefined;
+  const imports = measureImports(1, log);
+  const plan = { syncSizes: [QUICK.syncSize], churnPods: QUICK.churnPods, churnEvents: QUICK.churnEvents };
+  const server = await startServerChild(plan, 120_000);
+  let report: QuickReport;
+  try {
+    log(`server ready (${QUICK.churnEvents} updates in ${round(server.info.churnMs / 1000, 1)} s)`);
+    report = await runQuick(server.info, QUICK, log);
+  } finally {
+    await server.close();
+  }
+  printQuick(report, QUICK);
+  if (args.out) {
+    const out = resolve(args.out);
+    mkdirSync(dirname(out), { recursive: true });
+    const doc = {
+      benchmark: 'client',
+      quick: true,
+      date: new Date().toISOString(),
+      durationSeconds: round((performance.now() - started) / 1000, 1),
+      machine: info,
+      parameters: QUICK,
+      buildWarning,
+      imports,
+      ...report,
+    };
+    writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+    console.log(`\nwrote ${relative(process.cwd(), out)}`);
+  }
+  log('done');
+  return 0;
+}
+
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
-  const params = parameters(args.quick);
-  const info = machine();
   const started = performance.now();
   const log = (line: string) =>
     console.log(`${((performance.now() - started) / 1000).toFixed(1).padStart(6)}s ${line}`);
+  if (args.quick) return quickMain(args, log, started);
+  const params = parameters();
+  const info = machine();
   console.log(
     `bench:client: ${params.syncSizes.join(', ')} pods, ${params.churnEvents} events, ${params.rounds} rounds, ` +
-      `${info.cpus} CPUs, node ${info.node}${args.quick ? ', QUICK' : ''}`,
+      `${info.cpus} CPUs, node ${info.node}`,
   );
   const buildWarning = args.build ? build(log) : undefined;
   const imports = measureImports(params.importRuns, log);
@@ -604,7 +655,7 @@ async function main(): Promise<number> {
       `server ready at ${si.url}: seeded in ${round(si.seedMs / 1000, 1)} s, ${params.churnEvents} updates ` +
         `in ${round(si.churnMs / 1000, 1)} s, ~${Math.round(si.podBytes)} bytes/pod`,
     );
-    const serverCpu = () => procCpuMs(si.pid) ?? 0;
+    const serverCpu = () => processCpuMs(si.pid) ?? 0;
     const jobs: Array<{ key: string; job: ClientJob }> = [];
     const job = (client: ClientId, phase: ClientJob['phase'], namespace: string, objects: number) => ({
       key: `${phase}/${objects}/${client}`,
@@ -688,7 +739,7 @@ async function main(): Promise<number> {
       benchmark: 'client',
       date: new Date().toISOString(),
       durationSeconds: round((performance.now() - started) / 1000, 1),
-      quick: args.quick,
+      quick: false,
       machine: info,
       parameters: { ...params, podBytes: server ? Math.round(server.info.podBytes) : undefined },
       buildWarning,
@@ -700,8 +751,6 @@ async function main(): Promise<number> {
     };
     writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
     console.log(`\nwrote ${relative(process.cwd(), out)}`);
-  } else {
-    console.log('\n(quick run: no JSON written; pass --out FILE to keep one)');
   }
   return failures.length ? 1 : 0;
 }

@@ -50,6 +50,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private indexes = new Map<string, Map<string, Set<string>>>();
   /** Each handler with the number of the last notification queued before it was added. */
   private readonly handlers = new Map<InformerHandlers<T>, number>();
+  /** The handlers as an array, for the per-event path; dropped whenever `handlers` changes. */
+  private handlerList: InformerHandlers<T>[] | undefined;
   /** Notifications queued so far (see {@link Informer.on}). */
   private queued = 0;
   /** Whether the store holds a list: set at once, while `hasSynced` waits for that list's handlers. */
@@ -83,11 +85,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     // The store already holds the changes of notifications still queued, so the snapshot
     // below covers them: a late handler skips them, or it would get an update before its add.
     this.handlers.set(handlers, this.queued);
+    this.handlerList = undefined;
     if (this.listed && handlers.add) {
       const objects = [...this.store.values()];
       this.enqueue(() => inOrder(objects, (o) => this.call(() => handlers.add?.(o), 'add')));
     }
-    return () => this.handlers.delete(handlers);
+    return () => {
+      this.handlerList = undefined;
+      return this.handlers.delete(handlers);
+    };
   }
 
   /** Starts watching (idempotent). */
@@ -231,10 +237,13 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.pumping = true;
     let pending: Promise<void> | undefined;
     try {
-      const handlers = this.handlers.entries();
-      for (let next = handlers.next(); !next.done; next = handlers.next()) {
-        const [h, since] = next.value;
-        if (since >= seq || !h.update) continue;
+      // An array walked by index: a Map iterator allocates per step, for every event.
+      const list = (this.handlerList ??= [...this.handlers.keys()]);
+      for (let i = 0; i < list.length; i++) {
+        const h = list[i];
+        const since = this.handlers.get(h);
+        // Removed during delivery, or added after this notification was queued.
+        if (since === undefined || since >= seq || !h.update) continue;
         let result: void | Promise<void>;
         try {
           result = h.update(before, after);
@@ -244,9 +253,12 @@ export class Informer<T extends KubeObject = KubeObject> {
         }
         if (result) {
           // An async handler: the others follow it, as emit() does.
+          const rest = list
+            .slice(i + 1)
+            .map((x): [InformerHandlers<T>, number] => [x, this.handlers.get(x) ?? seq]);
           pending = result
             .then(undefined, (err: unknown) => this.handlerFailed(err, 'update'))
-            .then(() => this.emit(seq, 'update', (x) => x.update?.(before, after), handlers));
+            .then(() => this.emit(seq, 'update', (x) => x.update?.(before, after), rest[Symbol.iterator]()));
           break;
         }
       }

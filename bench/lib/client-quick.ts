@@ -27,6 +27,7 @@ import {
   type ServerInfo,
   syncNamespace,
 } from './client-plan.js';
+import { median, type PairedRatio, pairedRatios, RATIOS, type Round } from './client-ratios.js';
 import { otherLoad, processCpuMs, readMachineCpu } from './machine-load.js';
 import { round, table } from './report.js';
 
@@ -46,121 +47,14 @@ const SYNC: ClientId[] = ['floor', 'watchmark', 'watchmark-lazy', 'client-node']
 /** The full run's steady clients but `watchmark-lazy-read`, which no target names (time is short). */
 const STEADY: ClientId[] = ['drain', 'floor', 'watchmark', 'watchmark-lazy', 'client-node'];
 
-/** One round's runs, by phase and client. */
-interface Round {
-  sync: Partial<Record<ClientId, ClientResult>>;
-  steady: Partial<Record<ClientId, ClientResult>>;
-  /** Other processes' CPU (% of one core) over the round. */
-  otherCpuPercent: number | undefined;
-}
-
-/** One paired ratio: how it is computed from a round, and the target it is held to. */
-interface RatioDef {
-  name: string;
-  of: (r: Round) => number | undefined;
-  target: string;
-  held: (v: number) => boolean;
-}
-
-const ms = (r: ClientResult | undefined) => r?.ms;
-const cpu = (r: ClientResult | undefined) => r?.cpuMs;
-const div = (a: number | undefined, b: number | undefined) =>
-  a !== undefined && b !== undefined && b > 0 ? a / b : undefined;
-
-const atMost = (limit: number) => (v: number) => v <= limit;
-const atLeast = (limit: number) => (v: number) => v >= limit;
-
-/** The issue's targets (#11): time ratios against the floor, speed ratios against client-node. */
-const RATIOS: RatioDef[] = [
-  {
-    name: 'steady: watchmark time / floor',
-    of: (r) => div(ms(r.steady.watchmark), ms(r.steady.floor)),
-    target: '<= 1.1',
-    held: atMost(1.1),
-  },
-  {
-    name: 'steady: watchmark CPU / floor',
-    of: (r) => div(cpu(r.steady.watchmark), cpu(r.steady.floor)),
-    target: '<= 1.1',
-    held: atMost(1.1),
-  },
-  {
-    name: 'steady: watchmark events/s / client-node',
-    of: (r) => div(ms(r.steady['client-node']), ms(r.steady.watchmark)),
-    target: '>= 1.25',
-    held: atLeast(1.25),
-  },
-  {
-    name: 'steady: watchmark events/CPU s / client-node',
-    of: (r) => div(cpu(r.steady['client-node']), cpu(r.steady.watchmark)),
-    target: '>= 1.25',
-    held: atLeast(1.25),
-  },
-  {
-    name: 'steady: lazy time / floor',
-    of: (r) => div(ms(r.steady['watchmark-lazy']), ms(r.steady.floor)),
-    target: '< 1',
-    held: (v) => v < 1,
-  },
-  {
-    name: 'steady: lazy CPU / floor',
-    of: (r) => div(cpu(r.steady['watchmark-lazy']), cpu(r.steady.floor)),
-    target: '< 1',
-    held: (v) => v < 1,
-  },
-  {
-    name: 'steady: client-node CPU / floor',
-    of: (r) => div(cpu(r.steady['client-node']), cpu(r.steady.floor)),
-    target: '-',
-    held: () => true,
-  },
-  {
-    name: 'sync: watchmark time / floor',
-    of: (r) => div(ms(r.sync.watchmark), ms(r.sync.floor)),
-    target: '<= 1.1',
-    held: atMost(1.1),
-  },
-  {
-    name: 'sync: watchmark CPU / floor',
-    of: (r) => div(cpu(r.sync.watchmark), cpu(r.sync.floor)),
-    target: '<= 1.1',
-    held: atMost(1.1),
-  },
-  {
-    name: 'sync: lazy CPU / floor',
-    of: (r) => div(cpu(r.sync['watchmark-lazy']), cpu(r.sync.floor)),
-    target: '< 1',
-    held: (v) => v < 1,
-  },
-  {
-    name: 'sync: watchmark speed / client-node',
-    of: (r) => div(ms(r.sync['client-node']), ms(r.sync.watchmark)),
-    target: '>= 1.25',
-    held: atLeast(1.25),
-  },
-];
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 /** The quick mode's figures: per ratio, the median over measured rounds and their range. */
 export interface QuickReport {
   rounds: number;
   warmupRounds: number;
   loadAverage1m: { start: number; end: number };
   otherCpuPercent: { median: number | undefined; runs: Array<number | undefined> };
-  ratios: Array<{
-    ratio: string;
-    median: number | null;
-    min: number | null;
-    max: number | null;
-    target: string;
-    held: boolean | null;
-    runs: number[];
-  }>;
+  ratios: PairedRatio[];
+
   /** Median events/s and events per CPU second of each client in the steady phase. */
   steady: Array<{ client: ClientId; eventsPerSec: number; eventsPerCpuSec: number }>;
   /** Every measured run (wall ms, CPU ms) by round, phase and client. */
@@ -235,19 +129,7 @@ export async function runQuick(
 }
 
 function summarize(rounds: Round[], warmups: number, load0: number, events: number): QuickReport {
-  const ratios = RATIOS.map((d) => {
-    const runs = rounds.map(d.of).filter((v): v is number => v !== undefined && Number.isFinite(v));
-    const m = runs.length ? round(median(runs), 2) : null;
-    return {
-      ratio: d.name,
-      median: m,
-      min: runs.length ? round(Math.min(...runs), 2) : null,
-      max: runs.length ? round(Math.max(...runs), 2) : null,
-      target: d.target,
-      held: m === null || d.target === '-' ? null : d.held(m),
-      runs: runs.map((v) => round(v, 3)),
-    };
-  });
+  const ratios = pairedRatios(rounds);
   const steady = STEADY.map((client) => {
     const rs = rounds.map((r) => r.steady[client]).filter((r): r is ClientResult => r !== undefined);
     return {

@@ -238,7 +238,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     let pending: Promise<void> | undefined;
     try {
       // An array walked by index: a Map iterator allocates per step, for every event.
-      const list = (this.handlerList ??= [...this.handlers.keys()]);
+      this.handlerList ??= [...this.handlers.keys()];
+      const list = this.handlerList;
       for (let i = 0; i < list.length; i++) {
         const h = list[i];
         const since = this.handlers.get(h);

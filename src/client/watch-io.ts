@@ -39,7 +39,7 @@ export async function listAll<T extends KubeObject>(
   params: ListParams,
   pageSize: number,
 ): Promise<ListOutcome<T>> {
-  const items: T[] = [];
+  let items: T[] = [];
   let resourceVersion = '';
   let cont: string | undefined;
   let full = false;
@@ -60,7 +60,10 @@ export async function listAll<T extends KubeObject>(
         continue;
       }
       io.metrics.pages++;
-      for (const item of list.items ?? []) items.push(item as T);
+      const pageItems = (list.items ?? []) as T[];
+      // The first (often only) page is taken as it is: no copy of a 50,000-item array.
+      if (items.length === 0) items = pageItems;
+      else for (const item of pageItems) items.push(item);
       resourceVersion = list.metadata?.resourceVersion ?? resourceVersion;
       cont = list.metadata?.continue || undefined;
       if (!cont || io.stopped.aborted) break;

@@ -2,9 +2,10 @@
  * One client under test, alone in a fresh process (started by the client
  * benchmark with `node --import tsx --expose-gc`) so that its memory peaks
  * are its own. Reads a {@link ClientJob} from WATCHMARK_BENCH_CLIENT_JOB,
- * runs it `repeats` times and sends a {@link ClientResult} over IPC.
+ * runs it once and sends a {@link ClientResult} over IPC; or, as a worker
+ * (see `worker()`), runs every job the parent sends until told to exit.
  *
- * Memory is measured on the first run only: a full GC, a baseline, the
+ * Memory, per run: a full GC, a baseline, the
  * kernel's peak-RSS counter reset (`/proc/self/clear_refs`), then heap
  * sampled every `sampleMs` while the run goes; the peak RSS is VmHWM.
  *
@@ -118,23 +119,61 @@ async function measure(job: ClientJob, runner: Runner): Promise<Omit<ClientResul
 
 let finished = false;
 
-async function main(): Promise<void> {
+const processCpuMs = () => {
+  const cpu = process.cpuUsage();
+  return (cpu.user + cpu.system) / 1000;
+};
+
+/** One job in this fresh process, then exit: a cold run whose memory peaks are its own. */
+async function once(): Promise<void> {
   const job = JSON.parse(process.env.WATCHMARK_BENCH_CLIENT_JOB ?? '{}') as ClientJob;
-  // A parent that goes away takes its children with it.
-  process.on('disconnect', () => {
-    if (!finished) process.exit(1);
-  });
   const runner = await clientRunner(job);
   const result = await measure(job, runner);
-  const cpu = process.cpuUsage();
-  send({ type: 'result', result: { ...result, processCpuMs: (cpu.user + cpu.system) / 1000 } });
+  send({ type: 'result', result: { ...result, processCpuMs: processCpuMs() } });
   finished = true;
   process.disconnect?.();
 }
 
-main().catch((err: Error) => {
-  send({ type: 'failed', error: err.stack ?? err.message });
-  finished = true;
-  process.exitCode = 1;
-  process.disconnect?.();
+/**
+ * Worker mode (WATCHMARK_BENCH_CLIENT_WORKER=1, the quick benchmark): stays up
+ * and runs each job sent as `{type:'run', job}`, one at a time, so that the
+ * parent can interleave many short paired rounds without paying a process
+ * start per run. Runs after the first are warm (JIT, library loaded), as a
+ * long-running informer is. `processCpuMs` is then the CPU of the run alone.
+ */
+function worker(): void {
+  let queue = Promise.resolve();
+  process.on('message', (m: { type: string; job?: ClientJob }) => {
+    if (m.type === 'exit') {
+      finished = true;
+      process.disconnect?.();
+      return;
+    }
+    if (m.type !== 'run' || !m.job) return;
+    const job = m.job;
+    queue = queue.then(async () => {
+      const cpu0 = processCpuMs();
+      try {
+        const result = await measure(job, await clientRunner(job));
+        send({ type: 'result', result: { ...result, processCpuMs: processCpuMs() - cpu0 } });
+      } catch (err) {
+        send({ type: 'failed', error: (err as Error).stack ?? String(err) });
+      }
+    });
+  });
+  send({ type: 'ready' });
+}
+
+// A parent that goes away takes its children with it.
+process.on('disconnect', () => {
+  if (!finished) process.exit(1);
 });
+
+if (process.env.WATCHMARK_BENCH_CLIENT_WORKER) worker();
+else
+  once().catch((err: Error) => {
+    send({ type: 'failed', error: err.stack ?? err.message });
+    finished = true;
+    process.exitCode = 1;
+    process.disconnect?.();
+  });

@@ -120,3 +120,39 @@ export async function runClientJob(job: ClientJob, timeoutMs: number): Promise<C
     await waitExit(child, 5_000);
   }
 }
+
+/** A client process that stays up and runs jobs on demand (worker mode of client-child.ts). */
+export interface ClientWorker {
+  /** Runs one job in the worker; one at a time. */
+  run(job: ClientJob, timeoutMs: number): Promise<ClientResult>;
+  /** The worker's process id (for its CPU time). */
+  pid: number;
+  /** Asks the worker to exit and waits (SIGKILL after 5 s). */
+  close(): Promise<void>;
+}
+
+/** Starts a worker: a client process that waits for jobs (`node --expose-gc`, as single runs). */
+export async function startClientWorker(what: string, timeoutMs: number): Promise<ClientWorker> {
+  const child = forkTs(CLIENT_SCRIPT, { WATCHMARK_BENCH_CLIENT_WORKER: '1' }, [
+    '--expose-gc',
+    '--max-old-space-size=8192',
+  ]);
+  await awaitMessage(child, 'ready', `${what} worker`, timeoutMs);
+  return {
+    pid: child.pid ?? 0,
+    async run(job, runTimeoutMs) {
+      const answer = awaitMessage<{ result: ClientResult }>(
+        child,
+        'result',
+        `${job.client} ${job.phase}`,
+        runTimeoutMs,
+      );
+      child.send({ type: 'run', job });
+      return (await answer).result;
+    },
+    async close() {
+      if (child.connected) child.send({ type: 'exit' });
+      await waitExit(child, 5_000);
+    },
+  };
+}

@@ -122,6 +122,7 @@ function floorRunner(job: ClientJob, drainOnly: boolean): Runner {
     start(checkpoint) {
       const agent = new Agent({ keepAlive: true });
       const cache = new Map<string, KubeObject>();
+      const queue = new Set<string>();
       let watch: IncomingMessage | undefined;
       const elapsed = stopwatch();
       const done = (async (): Promise<Timing> => {
@@ -153,7 +154,10 @@ function floorRunner(job: ClientJob, drainOnly: boolean): Runner {
               if (line.length === 0) continue;
               const event = JSON.parse(line) as { type: string; object: KubeObject };
               if (event.type === 'MODIFIED') {
-                cache.set(keyOf(event.object), event.object);
+                const key = keyOf(event.object);
+                cache.set(key, event.object);
+                // The same handler work as the other clients': the key onto a work queue.
+                queue.add(key);
                 clock.tick();
               }
             }

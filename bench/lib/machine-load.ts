@@ -81,3 +81,15 @@ export async function waitForQuiet(
     onBusy(load.otherCpuPercent);
   }
 }
+
+/** CPU time (ms) of process `pid` so far, from /proc; undefined off Linux or once it is gone. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, in USER_HZ (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+  } catch {
+    return undefined;
+  }
+}

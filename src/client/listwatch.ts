@@ -127,60 +127,163 @@ export class HttpListWatch implements ListWatchSource {
   }
 }
 
-/** Turns a chunked JSON-lines HTTP answer into a pull-based event stream. */
+/**
+ * Bytes a stream holds undecoded before it pauses the socket: a reader that
+ * falls behind (a slow async handler) stops the reads there, so the kernel's
+ * TCP window, not this process's memory, absorbs the rest.
+ */
+const HIGH_WATER_BYTES = 256 * 1024;
+
+/**
+ * Turns a chunked JSON-lines HTTP answer into a pull-based event stream.
+ *
+ * The answer is read with 'data' events, not its async iterator (a promise
+ * and a buffer join per read). Node's HTTP parser emits one 'data' per HTTP
+ * chunk, and API servers write one event per chunk, so a socket read of 64
+ * KB arrives as some 40 'data' events in one go: they are only collected,
+ * and the reader, woken once, decodes them all at once (no join of the
+ * chunks: each is decoded where it lies, one JSON.parse per line) and
+ * takes every event with one `next()` and `poll()`s. Once {@link HIGH_WATER_BYTES} wait undecoded, the answer is
+ * paused until the reader catches up.
+ */
 export class ResponseWatchStream implements WatchStream {
   private readonly res: IncomingMessage;
-  private readonly iterator: AsyncIterator<Buffer>;
   private readonly decoder: JsonLinesDecoder;
-  /** Events decoded from the last chunk; `taken` of them are handed out. */
-  private pending: WatchEvent[] = [];
+  /** Chunks received, not yet decoded. */
+  private raw: Buffer[] = [];
+  private rawBytes = 0;
+  /** Events decoded and not yet handed out: `queue[taken..]`. */
+  private queue: WatchEvent[] = [];
   private taken = 0;
+  private paused = false;
+  /** Set once nothing more will arrive; `failure` (if any) is thrown after everything received is taken. */
+  private ended = false;
+  /** The answer ended cleanly and the decoder's last line is still to be flushed. */
+  private flushPending = false;
+  private failure: unknown;
+  private closed = false;
+  /** The reader waiting in `next()`, if any. */
+  private wake: (() => void) | undefined;
   private readonly onBytes: (n: number) => void;
-  private done = false;
 
   /** `lazyDecode`: decode event objects lazily (see lazy-decode.ts). */
   constructor(res: IncomingMessage, onBytes: (n: number) => void, lazyDecode = false) {
     this.res = res;
     this.onBytes = onBytes;
     this.decoder = new JsonLinesDecoder(lazyDecode ? { decodeLine: decodeWatchLineLazily } : {});
-    this.iterator = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    res.on('data', (chunk: Buffer) => this.onData(chunk));
+    res.on('end', () => {
+      // A stream that stops without its final chunk was cut, not ended.
+      if (!res.complete) this.finish(new TransportError('watch stream cut mid-flight', 'UNEXPECTED_EOF'));
+      else if (!this.ended) {
+        this.flushPending = true;
+        this.finish(undefined);
+      }
+    });
+    res.on('error', (err: NodeJS.ErrnoException) =>
+      this.finish(
+        new TransportError(`watch stream broke: ${err.message}`, err.code ?? 'ECONNRESET', { cause: err }),
+      ),
+    );
+    // Closed under us without 'end' or 'error' (the socket went away): cut, not ended.
+    res.on('close', () =>
+      this.finish(new TransportError('watch stream closed prematurely', 'ERR_STREAM_PREMATURE_CLOSE')),
+    );
   }
 
   async next(): Promise<WatchEvent | undefined> {
     for (;;) {
       const queued = this.poll();
       if (queued) return queued;
-      if (this.done) return undefined;
-      let chunk: IteratorResult<Buffer>;
-      try {
-        chunk = await this.iterator.next();
-      } catch (err) {
-        this.done = true;
-        const e = err as NodeJS.ErrnoException;
-        throw new TransportError(`watch stream broke: ${e.message}`, e.code ?? 'ECONNRESET', { cause: err });
+      if (this.ended) {
+        if (this.failure !== undefined) throw this.failure;
+        return undefined;
       }
-      if (chunk.done) {
-        this.done = true;
-        // A stream that stops without its final chunk was cut, not ended.
-        if (!this.res.complete) throw new TransportError('watch stream cut mid-flight', 'UNEXPECTED_EOF');
-        this.pending = this.decoder.end() as WatchEvent[];
-        this.taken = 0;
-        continue;
-      }
-      this.onBytes(chunk.value.length);
-      this.pending = this.decoder.push(chunk.value) as WatchEvent[];
-      this.taken = 0;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
     }
   }
 
   poll(): WatchEvent | undefined {
-    if (this.taken < this.pending.length) return this.pending[this.taken++];
-    return undefined;
+    for (;;) {
+      if (this.taken < this.queue.length) return this.queue[this.taken++];
+      if (this.raw.length > 0) this.decodeRaw();
+      else if (this.flushPending) this.flush();
+      else return undefined;
+    }
   }
 
   close(): void {
-    this.done = true;
+    this.closed = true;
+    this.finish(undefined);
+    this.raw = [];
     this.res.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.ended) return;
+    this.onBytes(chunk.length);
+    this.raw.push(chunk);
+    this.rawBytes += chunk.length;
+    if (this.rawBytes >= HIGH_WATER_BYTES && !this.paused) {
+      this.paused = true;
+      this.res.pause();
+    }
+    this.wakeReader();
+  }
+
+  /** Decodes every chunk received so far into the queue (no join: each is a view of its socket read). */
+  private decodeRaw(): void {
+    const raw = this.raw;
+    this.raw = [];
+    this.rawBytes = 0;
+    if (this.paused && !this.ended) {
+      this.paused = false;
+      this.res.resume();
+    }
+    const events: WatchEvent[] = [];
+    this.setQueue(events);
+    try {
+      for (const chunk of raw) this.decoder.pushInto(chunk, events);
+    } catch (err) {
+      // An undecodable line: the events before it are handed out, then the stream fails.
+      this.finish(err);
+      this.res.destroy();
+    }
+  }
+
+  /** The answer ended cleanly: the decoder's unterminated last line, if any. */
+  private flush(): void {
+    this.flushPending = false;
+    try {
+      this.setQueue(this.decoder.end() as WatchEvent[]);
+    } catch (err) {
+      this.failure = err;
+    }
+  }
+
+  /** Called with the queue fully taken. */
+  private setQueue(events: WatchEvent[]): void {
+    this.queue = events;
+    this.taken = 0;
+  }
+
+  /** Nothing more will arrive; a reader gets what was received, then `failure` (or the end). */
+  private finish(failure: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    // After close(), the reader asked for it: nothing to report.
+    if (!this.closed) this.failure = failure;
+    this.wakeReader();
+  }
+
+  private wakeReader(): void {
+    const wake = this.wake;
+    if (wake) {
+      this.wake = undefined;
+      wake();
+    }
   }
 }
 

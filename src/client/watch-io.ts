@@ -4,7 +4,7 @@
  * nothing: which state comes next, and whether to back off, is
  * `Watcher.step`'s alone (src/client/watcher.ts).
  */
-import type { Clock } from '../protocol/clock.js';
+import type { Clock, TimerHandle } from '../protocol/clock.js';
 import type { KubeObject, WatchEvent } from '../protocol/events.js';
 import { isExpired, StatusError } from '../protocol/status.js';
 import type { ListParams, ListWatchSource, WatchStream } from './listwatch.js';
@@ -39,7 +39,7 @@ export async function listAll<T extends KubeObject>(
   params: ListParams,
   pageSize: number,
 ): Promise<ListOutcome<T>> {
-  const items: T[] = [];
+  let items: T[] = [];
   let resourceVersion = '';
   let cont: string | undefined;
   let full = false;
@@ -60,7 +60,10 @@ export async function listAll<T extends KubeObject>(
         continue;
       }
       io.metrics.pages++;
-      for (const item of list.items ?? []) items.push(item as T);
+      const pageItems = (list.items ?? []) as T[];
+      // The first (often only) page is taken as it is: no copy of a 50,000-item array.
+      if (items.length === 0) items = pageItems;
+      else for (const item of pageItems) items.push(item);
       resourceVersion = list.metadata?.resourceVersion ?? resourceVersion;
       cont = list.metadata?.continue || undefined;
       if (!cont || io.stopped.aborted) break;
@@ -129,13 +132,16 @@ export async function readEvents(
   stream: WatchStream,
   idleMs: number,
 ): Promise<ReadOutcome> {
-  let first: WatchEvent | undefined;
-  try {
-    first = await withIdleTimeout(io, stream.next(), idleMs);
-  } catch (err) {
-    stream.close();
-    if (io.stopped.aborted) return { kind: 'stopped' };
-    return err === IDLE ? { kind: 'idle' } : { kind: 'cut', err };
+  // Events already decoded need no timer, no abort listener and no promise.
+  let first = stream.poll?.();
+  if (first === undefined) {
+    try {
+      first = await readWaiter(io).wait(stream.next(), idleMs);
+    } catch (err) {
+      stream.close();
+      if (io.stopped.aborted) return { kind: 'stopped' };
+      return err === IDLE ? { kind: 'idle' } : { kind: 'cut', err };
+    }
   }
   if (first === undefined) {
     stream.close();
@@ -196,20 +202,84 @@ async function withDeadline<R>(
 
 const IDLE = Symbol('idle');
 
-function withIdleTimeout<R>(io: WatchIoContext, p: Promise<R>, ms: number): Promise<R> {
-  const signal = io.stopped;
-  return new Promise((resolve, reject) => {
-    const settle = (fn: () => void) => {
-      timer.cancel();
-      signal.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const onAbort = () => settle(() => reject(new Error('aborted')));
-    const timer = io.clock.setTimeout(() => settle(() => reject(IDLE)), ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => settle(() => resolve(v)),
-      (e) => settle(() => reject(e)),
-    );
-  });
+/**
+ * The idle timeout and the stop signal of one watcher's stream reads. A
+ * busy stream is read thousands of times a second, each read a short wait
+ * for the next chunk: instead of a timer and an abort listener per read,
+ * the watcher keeps one listener for its life and one timer that is only
+ * re-armed when it fires (each read just records its deadline), or when a
+ * read wants an earlier deadline than the armed one.
+ */
+class ReadWaiter {
+  private readonly io: WatchIoContext;
+  /** The read in flight: it fails with IDLE once the clock passes `deadline`. */
+  private pending: { reject: (err: unknown) => void; deadline: number } | undefined;
+  private timer: TimerHandle | undefined;
+  private timerAt = 0;
+
+  constructor(io: WatchIoContext) {
+    this.io = io;
+    io.stopped.addEventListener('abort', () => this.onStop(), { once: true });
+  }
+
+  /** `p`, unless `ms` pass first (rejects with IDLE) or the watcher stops (rejects). */
+  wait<R>(p: Promise<R>, ms: number): Promise<R> {
+    if (this.io.stopped.aborted) return Promise.reject(new Error('aborted'));
+    return new Promise<R>((resolve, reject) => {
+      const read = { reject, deadline: this.io.clock.now() + ms };
+      this.pending = read;
+      this.arm(read.deadline);
+      p.then(
+        (v) => {
+          if (this.pending !== read) return;
+          this.pending = undefined;
+          resolve(v);
+        },
+        (e) => {
+          if (this.pending !== read) return;
+          this.pending = undefined;
+          reject(e);
+        },
+      );
+    });
+  }
+
+  private arm(deadline: number): void {
+    if (this.timer && this.timerAt <= deadline) return;
+    this.timer?.cancel();
+    this.timerAt = deadline;
+    this.timer = this.io.clock.setTimeout(() => this.onTimer(), deadline - this.io.clock.now());
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    const read = this.pending;
+    if (!read) return;
+    if (this.io.clock.now() < read.deadline) {
+      this.arm(read.deadline);
+      return;
+    }
+    this.pending = undefined;
+    read.reject(IDLE);
+  }
+
+  private onStop(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    const read = this.pending;
+    this.pending = undefined;
+    read?.reject(new Error('aborted'));
+  }
+}
+
+/** One waiter per watcher (its I/O context), made on its first read. */
+const waiters = new WeakMap<WatchIoContext, ReadWaiter>();
+
+function readWaiter(io: WatchIoContext): ReadWaiter {
+  let waiter = waiters.get(io);
+  if (!waiter) {
+    waiter = new ReadWaiter(io);
+    waiters.set(io, waiter);
+  }
+  return waiter;
 }

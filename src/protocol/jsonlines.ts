@@ -65,8 +65,15 @@ function isBlank(bytes: Uint8Array): boolean {
   return true;
 }
 
+/** The same for a decoded line. */
+const BLANK = /^[ \t\r\n]*$/;
+
 /** Decodes one complete line (without its newline) that starts at stream byte `offset`. */
 export type LineDecoder = (bytes: Uint8Array, offset: number) => unknown;
+
+/** A Buffer over the same memory (no copy): Buffers decode UTF-8 ranges without a view per line. */
+const asBuffer = (chunk: Uint8Array): Buffer =>
+  Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 
 /**
  * Incremental decoder: feed chunks with {@link JsonLinesDecoder.push}, then call
@@ -74,6 +81,10 @@ export type LineDecoder = (bytes: Uint8Array, offset: number) => unknown;
  * the decoder (the rest of the stream can no longer be trusted to be in step), so
  * every later call throws a copy of the first error (with no values); the owner
  * restarts the watch.
+ *
+ * Cost: a chunk's complete lines are decoded from UTF-8 as one string, and each
+ * line handed to JSON.parse is a slice of it (no copy, no view per line); only a
+ * line split across chunks is copied, once, when its newline arrives.
  */
 export class JsonLinesDecoder {
   /** Pieces of the current unterminated line, concatenated once when its newline arrives. */
@@ -82,8 +93,6 @@ export class JsonLinesDecoder {
   /** Stream offset of the current line's first byte. */
   #lineStart = 0;
   #failed: JsonLinesError | undefined;
-  // Not fatal: like Go's encoding/json, invalid UTF-8 becomes U+FFFD rather than an error.
-  readonly #utf8 = new TextDecoder('utf-8');
   readonly #decodeLine: LineDecoder | undefined;
 
   /**
@@ -98,19 +107,45 @@ export class JsonLinesDecoder {
 
   /** Decodes every line `chunk` completes; bytes after its last newline wait for the next chunk. */
   push(chunk: Uint8Array): unknown[] {
-    this.#throwIfFailed();
     const out: unknown[] = [];
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      this.#line(this.#takeLine(chunk.subarray(start, nl)), out);
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      // Copy: the caller may reuse its buffer (Node pools small Buffers).
-      this.#pieces.push(new Uint8Array(chunk.subarray(start)));
-      this.#pendingBytes += chunk.length - start;
-    }
+    this.pushInto(chunk, out);
     return out;
+  }
+
+  /**
+   * {@link JsonLinesDecoder.push}, appending to `out`: many chunks decoded
+   * into one array (on a malformed line, `out` holds the values before it).
+   */
+  pushInto(chunk: Uint8Array, out: unknown[]): void {
+    this.#throwIfFailed();
+    const buf = asBuffer(chunk);
+    let start = 0;
+    const first = buf.indexOf(0x0a);
+    if (first !== -1) {
+      if (this.#pieces.length > 0) {
+        this.#bytesLine(this.#takeLine(buf.subarray(0, first)), out, true);
+        start = first + 1;
+      }
+      const last = buf.lastIndexOf(0x0a);
+      if (last >= start) {
+        if (this.#decodeLine) {
+          // Views of a plain Uint8Array: a Buffer's subarray costs a Buffer per line.
+          const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+          for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl <= last; nl = buf.indexOf(0x0a, start)) {
+            this.#bytesLine(bytes.subarray(start, nl), out, true);
+            start = nl + 1;
+          }
+        } else {
+          this.#textLines(buf, start, last, out);
+          start = last + 1;
+        }
+      }
+    }
+    if (start < buf.length) {
+      // Copy: the caller may reuse its buffer (Node pools small Buffers).
+      this.#pieces.push(new Uint8Array(buf.subarray(start)));
+      this.#pendingBytes += buf.length - start;
+    }
   }
 
   /**
@@ -120,7 +155,7 @@ export class JsonLinesDecoder {
   end(): unknown[] {
     this.#throwIfFailed();
     const out: unknown[] = [];
-    if (this.#pendingBytes > 0) this.#line(this.#takeLine(new Uint8Array(0)), out, false);
+    if (this.#pendingBytes > 0) this.#bytesLine(this.#takeLine(new Uint8Array(0)), out, false);
     return out;
   }
 
@@ -134,7 +169,7 @@ export class JsonLinesDecoder {
   /** The pending pieces plus `tail` as one line, resetting the pending state. */
   #takeLine(tail: Uint8Array): Uint8Array {
     if (this.#pieces.length === 0) return tail;
-    const line = new Uint8Array(this.#pendingBytes + tail.length);
+    const line = Buffer.allocUnsafe(this.#pendingBytes + tail.length);
     let at = 0;
     for (const piece of this.#pieces) {
       line.set(piece, at);
@@ -146,20 +181,53 @@ export class JsonLinesDecoder {
     return line;
   }
 
-  /** Parses one complete line into `out` and advances the stream offset past it (and its newline). */
-  #line(bytes: Uint8Array, out: unknown[], terminated = true): void {
+  /** Decodes one complete line given as bytes into `out`, and advances the stream offset past it. */
+  #bytesLine(bytes: Uint8Array, out: unknown[], terminated: boolean): void {
     const offset = this.#lineStart;
     this.#lineStart += bytes.length + (terminated ? 1 : 0);
     if (isBlank(bytes)) return;
     try {
+      // Not fatal: like Go's encoding/json, invalid UTF-8 becomes U+FFFD rather than an error.
       out.push(
-        this.#decodeLine ? this.#decodeLine(bytes, offset) : parseJsonLine(this.#utf8.decode(bytes), offset),
+        this.#decodeLine
+          ? this.#decodeLine(bytes, offset)
+          : parseJsonLine(asBuffer(bytes).toString('utf8'), offset),
       );
     } catch (err) {
-      if (!(err instanceof JsonLinesError)) throw err;
-      this.#failed = new JsonLinesError(err.message, err.offset, err.excerpt, out, { cause: err.cause });
-      throw this.#failed;
+      this.#fail(err, out);
     }
+  }
+
+  /** Parses the lines of `buf` from `start` up to the newline at `last`, as one decoded text. */
+  #textLines(buf: Buffer, start: number, last: number, out: unknown[]): void {
+    const text = buf.toString('utf8', start, last + 1);
+    const chunkStart = this.#lineStart;
+    this.#lineStart += last + 1 - start;
+    let from = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      const line = text.slice(from, nl);
+      const at = from;
+      from = nl + 1;
+      // A line that starts with `{` is not blank: the common case skips the test.
+      if (line.charCodeAt(0) !== 0x7b && BLANK.test(line)) continue;
+      try {
+        out.push(JSON.parse(line));
+      } catch {
+        // Rare: parse again for the error, at the line's byte offset in the stream.
+        try {
+          parseJsonLine(line, chunkStart + Buffer.byteLength(text.slice(0, at)));
+        } catch (err) {
+          this.#fail(err, out);
+        }
+      }
+    }
+  }
+
+  /** A malformed line poisons the decoder, keeping the values decoded before it. */
+  #fail(err: unknown, out: unknown[]): never {
+    if (!(err instanceof JsonLinesError)) throw err;
+    this.#failed = new JsonLinesError(err.message, err.offset, err.excerpt, out, { cause: err.cause });
+    throw this.#failed;
   }
 }
 

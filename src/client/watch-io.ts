@@ -40,6 +40,7 @@ export async function listAll<T extends KubeObject>(
   pageSize: number,
 ): Promise<ListOutcome<T>> {
   let items: T[] = [];
+  let borrowed = false;
   let resourceVersion = '';
   let cont: string | undefined;
   let full = false;
@@ -54,16 +55,24 @@ export async function listAll<T extends KubeObject>(
         list = await withDeadline(io, 'list', (signal) => io.source.list({ ...page, signal }));
       } catch (err) {
         if (!cont || !isExpired(err)) throw err;
-        items.length = 0;
+        items = [];
+        borrowed = false;
         cont = undefined;
         full = true;
         continue;
       }
       io.metrics.pages++;
       const pageItems = (list.items ?? []) as T[];
-      // The first (often only) page is taken as it is: no copy of a 50,000-item array.
-      if (items.length === 0) items = pageItems;
-      else for (const item of pageItems) items.push(item);
+      // A first (often only) page is taken as it is, no copy of a 50,000-item array;
+      // being the source's array, it is copied before anything is added to it.
+      if (items.length === 0) {
+        items = pageItems;
+        borrowed = true;
+      } else {
+        if (borrowed) items = items.slice();
+        borrowed = false;
+        for (const item of pageItems) items.push(item);
+      }
       resourceVersion = list.metadata?.resourceVersion ?? resourceVersion;
       cont = list.metadata?.continue || undefined;
       if (!cont || io.stopped.aborted) break;

@@ -12,6 +12,11 @@ import type { WatchSink } from './watchcache/watcher.js';
  * turn instead of one per line. Lines are serialized once per event and format
  * before they get here (CacheEvent.line), so gathering costs a copy at most.
  *
+ * Measured (`npm run bench:server`): 4.8 to 5.5 lines per write under a
+ * saturated writer, yet server CPU per write within 7 % of writing each line:
+ * Node already gathers one tick's writes to a socket into one system call, so
+ * what this saves is the HTTP layer's per-chunk work and the packets.
+ *
  * Backpressure is unchanged: `bufferedBytes` counts the gathered bytes too,
  * so a slow watcher is closed after the same budget and bookmarks are dropped
  * at the same fill level as when every line was written at once.

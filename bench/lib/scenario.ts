@@ -43,6 +43,12 @@ export interface ScenarioParams {
   server: ServerOptions;
   /** Gather each watcher's lines into one write per event-loop turn (the server's default); false writes each line alone. */
   coalesce: boolean;
+  /**
+   * Also measure without coalescing in the same server: the saturated rounds
+   * alternate on and off (as many of each as `saturatedRounds`), so both modes
+   * share the watchers, the heap and, round by round, the machine's load.
+   */
+  interleave: boolean;
 }
 
 /** Everything one scenario measured. */
@@ -66,6 +72,8 @@ export interface ScenarioResult {
   quietWaitMs?: number;
   idle?: IdleResult;
   saturated?: PhaseResult;
+  /** The interleaved rounds without coalescing (see {@link ScenarioParams.interleave}). */
+  saturatedUncoalesced?: PhaseResult;
   fixedRate?: PhaseResult;
   end?: {
     serverRssMB: number;
@@ -231,15 +239,29 @@ async function measure(
     `saturated: ${p.saturatedConcurrency} concurrent writers, ${p.saturatedRounds} rounds of ${roundMs / 1000} s ...`,
   );
   const rounds: PhaseResult[] = [];
-  for (let i = 0; i < p.saturatedRounds; i++) {
-    rounds.push(
+  const offRounds: PhaseResult[] = [];
+  const interleaved = p.interleave && p.coalesce;
+  for (let i = 0; i < (interleaved ? 2 : 1) * p.saturatedRounds; i++) {
+    // Off in every other round; IPC keeps order, so the switch lands before the round's first write.
+    const off = interleaved && i % 2 === 1;
+    if (interleaved) server.send({ type: 'coalesce', on: !off } as { type: string });
+    (off ? offRounds : rounds).push(
       await measurePhase(server, fleet, `s${i}`, false, p.drainTimeoutMs, () =>
         writeSaturated(target, `s${i}`, roundMs, p.saturatedConcurrency),
       ),
     );
   }
+  if (interleaved) server.send({ type: 'coalesce', on: true } as { type: string });
   const s = combineRounds(rounds, p.quietPercent);
   result.saturated = s;
+  if (interleaved) {
+    const u = combineRounds(offRounds, p.quietPercent);
+    result.saturatedUncoalesced = u;
+    say(
+      `saturated, uncoalesced rounds: ${u.writesPerSec} writes/s, server ${u.serverCpuUsPerWriteMedian} us CPU/write ` +
+        `(median of ${u.medianOf}: ${offRounds.map((r) => r.serverCpuUsPerWrite).join(', ')}), lines per socket write ${u.linesPerSocketWrite}`,
+    );
+  }
   say(
     `saturated: ${s.writesPerSec} writes/s, ${s.eventsPerSec} events/s, server ${s.serverCpuUsPerWriteMedian} us CPU/write ` +
       `(median of ${s.medianOf}: ${rounds.map((r) => r.serverCpuUsPerWrite).join(', ')}), ` +

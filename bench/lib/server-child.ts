@@ -34,6 +34,10 @@ runServerChild({
   label: 'server-child',
   sample,
   exitOnSigint: true,
+  // {type:'coalesce', on}: the fan-out benchmark alternates write coalescing between rounds.
+  onMessage(message) {
+    if (message.type === 'coalesce') setWatchWriteCoalescing((message as { on?: boolean }).on !== false);
+  },
   async start(own) {
     const options = JSON.parse(process.env.WATCHMARK_BENCH_SERVER_OPTIONS ?? '{}') as ServerOptions;
     // The fan-out benchmark measures watch writes with and without per-turn coalescing.

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CheckpointIdentity } from './checkpoint-file.js';
-import type { InformerKey } from './informer-factory.js';
+import { type InformerKey, informerKeyId } from './informer-key.js';
 import type { Transport } from './transport.js';
 
 /**
@@ -40,15 +40,7 @@ export async function checkpointIdentity(
 
 /** A file name for `key`'s checkpoint: readable, and unique per selection (a hash of it). */
 export function checkpointFileName(key: InformerKey): string {
-  const id = JSON.stringify([
-    key.type.group,
-    key.type.version,
-    key.type.plural,
-    key.type.namespaced ? (key.namespace ?? '') : '',
-    key.labelSelector ?? '',
-    key.fieldSelector ?? '',
-  ]);
-  const hash = createHash('sha256').update(id).digest('hex').slice(0, 12);
+  const hash = createHash('sha256').update(informerKeyId(key)).digest('hex').slice(0, 12);
   const ns = key.type.namespaced && key.namespace ? key.namespace : '_all';
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, '_');
   return `${safe(key.type.plural)}.${safe(key.type.group || 'core')}.${safe(ns)}.${hash}.checkpoint`;

@@ -3,17 +3,12 @@ import type { KubeObject } from '../protocol/events.js';
 import type { CheckpointOptions } from './checkpoint.js';
 import { checkpointFileName, checkpointIdentity } from './checkpoint-identity.js';
 import { Informer, type InformerOptions } from './informer.js';
+import { type InformerKey, informerKeyId } from './informer-key.js';
 import { HttpListWatch } from './listwatch.js';
-import { ResourcePath, type ResourceType } from './resources.js';
+import { ResourcePath } from './resources.js';
 import type { Transport } from './transport.js';
 
-/** What identifies a shared informer: resource, namespace and selectors. */
-export interface InformerKey {
-  type: ResourceType;
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-}
+export type { InformerKey } from './informer-key.js';
 
 /** Options of {@link SharedInformerFactory}. */
 export interface SharedInformerFactoryOptions {
@@ -52,14 +47,7 @@ export class SharedInformerFactory {
     key: InformerKey,
     options: InformerOptions<T> = {},
   ): Informer<T> {
-    const id = JSON.stringify([
-      key.type.group,
-      key.type.version,
-      key.type.plural,
-      key.type.namespaced ? (key.namespace ?? '') : '',
-      key.labelSelector ?? '',
-      key.fieldSelector ?? '',
-    ]);
+    const id = informerKeyId(key);
     let informer = this.informers.get(id);
     if (!informer) {
       const source = new HttpListWatch(this.transport, new ResourcePath(key.type, key.namespace), key);

@@ -9,6 +9,7 @@ import {
   ETCD_MAX_REQUEST_BYTES,
   type EtcdCluster,
   freePort,
+  PortTakenError,
   startEtcdCluster,
   TetheredProcess,
 } from '../server/store/etcd-launcher.js';
@@ -74,16 +75,29 @@ export async function startHaCluster(opts: HaClusterOptions = {}): Promise<HaClu
     if (ownsDir) await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    const state = await loadState(dataDir, opts.etcdMembers ?? 3);
+    let { state, fresh } = await loadState(dataDir, opts.etcdMembers ?? 3);
     log(
       `starting etcd: ${state.etcdPorts.length} member(s) on 127.0.0.1, data in ${join(dataDir, 'etcd')}${ownsDir ? ' (tmpfs, removed on exit)' : ''}`,
     );
-    const etcd = await startEtcdCluster({
-      members: state.etcdPorts.length,
-      ports: state.etcdPorts,
-      dataDir: join(dataDir, 'etcd'),
-      maxRequestBytes: opts.maxRequestBytes ?? ETCD_MAX_REQUEST_BYTES,
-    });
+    let etcd: EtcdCluster;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        etcd = await startEtcdCluster({
+          members: state.etcdPorts.length,
+          ports: state.etcdPorts,
+          dataDir: join(dataDir, 'etcd'),
+          maxRequestBytes: opts.maxRequestBytes ?? ETCD_MAX_REQUEST_BYTES,
+        });
+        break;
+      } catch (err) {
+        // A new cluster's free port was taken by another process before etcd bound it:
+        // new ports, a clean etcd directory, and again. Kept data keeps its ports.
+        if (!fresh || attempt >= 3 || !(err instanceof PortTakenError)) throw err;
+        await rm(join(dataDir, 'etcd'), { recursive: true, force: true });
+        await rm(join(dataDir, 'cluster.json'), { force: true });
+        ({ state, fresh } = await loadState(dataDir, state.etcdPorts.length));
+      }
+    }
     started.etcd = etcd;
     for (const m of etcd.members) log(`  etcd ${m.name} ${m.clientUrl} (pid ${m.pid})`);
 
@@ -137,11 +151,11 @@ export async function startHaCluster(opts: HaClusterOptions = {}): Promise<HaClu
 }
 
 /** The saved ports and token of a kept data directory, or new ones (saved when the directory is kept). */
-async function loadState(dataDir: string, members: number): Promise<SavedState> {
+async function loadState(dataDir: string, members: number): Promise<{ state: SavedState; fresh: boolean }> {
   const path = join(dataDir, 'cluster.json');
   try {
     // etcd members remember their peers' URLs: a restart over kept data must reuse the ports.
-    return JSON.parse(await readFile(path, 'utf8')) as SavedState;
+    return { state: JSON.parse(await readFile(path, 'utf8')) as SavedState, fresh: false };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -149,7 +163,7 @@ async function loadState(dataDir: string, members: number): Promise<SavedState> 
   for (let i = 0; i < members; i++) etcdPorts.push({ client: await freePort(), peer: await freePort() });
   const state = { etcdPorts, token: generateToken() };
   await writeFile(path, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  return state;
+  return { state, fresh: true };
 }
 
 async function servingFiles(dataDir: string): Promise<{ certFile: string; keyFile: string; caPem: string }> {

@@ -12,7 +12,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -204,7 +204,7 @@ class Member implements EtcdMember {
   readonly clientUrl: string;
   private readonly args: string[];
   private readonly binary: string;
-  private readonly logPath: string;
+  readonly logPath: string;
   private readonly startTimeoutMs: number;
   private process: TetheredProcess | undefined;
 
@@ -296,6 +296,15 @@ class Member implements EtcdMember {
   }
 }
 
+/** Whether any member's log holds `text`. */
+async function anyLogSays(members: Member[], text: string): Promise<boolean> {
+  for (const m of members) {
+    const log = await readFile(m.logPath, 'utf8').catch(() => '');
+    if (log.includes(text)) return true;
+  }
+  return false;
+}
+
 /** Default parent of temporary data: tmpfs when the machine has it, so fsyncs cost nothing. */
 function defaultDataParent(): string {
   return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
@@ -307,13 +316,32 @@ function defaultDataParent(): string {
  * binary is missing or a member does not come up.
  */
 export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<EtcdCluster> {
+  // A free port is bound and released before etcd binds it, and another process may take
+  // it in between. With ports of our own choosing (so a new cluster, no data to keep),
+  // such a start is tried again on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdClusterOnce(opts);
+    } catch (err) {
+      if (opts.ports || attempt >= 3 || !(err instanceof PortTakenError)) throw err;
+    }
+  }
+}
+
+/**
+ * A member could not bind its port: another process took it after
+ * {@link freePort} released it. Starting again on other ports will do.
+ */
+export class PortTakenError extends Error {}
+
+async function startEtcdClusterOnce(opts: EtcdClusterOptions): Promise<EtcdCluster> {
   const binary = opts.binary ?? findEtcdBinary();
   if (!binary) throw new Error('etcd not found on PATH (Debian: apt-get install etcd-server)');
   const count = opts.ports?.length ?? opts.members ?? 1;
   const ownsDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(defaultDataParent(), 'watchmark-etcd-')));
   await mkdir(dataDir, { recursive: true });
-  const ports = opts.ports ?? [];
+  const ports = opts.ports ? [...opts.ports] : [];
   for (let i = ports.length; i < count; i++) ports.push({ client: await freePort(), peer: await freePort() });
   const token = `watchmark-${process.pid}-${Date.now().toString(36)}`;
   const initialCluster = ports.map((p, i) => `m${i}=http://127.0.0.1:${p.peer}`).join(',');
@@ -360,8 +388,13 @@ export async function startEtcdCluster(opts: EtcdClusterOptions = {}): Promise<E
     await Promise.all(members.map((m) => m.waitHealthy()));
   } catch (err) {
     await Promise.all(members.map((m) => m.kill()));
+    const portTaken = await anyLogSays(members, 'address already in use');
     if (ownsDir) await rm(dataDir, { recursive: true, force: true });
-    throw err;
+    else if (portTaken && !opts.ports) {
+      // New members only (no ports were given): their half-made data would not match fresh ports.
+      await Promise.all(members.map((m) => rm(join(dataDir, m.name), { recursive: true, force: true })));
+    }
+    throw portTaken ? new PortTakenError((err as Error).message, { cause: err }) : err;
   }
   return { endpoints: members.map((m) => m.clientUrl), members, dataDir, close };
 }

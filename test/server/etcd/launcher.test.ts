@@ -1,0 +1,34 @@
+/**
+ * The etcd launcher picks free ports by binding and releasing them, so
+ * another process can take one before etcd binds it. Such a start fails with
+ * a PortTakenError (so `cluster up` and the launcher itself can start again
+ * on other ports), not with an unexplained "exited while starting".
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort, PortTakenError, startEtcdCluster } from '../../../src/server/store/etcd-launcher.js';
+import { etcdAvailable } from '../../helpers/etcd.js';
+
+describe.skipIf(!etcdAvailable)('etcd launcher', () => {
+  it('a member whose port another process holds fails the start with PortTakenError', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const taken = (squatter.address() as { port: number }).port;
+    const dataDir = await mkdtemp(join(tmpdir(), 'watchmark-launcher-'));
+    try {
+      const start = startEtcdCluster({
+        ports: [{ client: await freePort(), peer: taken }],
+        dataDir,
+        startTimeoutMs: 10_000,
+      });
+      await expect(start).rejects.toBeInstanceOf(PortTakenError);
+      await expect(start).rejects.toThrow(/exited while starting/);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -15,6 +15,7 @@ import {
   removeStaleTemporaries,
   writeCheckpointFile,
 } from '../../src/client/checkpoint-file.js';
+import { TEST_CHECKPOINT_IDENTITY } from '../helpers/checkpoint-fixture.js';
 
 const CHILD = join(import.meta.dirname, '../helpers/checkpoint-writer-child.ts');
 let dir: string;
@@ -27,14 +28,7 @@ afterAll(async () => {
 
 it('a writer killed mid-write leaves the previous checkpoint whole, and its temporary file is cleaned up', async () => {
   const path = join(dir, 'pods.checkpoint');
-  const identity = {
-    servers: ['x'],
-    clusterUid: 'u',
-    resource: '/v1/pods',
-    namespace: 'demo',
-    labelSelector: '',
-    fieldSelector: '',
-  };
+  const identity = TEST_CHECKPOINT_IDENTITY;
   await writeCheckpointFile(path, { savedAt: Date.now(), identity, resourceVersion: '1' }, [
     { metadata: { name: 'only', namespace: 'demo', resourceVersion: '1' } },
   ]);

@@ -6,21 +6,15 @@ import type { ServerStats } from '../stats.js';
 import type { WatchStart } from '../watch.js';
 import type { Cacher } from '../watchcache/cacher.js';
 import type { WatcherObserver } from '../watchcache/watcher.js';
-import { UiRoutes } from './routes.js';
+import { UiRoutes, type UiRoutesOptions } from './routes.js';
 import { type HistoryView, UiStream } from './stream.js';
 import { type ClientRequest, WatchTimeline } from './timeline.js';
 
-/** Options of {@link LiveUi}. */
-export interface LiveUiOptions {
+/** Options of {@link LiveUi}: the routes' own (authentication, fault injections) and the state to follow. */
+export interface LiveUiOptions extends Omit<UiRoutesOptions, 'stream' | 'countBytes'> {
   clock: Clock;
   stats: ServerStats;
   cacher: Cacher;
-  open: boolean;
-  secure: boolean;
-  authenticate(req: IncomingMessage): boolean;
-  authenticateToken(token: string): boolean;
-  compact(): Promise<number>;
-  dropWatches(): number;
   /** Lanes drawn in detail (default 40); the rest are summed with a count. */
   laneLimit?: number;
   /** How often the page gets a frame (default 100 ms). */
@@ -55,13 +49,13 @@ export class LiveUi {
       maxBufferedBytes: 4 * 1024 * 1024,
     });
     this.routes = new UiRoutes({
-      stream: this.stream,
       open: opts.open,
       secure: opts.secure,
       authenticate: opts.authenticate,
       authenticateToken: opts.authenticateToken,
       compact: opts.compact,
       dropWatches: opts.dropWatches,
+      stream: this.stream,
       countBytes: (bytes) => {
         opts.stats.responseBytesWritten += bytes;
       },

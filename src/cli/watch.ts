@@ -203,6 +203,11 @@ function checkpointFor(
   return new Checkpoint({
     path: flags.checkpoint,
     identity: (signal) => kube.checkpointIdentity(type, selection, signal),
-    logger: { warn: (_o, msg) => process.stderr.write(`warning: ${msg}\n`) },
+    logger: {
+      warn: (o, msg) => {
+        const err = (o as { err?: string }).err;
+        process.stderr.write(`warning: ${msg}${err ? `: ${err}` : ''}\n`);
+      },
+    },
   });
 }

@@ -53,10 +53,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   handlerErrors = 0;
   private store = new Map<string, T>();
   private readonly indexers: Record<string, (object: T) => string[]>;
-  private readonly indexerList: Array<[string, (object: T) => string[]]>;
-  /** The indexers whose values can change when an object is updated in place. */
-  private readonly updateIndexerList: Array<[string, (object: T) => string[]]>;
-  private indexes = new Map<string, Map<string, Set<string>>>();
+  /**
+   * The indexes built so far, by name: value -> keys. An index is built on its
+   * first {@link Informer.byIndex} and kept current from then on; until then
+   * no event pays for it (most informers never query one).
+   */
+  private readonly indexes = new Map<string, Map<string, Set<string>>>();
+  /** The built indexes' functions (the namespace index's only when built); walked for every change. */
+  private builtIndexers: Array<[string, (object: T) => string[]]> = [];
   /** Each handler with the number of the last notification queued before it was added. */
   private readonly handlers = new Map<InformerHandlers<T>, number>();
   /** The handlers as an array, for the per-event path; dropped whenever `handlers` changes. */
@@ -91,9 +95,6 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.checkpoint ? { ...opts, initialState: this.checkpoint.load } : opts,
     );
     this.indexers = { namespace: byNamespace, ...opts.indexers };
-    this.indexerList = Object.entries(this.indexers);
-    // The key holds the namespace, so an update never moves an object in the built-in namespace index.
-    this.updateIndexerList = this.indexerList.filter(([, fn]) => fn !== byNamespace);
   }
 
   /** Adds handlers (they first get `add` for every cached object, as client-go). Returns a remover. */
@@ -151,9 +152,16 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   /** Cached objects whose index `name` has `value`. */
   byIndex(name: string, value: string): T[] {
-    const index = this.indexes.get(name);
-    if (!this.indexers[name]) throw new Error(`no indexer named ${JSON.stringify(name)}`);
-    const keys = index?.get(value);
+    const fn = this.indexers[name];
+    if (!fn) throw new Error(`no indexer named ${JSON.stringify(name)}`);
+    let index = this.indexes.get(name);
+    if (!index) {
+      index = new Map();
+      this.indexes.set(name, index);
+      this.builtIndexers.push([name, fn]);
+      for (const [key, obj] of this.store) this.indexValues(index, key, fn(obj));
+    }
+    const keys = index.get(value);
     if (!keys) return [];
     return [...keys].map((k) => this.store.get(k)!).filter(Boolean);
   }
@@ -212,15 +220,20 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.store = next;
     this.rebuildIndexes();
     this.listed = true;
-    const changes: Array<(seq: number) => void | Promise<void>> = [];
-    for (const [key, obj] of next) {
-      const before = old.get(key);
-      if (!before) changes.push((seq) => this.emitAdd(obj, seq));
-      else if (resourceVersionOf(before) !== resourceVersionOf(obj))
-        changes.push((seq) => this.emitUpdate(before, obj, seq));
-    }
-    for (const [key, obj] of old) {
-      if (!next.has(key)) changes.push((seq) => this.emitDelete(obj, true, seq));
+    // The differences as a flat [event, a, b, ...] list: no closure or record per object
+    // (a list delivers thousands), and delivered in the list's order, deletions last.
+    const changes: Changes<T> = [];
+    if (old.size === 0) {
+      for (const obj of next.values()) changes.push('add', obj, undefined);
+    } else {
+      for (const [key, obj] of next) {
+        const before = old.get(key);
+        if (!before) changes.push('add', obj, undefined);
+        else if (resourceVersionOf(before) !== resourceVersionOf(obj)) changes.push('update', before, obj);
+      }
+      for (const [key, obj] of old) {
+        if (!next.has(key)) changes.push('deleteFinalStateUnknown', obj, undefined);
+      }
     }
     const first = !this.hasSynced;
     const done = () => {
@@ -229,7 +242,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       for (const w of this.syncWaiters.splice(0)) w();
     };
     this.enqueue((seq) => {
-      const pending = inOrder(changes, (c) => c(seq));
+      const pending = this.emitAll(seq, changes, 0);
       return pending ? pending.then(done) : done();
     });
   }
@@ -239,54 +252,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     const before = this.store.get(key);
     this.store.set(key, obj);
     this.reindex(key, before, obj);
-    if (!before) this.enqueue((seq) => this.emitAdd(obj, seq));
-    else if (resourceVersionOf(before) !== resourceVersionOf(obj)) {
-      if (this.pumping || this.waiting) this.enqueue((seq) => this.emitUpdate(before, obj, seq));
-      else this.deliverUpdate(before, obj);
-    }
-  }
-
-  /**
-   * {@link Informer.enqueue} of an update with nothing queued ahead of it, as
-   * most are on a busy stream, without the closures and promise checks per
-   * handler that the general path allocates for every event.
-   */
-  private deliverUpdate(before: T, after: T): void {
-    const seq = ++this.queued;
-    this.pumping = true;
-    let pending: Promise<void> | undefined;
-    try {
-      // An array walked by index: a Map iterator allocates per step, for every event.
-      this.handlerList ??= [...this.handlers.keys()];
-      const list = this.handlerList;
-      for (let i = 0; i < list.length; i++) {
-        const h = list[i];
-        const since = this.handlers.get(h);
-        // Removed during delivery, or added after this notification was queued.
-        if (since === undefined || since >= seq || !h.update) continue;
-        let result: void | Promise<void>;
-        try {
-          result = h.update(before, after);
-        } catch (err) {
-          this.handlerFailed(err, 'update');
-          continue;
-        }
-        if (result) {
-          // An async handler: the others follow it, as emit() does.
-          const rest = list
-            .slice(i + 1)
-            .map((x): [InformerHandlers<T>, number] => [x, this.handlers.get(x) ?? seq]);
-          pending = result
-            .then(undefined, (err: unknown) => this.handlerFailed(err, 'update'))
-            .then(() => this.emit(seq, 'update', (x) => x.update?.(before, after), rest[Symbol.iterator]()));
-          break;
-        }
-      }
-    } finally {
-      this.pumping = false;
-    }
-    if (pending) this.suspend(pending);
-    else if (this.work.length > 0) this.pump();
+    if (!before) this.notify('add', obj, undefined);
+    else if (resourceVersionOf(before) !== resourceVersionOf(obj)) this.notify('update', before, obj);
   }
 
   private deleteOne(obj: T): void {
@@ -295,46 +262,86 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!before) return;
     this.store.delete(key);
     this.unindex(key, before);
-    this.enqueue((seq) => this.emitDelete(obj, false, seq));
-  }
-
-  private emitAdd(obj: T, seq: number): void | Promise<void> {
-    return this.emit(seq, 'add', (h) => h.add?.(obj));
-  }
-
-  private emitUpdate(before: T, after: T, seq: number): void | Promise<void> {
-    return this.emit(seq, 'update', (h) => h.update?.(before, after));
-  }
-
-  private emitDelete(obj: T, finalStateUnknown: boolean, seq: number): void | Promise<void> {
-    return this.emit(seq, 'delete', (h) => h.delete?.(obj, { finalStateUnknown }));
+    this.notify('delete', obj, undefined);
   }
 
   /**
-   * Calls each handler added before notification `seq` was queued, in turn; a
-   * promise only if one of them is async (the rest then follow it).
+   * Queues one notification ({@link Informer.enqueue}), without a closure when
+   * nothing is queued ahead of it, as for most events of a busy stream.
+   */
+  private notify(event: Notification, a: T, b: T | undefined): void {
+    if (this.pumping || this.waiting) {
+      this.enqueue((seq) => this.emit(seq, event, a, b, 0, this.currentHandlers()));
+      return;
+    }
+    const seq = ++this.queued;
+    this.pumping = true;
+    let pending: void | Promise<void>;
+    try {
+      pending = this.emit(seq, event, a, b, 0, this.currentHandlers());
+    } finally {
+      this.pumping = false;
+    }
+    if (pending) this.suspend(pending);
+    else if (this.work.length > 0) this.pump();
+  }
+
+  /** Delivers `changes[from..]` ([event, a, b] triples) in turn; a promise only if a handler is async. */
+  private emitAll(seq: number, changes: Changes<T>, from: number): void | Promise<void> {
+    const handlers = this.currentHandlers();
+    for (let i = from; i < changes.length; i += 3) {
+      const event = changes[i] as Notification;
+      const pending = this.emit(
+        seq,
+        event,
+        changes[i + 1] as T,
+        changes[i + 2] as T | undefined,
+        0,
+        handlers,
+      );
+      if (pending) return pending.then(() => this.emitAll(seq, changes, i + 3));
+    }
+  }
+
+  /** The handlers as an array (rebuilt only after `on()` or a removal): walked by index, no iterator per event. */
+  private currentHandlers(): InformerHandlers<T>[] {
+    this.handlerList ??= [...this.handlers.keys()];
+    return this.handlerList;
+  }
+
+  /**
+   * Calls each of `handlers[from..]` added before notification `seq` was
+   * queued and not removed since, in turn; a promise only if one of them is
+   * async (the rest then follow it). `a`, `b`: add (object), update (old,
+   * new), delete (object).
    */
   private emit(
     seq: number,
-    event: HandlerEvent,
-    invoke: (h: InformerHandlers<T>) => void | Promise<void>,
-    handlers: Iterator<[InformerHandlers<T>, number]> = this.handlers.entries(),
+    event: Notification,
+    a: T,
+    b: T | undefined,
+    from: number,
+    handlers: InformerHandlers<T>[],
   ): void | Promise<void> {
-    for (let next = handlers.next(); !next.done; next = handlers.next()) {
-      const [h, since] = next.value;
-      if (since >= seq) continue;
-      // As call(), without a closure per handler and object (a list delivers thousands).
+    for (let i = from; i < handlers.length; i++) {
+      const h = handlers[i];
+      const since = this.handlers.get(h);
+      // Removed meanwhile, or added after this notification was queued (it got the object in its snapshot).
+      if (since === undefined || since >= seq) continue;
       let result: void | Promise<void>;
       try {
-        result = invoke(h);
+        if (event === 'update') result = h.update?.(a, b as T);
+        else if (event === 'add') result = h.add?.(a);
+        else if (event === 'delete') result = h.delete?.(a, FINAL_STATE_KNOWN);
+        else result = h.delete?.(a, FINAL_STATE_UNKNOWN);
       } catch (err) {
-        this.handlerFailed(err, event);
+        this.handlerFailed(err, publicEvent(event));
         continue;
       }
       if (result)
         return result
-          .then(undefined, (err: unknown) => this.handlerFailed(err, event))
-          .then(() => this.emit(seq, event, invoke, handlers));
+          .then(undefined, (err: unknown) => this.handlerFailed(err, publicEvent(event)))
+          .then(() => this.emit(seq, event, a, b, i + 1, handlers));
     }
   }
 
@@ -414,42 +421,41 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!period || this.stopped) return;
     this.resyncTimer = this.clock.setTimeout(() => {
       if (this.stopped) return;
-      const objects = [...this.store.values()];
-      this.enqueue((seq) => inOrder(objects, (o) => this.emitUpdate(o, o, seq)));
+      const changes: Changes<T> = [];
+      for (const o of this.store.values()) changes.push('update', o, o);
+      this.enqueue((seq) => this.emitAll(seq, changes, 0));
       this.scheduleResync();
     }, period);
   }
 
+  /** After a list: the built indexes again, from the new store. */
   private rebuildIndexes(): void {
-    this.indexes = new Map();
-    for (const [key, obj] of this.store) this.index(key, obj);
+    for (const [name, fn] of this.builtIndexers) {
+      const index = new Map<string, Set<string>>();
+      this.indexes.set(name, index);
+      for (const [key, obj] of this.store) this.indexValues(index, key, fn(obj));
+    }
   }
 
   /** Moves `key` from `before`'s index values to `after`'s, leaving alone the indexes whose values are unchanged. */
   private reindex(key: string, before: T | undefined, after: T): void {
-    if (!before) {
-      this.index(key, after);
-      return;
-    }
-    for (const [name, fn] of this.updateIndexerList) {
-      const old = fn(before);
+    const built = this.builtIndexers;
+    for (let i = 0; i < built.length; i++) {
+      const [name, fn] = built[i];
+      // The key holds the namespace, so an update never moves an object in the namespace index.
+      if (before && fn === byNamespace) continue;
+      const index = this.indexes.get(name)!;
       const now = fn(after);
-      if (old.length === now.length && old.every((v, i) => v === now[i])) continue;
-      this.unindexValues(name, key, old);
-      this.indexValues(name, key, now);
+      if (before) {
+        const old = fn(before);
+        if (old.length === now.length && old.every((v, j) => v === now[j])) continue;
+        this.unindexValues(index, key, old);
+      }
+      this.indexValues(index, key, now);
     }
   }
 
-  private index(key: string, obj: T): void {
-    for (const [name, fn] of this.indexerList) this.indexValues(name, key, fn(obj));
-  }
-
-  private indexValues(name: string, key: string, values: string[]): void {
-    let index = this.indexes.get(name);
-    if (!index) {
-      index = new Map();
-      this.indexes.set(name, index);
-    }
+  private indexValues(index: Map<string, Set<string>>, key: string, values: string[]): void {
     for (const value of values) {
       let set = index.get(value);
       if (!set) {
@@ -461,12 +467,10 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private unindex(key: string, obj: T): void {
-    for (const [name, fn] of this.indexerList) this.unindexValues(name, key, fn(obj));
+    for (const [name, fn] of this.builtIndexers) this.unindexValues(this.indexes.get(name)!, key, fn(obj));
   }
 
-  private unindexValues(name: string, key: string, values: string[]): void {
-    const index = this.indexes.get(name);
-    if (!index) return;
+  private unindexValues(index: Map<string, Set<string>>, key: string, values: string[]): void {
     for (const value of values) {
       const set = index.get(value);
       set?.delete(key);
@@ -476,6 +480,15 @@ export class Informer<T extends KubeObject = KubeObject> {
 }
 
 type HandlerEvent = 'add' | 'update' | 'delete';
+/** What a handler is told: a delete of an object that vanished between two lists is told apart. */
+type Notification = HandlerEvent | 'deleteFinalStateUnknown';
+/** Notifications as flat `[notification, a, b]` triples (see {@link Informer.emit} for `a` and `b`). */
+type Changes<T> = Array<Notification | T | undefined>;
+
+const publicEvent = (n: Notification): HandlerEvent => (n === 'deleteFinalStateUnknown' ? 'delete' : n);
+// Shared by every delete notification: frozen, so no handler can change another's.
+const FINAL_STATE_KNOWN = Object.freeze({ finalStateUnknown: false });
+const FINAL_STATE_UNKNOWN = Object.freeze({ finalStateUnknown: true });
 
 /** The built-in `namespace` index. */
 const byNamespace = (object: KubeObject): string[] => [cacheMeta(object)?.namespace ?? ''];

@@ -141,6 +141,85 @@ describe('Informer', () => {
     await t.informer.stop();
   });
 
+  it('an index built on first use stays current through adds, moves, deletes and relists', async () => {
+    const t = setup({
+      indexers: { node: (o: KubeObject) => [String((o.spec as { nodeName?: string })?.nodeName)] },
+    });
+    const s = new ScriptedStream();
+    const onNode = (name: string, rv: string, node: string): KubeObject => ({
+      ...obj(name, rv),
+      spec: { nodeName: node },
+    });
+    const names = (node: string) =>
+      t.informer
+        .byIndex('node', node)
+        .map((o) => o.metadata?.name)
+        .sort();
+    t.source.onList(listOf('10', [onNode('a', '1', 'n1'), onNode('b', '2', 'n1')]));
+    t.source.onList(listOf('30', [onNode('a', '21', 'n3'), onNode('d', '22', 'n1')]));
+    t.source.onWatch(s, new ScriptedStream());
+    await t.informer.synced();
+    expect(names('n1')).toEqual(['a', 'b']);
+    s.push(
+      ev.modified(onNode('a', '11', 'n2')),
+      ev.added(onNode('c', '12', 'n2')),
+      ev.deleted(onNode('b', '13', 'n1')),
+    );
+    await settle();
+    expect(names('n1')).toEqual([]);
+    expect(names('n2')).toEqual(['a', 'c']);
+    expect(t.informer.byIndex('namespace', 'ns').map((o) => o.metadata?.name)).toEqual(['a', 'c']);
+    s.push(ev.error(410, 'Expired'));
+    await settle();
+    expect(names('n1')).toEqual(['d']);
+    expect(names('n2')).toEqual([]);
+    expect(names('n3')).toEqual(['a']);
+    expect(
+      t.informer
+        .byIndex('namespace', 'ns')
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'd']);
+    await t.informer.stop();
+  });
+
+  it('while an async handler holds an event, a removed handler gets nothing more and an added one only its adds', async () => {
+    const t = setup();
+    let release: () => void = () => {};
+    const seen: string[] = [];
+    t.informer.on({
+      update: async (_a, b) => {
+        seen.push(`slow ${b.metadata?.resourceVersion}`);
+        await new Promise<void>((r) => {
+          release = r;
+        });
+      },
+    });
+    const removed = t.informer.on({
+      update: (_a, b) => void seen.push(`removed ${b.metadata?.resourceVersion}`),
+    });
+    const s = new ScriptedStream();
+    t.source.onList(listOf('10', [obj('a', '1')])).onWatch(s);
+    await t.informer.synced();
+    s.push(ev.modified(obj('a', '2')));
+    await settle();
+    expect(seen).toEqual(['slow 2']);
+    removed();
+    t.informer.on({
+      add: (o) => void seen.push(`late add ${o.metadata?.resourceVersion}`),
+      update: (_a, b) => void seen.push(`late ${b.metadata?.resourceVersion}`),
+    });
+    release();
+    await settle();
+    s.push(ev.modified(obj('a', '3')));
+    await settle();
+    release();
+    await settle();
+    expect(seen).toEqual(['slow 2', 'late add 2', 'slow 3', 'late 3']);
+    expect(t.log).toEqual(['add a@1', 'update a@1->2', 'update a@2->3']);
+    await t.informer.stop();
+  });
+
   it('resync re-delivers cached objects as updates; handlers added late get adds for the cache', async () => {
     const t = setup({ resyncPeriodMs: 1000 });
     t.source.onList(listOf('10', [obj('a', '1')])).onWatch(new ScriptedStream());

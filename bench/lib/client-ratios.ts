@@ -70,6 +70,19 @@ export const RATIOS: RatioDef[] = [
     held: (v) => v < 1,
   },
   {
+    // Handlers that take only the key: what lazy decoding buys over client-node (no target: informative).
+    name: 'steady: lazy events/s / client-node',
+    of: (r) => div(ms(r.steady['client-node']), ms(r.steady['watchmark-lazy'])),
+    target: '-',
+    held: () => true,
+  },
+  {
+    name: 'steady: client-node time / floor',
+    of: (r) => div(ms(r.steady['client-node']), ms(r.steady.floor)),
+    target: '-',
+    held: () => true,
+  },
+  {
     name: 'steady: client-node CPU / floor',
     of: (r) => div(cpu(r.steady['client-node']), cpu(r.steady.floor)),
     target: '-',

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { Checkpoint } from '../client/checkpoint.js';
 import { resolveResource } from '../client/discovery.js';
-import type { WatcherEvent } from '../client/watcher.js';
+import type { WatcherEvent } from '../client/watcher-types.js';
 import { formatDuration } from '../protocol/duration.js';
 import { isExpired } from '../protocol/status.js';
 import { type ConnectionFlags, connect, connectionOptions } from './connect.js';

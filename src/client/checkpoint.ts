@@ -25,7 +25,7 @@ import {
   writeCheckpointFile,
 } from './checkpoint-file.js';
 import { cacheMeta } from './lazy-decode.js';
-import type { InitialState, Logger, WatcherEvent } from './watcher.js';
+import type { InitialState, Logger, WatcherEvent } from './watcher-types.js';
 
 /** Options of a {@link Checkpoint}. */
 export interface CheckpointOptions {

@@ -3,7 +3,8 @@ import type { KubeObject } from '../protocol/events.js';
 import { Checkpoint, type CheckpointOptions } from './checkpoint.js';
 import { cacheMeta } from './lazy-decode.js';
 import { type ListWatchSource, resourceVersionOf } from './listwatch.js';
-import { Watcher, type WatcherEvent, type WatcherOptions } from './watcher.js';
+import { Watcher } from './watcher.js';
+import type { WatcherEvent, WatcherOptions } from './watcher-types.js';
 
 /** Event handlers of an {@link Informer}; async handlers are awaited before the next event is read. */
 export interface InformerHandlers<T extends KubeObject> {

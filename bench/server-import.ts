@@ -12,7 +12,9 @@
  *   npm run bench:import -- --quick      # 2 per case, prints only
  *
  * The target (issue #11) is reported, never asserted: import + ready within
- * 100 ms. Medians over the processes; the machine's load over the run is recorded.
+ * 100 ms, with the defaults as well as over plain HTTP. A second table sets
+ * the two starts side by side per build: what the default TLS costs on top.
+ * Medians over the processes; the machine's load over the run is recorded.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -45,6 +47,34 @@ interface Case {
   medianTotalMs: number;
   /** Median total / target: at most 1 holds the target. */
   vsTarget: number;
+}
+
+/** Per build, the default (TLS) start against plain HTTP, from the median totals. */
+interface TlsCost {
+  build: Case['build'];
+  plainHttpTotalMs: number;
+  defaultTlsTotalMs: number;
+  /** What the generated certificate and HTTPS server add. */
+  tlsExtraMs: number;
+  /** Default TLS total / plain HTTP total. */
+  tlsOverPlain: number;
+}
+
+function tlsCosts(results: Case[]): TlsCost[] {
+  const costs: TlsCost[] = [];
+  for (const build of new Set(results.map((c) => c.build))) {
+    const plain = results.find((c) => c.build === build && c.start === 'plain HTTP');
+    const tls = results.find((c) => c.build === build && c.start === 'TLS + token (defaults)');
+    if (!plain || !tls) continue;
+    costs.push({
+      build,
+      plainHttpTotalMs: plain.medianTotalMs,
+      defaultTlsTotalMs: tls.medianTotalMs,
+      tlsExtraMs: round(tls.medianTotalMs - plain.medianTotalMs),
+      tlsOverPlain: round(tls.medianTotalMs / plain.medianTotalMs, 2),
+    });
+  }
+  return costs;
 }
 
 // The child imports the module, starts a server on a free port, closes it and prints its figures.
@@ -151,6 +181,19 @@ function printImport(m: Awaited<ReturnType<typeof measureImport>>): void {
       ]),
     ),
   );
+  console.log('\nDefault TLS (generated CA + serving certificate) against plain HTTP, median total ms');
+  console.log(
+    table(
+      ['build', 'plain HTTP', 'default TLS', 'TLS extra', 'TLS / plain'],
+      tlsCosts(m.results).map((c) => [
+        c.build,
+        c.plainHttpTotalMs,
+        c.defaultTlsTotalMs,
+        c.tlsExtraMs,
+        c.tlsOverPlain,
+      ]),
+    ),
+  );
   console.log(`  other processes used ${m.otherCpuPercent ?? '-'}% of a core during the run`);
 }
 
@@ -176,6 +219,7 @@ async function main(): Promise<void> {
     otherCpuPercent: m.otherCpuPercent,
     stealPercent: m.stealPercent,
     cases: m.results,
+    tlsVsPlain: tlsCosts(m.results),
   };
   writeFileSync(OUT, `${JSON.stringify(doc, null, 2)}\n`);
   console.log(`\nwrote ${relative(process.cwd(), OUT)}`);

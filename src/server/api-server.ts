@@ -202,7 +202,7 @@ class ApiServer implements RunningServer {
     } else {
       let tls = opts.tls;
       if (!tls) {
-        // Loaded on first use: the certificate library is most of the server's import time.
+        // Loaded on first use: only a server that makes its own certificate needs the certificate code.
         const { generateServingCertificates } = await import('./tls.js');
         const generated = await generateServingCertificates({ hosts: [bindAddress], clock: this.clock });
         tls = { certPem: generated.certPem, keyPem: generated.keyPem, caPem: generated.caCertPem };

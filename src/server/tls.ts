@@ -4,20 +4,38 @@
  * operator-supplied PEM files, and issuing client certificates for x509 auth.
  *
  * kubectl sends credentials only over TLS (see kubectl-needs.md §1), so every
- * authenticated setup goes through here. Keys are EC P-256 made by node's
- * webcrypto; certificates are built by `@peculiar/x509`, never by hand.
+ * authenticated setup goes through here. Keys are EC P-256 from node:crypto;
+ * certificates are DER-encoded by ./certificate.ts and signed by node:crypto.
+ * No certificate library, for the import cost: @peculiar/x509 loaded ~145
+ * modules, so a default (TLS) `startServer()` took 200-340 ms where issue #11
+ * allows 100 ms for import + start; generating both certificates now takes
+ * a few milliseconds.
  */
 
 import {
   createPrivateKey,
-  X509Certificate as NodeX509Certificate,
+  generateKeyPairSync,
+  type KeyObject,
   randomBytes,
-  webcrypto,
+  X509Certificate,
 } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { isIP } from 'node:net';
-import * as x509 from '@peculiar/x509';
 import type { Clock } from '../protocol/clock.js';
+import {
+  type AltName,
+  authorityKeyIdentifier,
+  basicConstraints,
+  distinguishedName,
+  extKeyUsage,
+  KeyUsage,
+  keyIdentifier,
+  keyUsage,
+  signCertificate,
+  subjectAltName,
+  subjectKeyIdentifier,
+  subjectOf,
+} from './certificate.js';
+import { ipAddressOctets } from './ip-address.js';
 
 /** PEM text of a generated CA and the serving certificate it signed. */
 export interface ServingCertificates {
@@ -45,10 +63,10 @@ export interface CertificateAuthority {
   certPem: string;
   /** The CA's PKCS#8 private key in PEM. */
   keyPem: string;
-  /** The parsed certificate, used as issuer and for the authority key id. */
-  cert: x509.X509Certificate;
+  /** The parsed certificate: its subject becomes the issuer, its key the authority key id. */
+  cert: X509Certificate;
   /** The signing key. */
-  privateKey: webcrypto.CryptoKey;
+  privateKey: KeyObject;
 }
 
 /** Options for {@link issueClientCertificate}. */
@@ -92,16 +110,10 @@ export class TlsFileError extends Error {
 /** Hosts every serving certificate covers, so local clients work whatever address they pick. */
 const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 
-/** ECDSA P-256 with SHA-256: small, fast to generate, and accepted by Go's crypto/tls (kubectl). */
-const EC_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-
 /** Back-dates notBefore so a client whose clock runs a little behind still accepts a fresh cert (client-go does the same). */
 const CLOCK_SKEW_MS = 60 * 60 * 1000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Passed explicitly to every @peculiar/x509 call, so nothing depends on its global provider registration. */
-const crypto = webcrypto;
 
 /** Creates a self-signed CA (basicConstraints CA, keyCertSign/cRLSign) named `commonName`. */
 export async function generateCertificateAuthority(
@@ -109,31 +121,26 @@ export async function generateCertificateAuthority(
   opts: { clock?: Pick<Clock, 'now'>; validDays?: number } = {},
 ): Promise<CertificateAuthority> {
   const { notBefore, notAfter } = validity(opts.clock, opts.validDays);
-  const keys = await generateKeyPair();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned(
-    {
-      serialNumber: serialNumber(),
-      name: [{ CN: [commonName] }],
-      notBefore,
-      notAfter,
-      signingAlgorithm: EC_ALGORITHM,
-      keys,
-      extensions: [
-        // pathLen 0: this CA signs leaves only, never another CA.
-        new x509.BasicConstraintsExtension(true, 0, true),
-        new x509.KeyUsagesExtension(
-          x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
-          true,
-        ),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
-      ],
-    },
-    crypto,
-  );
+  const keys = generateKeyPair();
+  const name = distinguishedName([{ CN: commonName }]);
+  const certPem = signCertificate({
+    serialNumber: serialNumber(),
+    issuer: name,
+    subject: name,
+    notBefore,
+    notAfter,
+    publicKey: keys.publicKey,
+    signingKey: keys.privateKey,
+    extensions: [
+      basicConstraints(true), // pathLen 0: this CA signs leaves only, never another CA.
+      keyUsage([KeyUsage.keyCertSign, KeyUsage.cRLSign, KeyUsage.digitalSignature]),
+      subjectKeyIdentifier(keyIdentifier(keys.publicKey)),
+    ],
+  });
   return {
-    certPem: cert.toString('pem'),
-    keyPem: await privateKeyPem(keys.privateKey),
-    cert,
+    certPem,
+    keyPem: privateKeyPem(keys.privateKey),
+    cert: new X509Certificate(certPem),
     privateKey: keys.privateKey,
   };
 }
@@ -146,10 +153,10 @@ export async function generateServingCertificates(
   opts: ServingCertificateOptions,
 ): Promise<ServingCertificates> {
   const ca = await generateCertificateAuthority('watchmark-ca', opts);
-  const leaf = await signLeaf(ca, {
-    subject: [{ CN: ['watchmark'] }],
-    usage: x509.ExtendedKeyUsage.serverAuth,
-    extensions: [new x509.SubjectAlternativeNameExtension(subjectAltNames(opts.hosts))],
+  const leaf = signLeaf(ca, {
+    subject: distinguishedName([{ CN: 'watchmark' }]),
+    usage: 'serverAuth',
+    extensions: [subjectAltName(subjectAltNames(opts.hosts))],
     clock: opts.clock,
     validDays: opts.validDays,
   });
@@ -165,48 +172,44 @@ export async function issueClientCertificate(
   opts: ClientCertificateOptions,
 ): Promise<ClientCertificate> {
   return signLeaf(ca, {
-    subject: [{ CN: [opts.commonName] }, ...(opts.organizations ?? []).map((o) => ({ O: [o] }))],
-    usage: x509.ExtendedKeyUsage.clientAuth,
+    subject: distinguishedName([{ CN: opts.commonName }, ...(opts.organizations ?? []).map((O) => ({ O }))]),
+    usage: 'clientAuth',
     clock: opts.clock,
     validDays: opts.validDays,
   });
 }
 
 /** A new key pair and an end-entity certificate for it, signed by `ca`, for one extended key usage. */
-async function signLeaf(
+function signLeaf(
   ca: CertificateAuthority,
   leaf: {
-    subject: x509.JsonName;
-    usage: x509.ExtendedKeyUsageType;
-    extensions?: x509.Extension[];
+    subject: Buffer;
+    usage: 'serverAuth' | 'clientAuth';
+    extensions?: Buffer[];
     clock?: Pick<Clock, 'now'>;
     validDays?: number;
   },
-): Promise<ClientCertificate> {
+): ClientCertificate {
   const { notBefore, notAfter } = validity(leaf.clock, leaf.validDays);
-  const keys = await generateKeyPair();
-  const cert = await x509.X509CertificateGenerator.create(
-    {
-      serialNumber: serialNumber(),
-      subject: leaf.subject,
-      issuer: ca.cert.subjectName,
-      notBefore,
-      notAfter,
-      signingAlgorithm: EC_ALGORITHM,
-      publicKey: keys.publicKey,
-      signingKey: ca.privateKey,
-      extensions: [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.ExtendedKeyUsageExtension([leaf.usage]),
-        ...(leaf.extensions ?? []),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
-        await x509.AuthorityKeyIdentifierExtension.create(ca.cert.publicKey, false, crypto),
-      ],
-    },
-    crypto,
-  );
-  return { certPem: cert.toString('pem'), keyPem: await privateKeyPem(keys.privateKey) };
+  const keys = generateKeyPair();
+  const certPem = signCertificate({
+    serialNumber: serialNumber(),
+    issuer: subjectOf(ca.cert),
+    subject: leaf.subject,
+    notBefore,
+    notAfter,
+    publicKey: keys.publicKey,
+    signingKey: ca.privateKey,
+    extensions: [
+      basicConstraints(false),
+      keyUsage([KeyUsage.digitalSignature]),
+      extKeyUsage(leaf.usage),
+      ...(leaf.extensions ?? []),
+      subjectKeyIdentifier(keyIdentifier(keys.publicKey)),
+      authorityKeyIdentifier(keyIdentifier(ca.cert.publicKey)),
+    ],
+  });
+  return { certPem, keyPem: privateKeyPem(keys.privateKey) };
 }
 
 /**
@@ -217,9 +220,9 @@ async function signLeaf(
 export async function loadCertificates(certFile: string, keyFile: string): Promise<LoadedCertificates> {
   const certPem = await readPem('--tls-cert-file', certFile);
   const keyPem = await readPem('--tls-private-key-file', keyFile);
-  let leaf: NodeX509Certificate;
+  let leaf: X509Certificate;
   try {
-    leaf = new NodeX509Certificate(certPem);
+    leaf = new X509Certificate(certPem);
   } catch {
     throw new TlsFileError('--tls-cert-file', certFile, 'does not contain a valid PEM certificate');
   }
@@ -270,18 +273,18 @@ function describeFsError(err: unknown): string {
 }
 
 /** SAN entries for `hosts` plus loopback, deduplicated; IP literals become IP SANs, the rest DNS SANs. */
-function subjectAltNames(hosts: string[]): x509.JsonGeneralName[] {
+function subjectAltNames(hosts: string[]): AltName[] {
   const seen = new Set<string>();
-  const names: x509.JsonGeneralName[] = [];
+  const names: AltName[] = [];
   for (const raw of [...LOOPBACK_HOSTS, ...hosts]) {
     // Accept the bracketed IPv6 form people copy out of URLs.
     const host = raw.trim().replace(/^\[(.*)\]$/, '$1');
     if (host === '') continue;
-    const type = isIP(host) ? 'ip' : 'dns';
-    const key = `${type}:${type === 'dns' ? host.toLowerCase() : host}`;
+    const ip = ipAddressOctets(host);
+    const key = ip ? `ip:${ip.toString('hex')}` : `dns:${host.toLowerCase()}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    names.push({ type, value: host });
+    names.push(ip ? { ip } : { dns: host });
   }
   return names;
 }
@@ -296,17 +299,21 @@ function validity(
 }
 
 /** 16 random bytes with the top bit clear: unique, positive, and within RFC 5280's 20-octet limit. */
-function serialNumber(): string {
+function serialNumber(): Buffer {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0] & 0x7f) | 0x01;
-  return bytes.toString('hex');
+  return bytes;
 }
 
-async function generateKeyPair(): Promise<webcrypto.CryptoKeyPair> {
-  return crypto.subtle.generateKey(EC_ALGORITHM, true, ['sign', 'verify']);
+/**
+ * ECDSA P-256: small, and accepted by Go's crypto/tls (kubectl). Generated
+ * synchronously: a P-256 key takes well under a millisecond, less than the
+ * thread-pool hop of the async form.
+ */
+function generateKeyPair(): { publicKey: KeyObject; privateKey: KeyObject } {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' });
 }
 
-async function privateKeyPem(key: webcrypto.CryptoKey): Promise<string> {
-  const der = await crypto.subtle.exportKey('pkcs8', key);
-  return x509.PemConverter.encode(der, 'PRIVATE KEY');
+function privateKeyPem(key: KeyObject): string {
+  return key.export({ type: 'pkcs8', format: 'pem' }) as string;
 }

@@ -1,13 +1,22 @@
-import { X509Certificate as NodeX509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate as NodeX509Certificate } from 'node:crypto';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type ConnectionOptions,
+  connect,
+  createServer as createTlsServer,
+  type TLSSocket,
+  type Server as TlsServer,
+} from 'node:tls';
+// Tests only: an independent decoder, to check what src/server/certificate.ts encodes.
 import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/protocol/clock.js';
 import {
+  type CertificateAuthority,
   generateCertificateAuthority,
   generateServingCertificates,
   issueClientCertificate,
@@ -103,8 +112,64 @@ describe('generateServingCertificates', () => {
     }
   });
 
+  it('is read by node (OpenSSL) as a CA and a leaf it issued and signed, for the leaf key', () => {
+    const ca = new NodeX509Certificate(certs.caCertPem);
+    const leaf = new NodeX509Certificate(certs.certPem);
+    expect([ca.ca, leaf.ca]).toEqual([true, false]);
+    expect(ca.checkIssued(ca)).toBe(true);
+    expect(leaf.checkIssued(ca)).toBe(true);
+    expect(ca.verify(ca.publicKey)).toBe(true);
+    expect(leaf.verify(ca.publicKey)).toBe(true);
+    expect(leaf.verify(leaf.publicKey)).toBe(false);
+    expect(leaf.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
+    expect(leaf.publicKey.asymmetricKeyDetails).toEqual({ namedCurve: 'prime256v1' });
+    expect(leaf.checkPrivateKey(createPrivateKey(certs.keyPem))).toBe(true);
+    expect(leaf.serialNumber).toMatch(/^[0-7][0-9A-F]{31}$/);
+  });
+
   it('rejects a non-positive validity', async () => {
     await expect(generateServingCertificates({ hosts: [], validDays: 0 })).rejects.toThrow(/validDays/);
+  });
+});
+
+describe('certificate encoding edge cases', () => {
+  it('writes validity as UTCTime through 2049 and GeneralizedTime from 2050, in whole seconds', async () => {
+    const clock = new ManualClock(Date.UTC(2049, 11, 31, 23, 0, 0, 500));
+    const { certPem } = await generateServingCertificates({ hosts: [], clock, validDays: 3 });
+    const node = new NodeX509Certificate(certPem);
+    expect(new Date(node.validFrom).toISOString()).toBe('2049-12-31T22:00:00.000Z');
+    expect(new Date(node.validTo).toISOString()).toBe('2050-01-03T23:00:00.000Z');
+    const utcTime = Buffer.concat([Buffer.from([0x17, 13]), Buffer.from('491231220000Z')]);
+    const generalizedTime = Buffer.concat([Buffer.from([0x18, 15]), Buffer.from('20500103230000Z')]);
+    expect(node.raw.includes(utcTime)).toBe(true);
+    expect(node.raw.includes(generalizedTime)).toBe(true);
+  });
+
+  it('encodes IPv6 SANs in all their spellings as 16 octets', async () => {
+    const { certPem } = await generateServingCertificates({
+      hosts: ['2001:db8::1:0:0:1', '::ffff:192.0.2.1', 'fe80::1%eth0', '[2001:DB8:0:0:0:0:0:2]'],
+    });
+    const node = new NodeX509Certificate(certPem);
+    for (const ip of ['2001:db8:0:0:1:0:0:1', '::ffff:192.0.2.1', 'fe80::1', '2001:db8::2']) {
+      expect(node.checkIP(ip), ip).toBe(ip);
+    }
+    expect(node.checkIP('2001:db8::3')).toBeUndefined();
+    const san = new x509.X509Certificate(certPem).getExtension(x509.SubjectAlternativeNameExtension)!;
+    expect(san.names.toJSON().filter((n) => n.type === 'ip')).toHaveLength(6);
+  });
+
+  it('refuses a DNS name that is not ASCII rather than encode an invalid IA5String', async () => {
+    await expect(generateServingCertificates({ hosts: ['bücher.example'] })).rejects.toThrow(/xn--/);
+  });
+
+  it('keeps names that are not ASCII or contain separators in the subject, as UTF8String', async () => {
+    const ca = await generateCertificateAuthority('Zürich CA');
+    const client = await issueClientCertificate(ca, { commonName: 'jürgen', organizations: ['a, b+c'] });
+    const cert = new x509.X509Certificate(client.certPem);
+    expect(cert.subjectName.getField('CN')).toEqual(['jürgen']);
+    expect(cert.subjectName.getField('O')).toEqual(['a, b+c']);
+    expect(cert.issuerName.getField('CN')).toEqual(['Zürich CA']);
+    expect(new NodeX509Certificate(client.certPem).checkIssued(ca.cert)).toBe(true);
   });
 });
 
@@ -235,6 +300,109 @@ describe('loadCertificates', () => {
     await writeFile(otherKey, (await generateServingCertificates({ hosts: [] })).keyPem);
     await expect(loadCertificates(certFile, otherKey)).rejects.toThrow(
       /private key does not match the certificate/,
+    );
+  });
+});
+
+describe('a TLS server that requires client certificates (mutual TLS)', () => {
+  let serving: ServingCertificates;
+  let clientCa: CertificateAuthority;
+  const servers: TlsServer[] = [];
+
+  beforeAll(async () => {
+    serving = await generateServingCertificates({ hosts: [] });
+    clientCa = await generateCertificateAuthority('test-client-ca');
+  });
+
+  afterAll(async () => {
+    for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /**
+   * A server with the serving certificate that asks for a client certificate issued by
+   * `trustedCaPem`. It does not hang up on a bad one itself (rejectUnauthorized), which
+   * would drop OpenSSL's reason; each connection's verdict is read off the socket instead.
+   */
+  async function mutualTlsServer(trustedCaPem: string): Promise<{ server: TlsServer; port: number }> {
+    const server = createTlsServer(
+      {
+        cert: serving.certPem,
+        key: serving.keyPem,
+        ca: trustedCaPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      (socket) => socket.end(),
+    );
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port };
+  }
+
+  /**
+   * Connects with `client` credentials and resolves with the server's verdict: `accepted` and the
+   * peer's subject, or `rejected` and OpenSSL's reason. Under TLS 1.3 the client's own handshake
+   * completes before the server has judged its certificate, so only the server side can tell.
+   */
+  async function verdict(
+    target: { server: TlsServer; port: number },
+    client: Pick<ConnectionOptions, 'cert' | 'key'>,
+  ): Promise<string> {
+    const judged = new Promise<string>((resolve, reject) => {
+      const failed = (err: Error) => {
+        target.server.off('secureConnection', judge);
+        reject(err);
+      };
+      const judge = (socket: TLSSocket) => {
+        target.server.off('tlsClientError', failed);
+        if (!socket.authorized) return resolve(`rejected: ${socket.authorizationError}`);
+        const { CN, O } = socket.getPeerCertificate().subject;
+        resolve(`accepted CN=${CN} O=${[O ?? []].flat().join(',')}`);
+      };
+      target.server.once('secureConnection', judge);
+      target.server.once('tlsClientError', failed);
+    });
+    const socket = connect({
+      host: '127.0.0.1',
+      port: target.port,
+      ca: serving.caCertPem,
+      servername: 'localhost',
+      ...client,
+    });
+    const closed = new Promise<void>((resolve, reject) => {
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    socket.resume();
+    const [result] = await Promise.all([judged, closed]);
+    return result;
+  }
+
+  it('accepts a client certificate its CA issued and sees its CN and O', async () => {
+    const target = await mutualTlsServer(clientCa.certPem);
+    const alice = await issueClientCertificate(clientCa, {
+      commonName: 'alice',
+      organizations: ['dev', 'ops'],
+    });
+    expect(await verdict(target, { cert: alice.certPem, key: alice.keyPem })).toBe(
+      'accepted CN=alice O=dev,ops',
+    );
+  });
+
+  it('turns down a certificate from another CA of the same name, and a client without one', async () => {
+    const target = await mutualTlsServer(clientCa.certPem);
+    const rogueCa = await generateCertificateAuthority('test-client-ca');
+    const mallory = await issueClientCertificate(rogueCa, { commonName: 'mallory' });
+    expect(await verdict(target, { cert: mallory.certPem, key: mallory.keyPem })).toBe(
+      'rejected: UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    );
+    expect(await verdict(target, {})).toBe('rejected: UNABLE_TO_GET_ISSUER_CERT');
+  });
+
+  it('turns down a serverAuth-only leaf presented as a client certificate (the EKU is read)', async () => {
+    const target = await mutualTlsServer(serving.caCertPem);
+    expect(await verdict(target, { cert: serving.certPem, key: serving.keyPem })).toBe(
+      'rejected: INVALID_PURPOSE',
     );
   });
 });

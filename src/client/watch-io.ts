@@ -62,6 +62,7 @@ export async function listAll<T extends KubeObject>(
         continue;
       }
       io.metrics.pages++;
+      io.metrics.bytesRead = io.source.bytesRead;
       const pageItems = (list.items ?? []) as T[];
       // A first (often only) page is taken as it is, no copy of a 50,000-item array;
       // being the source's array, it is copied before anything is added to it.

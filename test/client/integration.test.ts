@@ -132,6 +132,8 @@ describe('client against watchmark serve', () => {
     await informer.synced();
     expect(names(informer)).toEqual(['a']);
     expect(informer.watcher.metrics.pages).toBe(1);
+    // Counted as soon as the list is read, not at the first watch event.
+    expect(informer.watcher.metrics.bytesRead).toBeGreaterThan(100);
   });
 
   it('an expired continue token costs one full list', async () => {

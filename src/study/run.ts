@@ -21,7 +21,6 @@ import {
   type Say,
   serverDelta,
   stallLimitMs,
-  sumRecord,
 } from './result.js';
 import { type ServerSample, type StudyServer, spawnStudyServer } from './server-process.js';
 import { verifyCaches } from './verify.js';
@@ -131,6 +130,7 @@ interface Snapshot {
   server: ServerSample;
   clients: ClientTotals;
   byClass: Map<WatcherClass, ClientTotals>;
+  progress: ReturnType<Fleet['progress']>;
 }
 
 async function snapshot(c: Cluster, classes: WatcherClass[]): Promise<Snapshot> {
@@ -138,6 +138,7 @@ async function snapshot(c: Cluster, classes: WatcherClass[]): Promise<Snapshot> 
     server: await c.server.sample(),
     clients: c.fleet.totals(),
     byClass: new Map(classes.map((cls) => [cls, c.fleet.totals(cls)])),
+    progress: c.fleet.progress(),
   };
 }
 
@@ -167,13 +168,13 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
     // The window closes on the writes too: the same number of them in every run.
     if (elapsed >= durationReal) await churn.stop();
     const d = serverDelta(base.server, await c.server.sample());
-    const t = diffTotals(c.fleet.totals(), base.clients);
+    const p = c.fleet.progress();
     const point: RunPoint = {
       minute: round((elapsed * opts.timeScale) / 60_000, 2),
       restartWork: d.initEventsExamined + d.listObjects,
       initEventsExamined: d.initEventsExamined,
       listedObjects: d.listObjects,
-      relists: sumRecord(t.lists),
+      relists: p.relists - base.progress.relists,
       expired: d.expiredSent,
       bookmarks: d.bookmarksSent,
     };
@@ -183,7 +184,7 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
       reported++;
       say(
         `    ${point.minute.toFixed(1)}/${spec.durationMs / 60_000} min: ${churn.writes - writesBefore} writes, ` +
-          `${t.watchEnds.timeout + t.watchEnds.serverClose} watch restarts, ${point.relists} relists, ` +
+          `${p.restarts - base.progress.restarts} watch restarts, ${point.relists} relists, ` +
           `${point.expired} 410s, restart work ${point.restartWork}`,
       );
     }

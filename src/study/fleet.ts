@@ -72,16 +72,9 @@ export class Fleet {
     });
   }
 
-  /** Starts every informer and resolves when all have synced; `onProgress` gets the synced count. */
-  async start(onProgress?: (synced: number) => void): Promise<void> {
-    let synced = 0;
-    await Promise.all(
-      this.members.map(async (m) => {
-        await m.informer.start().synced();
-        synced++;
-        if (synced % 100 === 0) onProgress?.(synced);
-      }),
-    );
+  /** Starts the informers of the members `which` selects (default all) and resolves when they have synced. */
+  async start(which: (m: FleetMember) => boolean = () => true): Promise<void> {
+    await Promise.all(this.members.filter(which).map((m) => m.informer.start().synced()));
   }
 
   /**

@@ -130,7 +130,13 @@ async function setUp(
   // be counted as the run's. Checked per watcher on the client side: the server's count of
   // open watches never reaches the total at 5,000 watchers, because by then hundreds of
   // watches restart every second and a few are always between two requests.
-  await until(async () => fleet.members.every((m) => m.source.hasWatched()), 60_000, 'every watch to hold');
+  // Every watcher is asked at every poll (not `every`, which stops at the first false):
+  // each needs two looks a turn of the event loop apart.
+  await until(
+    async () => fleet.members.filter((m) => !m.source.hasWatched()).length === 0,
+    60_000,
+    'every watch to hold',
+  );
   // The initial lists keep the server busy and writes queue up meanwhile: let them drain.
   await until(async () => churn.inFlight <= 5, 30_000, 'the writes queued during the sync');
   return { server, admin, churn, fleet };

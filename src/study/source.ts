@@ -55,8 +55,9 @@ export class CountingSource implements ListWatchSource {
    * history window is relisting, not watching. So a stream counts once it has
    * been open `ms` (real) with no ERROR read from it, at two calls with a
    * turn of the event loop between them: an ERROR that had arrived by the
-   * first call has been read by the second. Once true, true for good: later
-   * 410s and relists are what a run measures.
+   * first call has been read by the second (so ask every watcher at every
+   * poll). Once true, true for good: later 410s and relists are what a run
+   * measures.
    */
   hasWatched(ms = 100): boolean {
     if (this.watched) return true;

@@ -61,6 +61,8 @@ export function mainTable(runs: RunResult[], baseline: RunResult, timeScale: num
     ['  on watches', (r) => bytes(r.server.watchBytesWritten)],
     ['server CPU', (r) => `${(r.server.cpuMs / 1000).toFixed(1)} s`],
     ['client CPU (watchers + churn)', (r) => `${(r.clientCpuMs / 1000).toFixed(1)} s`],
+    ['  watchers (study process)', (r) => `${((r.clientCpuMs - r.churnCpuMs) / 1000).toFixed(1)} s`],
+    ['  churn writer (own process)', (r) => `${(r.churnCpuMs / 1000).toFixed(1)} s`],
     ['event-loop delay p99, client / server', (r) => `${r.eventLoopDelayMs.p99} / ${r.serverDelayMs.p99} ms`],
     ['longest stall, client / server', (r) => `${r.eventLoopDelayMs.max} / ${r.serverDelayMs.max} ms`],
     ['slowest pod write', (r) => `${r.churn.maxLatencyMs} ms`],

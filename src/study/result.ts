@@ -68,8 +68,14 @@ export interface RunResult {
   server: ServerDelta;
   clients: ClientTotals;
   clientsByClass: Partial<Record<WatcherClass, ClientTotals>>;
-  /** CPU of the study process (watchers, churn driver, sampling) over the window. */
+  /**
+   * CPU of the client side over the window: the study process (the watchers,
+   * sampling) plus the churn writer's process (before the writer had a process
+   * of its own, both were in the study process: the sum means the same).
+   */
   clientCpuMs: number;
+  /** CPU of the churn writer's process over the window (part of {@link clientCpuMs}). */
+  churnCpuMs: number;
   /** The study process's event-loop delay: how late timers fired (latency is not time-compressed). */
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   /** The server's event-loop delay over the window. */

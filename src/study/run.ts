@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { KubeClient } from '../client/client.js';
-import { Churn } from './churn.js';
+import { type ChurnSample, type ChurnWriter, spawnChurnWriter } from './churn-process.js';
 import { populate, type WatcherClass } from './cluster.js';
-import { type ClientTotals, diffTotals, Fleet } from './fleet.js';
+import { type ClientTotals, diffTotals, Fleet, type FleetMember } from './fleet.js';
 import { layoutOf, type StudyOptions, toReal } from './options.js';
 import {
   type RunPoint,
@@ -21,7 +21,6 @@ import {
   type Say,
   serverDelta,
   stallLimitMs,
-  sumRecord,
 } from './result.js';
 import { type ServerSample, type StudyServer, spawnStudyServer } from './server-process.js';
 import { verifyCaches } from './verify.js';
@@ -54,7 +53,7 @@ async function until(pred: () => Promise<boolean>, timeoutMs: number, what: stri
 interface Cluster {
   server: StudyServer;
   admin: KubeClient;
-  churn: Churn;
+  churn: ChurnWriter;
   fleet: Fleet;
 }
 
@@ -64,9 +63,15 @@ const secondsSince = (t: number) => `${((performance.now() - t) / 1000).toFixed(
 
 /**
  * A fresh server, the standing pods, the churn running, and the run's
- * watchers synced and watching. The churn starts before the watchers so that
- * no watch ever starts or restarts on a history without churn, however long
- * the sync takes on a loaded machine.
+ * watchers synced and watching. The churn starts before the selective
+ * watchers (kubelets, racks, zones) so that none of their watches starts or
+ * restarts on a history without churn, however long the sync takes on a
+ * loaded machine. Namespace-wide watchers sync before it: they list every
+ * pod (50,000 at 5,000 nodes), which takes seconds of real time that the
+ * time scale does not compress, longer than a compressed history window (2.5
+ * s at 30x); listed while writes go on, their first watch would be 410-expired
+ * and relist, again and again. Listed before the churn, nothing can expire
+ * their resourceVersion; seeing every write, they never fall behind later.
  */
 async function setUp(
   opts: StudyOptions,
@@ -99,51 +104,70 @@ async function setUp(
   const t0 = performance.now();
   const created = await populate(admin, layoutOf(opts), opts.podsPerNode);
   say(`    ${created} pods created in ${secondsSince(t0)}`);
-  const churn = new Churn(admin, layoutOf(opts), {
-    ratePerSecond: opts.churn * opts.timeScale,
-    seed: opts.seed,
-    podsPerNode: opts.podsPerNode,
+  const churn = await spawnChurnWriter({
+    kubeconfig,
+    layout: layoutOf(opts),
+    churn: { ratePerSecond: opts.churn * opts.timeScale, seed: opts.seed, podsPerNode: opts.podsPerNode },
   });
-  closers.push(() => churn.stop());
-  churn.start();
-  const t1 = performance.now();
+  closers.push(() => churn.close());
   const fleet = new Fleet(kubes, spec.watchers, opts, spec);
   closers.push(() => fleet.stop());
+  const seesAll = (m: FleetMember) => m.spec.class === 'all';
+  const wide = fleet.members.filter(seesAll).length;
+  const t1 = performance.now();
   // Informers retry forever; a run whose watchers cannot sync (a dead server) must fail instead.
+  if (wide > 0) {
+    await withTimeout(fleet.start(seesAll), 120_000, 'the namespace-wide watchers to sync');
+    say(`    ${wide} namespace-wide watchers synced in ${secondsSince(t1)}, before the churn`);
+  }
+  churn.start();
+  const t2 = performance.now();
   await withTimeout(fleet.start(), 120_000, 'the watchers to sync');
-  say(`    ${spec.watchers.length} watchers synced in ${secondsSince(t1)}`);
-  // Every initial watch must be open before the baseline, so that only restarts are measured.
-  // Counted per watcher on the client side: the server's count of open watches
-  // never reaches the total at 5,000 watchers, because by then hundreds of
+  if (wide < fleet.members.length)
+    say(`    ${fleet.members.length - wide} watchers synced in ${secondsSince(t2)}`);
+  // Every watcher must be watching before the baseline, so that only restarts are measured:
+  // a watcher whose first watch was refused (410) is still relisting, and its relist would
+  // be counted as the run's. Checked per watcher on the client side: the server's count of
+  // open watches never reaches the total at 5,000 watchers, because by then hundreds of
   // watches restart every second and a few are always between two requests.
+  // Every watcher is asked at every poll (not `every`, which stops at the first false):
+  // each needs two looks a turn of the event loop apart.
   await until(
-    async () => fleet.members.every((m) => m.informer.watcher.metrics.watchesStarted > 0),
-    30_000,
-    'every watch to open',
+    async () => fleet.members.filter((m) => !m.source.hasWatched()).length === 0,
+    60_000,
+    'every watch to hold',
   );
   // The initial lists keep the server busy and writes queue up meanwhile: let them drain.
-  await until(async () => churn.inFlight <= 5, 30_000, 'the writes queued during the sync');
+  await until(async () => (await churn.sample()).inFlight <= 5, 30_000, 'the writes queued during the sync');
   return { server, admin, churn, fleet };
 }
 
 /** The counters at one instant, on both sides. */
 interface Snapshot {
   server: ServerSample;
+  churn: ChurnSample;
   clients: ClientTotals;
   byClass: Map<WatcherClass, ClientTotals>;
+  progress: ReturnType<Fleet['progress']>;
 }
 
 async function snapshot(c: Cluster, classes: WatcherClass[]): Promise<Snapshot> {
+  const [server, churn] = await Promise.all([c.server.sample(), c.churn.sample()]);
   return {
-    server: await c.server.sample(),
+    server,
+    churn,
     clients: c.fleet.totals(),
     byClass: new Map(classes.map((cls) => [cls, c.fleet.totals(cls)])),
+    progress: c.fleet.progress(),
   };
 }
 
 /** The churn for the run's duration, sampling the counters about 60 times. */
 async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: Closers, say: Say) {
   const classes = [...new Set(spec.watchers.map((w) => w.class))];
+  const { churn } = c;
+  // Messages to the writer are ordered: the baseline's sample comes after the reset.
+  churn.resetPeak();
   const base = await snapshot(c, classes);
   const cpu = process.cpuUsage();
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -151,11 +175,7 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
   closers.push(() => {
     delay.disable();
   });
-  const { churn } = c;
   c.server.resetDelay();
-  churn.resetPeak();
-  const writesBefore = churn.writes;
-  const statsBefore = { ...churn.stats };
   const timeline: RunPoint[] = [];
   const durationReal = toReal(opts, spec.durationMs);
   const sampleEvery = Math.max(100, Math.round(durationReal / 60));
@@ -166,14 +186,15 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
     const elapsed = performance.now() - started;
     // The window closes on the writes too: the same number of them in every run.
     if (elapsed >= durationReal) await churn.stop();
-    const d = serverDelta(base.server, await c.server.sample());
-    const t = diffTotals(c.fleet.totals(), base.clients);
+    const [serverNow, churnNow] = await Promise.all([c.server.sample(), churn.sample()]);
+    const d = serverDelta(base.server, serverNow);
+    const p = c.fleet.progress();
     const point: RunPoint = {
       minute: round((elapsed * opts.timeScale) / 60_000, 2),
       restartWork: d.initEventsExamined + d.listObjects,
       initEventsExamined: d.initEventsExamined,
       listedObjects: d.listObjects,
-      relists: sumRecord(t.lists),
+      relists: p.relists - base.progress.relists,
       expired: d.expiredSent,
       bookmarks: d.bookmarksSent,
     };
@@ -182,14 +203,15 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
     if (elapsed >= ((reported + 1) * durationReal) / 5) {
       reported++;
       say(
-        `    ${point.minute.toFixed(1)}/${spec.durationMs / 60_000} min: ${churn.writes - writesBefore} writes, ` +
-          `${t.watchEnds.timeout + t.watchEnds.serverClose} watch restarts, ${point.relists} relists, ` +
+        `    ${point.minute.toFixed(1)}/${spec.durationMs / 60_000} min: ${churnNow.writes - base.churn.writes} writes, ` +
+          `${p.restarts - base.progress.restarts} watch restarts, ${point.relists} relists, ` +
           `${point.expired} 410s, restart work ${point.restartWork}`,
       );
     }
   }
   const end = await snapshot(c, classes);
-  const clientCpu = process.cpuUsage(cpu);
+  const watchersCpu = process.cpuUsage(cpu);
+  const churnCpuMs = (end.churn.cpuUs - base.churn.cpuUs) / 1000;
   delay.disable();
   const clientMax = delay.max / 1e6;
   // Event-loop delays catch every stall of either process (a process descheduled by a busy
@@ -203,16 +225,17 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
     end,
     timeline,
     churn: {
-      creates: churn.stats.creates - statsBefore.creates,
-      updates: churn.stats.updates - statsBefore.updates,
-      deletes: churn.stats.deletes - statsBefore.deletes,
-      failed: churn.stats.failed,
-      maxInFlight: churn.stats.maxInFlight,
-      maxLatencyMs: round(churn.stats.maxLatencyMs, 1),
-      writes: churn.writes - writesBefore,
+      creates: end.churn.stats.creates - base.churn.stats.creates,
+      updates: end.churn.stats.updates - base.churn.stats.updates,
+      deletes: end.churn.stats.deletes - base.churn.stats.deletes,
+      failed: end.churn.stats.failed,
+      maxInFlight: end.churn.stats.maxInFlight,
+      maxLatencyMs: round(end.churn.stats.maxLatencyMs, 1),
+      writes: end.churn.writes - base.churn.writes,
     },
     realSeconds: (performance.now() - started) / 1000,
-    clientCpuMs: round((clientCpu.user + clientCpu.system) / 1000, 0),
+    clientCpuMs: round((watchersCpu.user + watchersCpu.system) / 1000 + churnCpuMs, 0),
+    churnCpuMs: round(churnCpuMs, 0),
     eventLoopDelayMs: {
       p50: round(delay.percentile(50) / 1e6, 1),
       p99: round(delay.percentile(99) / 1e6, 1),
@@ -256,6 +279,7 @@ export async function runOnce(opts: StudyOptions, spec: RunSpec, say: Say): Prom
         m.classes.map((c) => [c, diffTotals(m.end.byClass.get(c)!, m.base.byClass.get(c)!)]),
       ),
       clientCpuMs: m.clientCpuMs,
+      churnCpuMs: m.churnCpuMs,
       eventLoopDelayMs: m.eventLoopDelayMs,
       serverDelayMs: m.serverDelayMs,
       disturbed: m.disturbed,

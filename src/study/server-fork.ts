@@ -2,13 +2,26 @@
  * Parent side of an API server in a child process (the study's and the
  * benchmarks'): fork the script, wait for its `ready`, ask it for samples over
  * IPC, close it. Whoever forks a server owns it and closes it on every path;
- * a process-exit hook kills any that outlive their owner.
+ * a process-exit hook kills any that outlive their owner. Any child that
+ * speaks the same protocol can be forked this way (the study's churn writer,
+ * with an empty url).
  *
  * The child speaks the protocol of server-child-runtime.ts:
  * in `{type:'sample', id}` | `{type:'close'}` | the caller's own messages;
  * out `{type:'ready', url}` | `{type:'sample', id, sample}` | `{type:'failed', error}`.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The child script `name` beside the module at `moduleUrl`: `name.ts` under
+ * tsx (tests, `npm run study`), `name.js` once built, with the node flags each needs.
+ */
+export function siblingScript(moduleUrl: string, name: string): { path: string; execArgv: string[] } {
+  const ts = moduleUrl.endsWith('.ts');
+  const path = fileURLToPath(new URL(`./${name}${ts ? '.ts' : '.js'}`, moduleUrl));
+  return { path, execArgv: ts ? ['--import', 'tsx'] : [] };
+}
 
 /** How to start the child. */
 export interface ForkSpec {
@@ -20,6 +33,8 @@ export interface ForkSpec {
   env: Record<string, string>;
   /** How long the child may take to listen. */
   startTimeoutMs: number;
+  /** What the child is, for messages (default `server`). */
+  label?: string;
 }
 
 /** A running server child that answers samples of type `S`. */
@@ -50,6 +65,7 @@ export function killAllForkedServers(): void {
 
 /** Forks `spec.script` and resolves once the server in it listens. */
 export function forkServer<S>(spec: ForkSpec): Promise<ForkedServer<S>> {
+  const what = spec.label ?? 'server';
   const child = fork(spec.script, [], {
     execArgv: spec.execArgv,
     env: { ...process.env, ...spec.env },
@@ -63,7 +79,7 @@ export function forkServer<S>(spec: ForkSpec): Promise<ForkedServer<S>> {
   child.on('exit', (code, signal) => {
     exitReason = signal ? `signal ${signal}` : `exit code ${code}`;
     live.delete(child);
-    for (const p of pending.values()) p.reject(new Error(`the server process exited (${exitReason})`));
+    for (const p of pending.values()) p.reject(new Error(`the ${what} process exited (${exitReason})`));
     pending.clear();
     for (const w of exitWaiters.splice(0)) w();
   });
@@ -76,12 +92,12 @@ export function forkServer<S>(spec: ForkSpec): Promise<ForkedServer<S>> {
   const handle: Omit<ForkedServer<S>, 'url'> = {
     pid: child.pid!,
     sample(timeoutMs = 30_000) {
-      if (exitReason) return Promise.reject(new Error(`the server process has exited (${exitReason})`));
+      if (exitReason) return Promise.reject(new Error(`the ${what} process has exited (${exitReason})`));
       return new Promise((resolve, reject) => {
         const id = nextId++;
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject(new Error(`the server did not answer a sample within ${timeoutMs} ms`));
+          reject(new Error(`the ${what} did not answer a sample within ${timeoutMs} ms`));
         }, timeoutMs);
         pending.set(id, {
           resolve: (s) => {
@@ -119,11 +135,11 @@ export function forkServer<S>(spec: ForkSpec): Promise<ForkedServer<S>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the server process did not start within ${spec.startTimeoutMs} ms`));
+      reject(new Error(`the ${what} process did not start within ${spec.startTimeoutMs} ms`));
     }, spec.startTimeoutMs);
     const onEarlyExit = () => {
       clearTimeout(timer);
-      reject(new Error(`the server process exited before it was ready (${exitReason})`));
+      reject(new Error(`the ${what} process exited before it was ready (${exitReason})`));
     };
     child.once('exit', onEarlyExit);
     child.on('message', (m: { type: string; url?: string; error?: string }) => {
@@ -132,7 +148,7 @@ export function forkServer<S>(spec: ForkSpec): Promise<ForkedServer<S>> {
       child.off('exit', onEarlyExit);
       if (m.type === 'failed') {
         child.kill('SIGKILL');
-        reject(new Error(`the server failed to start: ${m.error}`));
+        reject(new Error(`the ${what} failed to start: ${m.error}`));
       } else resolve({ ...handle, url: m.url! });
     });
   });

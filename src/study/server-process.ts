@@ -3,9 +3,8 @@
  * it for exact counters, close it. The run that spawns a server owns it and
  * closes it on every path; the process plumbing is server-fork.ts.
  */
-import { fileURLToPath } from 'node:url';
 import type { ServerOptions, ServerStats } from '../server/index.js';
-import { forkServer } from './server-fork.js';
+import { forkServer, siblingScript } from './server-fork.js';
 
 /** The server's counters and resource use at one instant. */
 export interface ServerSample {
@@ -32,19 +31,12 @@ export interface StudyServer {
   close(timeoutMs?: number): Promise<void>;
 }
 
-/** The child script beside this module: .ts under tsx (tests, `npm run study`), .js once built. */
-function childScript(): { path: string; execArgv: string[] } {
-  const ts = import.meta.url.endsWith('.ts');
-  const path = fileURLToPath(new URL(ts ? './server-child.ts' : './server-child.js', import.meta.url));
-  return { path, execArgv: ts ? ['--import', 'tsx'] : [] };
-}
-
 /** Forks a watchmark API server with `options` and resolves once it listens. */
 export async function spawnStudyServer(
   options: ServerOptions,
   startTimeoutMs = 30_000,
 ): Promise<StudyServer> {
-  const script = childScript();
+  const script = siblingScript(import.meta.url, 'server-child');
   const child = await forkServer<ServerSample>({
     script: script.path,
     execArgv: [...script.execArgv, '--max-old-space-size=2048'],

@@ -27,7 +27,12 @@ describe('watchmark study --quick', () => {
     const writes = result.runs.map((r) => r.churn.writes);
     // The same seeded churn: the same writes, give or take the last tick's timing.
     expect(Math.max(...writes) - Math.min(...writes)).toBeLessThanOrEqual(writes[0] * 0.05);
-    for (const r of result.runs) expect(r.churn.failed).toBe(0);
+    for (const r of result.runs) {
+      expect(r.churn.failed).toBe(0);
+      // The writer has a process of its own; its CPU is part of the client side's.
+      expect(r.churnCpuMs).toBeGreaterThan(0);
+      expect(r.churnCpuMs).toBeLessThan(r.clientCpuMs);
+    }
   });
 
   it('bookmarks cost no 410 and no relist; without them quiet watchers relist', () => {
@@ -70,6 +75,7 @@ describe('watchmark study --quick', () => {
     expect(result.files.png ?? result.files.pngNote).toBeTruthy();
     const out = lines.join('\n');
     expect(out).toContain('RESTART WORK PER RESTART');
+    expect(out).toContain('churn writer (own process)');
     expect(out).toContain('time scale 60x');
     expect(out).toMatch(/events missed in all 3 runs: 0/);
   });

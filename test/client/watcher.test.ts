@@ -93,6 +93,22 @@ describe('Watcher: initial list and watch', () => {
     await t.stop();
   });
 
+  it("a list nobody answers ends at the watcher's own deadline: the source is told to add none (timeoutMs 0)", async () => {
+    const errors: unknown[] = [];
+    const t = setup({ requestTimeoutMs: 1_000, onError: (err) => errors.push(err) });
+    await settle();
+    expect(t.source.listTimeouts).toEqual([0]);
+    t.clock.advance(999);
+    await settle();
+    expect(errors).toEqual([]);
+    t.clock.advance(1);
+    await settle();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(TransportError);
+    expect((errors[0] as TransportError).code).toBe('ETIMEDOUT');
+    await t.stop();
+  });
+
   it('pageSize 0 lists without pagination', async () => {
     const t = setup({ pageSize: 0 });
     t.source.onList(listOf('1', [])).onWatch(new ScriptedStream());

@@ -43,11 +43,14 @@ export type Call = { op: 'list'; params: ListParams } | { op: 'watch'; params: W
 /**
  * A ListWatchSource driven by a script: each list/watch call takes the next
  * answer queued for its kind (a value, or an Error to throw). Calls are
- * recorded so tests can assert the exact parameters of every request.
+ * recorded so tests can assert the exact parameters of every request; the
+ * request's lifetime (`signal`, and a list's own `timeoutMs`) is kept apart.
  */
 export class ScriptedSource implements ListWatchSource {
   bytesRead = 0;
   readonly calls: Call[] = [];
+  /** Each list call's `timeoutMs` (the source's own deadline), in order. */
+  readonly listTimeouts: Array<number | undefined> = [];
   private lists: ListAnswer[] = [];
   private watches: WatchAnswer[] = [];
   private waiters: Array<() => void> = [];
@@ -65,8 +68,9 @@ export class ScriptedSource implements ListWatchSource {
   }
 
   async list(params: ListParams): Promise<KubeList> {
-    const { signal, ...rest } = params;
+    const { signal, timeoutMs, ...rest } = params;
     this.calls.push({ op: 'list', params: rest });
+    this.listTimeouts.push(timeoutMs);
     const answer = await this.take(this.lists, signal);
     if (answer instanceof Error) throw answer;
     return answer;
@@ -88,7 +92,8 @@ export class ScriptedSource implements ListWatchSource {
     for (;;) {
       const a = queue.shift();
       if (a !== undefined) return a;
-      if (signal?.aborted) throw new Error('aborted');
+      // As a real source: the abort's reason (the watcher's deadline error, or its stop).
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
       await new Promise<void>((r) => {
         this.waiters.push(r);
         signal?.addEventListener('abort', () => r(), { once: true });

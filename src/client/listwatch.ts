@@ -13,13 +13,6 @@ export interface ListParams {
   continue?: string;
   signal?: AbortSignal;
   /**
-   * The source's own deadline for the whole answer, in ms: 0 for none (the
-   * caller's `signal` ends the call), unset for the transport's default. A
-   * caller that runs its own deadline (the Watcher) passes 0, sparing a
-   * second timer and abort controller per request.
-   */
-  timeoutMs?: number;
-  /**
    * Decode items lazily: each keeps its JSON text and is parsed on its first
    * property read; only namespace, name and resourceVersion are read at once
    * (see lazy-decode.ts). Sources may ignore it.
@@ -101,7 +94,6 @@ export class HttpListWatch implements ListWatchSource {
         continue: params.continue,
       },
       signal: params.signal,
-      timeoutMs: params.timeoutMs,
     });
     this.bytesRead += body.length;
     if (params.lazyDecode) return decodeListLazily(body);

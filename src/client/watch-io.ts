@@ -52,8 +52,7 @@ export async function listAll<T extends KubeObject>(
       if (io.lazyDecode) page.lazyDecode = true;
       let list: Awaited<ReturnType<ListWatchSource['list']>>;
       try {
-        // withDeadline is the list's deadline: the source needs none of its own (timeoutMs 0).
-        list = await withDeadline(io, 'list', (signal) => io.source.list({ ...page, signal, timeoutMs: 0 }));
+        list = await withDeadline(io, 'list', (signal) => io.source.list({ ...page, signal }));
       } catch (err) {
         if (!cont || !isExpired(err)) throw err;
         items = [];

@@ -43,14 +43,11 @@ export type Call = { op: 'list'; params: ListParams } | { op: 'watch'; params: W
 /**
  * A ListWatchSource driven by a script: each list/watch call takes the next
  * answer queued for its kind (a value, or an Error to throw). Calls are
- * recorded so tests can assert the exact parameters of every request; the
- * request's lifetime (`signal`, and a list's own `timeoutMs`) is kept apart.
+ * recorded so tests can assert the exact parameters of every request.
  */
 export class ScriptedSource implements ListWatchSource {
   bytesRead = 0;
   readonly calls: Call[] = [];
-  /** Each list call's `timeoutMs` (the source's own deadline), in order. */
-  readonly listTimeouts: Array<number | undefined> = [];
   private lists: ListAnswer[] = [];
   private watches: WatchAnswer[] = [];
   private waiters: Array<() => void> = [];
@@ -68,9 +65,8 @@ export class ScriptedSource implements ListWatchSource {
   }
 
   async list(params: ListParams): Promise<KubeList> {
-    const { signal, timeoutMs, ...rest } = params;
+    const { signal, ...rest } = params;
     this.calls.push({ op: 'list', params: rest });
-    this.listTimeouts.push(timeoutMs);
     const answer = await this.take(this.lists, signal);
     if (answer instanceof Error) throw answer;
     return answer;

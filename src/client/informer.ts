@@ -179,13 +179,18 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private async run(): Promise<void> {
     this.scheduleResync();
-    for await (const batch of this.watcher.batches()) {
-      for (const e of batch) {
-        if (this.watcher.stopped) return;
-        this.apply(e);
-        // Wait for async handlers before reading on: backpressure reaches the socket.
-        if (this.waiting) await this.delivered();
-      }
+    await this.watcher.consume((batch) => this.applyBatch(batch, 0));
+  }
+
+  /**
+   * Applies `batch[from..]` in order; stops at an async handler (a promise:
+   * the rest of the batch follows it, so backpressure reaches the socket).
+   */
+  private applyBatch(batch: WatcherEvent<T>[], from: number): void | Promise<void> {
+    for (let i = from; i < batch.length; i++) {
+      if (this.watcher.stopped) return;
+      this.apply(batch[i]);
+      if (this.waiting) return this.delivered().then(() => this.applyBatch(batch, i + 1));
     }
   }
 

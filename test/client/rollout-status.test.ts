@@ -23,6 +23,7 @@ import {
 } from '../../src/client/rollout/watch.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { waitUntil } from '../helpers/wait.js';
 
 function deployment(
   status: Record<string, unknown>,
@@ -316,6 +317,8 @@ describe('watchRolloutStatus against a server', () => {
       const live = await sts.get('db');
       await sts.updateStatus({ ...live, status: { observedGeneration: 1, replicas: 2, ...status } });
     };
+    // The first status comes from the initial list: write only once it is seen.
+    await waitUntil(() => seen.length === 1, 'the first status');
     await write({ readyReplicas: 1 });
     await write({ readyReplicas: 2, updatedReplicas: 2 });
     expect(await done).toEqual({

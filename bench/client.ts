@@ -40,7 +40,7 @@ import {
   syncNamespace,
 } from './lib/client-plan.js';
 import { printQuick, type QuickParams, type QuickReport, runQuick } from './lib/client-quick.js';
-import { type PairedRatio, pairedRatios, type Round } from './lib/client-ratios.js';
+import { type PairedRatio, pairedRatios, pairedRow, type Round } from './lib/client-ratios.js';
 import { otherLoad, processCpuMs, readMachineCpu, waitForQuiet } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';
 
@@ -610,16 +610,7 @@ function printPaired(paired: Record<string, PairedRatio[]>): void {
   console.log('\nPaired ratios (issue #11): each taken within a round, then the median over rounds');
   const rows: Array<Array<string | number | null>> = [];
   for (const [set, ratios] of Object.entries(paired))
-    for (const r of ratios)
-      rows.push([
-        set,
-        r.ratio,
-        r.median,
-        r.min,
-        r.max,
-        r.target,
-        r.held === null ? '' : r.held ? 'HELD' : 'MISSED',
-      ]);
+    for (const r of ratios) rows.push([set, ...pairedRow(r)]);
   console.log(table(['set', 'ratio', 'median', 'min', 'max', 'target', 'verdict'], rows));
 }
 

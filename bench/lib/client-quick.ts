@@ -27,7 +27,7 @@ import {
   type ServerInfo,
   syncNamespace,
 } from './client-plan.js';
-import { median, type PairedRatio, pairedRatios, RATIOS, type Round } from './client-ratios.js';
+import { median, type PairedRatio, pairedRatios, pairedRow, RATIOS, type Round } from './client-ratios.js';
 import { otherLoad, processCpuMs, readMachineCpu } from './machine-load.js';
 import { round, table } from './report.js';
 
@@ -166,19 +166,7 @@ export function printQuick(q: QuickReport, params: QuickParams): void {
       `process's own CPU time. Machine: load average ${q.loadAverage1m.start} -> ${q.loadAverage1m.end}, ` +
       `other processes ${q.otherCpuPercent.median ?? '-'}% of a core (median over rounds).`,
   );
-  console.log(
-    table(
-      ['ratio', 'median', 'min', 'max', 'target', 'verdict'],
-      q.ratios.map((r) => [
-        r.ratio,
-        r.median,
-        r.min,
-        r.max,
-        r.target,
-        r.held === null ? '' : r.held ? 'HELD' : 'MISSED',
-      ]),
-    ),
-  );
+  console.log(table(['ratio', 'median', 'min', 'max', 'target', 'verdict'], q.ratios.map(pairedRow)));
   console.log('\nSteady state, medians over rounds');
   console.log(
     table(

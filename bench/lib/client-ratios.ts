@@ -147,3 +147,8 @@ export function pairedRatios(rounds: Round[], which: (d: RatioDef) => boolean = 
     };
   });
 }
+
+/** One {@link PairedRatio} as a report row: name, median, range, target, verdict. */
+export function pairedRow(r: PairedRatio): Array<string | number | null> {
+  return [r.ratio, r.median, r.min, r.max, r.target, r.held === null ? '' : r.held ? 'HELD' : 'MISSED'];
+}

@@ -1,30 +1,9 @@
 import { expect, it } from 'vitest';
-import { Watcher, type WatcherEvent, type WatcherOptions } from '../../src/client/watcher.js';
-import { ManualClock } from '../../src/protocol/clock.js';
 import { StatusError } from '../../src/protocol/status.js';
-import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
+import { ev, listOf, obj, ScriptedStream, settle } from '../helpers/scripted-source.js';
+import { runWatcher } from '../helpers/watcher-harness.js';
 
-function setup(opts: WatcherOptions) {
-  const source = new ScriptedSource();
-  const watcher = new Watcher(source, { clock: new ManualClock(), random: () => 0, ...opts });
-  const events: WatcherEvent[] = [];
-  const done = (async () => {
-    for await (const e of watcher) events.push(e);
-  })();
-  const types = () =>
-    events.map((e) =>
-      'object' in e
-        ? `${e.type}:${e.object.metadata?.name}`
-        : e.type === 'init'
-          ? `init:${e.cause}`
-          : `${e.type}:${e.resourceVersion}`,
-    );
-  const stop = async () => {
-    watcher.stop();
-    await done;
-  };
-  return { source, watcher, types, stop };
-}
+const setup = runWatcher;
 
 const expired = () => StatusError.of('Expired', 'too old resource version: 7 (20)', undefined, 410);
 

@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/client/transport.js';
-import { Watcher, type WatcherEvent, type WatcherOptions } from '../../src/client/watcher.js';
-import { ManualClock } from '../../src/protocol/clock.js';
 import { failureStatus, StatusError } from '../../src/protocol/status.js';
-import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
+import { ev, listOf, obj, ScriptedStream, settle } from '../helpers/scripted-source.js';
+import { runWatcher } from '../helpers/watcher-harness.js';
 
-function setup(opts: WatcherOptions = {}) {
-  const clock = new ManualClock();
-  const source = new ScriptedSource();
-  const watcher = new Watcher(source, { clock, random: () => 0, ...opts });
-  const events: WatcherEvent[] = [];
-  const done = (async () => {
-    for await (const e of watcher) events.push(e);
-  })();
-  const types = () =>
-    events.map((e) =>
-      e.type === 'initApply' || e.type === 'apply' || e.type === 'delete'
-        ? `${e.type}:${e.object.metadata?.name}`
-        : e.type === 'init'
-          ? `init:${e.cause}`
-          : `${e.type}:${e.resourceVersion}`,
-    );
-  const stop = async () => {
-    watcher.stop();
-    await done;
-  };
-  return { clock, source, watcher, events, types, stop };
-}
+const setup = runWatcher;
 
 const expired = () => StatusError.of('Expired', 'too old resource version: 1 (5)', undefined, 410);
 const tooLarge = () =>

@@ -54,7 +54,33 @@ function sameVersions(a: Versions, b: Versions): boolean {
   return true;
 }
 
-async function compare(kube: KubeClient, m: FleetMember, truth: KubeObject[], rv: string): Promise<Diff> {
+/** The consistent list split by each grouping the watchers use, each split made on first use. */
+class Truth {
+  readonly items: KubeObject[];
+  private readonly splits = new Map<FleetMember['spec']['groupOf'], Map<string | undefined, KubeObject[]>>();
+
+  constructor(items: KubeObject[]) {
+    this.items = items;
+  }
+
+  /** The pods `spec` selects, by its own reading of the selection. */
+  selectedBy(spec: FleetMember['spec']): KubeObject[] {
+    let split = this.splits.get(spec.groupOf);
+    if (!split) {
+      split = new Map();
+      for (const pod of this.items) {
+        const g = spec.groupOf(pod);
+        const list = split.get(g);
+        if (list) list.push(pod);
+        else split.set(g, [pod]);
+      }
+      this.splits.set(spec.groupOf, split);
+    }
+    return split.get(spec.group) ?? [];
+  }
+}
+
+async function compare(kube: KubeClient, m: FleetMember, truth: Truth, rv: string): Promise<Diff> {
   const { labelSelector, fieldSelector } = m.spec.selection;
   const direct = await kube
     .resource('pods', STUDY_NAMESPACE)
@@ -66,7 +92,7 @@ async function compare(kube: KubeClient, m: FleetMember, truth: KubeObject[], rv
     missing: 0,
     extra: 0,
     stale: 0,
-    serverDisagrees: !sameVersions(want, versions(truth.filter((o) => m.spec.matches(o)))),
+    serverDisagrees: !sameVersions(want, versions(truth.selectedBy(m.spec))),
   };
   for (const [key, version] of want) {
     const mine = have.get(key);
@@ -93,13 +119,14 @@ export async function verifyCaches(
   for (;;) {
     rounds++;
     // No resourceVersion: a consistent read, the store's current truth.
-    const truth = await kube.resource('pods', STUDY_NAMESPACE).list();
-    const rv = truth.metadata.resourceVersion ?? '';
+    const list = await kube.resource('pods', STUDY_NAMESPACE).list();
+    const rv = list.metadata.resourceVersion ?? '';
+    const truth = new Truth(list.items);
     let next = 0;
     const worker = async () => {
       while (next < pending.length) {
         const m = pending[next++];
-        diffs.set(m, await compare(kube, m, truth.items, rv));
+        diffs.set(m, await compare(kube, m, truth, rv));
       }
     };
     await Promise.all(Array.from({ length: opts.concurrency ?? 16 }, worker));

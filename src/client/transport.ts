@@ -5,6 +5,7 @@ import {
   type RequestOptions,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { type Clock, systemClock } from '../protocol/clock.js';
 import { failureStatus, isStatus, type Status, StatusError, StatusReasons } from '../protocol/status.js';
 import type { ClusterConnection } from './config/index.js';
@@ -330,10 +331,15 @@ export class Transport {
     this.agentCert = certPem;
     const common = { keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, scheduling: 'lifo' as const };
     if (url.protocol === 'https:') {
+      // One secure context for every connection: without it each new socket
+      // parses the CA bundle and the client key pair again (about 1 ms of CPU,
+      // paid by every watch reconnect that cannot reuse a pooled socket).
       const tls = {
-        ca: c.caPem,
-        cert: certPem,
-        key: execCert?.keyPem ?? c.clientKeyPem,
+        secureContext: createSecureContext({
+          ca: c.caPem,
+          cert: certPem,
+          key: execCert?.keyPem ?? c.clientKeyPem,
+        }),
         rejectUnauthorized: !c.insecureSkipTlsVerify,
         servername: c.tlsServerName,
       };

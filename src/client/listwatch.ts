@@ -42,6 +42,14 @@ export interface WatchStream {
    * reader take a whole chunk's events in one step.
    */
   poll?(): WatchEvent | undefined;
+  /**
+   * Calls `wake` once, when something arrives or the stream ends (at once
+   * when that has happened already); then {@link WatchStream.poll} takes
+   * what arrived (a piece of a line may bring nothing yet) and
+   * {@link WatchStream.next} tells the end. One waiter at a time. Optional,
+   * with `poll`: lets a reader wait with one promise of its own.
+   */
+  onReadable?(wake: () => void): void;
   /** Abandons the stream (idempotent). */
   close(): void;
 }
@@ -206,6 +214,11 @@ export class ResponseWatchStream implements WatchStream {
         this.wake = resolve;
       });
     }
+  }
+
+  onReadable(wake: () => void): void {
+    if (this.taken < this.queue.length || this.raw.length > 0 || this.flushPending || this.ended) wake();
+    else this.wake = wake;
   }
 
   poll(): WatchEvent | undefined {

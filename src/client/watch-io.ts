@@ -146,7 +146,14 @@ export async function readEvents(
   let first = stream.poll?.();
   if (first === undefined) {
     try {
-      first = await readWaiter(io).wait(stream.next(), idleMs);
+      const waiter = readWaiter(io);
+      // One promise per wait where the stream can wake it; what arrived is then
+      // polled. Nothing to take (a piece of a line, or the end): wait on `next()`.
+      if (stream.onReadable && stream.poll) {
+        await waiter.readable(stream as Required<Pick<WatchStream, 'onReadable'>>, idleMs);
+        first = stream.poll();
+      }
+      first ??= await waiter.wait(stream.next(), idleMs);
     } catch (err) {
       stream.close();
       if (io.stopped.aborted) return { kind: 'stopped' };
@@ -251,6 +258,25 @@ class ReadWaiter {
           reject(e);
         },
       );
+    });
+  }
+
+  /**
+   * Resolves when `stream` wakes it, unless `ms` pass first (rejects with
+   * IDLE) or the watcher stops (rejects): {@link ReadWaiter.wait} with the
+   * stream's wake as the promise's own resolve, no promise of the stream's.
+   */
+  readable(stream: Required<Pick<WatchStream, 'onReadable'>>, ms: number): Promise<void> {
+    if (this.io.stopped.aborted) return Promise.reject(new Error('aborted'));
+    return new Promise<void>((resolve, reject) => {
+      const read = { reject, deadline: this.io.clock.now() + ms };
+      this.pending = read;
+      this.arm(read.deadline);
+      stream.onReadable(() => {
+        if (this.pending !== read) return;
+        this.pending = undefined;
+        resolve();
+      });
     });
   }
 

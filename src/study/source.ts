@@ -111,6 +111,7 @@ export class CountingSource implements ListWatchSource {
       next: () => stream.next().then(ended),
       // undefined from poll means "nothing buffered yet", not the end of the stream.
       poll: stream.poll ? () => seen(stream.poll?.()) : undefined,
+      onReadable: stream.onReadable ? (wake) => stream.onReadable?.(wake) : undefined,
       close: () => {
         this.openedAt = undefined;
         stream.close();

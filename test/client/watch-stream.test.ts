@@ -130,15 +130,20 @@ describe('ResponseWatchStream', () => {
   });
 });
 
-describe('readEvents idle timeout (one timer per watcher)', () => {
-  /** A stream whose events the test pushes. */
+describe.each([
+  ['next()', false],
+  ['onReadable()', true],
+])('readEvents idle timeout (one timer per watcher), a stream waited on with %s', (_, readable) => {
+  /** A stream whose events the test pushes; with `readable`, it offers `onReadable` too. */
   function scripted(): WatchStream & { push(e: WatchEvent): void } {
     const queue: WatchEvent[] = [];
     let wake: (() => void) | undefined;
-    return {
+    const stream: WatchStream & { push(e: WatchEvent): void } = {
       push(e) {
         queue.push(e);
-        wake?.();
+        const w = wake;
+        wake = undefined;
+        w?.();
       },
       poll: () => queue.shift(),
       async next() {
@@ -147,6 +152,12 @@ describe('readEvents idle timeout (one timer per watcher)', () => {
       },
       close() {},
     };
+    if (readable)
+      stream.onReadable = (w) => {
+        if (queue.length > 0) w();
+        else wake = w;
+      };
+    return stream;
   }
 
   function io(clock: ManualClock, stopped = new AbortController().signal): WatchIoContext {
@@ -197,6 +208,64 @@ describe('readEvents idle timeout (one timer per watcher)', () => {
     const pending = readEvents(io(clock, stop.signal), scripted(), 1_000);
     stop.abort();
     expect((await pending).kind).toBe('stopped');
+  });
+});
+
+describe('readEvents on a real answer (one promise per wait, through onReadable)', () => {
+  const ctx = (): WatchIoContext => ({
+    source: {
+      bytesRead: 0,
+      list: () => Promise.reject(new Error('unused')),
+      watch: () => Promise.reject(new Error('unused')),
+    },
+    clock: new ManualClock(),
+    metrics: newWatcherMetrics(),
+    stopped: new AbortController().signal,
+    requestTimeoutMs: 60_000,
+    lazyDecode: false,
+  });
+
+  /** An open answer whose writes the test makes, and its stream with `next()` calls counted. */
+  async function open() {
+    let res!: ServerResponse;
+    const msg = await answer((r) => {
+      res = r;
+      r.flushHeaders();
+    });
+    const stream = new ResponseWatchStream(msg, () => {});
+    const counted = { nexts: 0 };
+    const next = stream.next.bind(stream);
+    stream.next = () => {
+      counted.nexts++;
+      return next();
+    };
+    return { res, stream, counted };
+  }
+
+  it('a whole line wakes the read, and no next() is needed', async () => {
+    const { res, stream, counted } = await open();
+    const io = ctx();
+    const reading = readEvents(io, stream, 1_000);
+    res.write(`${JSON.stringify(event(1))}\n${JSON.stringify(event(2))}\n`);
+    expect(await reading).toEqual({ kind: 'events', events: [event(1), event(2)] });
+    expect(counted.nexts).toBe(0);
+    res.end();
+    expect(await readEvents(io, stream, 1_000)).toEqual({ kind: 'closed' });
+  });
+
+  it('a piece of a line wakes it with nothing to take: it waits on for the rest', async () => {
+    const { res, stream, counted } = await open();
+    const io = ctx();
+    const line = `${JSON.stringify(event(3))}\n`;
+    const reading = readEvents(io, stream, 1_000);
+    res.write(line.slice(0, 12));
+    // The piece arrived, decoded to nothing, and the read went on waiting in next().
+    await until(() => counted.nexts === 1);
+    res.write(line.slice(12));
+    expect(await reading).toEqual({ kind: 'events', events: [event(3)] });
+    res.destroy();
+    const cut = await readEvents(io, stream, 1_000);
+    expect(cut.kind).toBe('cut');
   });
 });
 

@@ -40,11 +40,6 @@ export function scaledWatcherOptions(opts: StudyOptions, bookmarks: boolean): Wa
     minWatchMs: toReal(opts, 1_000),
     // The default (timeout + 5 s) would not be scaled.
     idleTimeoutMs: toReal(opts, max + 5_000),
-    // The study reads keys and resourceVersions only (the verifier's comparison):
-    // objects kept as their JSON text spare the study process most of its
-    // garbage collection, 150,000 cached pods at 5,000 watchers. What the server
-    // sends, and so everything a run measures of it, is the same either way.
-    lazyDecode: true,
   };
 }
 

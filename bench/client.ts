@@ -99,7 +99,7 @@ function parameters() {
     churnPods: 10_000,
     churnEvents: 60_000,
     /** Rounds: every client once per round, each run in a fresh process, clients interleaved. */
-    rounds: 3,
+    rounds: 5,
     /** Before each run, wait up to this for other processes to quiet down (at most `quietBudgetMs` in all). */
     quietWaitMs: 2_000,
     quietBudgetMs: 20_000,

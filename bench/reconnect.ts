@@ -8,7 +8,7 @@
  *   npm run bench:reconnect                    # writes bench/results/reconnect.json
  *   npm run bench:reconnect -- [--out FILE] [--skip-build] [--cycles N] [--rounds N]
  *
- * Two `watchmark serve` processes (one TLS, one plain HTTP) hold 10 pods on
+ * Two watchmark API servers, each in its own process (one TLS, one plain HTTP), hold 10 pods on
  * a node; each client lists that node's pods with a field selector, watches
  * from the list's resourceVersion with bookmarks, and closes the watch as
  * soon as it is open: a closed chunked answer cannot go back to the
@@ -17,11 +17,13 @@
  * figure is the client process's CPU per cycle (the servers are other
  * processes), median over rounds. Targets are reported, never asserted.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killAllForkedServers } from '../src/study/server-fork.js';
+import { type StudyServer, spawnStudyServer } from '../src/study/server-process.js';
 import { readMachineCpu } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';
 
@@ -76,46 +78,6 @@ interface Client {
   what: string;
   cycle: Cycle;
   close(): void;
-}
-
-const servers: ChildProcess[] = [];
-
-/** `watchmark serve` from dist/ with `flags`; resolves with the kubeconfig it wrote. */
-async function serve(dir: string, name: string, flags: string[]): Promise<string> {
-  const kubeconfig = join(dir, `${name}.kubeconfig`);
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--kubeconfig-out', kubeconfig, ...flags],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  servers.push(child);
-  let output = '';
-  child.stdout?.on('data', (c) => {
-    output += c;
-  });
-  child.stderr?.on('data', (c) => {
-    output += c;
-  });
-  // The server prints its URL once it listens, after writing the kubeconfig.
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(
-      () => fail(new Error(`${name} server did not start in 30 s:\n${output}`)),
-      30_000,
-    );
-    const check = () => {
-      if (/https?:\/\/\S+:\d+/.test(output)) {
-        clearTimeout(timer);
-        ok();
-      }
-    };
-    child.stdout?.on('data', check);
-    child.stderr?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`${name} server exited (${code}) before it listened:\n${output}`));
-    });
-  });
-  return kubeconfig;
 }
 
 const DIST = new URL('../dist/index.js', import.meta.url).href;
@@ -213,13 +175,18 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'watchmark-reconnect-'));
   const clients: Client[] = [];
+  const servers: StudyServer[] = [];
   try {
-    const [tls, plain] = await Promise.all([
-      serve(dir, 'tls', []),
-      serve(dir, 'plain', ['--insecure-http', '--insecure-no-auth']),
-    ]);
-    if (!readFileSync(tls, 'utf8').includes('https://'))
-      throw new Error('the TLS server does not serve https');
+    // The server in a process of its own (the study's): default TLS with a token, and plain HTTP.
+    const tls = join(dir, 'tls.kubeconfig');
+    const plain = join(dir, 'plain.kubeconfig');
+    servers.push(
+      ...(await Promise.all([
+        spawnStudyServer({ kubeconfigOut: tls }),
+        spawnStudyServer({ insecureHttp: true, insecureNoAuth: true, kubeconfigOut: plain }),
+      ])),
+    );
+    if (!servers[0].url.startsWith('https://')) throw new Error('the TLS server does not serve https');
     // Each server needs its namespace before the first client seeds it.
     for (const kubeconfig of [tls, plain]) {
       const wm = (await import(DIST)) as typeof import('../src/index.js');
@@ -313,7 +280,8 @@ async function main(): Promise<void> {
         concurrency: CONCURRENCY,
         pods: PODS,
         cycle: 'list (fieldSelector, 10 pods) + watch from its resourceVersion (bookmarks) + close once open',
-        servers: 'two `watchmark serve` processes from dist/: TLS with a token, and plain HTTP without auth',
+        servers:
+          'two watchmark API servers, each in its own process: TLS with a token, and plain HTTP without auth',
       },
       machineBusyPercentOfOneCore: machineBusyPercent,
       clients: summary,
@@ -325,13 +293,13 @@ async function main(): Promise<void> {
     console.log(`wrote ${relative(process.cwd(), resolve(args.out))}`);
   } finally {
     for (const c of clients) c.close();
-    for (const s of servers) s.kill('SIGTERM');
+    await Promise.all(servers.map((s) => s.close()));
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 main().catch((err: Error) => {
-  for (const s of servers) s.kill('SIGKILL');
+  killAllForkedServers();
   console.error(`error: ${err.message}`);
   process.exit(1);
 });

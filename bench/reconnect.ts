@@ -86,14 +86,13 @@ async function watchmarkClient(id: string, what: string, kubeconfig: string): Pr
   const wm = (await import(DIST)) as typeof import('../src/index.js');
   const kube = await wm.KubeClient.load({ kubeconfig, qps: 0 });
   const pods = kube.resource('pods', NAMESPACE);
-  // Seed the node's pods once per server (both watchmark clients pass here first).
-  if ((await pods.list()).items.length === 0) {
-    for (let i = 0; i < PODS; i++) {
-      await pods.create({
-        metadata: { name: `pod-${i}` },
-        spec: { nodeName: NODE, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] },
-      });
-    }
+  // Each watchmark client has a fresh server of its own to seed (client-node shares the TLS one).
+  await kube.resource('namespaces').create({ metadata: { name: NAMESPACE } });
+  for (let i = 0; i < PODS; i++) {
+    await pods.create({
+      metadata: { name: `pod-${i}` },
+      spec: { nodeName: NODE, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] },
+    });
   }
   const source = pods.listWatch({ fieldSelector: `spec.nodeName=${NODE}` });
   return {
@@ -187,18 +186,6 @@ async function main(): Promise<void> {
       ])),
     );
     if (!servers[0].url.startsWith('https://')) throw new Error('the TLS server does not serve https');
-    // Each server needs its namespace before the first client seeds it.
-    for (const kubeconfig of [tls, plain]) {
-      const wm = (await import(DIST)) as typeof import('../src/index.js');
-      const kube = await wm.KubeClient.load({ kubeconfig });
-      await kube
-        .resource('namespaces')
-        .create({ metadata: { name: NAMESPACE } })
-        .catch((err: { code?: number }) => {
-          if (err.code !== 409) throw err;
-        });
-      kube.transport.close();
-    }
     clients.push(
       await watchmarkClient(
         'watchmark-tls',

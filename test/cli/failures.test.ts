@@ -125,6 +125,32 @@ describe('every command fails loudly, with a non-zero exit', () => {
     );
   });
 
+  it('with a certificate authority that is not PEM: refused before any request, even by a plain watch', async () => {
+    const text = await readFile(realKubeconfig, 'utf8');
+    const garbled = join(dir, 'garbled-ca.kubeconfig');
+    const notPem = Buffer.from('not a certificate').toString('base64');
+    await writeFile(
+      garbled,
+      text.replace(/certificate-authority-data: \S+/, `certificate-authority-data: ${notPem}`),
+      {
+        mode: 0o600,
+      },
+    );
+    const first = /^error: certificate-authority-data of cluster "\S+" holds no PEM block /;
+    // A plain `watch` (no --for) retries what may heal; this cannot, so it must end by itself.
+    const all = [
+      ...commands(['--kubeconfig', garbled]),
+      ['watch', ['watch', 'pods', '--kubeconfig', garbled]],
+    ];
+    await Promise.all(
+      all.map(async ([, args]) => {
+        const run = runCli(args as string[]);
+        expect(await run.exit).toBe(1);
+        expect(run.stderr().split('\n').filter(Boolean)).toEqual([expect.stringMatching(first)]);
+      }),
+    );
+  });
+
   it('against a server that refuses the token', async () => {
     const text = await readFile(realKubeconfig, 'utf8');
     const wrong = join(dir, 'wrong-token.kubeconfig');

@@ -131,11 +131,34 @@ export async function dataOrFile(
   if (data !== undefined && file !== undefined) {
     throw new ConfigError(`${fields.owner} sets both ${fields.dataKey} and ${fields.fileKey}; keep one`);
   }
-  if (data !== undefined) return Buffer.from(data, 'base64').toString('utf8');
+  if (data !== undefined) {
+    // client-go treats empty data as unset.
+    if (data === '') return undefined;
+    return withPemBlock(Buffer.from(data, 'base64').toString('utf8'), `${fields.dataKey} of ${fields.owner}`);
+  }
   if (file === undefined) return undefined;
+  let text: string;
   try {
-    return await readFile(file, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch (err) {
     throw unreadable(`${fields.fileKey} of ${fields.owner}`, file, err);
   }
+  return withPemBlock(text, `${fields.fileKey} ${file} of ${fields.owner}`);
+}
+
+/** One whole PEM block: a BEGIN line, anything, the END line. */
+const PEM_BLOCK = /-----BEGIN [^\r\n-][^\r\n]*-----[\s\S]*?-----END [^\r\n-][^\r\n]*-----/;
+
+/**
+ * `text`, if it holds at least one PEM block. Nothing more is parsed here
+ * (the TLS layer does that at the first connection), but text with no block
+ * at all, say base64 of the wrong thing, is refused now, as kubectl refuses
+ * it before any request ("unable to parse bytes as PEM block"): found at the
+ * first request instead, a watch would retry it forever.
+ */
+function withPemBlock(text: string, what: string): string {
+  if (!PEM_BLOCK.test(text)) {
+    throw new ConfigError(`${what} holds no PEM block (-----BEGIN ...----- to -----END ...-----)`);
+  }
+  return text;
 }

@@ -117,7 +117,7 @@ const cases: BrokenCase[] = [
   {
     // DIFFERENCE (deliberate): kubectl ignores a lone key and goes on without a certificate.
     name: 'a client key without its certificate',
-    file: config({}, { 'client-key-data': b64(SECRET) }),
+    file: config({}, { 'client-key-data': b64(pem('PRIVATE KEY', SECRET)) }),
     message: 'user "u" has a client key but no client-certificate(-data)',
   },
   {
@@ -158,6 +158,35 @@ const cases: BrokenCase[] = [
     file: config({ 'certificate-authority': 'missing-ca.crt' }, { token: SECRET }),
     message: /^cannot read certificate-authority of cluster "cl" \/.*\/missing-ca\.crt: ENOENT$/,
     kubectl: /unable to read certificate-authority/,
+  },
+  {
+    // Found at the first request instead, a watch would retry it forever.
+    name: 'certificate-authority-data that is not PEM',
+    file: config({ 'certificate-authority-data': b64(SECRET) }, { token: SECRET }),
+    message:
+      'certificate-authority-data of cluster "cl" holds no PEM block (-----BEGIN ...----- to -----END ...-----)',
+    kubectl: /unable to load root certificates: unable to parse bytes as PEM block/,
+  },
+  {
+    name: 'client-certificate-data that is not PEM',
+    file: config(
+      {},
+      {
+        'client-certificate-data': b64('not a certificate'),
+        'client-key-data': b64(pem('PRIVATE KEY', SECRET)),
+      },
+    ),
+    message:
+      'client-certificate-data of user "u" holds no PEM block (-----BEGIN ...----- to -----END ...-----)',
+    kubectl: /failed to find any PEM data in certificate input/,
+  },
+  {
+    name: 'a certificate-authority file that is not PEM',
+    file: config({ 'certificate-authority': 'kubeconfig' }, { token: SECRET }),
+    // The kubeconfig itself: a file that is there, and is no PEM.
+    message:
+      'certificate-authority PATH of cluster "cl" holds no PEM block (-----BEGIN ...----- to -----END ...-----)',
+    kubectl: /unable to load root certificates: unable to parse bytes as PEM block/,
   },
   {
     name: 'no current-context',

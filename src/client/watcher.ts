@@ -385,7 +385,7 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
       }
       case 'ERROR': {
         state.stream.close();
-        const status = new StatusError(event.object as never);
+        const status = StatusError.fromStream(event.object as never);
         if (isExpired(status)) {
           this.metrics.watchEnds.expired++;
           this.report(status, 'watch expired: relisting');

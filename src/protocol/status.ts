@@ -116,6 +116,23 @@ export class StatusError extends Error {
     return this.status.reason;
   }
 
+  /**
+   * The error for a Status the server sent inside a watch stream (an ERROR
+   * event), made without a stack trace: it would show only the watcher's
+   * read loop, never a caller, and capturing it cost about 35 µs an event in
+   * the 5,000-watcher study (every 410 without bookmarks), more than the
+   * rest of handling the event.
+   */
+  static fromStream(status: Status): StatusError {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      return new StatusError(status);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+
   /** Shorthand for `new StatusError(failureStatus(...))`. */
   static of(reason: StatusReason, message: string, details?: StatusDetails, code?: number): StatusError {
     return new StatusError(failureStatus(reason, message, details, code));

@@ -95,6 +95,8 @@ export class ResourcePath {
   constructor(type: ResourceType, namespace?: string) {
     this.type = type;
     this.namespace = type.namespaced ? namespace : undefined;
+    // Refused here, where the bad input is given, not at every request.
+    if (this.namespace) pathSegment(this.namespace, 'namespace');
   }
 
   /** `/api/v1/namespaces/NS/pods`, `/apis/apps/v1/deployments` (all namespaces), ... */
@@ -111,6 +113,18 @@ export class ResourcePath {
     if (this.type.namespaced && !this.namespace) {
       throw new Error(`${this.type.plural} "${name}": a namespace is needed to address one object`);
     }
-    return `${this.collectionPath}/${encodeURIComponent(name)}${subresource ? `/${subresource}` : ''}`;
+    return `${this.collectionPath}/${pathSegment(name, 'resource name')}${subresource ? `/${subresource}` : ''}`;
   }
+}
+
+/**
+ * A name as one path segment, refused as client-go refuses it
+ * (`IsValidPathSegmentName`): empty, "." and ".." would address another
+ * path once resolved (`DELETE .../pods/..` is a DELETE of the namespace);
+ * "/" and "%" are percent-encoded, so they cannot.
+ */
+function pathSegment(name: string, what: 'namespace' | 'resource name'): string {
+  if (name === '') throw new Error(`${what} may not be empty`);
+  if (name === '.' || name === '..') throw new Error(`invalid ${what} "${name}": may not be '${name}'`);
+  return encodeURIComponent(name);
 }

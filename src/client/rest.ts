@@ -68,7 +68,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Reads one object. */
-  get(name: string, opts: { resourceVersion?: string; signal?: AbortSignal } = {}): Promise<T> {
+  async get(name: string, opts: { resourceVersion?: string; signal?: AbortSignal } = {}): Promise<T> {
     return this.transport.json<T>({
       path: this.path.objectPath(name),
       query: { resourceVersion: opts.resourceVersion },
@@ -87,7 +87,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** One list call (one page when `limit` is set). */
-  list(opts: ListOptions = {}): Promise<KubeList<T>> {
+  async list(opts: ListOptions = {}): Promise<KubeList<T>> {
     return this.transport.json<KubeList<T>>({
       path: this.path.collectionPath,
       query: {
@@ -123,7 +123,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Creates an object (its namespace is this client's). */
-  create(object: T, opts: WriteOptions = {}): Promise<T> {
+  async create(object: T, opts: WriteOptions = {}): Promise<T> {
     return this.transport.json<T>({
       method: 'POST',
       path: this.path.collectionPath,
@@ -134,7 +134,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Replaces an object; its resourceVersion, if set, must be current (409 otherwise). */
-  update(object: T, opts: WriteOptions = {}): Promise<T> {
+  async update(object: T, opts: WriteOptions = {}): Promise<T> {
     return this.transport.json<T>({
       method: 'PUT',
       path: this.path.objectPath(nameOf(object)),
@@ -145,7 +145,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Replaces an object's status through the `status` subresource. */
-  updateStatus(object: T, opts: WriteOptions = {}): Promise<T> {
+  async updateStatus(object: T, opts: WriteOptions = {}): Promise<T> {
     return this.transport.json<T>({
       method: 'PUT',
       path: this.path.objectPath(nameOf(object), 'status'),
@@ -156,7 +156,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Patches an object (`merge` by default), or its `status`. */
-  patch(
+  async patch(
     name: string,
     patch: unknown,
     type: PatchType = 'merge',
@@ -173,7 +173,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Deletes an object; resolves to what the server answered (the object, or a Status). */
-  delete(name: string, opts: DeleteOptions = {}): Promise<T | Status> {
+  async delete(name: string, opts: DeleteOptions = {}): Promise<T | Status> {
     return this.transport.json<T | Status>({
       method: 'DELETE',
       path: this.path.objectPath(name),
@@ -184,7 +184,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Deletes every object matching the selectors. */
-  deleteCollection(
+  async deleteCollection(
     opts: DeleteOptions & { labelSelector?: string; fieldSelector?: string } = {},
   ): Promise<KubeList<T>> {
     return this.transport.json<KubeList<T>>({
@@ -201,12 +201,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Reads the `scale` subresource. */
-  getScale(name: string, opts: { signal?: AbortSignal } = {}): Promise<Scale> {
+  async getScale(name: string, opts: { signal?: AbortSignal } = {}): Promise<Scale> {
     return this.transport.json<Scale>({ path: this.path.objectPath(name, 'scale'), signal: opts.signal });
   }
 
   /** Sets replicas through the `scale` subresource. */
-  scale(name: string, replicas: number, opts: WriteOptions = {}): Promise<Scale> {
+  async scale(name: string, replicas: number, opts: WriteOptions = {}): Promise<Scale> {
     return this.transport.json<Scale>({
       method: 'PATCH',
       path: this.path.objectPath(name, 'scale'),

@@ -160,6 +160,21 @@ describe('every command fails loudly, with a non-zero exit', () => {
     );
   });
 
+  it('"." and ".." as a name or namespace: one line and exit 1 before any request, even from a plain watch', async () => {
+    const cases: Array<[string[], string]> = [
+      [['watch', 'pods', '-n', '..'], `error: invalid namespace "..": may not be '..'`],
+      [['rollout', 'status', 'deployment/..'], `error: invalid resource name "..": may not be '..'`],
+      [['rollout', 'status', 'deployment/web', '-n', '.'], `error: invalid namespace ".": may not be '.'`],
+    ];
+    await Promise.all(
+      cases.map(async ([args, line]) => {
+        const run = runCli([...args, '--kubeconfig', realKubeconfig]);
+        expect(await run.exit).toBe(1);
+        expect(run.stderr().split('\n').filter(Boolean)).toEqual([line]);
+      }),
+    );
+  });
+
   it('a missing Deployment: rollout status says so and exits 1', async () => {
     await expectFailure(
       ['rollout', 'status', 'deployment/nope', '--kubeconfig', realKubeconfig],

@@ -239,4 +239,21 @@ describe('client against watchmark serve', () => {
     abort.abort(new Error('caller gave up'));
     expect(String((await pending).message)).toBe('caller gave up');
   });
+
+  it('refuses "." and ".." as names, which would address another path: DELETE .../pods/.. is a DELETE of the namespace', async () => {
+    const { kube } = await serve();
+    const pods = await setupNamespace(kube);
+    await pods.create(podOn('a', 'n1'));
+    for (const name of ['.', '..']) {
+      await expect(pods.delete(name)).rejects.toThrow(
+        `invalid resource name "${name}": may not be '${name}'`,
+      );
+      await expect(pods.get(name)).rejects.toThrow(`invalid resource name "${name}": may not be '${name}'`);
+      expect(() => kube.resource('pods', name)).toThrow(`invalid namespace "${name}": may not be '${name}'`);
+    }
+    await expect(pods.delete('')).rejects.toThrow('resource name may not be empty');
+    // Nothing was sent: the namespace and its pod are still there.
+    expect((await kube.resource('namespaces').get('demo')).metadata?.name).toBe('demo');
+    expect((await pods.list()).items.map((p) => p.metadata?.name)).toEqual(['a']);
+  });
 });

@@ -1,3 +1,5 @@
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
@@ -236,6 +238,42 @@ describe('client against watchmark serve', () => {
     const pending = kube.transport
       .request({ path: '/api', signal: abort.signal, timeoutMs: 0 })
       .catch((e) => e);
+    abort.abort(new Error('caller gave up'));
+    expect(String((await pending).message)).toBe('caller gave up');
+  });
+
+  it('an answer that stalls after its head ends with the deadline\'s ETIMEDOUT, or the caller\'s reason, not as "cut short"', async () => {
+    // Headers and a piece of the body, then nothing: the client's own deadline ends it.
+    let answered = 0;
+    const stalling = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"kind":', () => answered++);
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      stalling.closeAllConnections();
+      await new Promise((resolve) => stalling.close(resolve));
+    });
+    const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+    const anonymous = {
+      authorization: async () => undefined,
+      clientCertificate: async () => undefined,
+      invalidate() {},
+    };
+    const kube = new KubeClient(
+      { server: url, insecureSkipTlsVerify: false, namespace: 'default', credentials: anonymous },
+      { qps: 0, requestTimeoutMs: 200 },
+    );
+    cleanups.push(() => kube.close());
+    const err = await kube.transport.request({ path: '/api' }).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).code).toBe('ETIMEDOUT');
+    expect(String(err.message)).toBe(`GET ${url}/api: no answer within 200 ms`);
+    const abort = new AbortController();
+    const pending = kube.transport
+      .request({ path: '/api', signal: abort.signal, timeoutMs: 0 })
+      .catch((e) => e);
+    await until(() => answered === 2, 1000, 'the second answer to stall');
     abort.abort(new Error('caller gave up'));
     expect(String((await pending).message)).toBe('caller gave up');
   });

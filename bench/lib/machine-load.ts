@@ -6,33 +6,12 @@
  * elsewhere every reading is undefined.
  */
 import { readFileSync } from 'node:fs';
+import { type MachineCpu, readMachineCpu } from '../../src/study/machine-cpu.js';
 
-/** Cumulative machine CPU time (ms) at one instant. */
-export interface MachineCpu {
-  /** user + nice + system + irq + softirq, all CPUs. */
-  busyMs: number;
-  /** Time the hypervisor ran someone else on our vCPUs. */
-  stealMs: number;
-}
+export { type MachineCpu, readMachineCpu };
 
-// /proc/stat counts in USER_HZ, 100 per second on every Linux that Node supports.
+// /proc counts in USER_HZ, 100 per second on every Linux that Node supports.
 const MS_PER_TICK = 10;
-
-/** Reads /proc/stat, or undefined where there is none. */
-export function readMachineCpu(): MachineCpu | undefined {
-  let text: string;
-  try {
-    text = readFileSync('/proc/stat', 'utf8');
-  } catch {
-    return undefined;
-  }
-  const fields = text.slice(0, text.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = fields;
-  return {
-    busyMs: (user + nice + system + irq + softirq) * MS_PER_TICK,
-    stealMs: (steal ?? 0) * MS_PER_TICK,
-  };
-}
 
 /**
  * CPU (% of one core) used between two readings by everything except

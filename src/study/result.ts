@@ -81,6 +81,12 @@ export interface RunResult {
   /** The server's event-loop delay over the window. */
   serverDelayMs: { p99: number; max: number };
   /**
+   * The share (%) of the machine's CPU time the hypervisor gave to other
+   * guests over the window (/proc/stat steal); undefined off Linux. Stalls
+   * of every process at once come with it.
+   */
+  stealPercent?: number;
+  /**
    * Whether a stall of the client's or the server's event loop outlasted
    * {@link stallLimitMs}: at a compressed scale that is many cluster seconds,
    * and the run is not a fair measurement.

@@ -4,6 +4,7 @@
  * run's duration while the counters are sampled, then the proof that no
  * event was missed. Everything started here is closed here, on every path.
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { KubeClient } from '../client/client.js';
 import { type ChurnSample, type ChurnWriter, spawnChurnWriter } from './churn-process.js';
 import { populate, type WatcherClass } from './cluster.js';
 import { type ClientTotals, diffTotals, Fleet, type FleetMember } from './fleet.js';
+import { readMachineCpu, stealPercent } from './machine-cpu.js';
 import { layoutOf, type StudyOptions, toReal } from './options.js';
 import {
   type RunPoint,
@@ -170,6 +172,7 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
   churn.resetPeak();
   const base = await snapshot(c, classes);
   const cpu = process.cpuUsage();
+  const machine = readMachineCpu();
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   closers.push(() => {
@@ -234,6 +237,7 @@ async function measure(opts: StudyOptions, spec: RunSpec, c: Cluster, closers: C
       writes: end.churn.writes - base.churn.writes,
     },
     realSeconds: (performance.now() - started) / 1000,
+    stealPercent: stealPercent(machine, readMachineCpu()),
     clientCpuMs: round((watchersCpu.user + watchersCpu.system) / 1000 + churnCpuMs, 0),
     churnCpuMs: round(churnCpuMs, 0),
     eventLoopDelayMs: {
@@ -282,6 +286,7 @@ export async function runOnce(opts: StudyOptions, spec: RunSpec, say: Say): Prom
       churnCpuMs: m.churnCpuMs,
       eventLoopDelayMs: m.eventLoopDelayMs,
       serverDelayMs: m.serverDelayMs,
+      stealPercent: m.stealPercent,
       disturbed: m.disturbed,
       attempt: 1,
       churn: m.churn,

@@ -226,6 +226,22 @@ describe('ConfigError messages', () => {
   );
 });
 
+describe('empty *-data fields', () => {
+  it('mean unset, as in client-go: no PEM check, no conflict with insecure-skip-tls-verify', async () => {
+    const path = await tmp.kubeconfig(
+      'kubeconfig',
+      config(
+        { 'certificate-authority-data': '', 'insecure-skip-tls-verify': true },
+        { token: SECRET, 'client-certificate-data': '', 'client-key-data': '' },
+      ),
+    );
+    const conn = await loadConnection({ kubeconfig: path, env: cleanEnv({ HOME: tmp.path }) });
+    expect(conn).toMatchObject({ insecureSkipTlsVerify: true });
+    expect(conn.caPem).toBeUndefined();
+    expect(conn.clientCertPem).toBeUndefined();
+  });
+});
+
 describe('when no kubeconfig applies', () => {
   it('says where it looked when nothing is found and no pod is around', async () => {
     const env = cleanEnv({ HOME: tmp.path });

@@ -6,12 +6,9 @@
  * elsewhere every reading is undefined.
  */
 import { readFileSync } from 'node:fs';
-import { type MachineCpu, readMachineCpu } from '../../src/study/machine-cpu.js';
+import { type MachineCpu, MS_PER_TICK, readMachineCpu } from '../../src/study/machine-cpu.js';
 
 export { type MachineCpu, readMachineCpu };
-
-// /proc counts in USER_HZ, 100 per second on every Linux that Node supports.
-const MS_PER_TICK = 10;
 
 /**
  * CPU (% of one core) used between two readings by everything except

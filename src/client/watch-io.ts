@@ -219,6 +219,12 @@ async function withDeadline<R>(
 
 const IDLE = Symbol('idle');
 
+/** A read waiting on its stream: failed with IDLE once the clock passes `deadline`. */
+interface PendingRead {
+  reject: (err: unknown) => void;
+  deadline: number;
+}
+
 /**
  * The idle timeout and the stop signal of one watcher's stream reads. A
  * busy stream is read thousands of times a second, each read a short wait
@@ -230,7 +236,7 @@ const IDLE = Symbol('idle');
 class ReadWaiter {
   private readonly io: WatchIoContext;
   /** The read in flight: it fails with IDLE once the clock passes `deadline`. */
-  private pending: { reject: (err: unknown) => void; deadline: number } | undefined;
+  private pending: PendingRead | undefined;
   private timer: TimerHandle | undefined;
   private timerAt = 0;
 
@@ -243,19 +249,13 @@ class ReadWaiter {
   wait<R>(p: Promise<R>, ms: number): Promise<R> {
     if (this.io.stopped.aborted) return Promise.reject(new Error('aborted'));
     return new Promise<R>((resolve, reject) => {
-      const read = { reject, deadline: this.io.clock.now() + ms };
-      this.pending = read;
-      this.arm(read.deadline);
+      const read = this.begin(reject, ms);
       p.then(
         (v) => {
-          if (this.pending !== read) return;
-          this.pending = undefined;
-          resolve(v);
+          if (this.settle(read)) resolve(v);
         },
         (e) => {
-          if (this.pending !== read) return;
-          this.pending = undefined;
-          reject(e);
+          if (this.settle(read)) reject(e);
         },
       );
     });
@@ -269,15 +269,26 @@ class ReadWaiter {
   readable(stream: Required<Pick<WatchStream, 'onReadable'>>, ms: number): Promise<void> {
     if (this.io.stopped.aborted) return Promise.reject(new Error('aborted'));
     return new Promise<void>((resolve, reject) => {
-      const read = { reject, deadline: this.io.clock.now() + ms };
-      this.pending = read;
-      this.arm(read.deadline);
+      const read = this.begin(reject, ms);
       stream.onReadable(() => {
-        if (this.pending !== read) return;
-        this.pending = undefined;
-        resolve();
+        if (this.settle(read)) resolve();
       });
     });
+  }
+
+  /** Makes `reject` the read in flight, failing with IDLE `ms` from now. */
+  private begin(reject: (err: unknown) => void, ms: number): PendingRead {
+    const read = { reject, deadline: this.io.clock.now() + ms };
+    this.pending = read;
+    this.arm(read.deadline);
+    return read;
+  }
+
+  /** Whether `read` is still the one in flight (not timed out or stopped); it no longer is after this. */
+  private settle(read: PendingRead): boolean {
+    if (this.pending !== read) return false;
+    this.pending = undefined;
+    return true;
   }
 
   private arm(deadline: number): void {

@@ -17,8 +17,8 @@ export interface MachineCpu {
   totalMs: number;
 }
 
-// /proc/stat counts in USER_HZ, 100 per second on every Linux that Node supports.
-const MS_PER_TICK = 10;
+/** /proc counts CPU time in USER_HZ, 100 per second on every Linux that Node supports. */
+export const MS_PER_TICK = 10;
 
 /** Reads /proc/stat, or undefined where there is none. */
 export function readMachineCpu(): MachineCpu | undefined {

@@ -14,6 +14,7 @@ import { apiVersionOf, type ResourceKind } from './kinds/types.js';
 import { renderList, serveList } from './list.js';
 import { qualifiedResource } from './object-errors.js';
 import type { DeleteOptions } from './object-storage.js';
+import { queryFlag } from './query-flag.js';
 import type { ResourceRequest } from './request-info.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';
@@ -27,10 +28,6 @@ import { checkFields, dryRun, readObject } from './write-input.js';
 
 export type { ResourceContext } from './resource-context.js';
 
-function isTrue(value: string | null): boolean {
-  return value === 'true' || value === '1';
-}
-
 /** Serves one request for a resource URL. */
 export async function handleResource(
   ctx: ResourceContext,
@@ -43,7 +40,7 @@ export async function handleResource(
   const { kind, name, subresource } = info;
   const namespace = kind.namespaced ? info.namespace : undefined;
   // `watch=1` means nothing to a subresource: its GET is a plain read, as in kube-apiserver.
-  const isWatch = info.watchPath || (subresource === undefined && isTrue(query.get('watch')));
+  const isWatch = info.watchPath || (subresource === undefined && queryFlag(query.get('watch')) === true);
   // The legacy /watch/ paths and a namespaced kind's all-namespaces path (`/api/v1/pods`) serve
   // only list and watch: kube-apiserver registers no write there, so a cross-namespace
   // DELETE cannot wipe every namespace's objects.

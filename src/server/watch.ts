@@ -2,6 +2,7 @@ import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
 import { resourcePrefix } from './keys.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
+import { queryFlag } from './query-flag.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';
 import type { ServerStats } from './stats.js';
 import type { Store } from './store/types.js';
@@ -56,13 +57,6 @@ export interface WatchQuery {
   timeoutSeconds?: string;
 }
 
-function flag(value: string | undefined): boolean | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw StatusError.of('BadRequest', `invalid boolean value ${JSON.stringify(value)}`);
-}
-
 function invalid(field: string, message: string): StatusError {
   return StatusError.of('Invalid', `ListOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, {
     kind: 'ListOptions',
@@ -89,8 +83,8 @@ export async function serveWatch(
 ): Promise<CacheWatcher | undefined> {
   const { settings, cacher, clock, stats } = ctx;
   const rv = parseResourceVersion(query.resourceVersion);
-  const bookmarks = flag(query.allowWatchBookmarks) ?? false;
-  const sendInitial = flag(query.sendInitialEvents);
+  const bookmarks = queryFlag(query.allowWatchBookmarks) ?? false;
+  const sendInitial = queryFlag(query.sendInitialEvents);
   const match = query.resourceVersionMatch || undefined;
   if (sendInitial !== undefined) {
     if (!settings.watchList) {

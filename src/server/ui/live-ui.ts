@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../protocol/clock.js';
 import type { ResourceKind } from '../kinds/types.js';
+import { queryFlag } from '../query-flag.js';
 import type { ResourceRequest } from '../request-info.js';
 import type { ServerStats } from '../stats.js';
 import type { WatchStart } from '../watch.js';
@@ -147,8 +148,7 @@ function clientOf(req: IncomingMessage, info: ResourceRequest, query: URLSearchP
 export function isList(method: string, info: ResourceRequest, query: URLSearchParams): boolean {
   if (method !== 'GET' || info.name !== undefined || info.watchPath || info.subresource !== undefined)
     return false;
-  const watch = query.get('watch');
-  return watch !== 'true' && watch !== '1';
+  return queryFlag(query.get('watch')) !== true;
 }
 
 /** A resource as kubectl names it: `pods`, `deployments.apps`. */

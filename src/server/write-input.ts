@@ -30,13 +30,17 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
   const body = await readBody(req, MAX_BODY_BYTES);
   const type = mediaType(req.headers['content-type']);
   let value: unknown;
+  // The serializers kube-apiserver negotiates a create or update body with
+  // (k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go,
+  // `NegotiateInputSerializerForMediaType`): a missing Content-Type means the
+  // first, JSON; anything else unknown, `text/plain` and the apply-patch type
+  // included, is 415.
   if (type === PROTOBUF_CONTENT_TYPE) {
     // Loaded on first use: its schema tables are import time every server would pay otherwise.
     const { decodeProtobufObject } = await import('./protobuf.js');
     value = await decodeProtobufObject(body);
-  } else if (type === 'application/yaml' || type === 'application/apply-patch+yaml')
-    value = await parseYamlBody(body);
-  else if (type === '' || type === 'application/json' || type === 'text/plain') value = parseJsonBody(body);
+  } else if (type === 'application/yaml') value = await parseYamlBody(body);
+  else if (type === '' || type === 'application/json') value = parseJsonBody(body);
   else {
     throw StatusError.of(
       'UnsupportedMediaType',

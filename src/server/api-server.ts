@@ -18,6 +18,7 @@ import {
   legacyApiVersions,
   versionInfo,
 } from './discovery.js';
+import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './health.js';
 import { sendJson, sendStatus, toStatus } from './http-io.js';
 import { findByPlural, REGISTRY } from './kinds/registry.js';
 import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
@@ -26,7 +27,7 @@ import { ServerMetrics } from './metrics.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { ObjectStorage } from './object-storage.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
-import { parseNamespaceSubresource, parseResourcePath } from './request-info.js';
+import { parseResourcePath, splitRequestTarget } from './request-info.js';
 import { handleResource, type ResourceContext } from './resource-handler.js';
 import { newStats, type ServerStats } from './stats.js';
 import { MemoryStore } from './store/memory.js';
@@ -34,8 +35,6 @@ import type { Store } from './store/types.js';
 import type { LiveUi } from './ui/live-ui.js';
 import type { WatchSettings } from './watch.js';
 import { Cacher } from './watchcache/cacher.js';
-
-const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
 /** A running API server. */
 export interface RunningServer {
@@ -104,6 +103,23 @@ async function openEtcdStore(options: ServerOptions): Promise<Store | undefined>
   return new EtcdStore({ log: options.log, ...options.etcd });
 }
 
+/**
+ * How large a request line plus headers may be: kube-apiserver serves with Go's
+ * `MaxHeaderBytes: 1 << 20` (k8s.io/apiserver/pkg/server/secure_serving.go,
+ * `SecureServingInfo.Serve`), and Go's server reads 4096 bytes past it before
+ * answering 431. Node's own default is 16 KiB, which refuses a 20 KB label
+ * selector that kube-apiserver takes.
+ */
+const MAX_HEADER_BYTES = (1 << 20) + 4096;
+
+/**
+ * Paths anyone may read: kube-apiserver's `system:public-info-viewer` role
+ * (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go) grants
+ * unauthenticated users exactly the health roots and /version; the per-check
+ * paths (`/livez/ping`) need credentials.
+ */
+const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+
 class ApiServer implements RunningServer {
   readonly store: Store;
   readonly stats = newStats();
@@ -120,6 +136,7 @@ class ApiServer implements RunningServer {
   private readonly namespaces: NamespaceLifecycle;
   private readonly metrics: ServerMetrics;
   private readonly ctx: ResourceContext;
+  private readonly health: HealthEndpoints;
   private authenticator: Authenticator | undefined;
   private ui: LiveUi | undefined;
   /** The live view's module, loaded at start only when `ui` is on. */
@@ -156,6 +173,7 @@ class ApiServer implements RunningServer {
     this.objects = new ObjectStorage(this.store, this.clock, this.stats);
     this.namespaces = new NamespaceLifecycle(this.objects, this.store, this.stats);
     this.metrics = new ServerMetrics(this.stats);
+    this.health = this.healthEndpoints();
     // A namespace held by objects with finalizers finishes when the last of them goes.
     this.objects.onFinalized = (namespace) => {
       if (namespace !== undefined && this.terminatingNamespaces.has(namespace))
@@ -187,6 +205,45 @@ class ApiServer implements RunningServer {
     };
   }
 
+  /**
+   * kube-apiserver's health checks that mean something here: `ping` and `log`
+   * always pass, `etcd` (over etcd only) reads the current revision within
+   * `--etcd-healthcheck-timeout`'s default of 2 s, and `/readyz`'s `shutdown`
+   * fails once the server is closing, so load balancers stop sending to it.
+   */
+  private healthEndpoints(): HealthEndpoints {
+    const base = [alwaysHealthy('ping'), alwaysHealthy('log')];
+    if (this.store.name === 'etcd') {
+      base.push({
+        name: 'etcd',
+        check: () =>
+          new Promise<void>((resolve, reject) => {
+            const timer = this.clock.setTimeout(
+              () => reject(new Error('etcd did not answer within 2s')),
+              2_000,
+            );
+            this.store.currentRevision().then(
+              () => {
+                timer.cancel();
+                resolve();
+              },
+              (err: Error) => {
+                timer.cancel();
+                reject(err);
+              },
+            );
+          }),
+      });
+    }
+    const shutdown: HealthCheck = {
+      name: 'shutdown',
+      check: async () => {
+        if (this.closing) throw new Error('process is shutting down');
+      },
+    };
+    return new HealthEndpoints({ healthz: base, livez: base, readyz: [...base, shutdown] });
+  }
+
   latestRevision(): number {
     return this.cacher.latestRevision;
   }
@@ -198,7 +255,7 @@ class ApiServer implements RunningServer {
     const bindAddress = opts.bindAddress ?? DEFAULTS.bindAddress;
     const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
     if (opts.insecureHttp) {
-      this.http = createHttpServer(handler);
+      this.http = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
     } else {
       let tls = opts.tls;
       if (!tls) {
@@ -209,7 +266,12 @@ class ApiServer implements RunningServer {
       }
       this.caPem = tls.caPem;
       this.http = createHttpsServer(
-        { cert: tls.certPem, key: tls.keyPem, ...tlsClientAuthOptions(opts.clientCA) },
+        {
+          cert: tls.certPem,
+          key: tls.keyPem,
+          maxHeaderSize: MAX_HEADER_BYTES,
+          ...tlsClientAuthOptions(opts.clientCA),
+        },
         handler,
       );
     }
@@ -360,29 +422,23 @@ class ApiServer implements RunningServer {
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://server');
-    } catch {
-      throw StatusError.of('BadRequest', 'malformed request URL');
-    }
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    // The raw target, never `new URL()`: URL parsing resolves dot segments and
+    // would route `.../configmaps/..` to the namespace (see request-info.ts).
+    const { segments, path, query } = splitRequestTarget(req.url ?? '/');
     // The live view has its own door (a login link, or the token once, for a session cookie).
-    if (this.ui && this.uiModule?.LiveUi.owns(path))
-      return this.ui.routes.handle(req, res, path, url.searchParams);
+    if (this.ui && this.uiModule?.LiveUi.owns(path)) return this.ui.routes.handle(req, res, path, query);
     if (this.authenticator && !PUBLIC_PATHS.has(path) && !this.authenticator.authenticate(req)) {
       throw new StatusError(failureStatus('Unauthorized', 'Unauthorized'));
     }
     const method = req.method ?? 'GET';
-    const info = parseNamespaceSubresource(path, findByPlural) ?? parseResourcePath(path, findByPlural);
+    const info = parseResourcePath(segments, findByPlural);
     if (info && this.ui) {
       // Per request, so the UI can put this client's watch on its lane (user agent, address, selectors).
-      const ctx = { ...this.ctx, observeWatch: this.ui.observeWatch(req, info, url.searchParams) };
-      if (this.uiModule?.isList(method, info, url.searchParams))
-        this.ui.observeList(req, res, info, url.searchParams);
-      return handleResource(ctx, req, res, info, url.searchParams);
+      const ctx = { ...this.ctx, observeWatch: this.ui.observeWatch(req, info, query) };
+      if (this.uiModule?.isList(method, info, query)) this.ui.observeList(req, res, info, query);
+      return handleResource(ctx, req, res, info, query);
     }
-    if (info) return handleResource(this.ctx, req, res, info, url.searchParams);
+    if (info) return handleResource(this.ctx, req, res, info, query);
     if (path.startsWith('/debug/watchmark/'))
       return this.debug(method, path.slice('/debug/watchmark/'.length), res);
     if (method !== 'GET' && method !== 'HEAD') {
@@ -391,20 +447,31 @@ class ApiServer implements RunningServer {
         `the server does not allow this method on the requested resource`,
       );
     }
-    return this.nonResource(req, res, path);
+    return this.nonResource(req, res, path, query);
   }
 
   private reply(res: ServerResponse, code: number, body: unknown, contentType?: string): void {
     this.stats.responseBytesWritten += sendJson(res, code, body, contentType);
   }
 
-  private async nonResource(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  private async nonResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> {
     const accept = req.headers.accept;
+    const health = await this.health.answer(path, query);
+    if (health) {
+      res.writeHead(health.code, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end(health.body);
+      this.stats.responseBytesWritten += Buffer.byteLength(health.body);
+      return;
+    }
     switch (path) {
-      case '/healthz':
-      case '/livez':
-      case '/readyz':
-        return this.reply(res, 200, 'ok', 'text/plain; charset=utf-8');
       case '/version':
         return this.reply(res, 200, versionInfo());
       case '/api':

@@ -1,3 +1,10 @@
+/**
+ * What a request URL addresses, read the way kube-apiserver reads it: the raw
+ * path is split into segments once and never normalized as a URL. Dot
+ * segments are not resolved and empty segments are not dropped, so a request
+ * can only ever act on the object its path names; `.`, `..` and names holding
+ * `/` or `%` are refused with 400 before anything is looked up.
+ */
 import { StatusError } from '../protocol/status.js';
 import type { ResourceKind } from './kinds/types.js';
 
@@ -14,80 +21,162 @@ export interface ResourceRequest {
 /** Finds a kind by group, version and plural. */
 export type KindLookup = (group: string, version: string, plural: string) => ResourceKind | undefined;
 
+/** A request target split into its path segments and its query. */
+export interface RequestTarget {
+  /** The path's segments, each percent-decoded on its own after the split. */
+  segments: string[];
+  /** `/` + the segments: what non-resource routes (health, discovery, the UI) match exactly. */
+  path: string;
+  query: URLSearchParams;
+}
+
 function notFoundResource(): StatusError {
   return StatusError.of('NotFound', 'the server could not find the requested resource', {});
 }
 
-const SEGMENT = /^[^/]+$/;
+/**
+ * Splits a request target (`req.url`, origin form) into decoded segments and
+ * the query.
+ *
+ * kube-apiserver's request-info (k8s.io/apiserver/pkg/endpoints/request/
+ * requestinfo.go, `splitPath`) trims every leading and trailing `/` and splits
+ * the rest on `/`: a trailing slash therefore addresses the same thing as none
+ * (`.../configmaps/` is the collection), an empty segment inside the path stays
+ * an empty segment (go-restful's CurlyRouter then binds it to a `{name}`
+ * parameter as ""), and dot segments stay literal segments, which the storage
+ * layer refuses as names. Percent-encoding is decoded per segment after the
+ * split, so `%2F` inside a name is a name containing `/` (refused below), never
+ * a separator, and `%2e%2e` is the name `..`, never a step up.
+ */
+export function splitRequestTarget(target: string): RequestTarget {
+  const q = target.indexOf('?');
+  const rawPath = q < 0 ? target : target.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+  const trimmed = rawPath.replace(/^\/+|\/+$/g, '');
+  const raw = trimmed === '' ? [] : trimmed.split('/');
+  let segments: string[];
+  try {
+    segments = raw.map((s) => decodeURIComponent(s));
+  } catch {
+    throw StatusError.of('BadRequest', `malformed path: ${JSON.stringify(rawPath.slice(0, 200))}`);
+  }
+  return { segments, path: `/${segments.join('/')}`, query };
+}
 
 /**
- * Parses `/api/v1/...` and `/apis/GROUP/VERSION/...` resource paths:
- * `[namespaces/NS/]PLURAL[/NAME[/SUBRESOURCE]]`, where `namespaces/NS` alone
- * is the Namespace object itself. Returns undefined for non-resource paths.
+ * kube-apiserver's check of a name taken from a path (k8s.io/apimachinery/pkg/
+ * api/validation/path/name.go, `IsValidPathSegmentName`): not `.` or `..`, and
+ * without `/` or `%`. Returns the reasons, empty when valid.
  */
-export function parseResourcePath(pathname: string, lookup: KindLookup): ResourceRequest | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '');
+export function pathSegmentNameErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const errors: string[] = [];
+  if (name.includes('/')) errors.push(`may not contain '/'`);
+  if (name.includes('%')) errors.push(`may not contain '%'`);
+  return errors;
+}
+
+/**
+ * The name of a path, checked as the generic registry's key functions check it
+ * before touching storage (k8s.io/apiserver/pkg/registry/generic/registry/
+ * store.go, `NamespaceKeyFunc` and `NoNamespaceKeyFunc`): an empty name is
+ * handlers/namer.go's `errEmptyName`, an invalid one "Name parameter invalid".
+ */
+function checkName(name: string): void {
+  if (name === '') throw StatusError.of('BadRequest', 'name must be provided');
+  const errors = pathSegmentNameErrors(name);
+  if (errors.length > 0) {
+    throw StatusError.of(
+      'BadRequest',
+      `Name parameter invalid: ${JSON.stringify(name)}: ${errors.join(';')}`,
+    );
+  }
+}
+
+/**
+ * The namespace of a path. kube-apiserver checks no namespace segment at the
+ * door: an empty one fails `NamespaceKeyFunc` ("Namespace parameter
+ * required."), and `.` or `..` reach etcd3's `prepareKey`, which refuses a key
+ * holding them ("invalid key", a 500). Here every namespace segment gets the
+ * name check up front, as a 400 in the key function's words, so no verb (reads
+ * included, which otherwise could list across namespaces) acts on it.
+ */
+function checkNamespace(namespace: string): void {
+  if (namespace === '') throw StatusError.of('BadRequest', 'Namespace parameter required.');
+  const errors = pathSegmentNameErrors(namespace);
+  if (errors.length > 0) {
+    throw StatusError.of(
+      'BadRequest',
+      `Namespace parameter invalid: ${JSON.stringify(namespace)}: ${errors.join(';')}`,
+    );
+  }
+}
+
+/**
+ * The subresources of a Namespace (requestinfo.go's `namespaceSubresources`):
+ * `namespaces/NAME/status` is the Namespace's status, not a kind named
+ * `status` inside namespace NAME. `finalize` is served as `status`.
+ */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+/**
+ * Parses the segments of `/api/v1/...` and `/apis/GROUP/VERSION/...` resource
+ * paths: `[watch/][namespaces/NS/]PLURAL[/NAME[/SUBRESOURCE]]`, where
+ * `namespaces/NS[/status|/finalize]` is the Namespace object itself, following
+ * requestinfo.go's `NewRequestInfo`. Returns undefined for non-resource paths;
+ * throws a 400 for an invalid name or namespace and a 404 for an unknown
+ * resource.
+ */
+export function parseResourcePath(
+  segments: readonly string[],
+  lookup: KindLookup,
+): ResourceRequest | undefined {
   let group: string;
   let version: string;
   let rest: string[];
-  if (parts[0] === 'api' && parts.length >= 3) {
+  if (segments[0] === 'api' && segments.length >= 3) {
     group = '';
-    version = parts[1];
-    rest = parts.slice(2);
-  } else if (parts[0] === 'apis' && parts.length >= 4) {
-    group = parts[1];
-    version = parts[2];
-    rest = parts.slice(3);
+    version = segments[1];
+    rest = segments.slice(2);
+  } else if (segments[0] === 'apis' && segments.length >= 4) {
+    group = segments[1];
+    version = segments[2];
+    rest = segments.slice(3);
   } else {
     return undefined;
   }
-  let segments: string[];
-  try {
-    segments = rest.map((s) => decodeURIComponent(s));
-  } catch {
-    throw StatusError.of('BadRequest', `malformed path: ${JSON.stringify(pathname.slice(0, 200))}`);
-  }
-  if (!segments.every((s) => SEGMENT.test(s))) throw notFoundResource();
   let watchPath = false;
-  if (segments[0] === 'watch') {
+  if (rest[0] === 'watch') {
+    // requestinfo.go: a special verb needs something after it.
+    if (rest.length < 2) throw notFoundResource();
     watchPath = true;
-    segments = segments.slice(1);
+    rest = rest.slice(1);
   }
   let namespace: string | undefined;
-  if (segments[0] === 'namespaces' && segments.length >= 3) {
-    namespace = segments[1];
-    segments = segments.slice(2);
-  } else if (segments[0] === 'namespaces' && segments.length === 2) {
-    // GET /api/v1/namespaces/NAME: the namespace object.
-    const kind = lookup(group, version, 'namespaces');
-    if (!kind) throw notFoundResource();
-    return { kind, name: segments[1], watchPath };
+  if (rest[0] === 'namespaces' && rest.length >= 2) {
+    if (rest.length === 2 || NAMESPACE_SUBRESOURCES.has(rest[2])) {
+      // The Namespace object itself: /api/v1/namespaces/NAME[/status|/finalize].
+      if (rest.length > 3) throw notFoundResource();
+      const kind = lookup(group, version, 'namespaces');
+      if (!kind) throw notFoundResource();
+      checkName(rest[1]);
+      const sub = rest[2] === undefined ? undefined : rest[2] === 'finalize' ? 'status' : rest[2];
+      if (sub !== undefined && watchPath) throw notFoundResource();
+      return { kind, name: rest[1], subresource: sub, watchPath };
+    }
+    namespace = rest[1];
+    rest = rest.slice(2);
   }
-  const [plural, name, subresource, ...extra] = segments;
+  const [plural, name, subresource, ...extra] = rest;
   if (plural === undefined || extra.length > 0) throw notFoundResource();
   const kind = lookup(group, version, plural);
   if (!kind) throw notFoundResource();
-  if (kind.kind === 'Namespace' && namespace !== undefined) {
-    // /api/v1/namespaces/NAME/status and /finalize parse as namespace "NAME", plural "status".
-    throw notFoundResource();
-  }
   if (!kind.namespaced && namespace !== undefined) throw notFoundResource();
   if (subresource !== undefined && !kind.subresources.includes(subresource as 'status' | 'scale')) {
     throw notFoundResource();
   }
+  // The route exists: now the names it carries, before any verb runs.
+  if (namespace !== undefined) checkNamespace(namespace);
+  if (name !== undefined) checkName(name);
   return { kind, namespace, name, subresource, watchPath };
-}
-
-/** Namespace subresource paths `/api/v1/namespaces/NAME/{status,finalize}` (which the generic parse reads as a namespaced plural). */
-export function parseNamespaceSubresource(pathname: string, lookup: KindLookup): ResourceRequest | undefined {
-  const m = /^\/api\/v1\/namespaces\/([^/]+)\/(status|finalize)\/?$/.exec(pathname);
-  if (!m) return undefined;
-  const kind = lookup('', 'v1', 'namespaces');
-  if (!kind) return undefined;
-  return {
-    kind,
-    name: decodeURIComponent(m[1]),
-    subresource: m[2] === 'finalize' ? 'status' : m[2],
-    watchPath: false,
-  };
 }

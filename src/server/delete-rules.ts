@@ -3,7 +3,8 @@
  * it must meet, and the finalizers that turn it into a mark (deletionTimestamp)
  * instead of a removal. The garbage collector acts on the `orphan` and
  * `foregroundDeletion` finalizers; a Namespace is always marked, and stays
- * Terminating until the namespace controller has emptied it.
+ * Terminating until the namespace controller has emptied it (the admission
+ * rules around that are in namespace-admission.ts).
  */
 import type { KubeObject, ObjectMeta } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
@@ -41,8 +42,9 @@ export function checkPreconditions(
 
 /**
  * The finalizers `current` holds once deleted with `policy`, and whether the
- * delete only marks it. A Namespace gets its `kubernetes` spec finalizer here
- * (on `current` itself), as the namespace lifecycle wants.
+ * delete only marks it. A Namespace is always marked: the namespace REST
+ * storage turns it Terminating instead of removing it
+ * (pkg/registry/core/namespace/storage/storage.go, `REST.Delete`).
  */
 export function deletionFinalizers(
   kind: ResourceKind,
@@ -54,14 +56,14 @@ export function deletionFinalizers(
   if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) {
     finalizers.push('foregroundDeletion');
   }
-  if (kind.kind === 'Namespace' && !finalizers.includes('kubernetes')) {
-    // The namespace lifecycle: Terminating until its content is gone.
-    (current as { spec?: { finalizers?: string[] } }).spec = { finalizers: ['kubernetes'] };
-  }
-  return { finalizers, marks: finalizers.length > 0 || kind.kind === 'Namespace' };
+  return { finalizers, marks: finalizers.length > 0 || isNamespace(kind) };
 }
 
-/** `current` marked for deletion at `now`, holding `finalizers` (a Namespace also turns Terminating). */
+/**
+ * `current` marked for deletion at `now`, holding `finalizers`. A Namespace
+ * also turns Terminating, and holds the `kubernetes` spec finalizer that keeps
+ * it until the namespace controller has emptied it.
+ */
 export function markedForDeletion(
   kind: ResourceKind,
   current: KubeObject,
@@ -70,9 +72,35 @@ export function markedForDeletion(
 ): KubeObject {
   const next = structuredClone(current);
   const nm = metaOf(next);
+  const firstMark = nm.deletionTimestamp === undefined;
   nm.deletionTimestamp ??= rfc3339(now);
-  nm.deletionGracePeriodSeconds = 0;
+  // The generic store marks an object held by finalizers with a grace period of 0; the
+  // namespace storage sets only the deletionTimestamp.
+  if (!isNamespace(kind)) nm.deletionGracePeriodSeconds = 0;
   if (finalizers.length > 0) nm.finalizers = finalizers;
-  if (kind.kind === 'Namespace') next.status = { ...(next.status as object), phase: 'Terminating' };
+  if (isNamespace(kind)) {
+    next.status = { ...(next.status as object), phase: 'Terminating' };
+    // The namespace strategy gives every namespace this finalizer at create, and upstream its
+    // updates keep it (PrepareForUpdate). Here a main update can drop it, so the first mark
+    // restores it: without it the controller would never empty the namespace.
+    const held = namespaceSpecFinalizers(next);
+    if (firstMark && !held.includes(NAMESPACE_FINALIZER)) {
+      next.spec = { ...(next.spec as object), finalizers: [...held, NAMESPACE_FINALIZER] };
+    }
+  }
   return next;
+}
+
+/** The spec finalizer of the namespace controller (`v1.FinalizerKubernetes`). */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+/** True for the core/v1 Namespace kind. */
+export function isNamespace(kind: ResourceKind): boolean {
+  return kind.group === '' && kind.kind === 'Namespace';
+}
+
+/** A Namespace's `spec.finalizers`: what keeps it Terminating besides its metadata finalizers. */
+export function namespaceSpecFinalizers(ns: KubeObject): string[] {
+  const finalizers = (ns.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  return Array.isArray(finalizers) ? finalizers.filter((f): f is string => typeof f === 'string') : [];
 }

@@ -5,13 +5,17 @@ import {
   checkPreconditions,
   type DeletePreconditions,
   deletionFinalizers,
+  isNamespace,
   markedForDeletion,
+  namespaceSpecFinalizers,
 } from './delete-rules.js';
 import { objectKey } from './keys.js';
+import { findByPlural } from './kinds/registry.js';
 import { allocate, keepAllocated } from './kinds/service-alloc.js';
 import { apiVersionOf, type FieldError, type ResourceKind } from './kinds/types.js';
 import { formatInvalidMessage } from './kinds/validation.js';
 import { jsonEqual, metaOf } from './meta.js';
+import { admitCreate, admitNamespaceDelete } from './namespace-admission.js';
 import { conflict, notFound, storeErrorToStatus } from './object-errors.js';
 import { prepareCreate, prepareUpdate, stripRV, type UpdateScope } from './prepare-write.js';
 import { isService, serviceAllocations } from './service-allocation.js';
@@ -33,7 +37,17 @@ export interface DeleteOptions extends WriteOptions {
   preconditions?: DeletePreconditions;
 }
 
-const NAMESPACES: Pick<ResourceKind, 'group' | 'plural'> = { group: '', plural: 'namespaces' };
+const NAMESPACES: ResourceKind = findByPlural('', 'v1', 'namespaces')!;
+
+/**
+ * True when `obj` is a Namespace whose spec.finalizers still hold it: kube-apiserver's
+ * `ShouldDeleteNamespaceDuringUpdate` (namespace storage.go) removes a namespace on update
+ * only once spec.finalizers is empty too, so that the controller's status updates of a
+ * Terminating namespace never delete it.
+ */
+function heldBySpec(kind: ResourceKind, obj: KubeObject): boolean {
+  return isNamespace(kind) && namespaceSpecFinalizers(obj).length > 0;
+}
 
 /**
  * The generic object layer ("REST storage") over the {@link Store}: every
@@ -88,7 +102,10 @@ export class ObjectStorage {
         );
       }
       meta.namespace = namespace;
-      await this.requireNamespace(namespace!);
+      // Admission runs before the strategy's PrepareForCreate and validation (apiserver
+      // endpoints/handlers/create.go): a create in a Terminating namespace is a 403 even when
+      // the object is invalid.
+      admitCreate(kind, namespace!, obj, await this.readNamespace(namespace!));
     } else {
       delete meta.namespace;
     }
@@ -169,7 +186,7 @@ export class ObjectStorage {
       if (opts.dryRun) return next;
       const meta = metaOf(next);
       try {
-        if (meta.deletionTimestamp && (meta.finalizers?.length ?? 0) === 0) {
+        if (meta.deletionTimestamp && (meta.finalizers?.length ?? 0) === 0 && !heldBySpec(kind, next)) {
           // The last finalizer is gone from an object marked for deletion: remove it.
           const deleted = await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
@@ -203,12 +220,20 @@ export class ObjectStorage {
       const current = decodeStored(kv.value, kv.modRevision);
       const meta = metaOf(current);
       checkPreconditions(kind, name, meta, opts.preconditions);
+      if (isNamespace(kind)) {
+        // The namespace REST storage (pkg/registry/core/namespace/storage/storage.go,
+        // `REST.Delete`): a namespace already Terminating that the namespace controller still
+        // holds (spec.finalizers) is answered as it is, without admission or any change.
+        if (meta.deletionTimestamp && heldBySpec(kind, current)) return current;
+        admitNamespaceDelete(name);
+      }
       const { finalizers, marks } = deletionFinalizers(kind, current, opts.propagationPolicy);
-      if (opts.dryRun) return current;
+      if (marks && meta.deletionTimestamp && jsonEqual(finalizers, meta.finalizers ?? [])) return current;
+      const next = marks ? markedForDeletion(kind, current, finalizers, this.clock.now()) : undefined;
+      // A dryRun answers what the delete would store (the registry's dryRun update), writing nothing.
+      if (opts.dryRun) return next ?? current;
       try {
-        if (marks) {
-          if (meta.deletionTimestamp && jsonEqual(finalizers, meta.finalizers ?? [])) return current;
-          const next = markedForDeletion(kind, current, finalizers, this.clock.now());
+        if (next) {
           const written = await this.store.update(kv.key, this.encode(next), kv.modRevision);
           this.stats.writes++;
           return decodeStored(written.value, written.modRevision);
@@ -236,22 +261,10 @@ export class ObjectStorage {
     }
   }
 
-  private async requireNamespace(namespace: string): Promise<void> {
-    const kv = await this.store.get(`/core/${NAMESPACES.plural}/${namespace}`);
-    if (!kv) {
-      throw StatusError.of('NotFound', `namespaces "${namespace}" not found`, {
-        name: namespace,
-        kind: 'namespaces',
-      });
-    }
-    const ns = JSON.parse(kv.value) as KubeObject;
-    if (ns.metadata?.deletionTimestamp) {
-      throw StatusError.of(
-        'Forbidden',
-        `unable to create new content in namespace ${namespace} because it is being terminated`,
-        { name: namespace, kind: 'namespaces' },
-      );
-    }
+  /** The stored Namespace `namespace`, or undefined when there is none. */
+  private async readNamespace(namespace: string): Promise<KubeObject | undefined> {
+    const kv = await this.store.get(objectKey(NAMESPACES, undefined, namespace));
+    return kv ? decodeStored(kv.value, kv.modRevision) : undefined;
   }
 
   private checkTypeMeta(kind: ResourceKind, obj: KubeObject): void {

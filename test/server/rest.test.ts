@@ -545,7 +545,7 @@ describe('delete', () => {
       const refused = await call(s, 'POST', pods(ns), { body: pod('late') });
       expectStatus(refused, 403, 'Forbidden');
       expect(refused.body.message).toBe(
-        `unable to create new content in namespace ${ns} because it is being terminated`,
+        `pods "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
       );
       // The held pod keeps the namespace Terminating until its finalizer goes.
       await waitFor(async () => (await call(s, 'GET', pods(ns))).body.items.length === 1);

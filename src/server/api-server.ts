@@ -171,7 +171,7 @@ class ApiServer implements RunningServer {
       onError: (err) => log(`watch cache: store watch failed: ${err.message}`),
     });
     this.objects = new ObjectStorage(this.store, this.clock, this.stats);
-    this.namespaces = new NamespaceLifecycle(this.objects, this.store, this.stats);
+    this.namespaces = new NamespaceLifecycle(this.objects, this.store, this.clock);
     this.metrics = new ServerMetrics(this.stats);
     this.health = this.healthEndpoints();
     // A namespace held by objects with finalizers finishes when the last of them goes.
@@ -394,7 +394,13 @@ class ApiServer implements RunningServer {
     // Marked before the pass, so a finalizer removed during it still triggers the next one.
     this.terminatingNamespaces.add(name);
     this.runInBackground(`finalize namespace ${name}`, async () => {
-      if (await this.namespaces.finalizeNamespace(name, REGISTRY)) this.terminatingNamespaces.delete(name);
+      if (!(await this.namespaces.finalizeNamespace(name, REGISTRY))) return;
+      this.terminatingNamespaces.delete(name);
+      // kube-node-lease may be deleted (it is not immortal); kube-apiserver's system namespaces
+      // controller (pkg/controlplane/controller/systemnamespaces, `Controller.sync`, every minute)
+      // creates it again. Here that happens as soon as it is gone.
+      if (this.opts.systemNamespaces !== false && (SYSTEM_NAMESPACES as readonly string[]).includes(name))
+        await this.namespaces.ensureNamespaces([name]);
     });
   }
 

@@ -9,8 +9,10 @@
  * connections open at that moment (pooled keep-alive ones too), as when one
  * NAT entry or load-balancer flow dies while new connections work.
  *
- * It forwards to a fixed upstream address, so a server restarted on the same
+ * It forwards to one upstream address, so a server restarted on the same
  * port is reached again; while the upstream is down, clients see resets.
+ * {@link FaultProxy.retarget} moves it to another upstream, as a load
+ * balancer failing over to another API server.
  */
 
 import {
@@ -93,7 +95,7 @@ export class FaultProxy {
   /** The proxy's base URL; point the client's kubeconfig here. */
   url = '';
   decide: (req: ProxiedRequest) => FaultAction;
-  private readonly target: URL;
+  private target: URL;
   private readonly server: Server;
   private readonly exchanges = new Set<Exchange>();
   private readonly agent = new Agent({ keepAlive: false });
@@ -174,6 +176,20 @@ export class FaultProxy {
     }, ms);
     this.stallTimers.add(timer);
     return stalled.length;
+  }
+
+  /**
+   * Sends requests from now on (held ones included) to `target`, as a load
+   * balancer failing over does. Exchanges already forwarded stay with their
+   * upstream until they end; {@link cutAll} ends them too.
+   */
+  retarget(target: string): void {
+    this.target = new URL(target);
+  }
+
+  /** The upstream requests go to now. */
+  get upstream(): string {
+    return this.target.origin;
   }
 
   /** Forwards everything held back, in order, and carries on. */

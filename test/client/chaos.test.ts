@@ -9,22 +9,33 @@
  * each schedule every informer's cache must equal the server's state and its
  * handlers must have told a consistent story. See bench/lib/chaos/.
  *
- * CHAOS_SEED=123 replays one seed; CHAOS_SEEDS=N runs seeds 1..N (200 by
- * default); CHAOS_CONCURRENCY sets how many run at once (8). `npm run chaos`
- * runs more. The last tests pin the client bugs the chaos found.
+ * The same schedules then run over a real etcd, a few seeds per kind of
+ * server fault: clean restarts, kill -9 of the server's process mid-schedule
+ * (a fresh process over the same data), and failover between two server
+ * processes over one etcd. Without an etcd binary these skip loudly (and
+ * fail under CI).
+ *
+ * CHAOS_SEED=123 replays one memory seed; CHAOS_SEEDS=N runs seeds 1..N (200
+ * by default); CHAOS_CONCURRENCY sets how many run at once (8).
+ * CHAOS_ETCD_SEEDS=N runs N seeds of each etcd kind (10 by default).
+ * `npm run chaos` runs more, and replays any seed (`npm run chaos -- --help`).
+ * The last tests pin the client bugs the chaos found.
  */
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeFailure, runSeeds, summaryLine } from '../../bench/lib/chaos/engine.js';
+import type { Scenario } from '../../bench/lib/chaos/engine.js';
+import { describeFailure, runSeeds, summaryLine } from '../../bench/lib/chaos/runner.js';
+import type { Disruption } from '../../bench/lib/chaos/schedule.js';
 import { FaultProxy } from '../../bench/lib/fault-proxy.js';
 import { KubeClient } from '../../src/client/client.js';
 import { Informer } from '../../src/client/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { startServer } from '../../src/server/index.js';
 import { buildKubeconfig } from '../../src/server/kubeconfig.js';
+import { etcdAvailable } from '../helpers/etcd.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
 import { call } from '../helpers/server.js';
 
@@ -42,6 +53,7 @@ const seeds =
     ? [envInt('CHAOS_SEED', 1)]
     : Array.from({ length: envInt('CHAOS_SEEDS', 200) }, (_, i) => i + 1);
 const concurrency = envInt('CHAOS_CONCURRENCY', 8);
+const etcdSeeds = Array.from({ length: envInt('CHAOS_ETCD_SEEDS', 10) }, (_, i) => i + 1);
 
 describe('chaos', () => {
   it(`${seeds.length} seeded fault schedules: caches equal the server, handler histories are consistent`, async () => {
@@ -56,6 +68,31 @@ describe('chaos', () => {
     console.log(summaryLine(summary));
     expect(summary.failures.map((f) => f.seed)).toEqual([]);
   }, 300_000);
+});
+
+describe.skipIf(!etcdAvailable)('chaos over etcd', () => {
+  const disruptions: Array<[Disruption, string]> = [
+    ['restart', 'clean server restarts'],
+    ['kill', 'kill -9 of the server process, a fresh one over the same data'],
+    ['failover', 'two servers over one etcd, the informers failing over between them'],
+  ];
+  it.each(disruptions)(
+    `${etcdSeeds.length} schedules with %s (%s): caches equal etcd's state`,
+    async (disruption) => {
+      const scenario: Scenario = { store: 'etcd', disruption };
+      const summary = await runSeeds(etcdSeeds, { concurrency: 4, scenario });
+      for (const failure of summary.failures) console.log(describeFailure(failure));
+      const t = summary.totals;
+      console.log(
+        `chaos totals (etcd, ${disruption}): ${etcdSeeds.length} seeds in ${(summary.ms / 1000).toFixed(1)} s; ` +
+          `restarts ${t.restarts}, kills ${t.kills}, failovers ${t.failovers}, proxy faults ${t.injected}, ` +
+          `relists after 410 ${t.relistsExpired}, resumes ${t.resumes}`,
+      );
+      console.log(summaryLine(summary));
+      expect(summary.failures.map((f) => f.seed)).toEqual([]);
+    },
+    180_000,
+  );
 });
 
 describe('chaos regressions', () => {

@@ -88,13 +88,36 @@ export async function divergence(
   if (lateDiff) return `late handlers differ from the cache: ${lateDiff}`;
   if (t.truth?.revision !== latest) {
     const { namespace, allNamespaces, labelSelector, fieldSelector } = t.spec.selection;
-    const client = allNamespaces ? world.all(t.spec.res) : world.writer.resource(t.spec.res, namespace);
+    const client = world.truth(t.spec.res, allNamespaces ? undefined : namespace);
     const list = await client.list({ labelSelector, fieldSelector });
     t.truth = { revision: Number(list.metadata.resourceVersion), state: stateOf(list.items) };
   }
   const cacheDiff = diff('server', t.truth.state, 'cache', cache);
   if (cacheDiff) return `cache differs from the server: ${cacheDiff}`;
   return undefined;
+}
+
+/**
+ * Whether every server's watch cache holds what the store holds at
+ * `latest`: a list not older than `latest` is served from the cache, a
+ * consistent list from the store. Over etcd this catches a server whose
+ * cache missed or kept an event; with two servers, one that disagrees with
+ * the other.
+ */
+export async function serverCachesMatch(world: World, resources: Res[], latest: number): Promise<string[]> {
+  const failures: string[] = [];
+  for (const res of resources) {
+    const store = stateOf((await world.truth(res).list()).items);
+    for (const [i, server] of world.servers.entries()) {
+      const cached = await world.truthFrom(i, res).list({
+        resourceVersion: String(latest),
+        resourceVersionMatch: 'NotOlderThan',
+      });
+      const d = diff('store', store, `${server.name}'s cache`, stateOf(cached.items));
+      if (d) failures.push(`${server.name}: its watch cache of ${res} differs from the store: ${d}`);
+    }
+  }
+  return failures;
 }
 
 function stateOf(objects: KubeObject[]): Map<string, number> {

@@ -2,15 +2,26 @@
  * The chaos engine shared by `test/client/chaos.test.ts` and `bench/chaos.ts`:
  * runs a seed's schedule of writes and faults against informers, lets the
  * system quiesce, and checks that every informer's cache equals the server's
- * state and that its handlers told a consistent story.
+ * state and that its handlers told a consistent story. Lanes of seeds run
+ * side by side (runner.ts); this file is one seed.
  */
 
 import type { InformerOptions } from '../../../src/client/informer.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
-import { converge, divergence, type InformerSpec, type Tracked } from './checks.js';
+import { converge, divergence, type InformerSpec, serverCachesMatch, type Tracked } from './checks.js';
 import { HandlerHistory } from './history.js';
-import { type ChaosConfig, describePlan, planSeed, type Step } from './schedule.js';
-import { World } from './world.js';
+import { type ChaosConfig, type Disruption, describePlan, planSeed, type Step } from './schedule.js';
+import type { WarmPool } from './warm-child.js';
+import { World, type WorldStore } from './world.js';
+
+/** Which store the servers run over and what the server faults do. */
+export interface Scenario {
+  store: 'memory' | 'etcd';
+  disruption: Disruption;
+}
+
+/** The scenario of the suite's default run and of `npm run chaos` without options. */
+export const DEFAULT_SCENARIO: Scenario = { store: 'memory', disruption: 'restart' };
 
 const INFORMERS: InformerSpec[] = [
   { name: 'pods(all)', res: 'pods', selection: { allNamespaces: true } },
@@ -34,8 +45,11 @@ const INFORMERS: InformerSpec[] = [
 /** The outcome of one seed. */
 export interface SeedResult {
   seed: number;
+  scenario: Scenario;
   ok: boolean;
   failures: string[];
+  /** The servers' last log lines, when the seed failed. */
+  serverLog: string[];
   ms: number;
   plan: string;
   /** Wall time per phase (ms): setup, sync, schedule, converge, sentinel, settle, teardown. */
@@ -55,6 +69,8 @@ export interface ChaosTotals {
   bookmarks: number;
   finalStateUnknownDeletes: number;
   restarts: number;
+  kills: number;
+  failovers: number;
   injected: number;
 }
 
@@ -70,6 +86,8 @@ export function emptyTotals(): ChaosTotals {
     bookmarks: 0,
     finalStateUnknownDeletes: 0,
     restarts: 0,
+    kills: 0,
+    failovers: 0,
     injected: 0,
   };
 }
@@ -100,13 +118,23 @@ function informerOptions(config: ChaosConfig, recentErrors: string[]): InformerO
   };
 }
 
-/** Runs one seed end to end; never throws (failures are in the result). */
-export async function runSeed(seed: number): Promise<SeedResult> {
-  const config = planSeed(seed);
+/**
+ * Runs one seed end to end over `where` (the memory store, or an etcd
+ * prefix no other seed uses), with server processes from `pool` in kill and
+ * failover runs; never throws (failures are in the result).
+ */
+export async function runSeed(
+  seed: number,
+  scenario: Scenario = DEFAULT_SCENARIO,
+  where: WorldStore = { kind: 'memory' },
+  pool?: WarmPool,
+): Promise<SeedResult> {
+  const config = planSeed(seed, scenario.disruption);
   const started = Date.now();
   const failures: string[] = [];
   const tracked: Tracked[] = [];
   const phases: Record<string, number> = {};
+  const serverLog: string[] = [];
   let mark = started;
   const phase = (name: string) => {
     const now = Date.now();
@@ -115,7 +143,7 @@ export async function runSeed(seed: number): Promise<SeedResult> {
   };
   let world: World | undefined;
   try {
-    world = await World.open(config);
+    world = await World.open(config, where, pool);
     for (const step of config.prefill) await world.run(step);
     tracked.push(...startInformers(world, config));
     phase('setup');
@@ -128,6 +156,7 @@ export async function runSeed(seed: number): Promise<SeedResult> {
       else await world.run(step);
     }
     world.calm();
+    failures.push(...(await withDeadline(world.quiesce(), 40_000, 'bringing every server back')));
     phase('schedule');
     failures.push(...(await converge(world, config, tracked, 'after the schedule')));
     phase('converge');
@@ -148,19 +177,25 @@ export async function runSeed(seed: number): Promise<SeedResult> {
         const d = await divergence(world, t, false, latest);
         if (d) failures.push(`${t.spec.name}: diverged after settling: ${d}`);
       }
+      failures.push(...(await serverCachesMatch(world, ['pods', 'configmaps'], latest)));
       phase('settle');
     }
   } catch (err) {
     failures.push(`run failed: ${(err as Error)?.stack ?? String(err)}`);
   } finally {
+    if (failures.length > 0 && world) {
+      serverLog.push(...(await world.serverLogs(6).catch((err: Error) => [`(unreadable: ${err.message})`])));
+    }
     failures.push(...(await teardown(world, tracked)));
     phase('teardown');
   }
   for (const t of tracked) failures.push(...t.history.violations, ...(t.late?.violations ?? []));
   return {
     seed,
+    scenario,
     ok: failures.length === 0,
     failures,
+    serverLog,
     ms: Date.now() - started,
     plan: describePlan(config),
     phases,
@@ -240,71 +275,19 @@ function totalsOf(tracked: Tracked[], world: World | undefined): ChaosTotals {
   }
   if (world) {
     totals.restarts += world.stats.restarts;
+    totals.kills += world.stats.kills;
+    totals.failovers += world.stats.failovers;
     const p = world.proxy?.stats;
     if (p) totals.injected += p.status429 + p.status500 + p.resets + p.cuts + p.cutAll + p.errorEvents;
   }
   return totals;
 }
 
-function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+/** Rejects with a message naming `what` when `p` takes longer than `ms`. */
+export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
   });
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Options of {@link runSeeds}. */
-export interface RunSeedsOptions {
-  /** Seeds run at the same time (each with its own server and proxy). */
-  concurrency?: number;
-  /** Called after each seed. */
-  onResult?: (result: SeedResult) => void;
-}
-
-/** The outcome of many seeds. */
-export interface ChaosSummary {
-  passed: number;
-  failed: number;
-  failures: SeedResult[];
-  ms: number;
-  totals: ChaosTotals;
-}
-
-/** Runs `seeds`, `concurrency` at a time. */
-export async function runSeeds(seeds: number[], opts: RunSeedsOptions = {}): Promise<ChaosSummary> {
-  const started = Date.now();
-  const queue = [...seeds];
-  const summary: ChaosSummary = { passed: 0, failed: 0, failures: [], ms: 0, totals: emptyTotals() };
-  const lane = async () => {
-    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
-      const result = await runSeed(seed);
-      if (result.ok) summary.passed++;
-      else {
-        summary.failed++;
-        summary.failures.push(result);
-      }
-      addTotals(summary.totals, result.totals);
-      opts.onResult?.(result);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, lane));
-  summary.ms = Date.now() - started;
-  summary.failures.sort((a, b) => a.seed - b.seed);
-  return summary;
-}
-
-/** The one-line result both the test and the bench print: `chaos: N passed, N failed`. */
-export function summaryLine(summary: Pick<ChaosSummary, 'passed' | 'failed'>): string {
-  return `chaos: ${summary.passed} passed, ${summary.failed} failed`;
-}
-
-/** A failing seed's report, with how to replay it. */
-export function describeFailure(result: SeedResult): string {
-  const lines = [
-    `seed ${result.seed} FAILED (${result.ms} ms): ${result.plan}`,
-    ...result.failures.slice(0, 12).map((f) => `  - ${f}`),
-    `  replay: CHAOS_SEED=${result.seed} npx vitest run test/client/chaos.test.ts`,
-  ];
-  return lines.join('\n');
 }

@@ -11,10 +11,24 @@ import type { FaultAction } from '../fault-proxy.js';
 /** How the informers talk to the server in one run. */
 export type Mode = 'bookmarks' | 'clientNoBookmarks' | 'serverNoBookmarks' | 'stream';
 
+/**
+ * What happens to the API server in a run's server faults: `restart` closes
+ * it cleanly and starts it again over the same store; `kill` SIGKILLs its
+ * process mid-schedule and starts a fresh one over the same etcd data;
+ * `failover` runs two servers over one etcd and moves the informers'
+ * traffic from one to the other, killing one now and then.
+ */
+export type Disruption = 'restart' | 'kill' | 'failover';
+
+/** Every {@link Disruption}, for option parsing. */
+export const DISRUPTIONS: readonly Disruption[] = ['restart', 'kill', 'failover'];
+
 /** The settings of one run. */
 export interface ChaosConfig {
   seed: number;
   mode: Mode;
+  /** What the server faults do (the `restart` steps of the plan become this). */
+  disruption: Disruption;
   /** Server bookmark interval (ms). */
   bookmarkIntervalMs: number;
   /** Client list page size (0 = unpaginated). */
@@ -55,6 +69,15 @@ export type Step =
   /** The connections open now go silent for `ms`; new ones work. */
   | { op: 'stall'; ms: number }
   | { op: 'restart'; downMs: number }
+  /**
+   * In `delayMs` (while the next steps run), SIGKILL the server the informers
+   * use (`active`) or the other one (`standby`); a fresh process starts on its
+   * port `downMs` after it is gone. With `failover`, the proxy moves to the
+   * other server as the kill lands, as a load balancer's health check would.
+   */
+  | { op: 'kill'; which: 'active' | 'standby'; delayMs: number; downMs: number; failover: boolean }
+  /** The proxy sends new requests to the other server; with `cut`, the open ones are cut too. */
+  | { op: 'failover'; cut: boolean }
   | { op: 'cutAll' }
   /** Registers one more set of handlers on every running informer (as shared informers get them). */
   | { op: 'lateHandlers' }
@@ -79,11 +102,14 @@ function between(rng: () => number, lo: number, hi: number): number {
   return Math.round(lo + rng() * (hi - lo));
 }
 
-/** The settings and schedule of `seed`. */
-export function planSeed(seed: number): ChaosConfig {
+/** The settings and schedule of `seed` when server faults are `disruption`s. */
+export function planSeed(seed: number, disruption: Disruption = 'restart'): ChaosConfig {
   // Settings and steps draw from separate streams, so a new setting leaves every seed's steps as they were.
   const rng = mulberry32(seed);
   const stepsRng = mulberry32(Math.imul(seed, 0x9e3779b1) ^ 0x5bd1e995);
+  // The disruptions of kill and failover runs have a stream of their own too: a seed's writes
+  // and other faults are the same whatever the disruption.
+  const disruptRng = mulberry32(Math.imul(seed, 0x85ebca6b) ^ 0x27d4eb2f);
   const modes: Mode[] = [
     'bookmarks',
     'stream',
@@ -100,6 +126,7 @@ export function planSeed(seed: number): ChaosConfig {
   const config: ChaosConfig = {
     seed,
     mode,
+    disruption,
     bookmarkIntervalMs,
     pageSize: pick(rng, [0, 2, 3, 5, 500]),
     idleTimeoutMs,
@@ -116,8 +143,35 @@ export function planSeed(seed: number): ChaosConfig {
   const model: Model = { exists: new Set() };
   const prefill = between(stepsRng, 0, 10);
   for (let i = 0; i < prefill; i++) config.prefill.push(planWrite(stepsRng, model));
-  config.steps = planSteps(stepsRng, config, model);
+  config.steps = disrupt(disruptRng, planSteps(stepsRng, config, model), disruption);
   return config;
+}
+
+/**
+ * Turns the plan's `restart` steps into `disruption`s, and makes sure a kill
+ * or failover run has one to three of them (a restart happens in only some
+ * seeds; these runs exist to exercise theirs).
+ */
+function disrupt(rng: () => number, steps: Step[], disruption: Disruption): Step[] {
+  if (disruption === 'restart') return steps;
+  const out = steps.map((s) => (s.op === 'restart' ? planDisruption(rng, disruption) : s));
+  const have = out.filter((s) => s.op === 'kill' || s.op === 'failover').length;
+  for (let i = have, want = between(rng, 1, 3); i < want; i++) {
+    out.splice(Math.floor(rng() * (out.length + 1)), 0, planDisruption(rng, disruption));
+  }
+  return out;
+}
+
+function planDisruption(rng: () => number, disruption: Exclude<Disruption, 'restart'>): Step {
+  // Often within the next write or two, sometimes while the schedule sleeps.
+  const delayMs = between(rng, 0, 30);
+  const downMs = between(rng, 0, 100);
+  if (disruption === 'kill') return { op: 'kill', which: 'active', delayMs, downMs, failover: false };
+  const r = rng();
+  if (r < 0.3) return { op: 'failover', cut: false };
+  if (r < 0.5) return { op: 'failover', cut: true };
+  if (r < 0.8) return { op: 'kill', which: 'active', delayMs, downMs, failover: true };
+  return { op: 'kill', which: 'standby', delayMs, downMs, failover: false };
 }
 
 /** Which objects exist, as the plan expects (writes may still fail; the checks read the server). */
@@ -205,12 +259,18 @@ export function describePlan(config: ChaosConfig): string {
   const ops = new Map<string, number>();
   for (const s of config.steps) {
     const key =
-      s.op === 'arm' ? `arm:${s.action.kind}${s.action.kind === 'status' ? s.action.code : ''}` : s.op;
+      s.op === 'arm'
+        ? `arm:${s.action.kind}${s.action.kind === 'status' ? s.action.code : ''}`
+        : s.op === 'kill'
+          ? `kill:${s.which}${s.failover ? '+failover' : ''}`
+          : s.op === 'failover'
+            ? `failover${s.cut ? ':cut' : ''}`
+            : s.op;
     ops.set(key, (ops.get(key) ?? 0) + 1);
   }
   const counts = [...ops].map(([k, v]) => `${k}=${v}`).join(' ');
   return (
-    `mode=${config.mode} bookmarkInterval=${config.bookmarkIntervalMs}ms pageSize=${config.pageSize} ` +
+    `mode=${config.mode} disruption=${config.disruption} bookmarkInterval=${config.bookmarkIntervalMs}ms pageSize=${config.pageSize} ` +
     `idle=${config.effectiveIdleMs}ms resync=${config.resyncPeriodMs ?? 'off'} lazyDecode=${config.lazyDecode} slowHandlers=${config.slowHandlers} syncFirst=${config.syncFirst} prefill=${config.prefill.length} ` +
     `steps=${config.steps.length} (${counts})`
   );

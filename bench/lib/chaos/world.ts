@@ -1,10 +1,12 @@
 /**
- * The live half of the chaos test: one API server over a MemoryStore that
- * outlives restarts (same port, so resourceVersions continue, as
- * kube-apiserver restarting over etcd), a fault proxy in front of it, a
- * writer client that talks to the server directly and a reader client
- * (the informers') that goes through the proxy. `close()` releases all of
- * it on every path.
+ * The live half of the chaos test: one API server (two in a failover run)
+ * at a fixed port each, over a store that outlives them (a MemoryStore, or a
+ * key prefix of a real etcd), so that a restarted or killed server's
+ * successor continues the same resourceVersions, as kube-apiserver does over
+ * etcd. A fault proxy in front of the server the informers use, writer
+ * clients that talk to the servers directly, and a reader client (the
+ * informers') that goes through the proxy. `close()` releases all of it on
+ * every path.
  */
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,48 +14,89 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../../../src/client/client.js';
 import type { ResourceClient } from '../../../src/client/rest.js';
-import { TransportError } from '../../../src/client/transport.js';
-import type { KubeObject } from '../../../src/protocol/events.js';
-import { StatusError } from '../../../src/protocol/status.js';
-import { MemoryStore, type RunningServer, startServer } from '../../../src/server/index.js';
+import { MemoryStore, type ServerOptions } from '../../../src/server/index.js';
 import { buildKubeconfig } from '../../../src/server/kubeconfig.js';
+import { EtcdStore } from '../../../src/server/store/etcd.js';
 import { type FaultAction, FaultProxy } from '../fault-proxy.js';
 import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';
+import { sourceServerChild } from './server-bundle.js';
+import { type ChaosServer, ChildServer, InProcessServer } from './servers.js';
+import { WarmPool } from './warm-child.js';
+import { writeStep } from './writes.js';
 
 /** What a run's steps did, for reports. */
 export interface WorldStats {
   writes: number;
   writeErrors: number;
   restarts: number;
+  kills: number;
+  failovers: number;
   compactions: number;
   droppedWatches: number;
 }
 
+/** Which store the servers run over: memory, or a key prefix of the etcd at `endpoints`. */
+export type WorldStore = { kind: 'memory' } | { kind: 'etcd'; endpoints: string[]; prefix: string };
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** A server, its store, a fault proxy and two clients; see the file comment. */
+/** How long a write keeps trying while its server is down (a killed server takes a moment to come back). */
+const WRITE_RETRY_MS = 30_000;
+
+/** Servers, their store, a fault proxy and the clients; see the file comment. */
 export class World {
-  readonly store = new MemoryStore();
-  readonly stats: WorldStats = { writes: 0, writeErrors: 0, restarts: 0, compactions: 0, droppedWatches: 0 };
-  server!: RunningServer;
+  readonly stats: WorldStats = {
+    writes: 0,
+    writeErrors: 0,
+    restarts: 0,
+    kills: 0,
+    failovers: 0,
+    compactions: 0,
+    droppedWatches: 0,
+  };
+  readonly servers: ChaosServer[] = [];
   proxy!: FaultProxy;
-  /** Talks to the server directly: the writes, and the truth the caches are checked against. */
-  writer!: KubeClient;
   /** Talks through the proxy: the informers'. */
   reader!: KubeClient;
+  /** One per server, talking to it directly: the writes, and the truth the caches are checked against. */
+  private readonly writers: KubeClient[] = [];
+  /** The server the proxy sends new requests to. */
+  private active = 0;
+  private writesDone = 0;
   private readonly config: ChaosConfig;
-  private port = 0;
+  private readonly where: WorldStore;
+  /** Where server processes come from (kill and failover runs); a pool of our own is ours to close. */
+  private pool: WarmPool | undefined;
+  private ownsPool = false;
+  private memory: MemoryStore | undefined;
+  /** The parent's own etcd client over the run's prefix: the newest revision, independent of any server. */
+  private etcd: EtcdStore | undefined;
   private dir = '';
   private armed: Array<{ action: FaultAction; watchOnly: boolean }> = [];
-  private serverUp = false;
+  /** Each server's pending lifecycle work (a kill and restart), so that they happen in order. */
+  private lifecycle: Array<Promise<void>> = [];
+  /** Disruptions still under way in the background, and what failed among them. */
+  private readonly background = new Set<Promise<void>>();
+  private readonly backgroundErrors: string[] = [];
+  private closing = false;
 
-  private constructor(config: ChaosConfig) {
+  private constructor(config: ChaosConfig, where: WorldStore, pool: WarmPool | undefined) {
     this.config = config;
+    this.where = where;
+    this.pool = pool;
   }
 
-  /** Starts everything; on failure releases what was started and rethrows. */
-  static async open(config: ChaosConfig): Promise<World> {
-    const world = new World(config);
+  /**
+   * Starts everything; on failure releases what was started and rethrows.
+   * Kill and failover runs take their server processes from `pool` (one of
+   * their own, running the TypeScript under tsx, when none is given).
+   */
+  static async open(
+    config: ChaosConfig,
+    where: WorldStore = { kind: 'memory' },
+    pool?: WarmPool,
+  ): Promise<World> {
+    const world = new World(config, where, pool);
     try {
       await world.init();
     } catch (err) {
@@ -64,46 +107,61 @@ export class World {
   }
 
   private async init(): Promise<void> {
+    const { disruption } = this.config;
+    if (disruption !== 'restart' && this.where.kind !== 'etcd') {
+      throw new Error(`disruption ${disruption} needs the etcd store: a killed memory server loses its data`);
+    }
     this.dir = await mkdtemp(join(tmpdir(), 'watchmark-chaos-'));
-    await this.startServer();
-    this.port = Number(new URL(this.server.url).port);
-    this.proxy = await FaultProxy.start({ target: this.server.url, decide: (req) => this.decide(req.watch) });
-    this.writer = await this.client('writer', this.server.url);
+    const options = this.serverOptions();
+    const etcd = this.where.kind === 'etcd' ? this.where : undefined;
+    const count = disruption === 'failover' ? 2 : 1;
+    for (let i = 0; i < count; i++) {
+      const name = `server-${i}`;
+      if (this.where.kind === 'memory') {
+        this.memory ??= new MemoryStore();
+        this.servers.push(new InProcessServer(name, { kind: 'memory', store: this.memory }, options));
+      } else if (disruption === 'restart') {
+        this.servers.push(new InProcessServer(name, etcd!, options));
+      } else {
+        if (!this.pool) {
+          this.pool = new WarmPool(sourceServerChild().script, count);
+          this.ownsPool = true;
+        }
+        this.servers.push(new ChildServer(name, etcd!, options, join(this.dir, `${name}.log`), this.pool));
+      }
+      this.lifecycle.push(Promise.resolve());
+    }
+    if (this.where.kind === 'etcd') {
+      this.etcd = new EtcdStore({ endpoints: this.where.endpoints, prefix: this.where.prefix });
+    }
+    // Two servers over one empty prefix both create the system namespaces: one at a time.
+    for (const s of this.servers) await s.start();
+    this.proxy = await FaultProxy.start({
+      target: this.servers[0].url,
+      decide: (req) => this.decide(req.watch),
+    });
+    for (const s of this.servers) this.writers.push(await this.client(`writer-${s.name}`, s.url, 10_000));
     this.reader = await this.client('reader', this.proxy.url);
     for (const ns of NAMESPACES) {
-      await this.writer.resource('namespaces').create({ metadata: { name: ns } });
+      await this.writers[0].resource('namespaces').create({ metadata: { name: ns } });
     }
   }
 
-  private async client(name: string, server: string): Promise<KubeClient> {
+  private serverOptions(): ServerOptions {
+    const c = this.config;
+    return {
+      bookmarkInterval: c.bookmarkIntervalMs,
+      bookmarkLead: 20,
+      noBookmarks: c.mode === 'serverNoBookmarks',
+      tooLargeWait: 100,
+      compactionInterval: 0,
+    };
+  }
+
+  private async client(name: string, server: string, requestTimeoutMs?: number): Promise<KubeClient> {
     const path = join(this.dir, `${name}.kubeconfig`);
     await writeFile(path, buildKubeconfig({ server }), { mode: 0o600 });
-    return KubeClient.load({ kubeconfig: path, qps: 0 });
-  }
-
-  private async startServer(): Promise<void> {
-    const c = this.config;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        this.server = await startServer({
-          store: this.store,
-          port: this.port,
-          insecureHttp: true,
-          insecureNoAuth: true,
-          bookmarkInterval: c.bookmarkIntervalMs,
-          bookmarkLead: 20,
-          noBookmarks: c.mode === 'serverNoBookmarks',
-          tooLargeWait: 100,
-          compactionInterval: 0,
-        });
-        this.serverUp = true;
-        return;
-      } catch (err) {
-        // The port of the closed server may linger for a moment.
-        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 50) throw err;
-        await sleep(10);
-      }
-    }
+    return KubeClient.load({ kubeconfig: path, qps: 0, requestTimeoutMs });
   }
 
   /** The proxy's policy: armed faults first, in order, then pass. */
@@ -116,17 +174,52 @@ export class World {
   /** Stops injecting faults: disarms the proxy and ends any pause (stalled connections stay dead). */
   calm(): void {
     this.armed = [];
-    this.proxy.resume();
+    this.proxy?.resume();
   }
 
-  /** The store's newest resourceVersion. */
+  /**
+   * Waits for disruptions still under way (a killed server's successor
+   * starting) and returns what failed among them; every server runs after it.
+   */
+  async quiesce(): Promise<string[]> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+    for (const [i, s] of this.servers.entries()) {
+      if (!s.running) await this.enqueue(i, () => s.start());
+    }
+    const errors = this.backgroundErrors.splice(0);
+    for (const s of this.servers) {
+      const crash = s.unexpectedExit();
+      if (crash) errors.push(crash);
+    }
+    return errors;
+  }
+
+  /** The store's newest resourceVersion, asked of the store itself (etcd: not through any server). */
   latestRevision(): Promise<number> {
-    return this.store.currentRevision();
+    if (this.etcd) return this.etcd.currentRevision();
+    return this.memory!.currentRevision();
   }
 
-  /** A resource across all namespaces, for reading the truth. */
-  all(res: Res): ResourceClient {
-    return this.writer.resource(res).inNamespace(undefined);
+  /** A resource across all namespaces (or in `namespace`), for reading the truth. */
+  truth(res: Res, namespace?: string): ResourceClient {
+    return this.truthFrom(this.upServer(), res, namespace);
+  }
+
+  /** `res` as server `i` serves it. */
+  truthFrom(i: number, res: Res, namespace?: string): ResourceClient {
+    return this.writers[i].resource(res).inNamespace(namespace);
+  }
+
+  /** The last lines each server logged, for failure reports. */
+  async serverLogs(lines: number): Promise<string[]> {
+    const out: string[] = [];
+    for (const s of this.servers) out.push(...(await s.logTail(lines)).map((l) => `${s.name}: ${l}`));
+    return out;
+  }
+
+  private upServer(): number {
+    const i = this.servers.findIndex((s) => s.running);
+    return Math.max(i, 0);
   }
 
   /** Runs one step. Write failures are counted, not thrown: the checks read the server's real state. */
@@ -135,11 +228,11 @@ export class World {
       case 'sleep':
         return sleep(step.ms);
       case 'dropWatches':
-        this.stats.droppedWatches += this.server.dropWatches();
+        this.stats.droppedWatches += await this.servers[this.active].dropWatches();
         return;
       case 'compact':
         this.stats.compactions++;
-        await this.server.compact();
+        await this.servers[this.upServer()].compact();
         return;
       case 'pause':
         this.proxy.pause(step.ms);
@@ -157,82 +250,105 @@ export class World {
         for (let i = 0; i < step.count; i++)
           this.armed.push({ action: step.action, watchOnly: step.watchOnly });
         return;
-      case 'restart':
+      case 'restart': {
         this.stats.restarts++;
-        await this.stopServer();
-        await sleep(step.downMs);
-        await this.startServer();
+        const server = this.servers[this.active];
+        await this.enqueue(this.active, async () => {
+          await server.stop();
+          await sleep(step.downMs);
+          await server.start();
+        });
+        return;
+      }
+      case 'kill':
+        this.killLater(step);
+        return;
+      case 'failover':
+        this.failover(step.cut);
         return;
       default:
         return this.write(step);
     }
   }
 
+  /** Runs `work` on server `i` after the work queued before it; failures are the caller's. */
+  private enqueue(i: number, work: () => Promise<void>): Promise<void> {
+    const next = this.lifecycle[i].then(work);
+    // The queue goes on after a failure (reported through `next`).
+    this.lifecycle[i] = next.catch(() => {});
+    return next;
+  }
+
+  /** Runs `work` in the background; quiesce() waits for it and reports its failure. */
+  private inBackground(what: string, work: Promise<void>): void {
+    const tracked = work.catch((err: Error) => {
+      if (!this.closing) this.backgroundErrors.push(`${what} failed: ${err?.message ?? String(err)}`);
+    });
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
+  }
+
+  private killLater(step: Extract<Step, { op: 'kill' }>): void {
+    const i = step.which === 'active' ? this.active : 1 - this.active;
+    const server = this.servers[i];
+    if (!server) return;
+    this.stats.kills++;
+    const work = async () => {
+      await sleep(step.delayMs);
+      if (this.closing) return;
+      await server.kill();
+      if (step.failover && this.active === i) this.failover(false);
+      await sleep(step.downMs);
+      if (!this.closing) await server.start();
+    };
+    this.inBackground(`killing and restarting ${server.name}`, this.enqueue(i, work));
+  }
+
+  /**
+   * New requests go to the other server once it serves (a load balancer
+   * routes to healthy backends only); with `cut`, every open exchange is cut.
+   */
+  private failover(cut: boolean): void {
+    if (this.servers.length < 2) return;
+    this.stats.failovers++;
+    const to = 1 - this.active;
+    this.active = to;
+    const move = this.lifecycle[to].then(() => {
+      if (this.closing || this.active !== to) return;
+      this.proxy.retarget(this.servers[to].url);
+      if (cut) this.proxy.cutAll();
+    });
+    this.inBackground(`failing over to ${this.servers[to].name}`, move);
+  }
+
   private async write(step: Extract<Step, { ns: string }>): Promise<void> {
     this.stats.writes++;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.writeOnce(step);
-        return;
-      } catch (err) {
-        // A keep-alive socket the restarted server closed may be reused once: retry (a retried
-        // create or delete that had landed answers 409 or 404, which is fine here).
-        if (err instanceof TransportError && attempt < 3) continue;
-        // 404/409 when an earlier write of the plan failed; anything else is worth a look.
-        this.stats.writeErrors++;
-        if (!(err instanceof StatusError) || ![404, 409].includes(err.code)) throw err;
-        return;
-      }
-    }
-  }
-
-  private async writeOnce(step: Extract<Step, { ns: string }>): Promise<void> {
-    const res: Res = step.op === 'phase' ? 'pods' : step.res;
-    const client = this.writer.resource<KubeObject>(res, step.ns);
-    switch (step.op) {
-      case 'create':
-        await client.create(
-          res === 'pods'
-            ? {
-                metadata: { name: step.name, labels: { tier: step.tier }, annotations: { data: step.data } },
-                spec: { containers: [{ name: 'c', image: 'nginx' }] },
-              }
-            : { metadata: { name: step.name, labels: { tier: step.tier } }, data: { v: step.data } },
-        );
-        return;
-      case 'modify':
-        await client.patch(
-          step.name,
-          res === 'pods' ? { metadata: { annotations: { data: step.data } } } : { data: { v: step.data } },
-        );
-        return;
-      case 'relabel':
-        await client.patch(step.name, { metadata: { labels: { tier: step.tier } } });
-        return;
-      case 'phase':
-        await client.patch(step.name, { status: { phase: step.phase } }, 'merge', { subresource: 'status' });
-        return;
-      case 'delete':
-        await client.delete(step.name);
-        return;
-    }
-  }
-
-  private async stopServer(): Promise<void> {
-    if (!this.serverUp) return;
-    this.serverUp = false;
-    await this.server.close();
+    // In a failover run the writes alternate between the servers, as clients behind a load balancer.
+    const preferred = this.writesDone++ % this.writers.length;
+    const outcome = await writeStep(
+      (attempt) => this.writers[(preferred + attempt) % this.writers.length],
+      step,
+      WRITE_RETRY_MS,
+    );
+    if (outcome === 'refused') this.stats.writeErrors++;
   }
 
   /** Releases everything, whatever state it is in; returns what failed to close instead of throwing. */
   async close(): Promise<string[]> {
+    this.closing = true;
     const errors: string[] = [];
     const steps: Array<() => Promise<unknown> | undefined> = [
       () => this.reader?.close(),
-      () => this.writer?.close(),
+      ...this.writers.map((w) => () => w.close()),
       () => this.proxy?.close(),
-      () => this.stopServer(),
-      () => this.store.close(),
+      // Pending kills and restarts see `closing` and stop early; wait for them, then stop the servers.
+      async () => {
+        while (this.background.size > 0) await Promise.allSettled([...this.background]);
+      },
+      ...this.servers.map((s) => () => s.close()),
+      () => (this.ownsPool ? this.pool?.close() : undefined),
+      () => this.memory?.close(),
+      () => this.etcd?.close(),
       () => (this.dir ? rm(this.dir, { recursive: true, force: true }) : undefined),
     ];
     for (const step of steps) {

@@ -1,0 +1,79 @@
+/**
+ * The chaos writer's one write: a schedule step turned into a REST call,
+ * retried while the server cannot be reached (a keep-alive socket that a
+ * restarted server closed, a killed server whose successor is starting).
+ * A retried write may have landed before its answer was lost: a create
+ * then answers 409, a delete 404, a patch applies again; all fine here,
+ * since the checks read the server's real state, never the plan's.
+ */
+
+import type { KubeClient } from '../../../src/client/client.js';
+import { TransportError } from '../../../src/client/transport.js';
+import type { KubeObject } from '../../../src/protocol/events.js';
+import { StatusError } from '../../../src/protocol/status.js';
+import type { Res, Step } from './schedule.js';
+
+/** A write step of a schedule. */
+export type WriteStep = Extract<Step, { ns: string }>;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Runs `step` through `clientFor(attempt)` (attempt 0 first; a failover run
+ * moves to the other server on a retry), retrying transport failures for up
+ * to `retryMs`. Resolves `refused` on 404 or 409 (an earlier write of the
+ * plan failed, or a retried one had landed); throws anything else.
+ */
+export async function writeStep(
+  clientFor: (attempt: number) => KubeClient,
+  step: WriteStep,
+  retryMs: number,
+): Promise<'done' | 'refused'> {
+  const deadline = Date.now() + retryMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeOnce(clientFor(attempt), step);
+      return 'done';
+    } catch (err) {
+      if (err instanceof TransportError && Date.now() < deadline) {
+        // The first retry goes at once (a stale pooled socket); later ones wait for the server.
+        if (attempt > 0) await sleep(Math.min(10 * attempt, 50));
+        continue;
+      }
+      if (err instanceof StatusError && [404, 409].includes(err.code)) return 'refused';
+      throw err;
+    }
+  }
+}
+
+async function writeOnce(kube: KubeClient, step: WriteStep): Promise<void> {
+  const res: Res = step.op === 'phase' ? 'pods' : step.res;
+  const client = kube.resource<KubeObject>(res, step.ns);
+  switch (step.op) {
+    case 'create':
+      await client.create(
+        res === 'pods'
+          ? {
+              metadata: { name: step.name, labels: { tier: step.tier }, annotations: { data: step.data } },
+              spec: { containers: [{ name: 'c', image: 'nginx' }] },
+            }
+          : { metadata: { name: step.name, labels: { tier: step.tier } }, data: { v: step.data } },
+      );
+      return;
+    case 'modify':
+      await client.patch(
+        step.name,
+        res === 'pods' ? { metadata: { annotations: { data: step.data } } } : { data: { v: step.data } },
+      );
+      return;
+    case 'relabel':
+      await client.patch(step.name, { metadata: { labels: { tier: step.tier } } });
+      return;
+    case 'phase':
+      await client.patch(step.name, { status: { phase: step.phase } }, 'merge', { subresource: 'status' });
+      return;
+    case 'delete':
+      await client.delete(step.name);
+      return;
+  }
+}

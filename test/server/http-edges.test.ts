@@ -46,9 +46,9 @@ describe('HTTP edges as kube-apiserver draws them', () => {
   beforeAll(async () => {
     server = await startTestServer();
     await ensureNamespace(server, 'edges');
-    expect((await call(server, 'POST', '/api/v1/namespaces/edges/configmaps', { body: CONFIG_MAP })).status).toBe(
-      201,
-    );
+    expect(
+      (await call(server, 'POST', '/api/v1/namespaces/edges/configmaps', { body: CONFIG_MAP })).status,
+    ).toBe(201);
   });
   afterAll(() => server.close());
 

@@ -128,7 +128,10 @@ function bodyFor(verb: (typeof VERBS)[number]): { body?: unknown; contentType?: 
   });
   switch (verb) {
     case 'PATCH':
-      return { body: { metadata: { labels: { touched: 'yes' } } }, contentType: 'application/merge-patch+json' };
+      return {
+        body: { metadata: { labels: { touched: 'yes' } } },
+        contentType: 'application/merge-patch+json',
+      };
     case 'PUT':
       return { body: configMap('cm') };
     case 'POST':
@@ -147,7 +150,9 @@ async function seed(server: RunningServer): Promise<void> {
       body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' } },
     });
     expect(cm.status).toBe(201);
-    expect((await call(server, 'POST', `/api/v1/namespaces/${ns}/pods`, { body: pod('p') })).status).toBe(201);
+    expect((await call(server, 'POST', `/api/v1/namespaces/${ns}/pods`, { body: pod('p') })).status).toBe(
+      201,
+    );
   }
   expect(
     (
@@ -196,7 +201,9 @@ describe('request paths act only on what they name', () => {
       message: `Name parameter invalid: "..": may not be '..'`,
     });
     const slash = await rawCall(server, 'GET', '/api/v1/namespaces/victim/configmaps/a%2Fb%25');
-    expect(slash.body.message).toBe(`Name parameter invalid: "a/b%": may not contain '/';may not contain '%'`);
+    expect(slash.body.message).toBe(
+      `Name parameter invalid: "a/b%": may not contain '/';may not contain '%'`,
+    );
     const ns = await rawCall(server, 'GET', '/api/v1/namespaces/../pods');
     expect(ns.body.message).toBe(`Namespace parameter invalid: "..": may not be '..'`);
     const empty = await rawCall(server, 'GET', '/api/v1/namespaces//pods');

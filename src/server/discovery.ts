@@ -21,6 +21,20 @@ export const RESOURCE_VERBS: readonly string[] = [
   'watch',
 ];
 
+/**
+ * The verbs `kind` serves on its main resource. Namespaces serve no
+ * deletecollection: their REST storage (pkg/registry/core/namespace/storage/
+ * storage.go, `REST`) wraps the generic store without a `DeleteCollection`, so
+ * kube-apiserver registers no DELETE on `/api/v1/namespaces` (405) and lists
+ * the verb nowhere. A collection delete that reached `default` would otherwise
+ * mark every namespace before it Terminating.
+ */
+export function resourceVerbs(kind: Pick<ResourceKind, 'group' | 'plural'>): string[] {
+  if (kind.group === '' && kind.plural === 'namespaces')
+    return RESOURCE_VERBS.filter((v) => v !== 'deletecollection');
+  return [...RESOURCE_VERBS];
+}
+
 /** Verbs served on the `status` and `scale` subresources. */
 export const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
 
@@ -119,7 +133,7 @@ function resourceDiscovery(k: ResourceKind): APIResourceDiscovery {
     responseKind,
     scope: k.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: k.singular,
-    verbs: [...RESOURCE_VERBS],
+    verbs: resourceVerbs(k),
   };
   if (k.shortNames.length > 0) entry.shortNames = [...k.shortNames];
   if (k.categories.length > 0) entry.categories = [...k.categories];
@@ -276,7 +290,7 @@ export function legacyApiResourceList(
       singularName: k.singular,
       namespaced: k.namespaced,
       kind: k.kind,
-      verbs: [...RESOURCE_VERBS],
+      verbs: resourceVerbs(k),
     };
     if (k.shortNames.length > 0) main.shortNames = [...k.shortNames];
     if (k.categories.length > 0) main.categories = [...k.categories];

@@ -14,7 +14,7 @@
  *   for every version.
  */
 import { createHash } from 'node:crypto';
-import { groupVersionsOf, KUBE_GIT_VERSION } from './discovery.js';
+import { groupVersionsOf, KUBE_GIT_VERSION, resourceVerbs } from './discovery.js';
 import type { ResourceKind } from './kinds/types.js';
 import { loadApiDescriptions } from './openapi-descriptions.js';
 import type { ApiDescriptionTable } from './openapi-model.js';
@@ -341,7 +341,9 @@ function kindPaths(k: ResourceKind): Record<string, OpenApiPathItem> {
     [collection]: {
       get: op('list', `${ns}${k.kind}`, `list or watch objects of kind ${k.kind}`),
       post: op('create', `${ns}${k.kind}`, `create a ${k.kind}`),
-      delete: op('deletecollection', `${ns}${k.kind}`, `delete collection of ${k.kind}`),
+      ...(resourceVerbs(k).includes('deletecollection')
+        ? { delete: op('deletecollection', `${ns}${k.kind}`, `delete collection of ${k.kind}`) }
+        : {}),
       parameters: [...scopeParams, P.pretty],
     },
     [item]: {

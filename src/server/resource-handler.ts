@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { deleteOptions } from './delete-options.js';
+import { resourceVerbs } from './discovery.js';
 import { filterFromQuery } from './filter.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from './http-io.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
@@ -76,6 +77,8 @@ export async function handleResource(
       return patch(ctx, req, res, kind, namespace, name, subresource, query);
     }
     case 'DELETE': {
+      if (name === undefined && !resourceVerbs(kind).includes('deletecollection'))
+        throw methodNotAllowed(method, kind);
       const opts = await deleteOptions(req, query);
       if (name === undefined) return deleteCollection(ctx, req, res, kind, namespace, query, opts);
       if (subresource !== undefined) throw methodNotAllowed(method, kind);

@@ -11,6 +11,7 @@ import {
 } from '../../src/server/discovery.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
 import { aggregatedContentType, negotiateDiscovery, parseAccept } from '../../src/server/media-types.js';
+import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
 import { deployments, KINDS, namespaces, pods } from './fixtures/kinds.js';
 
 /** The exact Accept headers kubectl sends for /api and /apis (kubectl-needs §3). */
@@ -276,5 +277,38 @@ describe('versionInfo', () => {
     });
     expect(versionInfo().gitCommit).toMatch(/^[0-9a-f]{40}$/);
     expect(Number.isNaN(Date.parse(versionInfo().buildDate))).toBe(false);
+  });
+});
+
+describe('namespaces serve no deletecollection, as their REST storage has none', () => {
+  it('discovery and the legacy resource list leave the verb out', () => {
+    const [v1] = aggregatedDiscovery(KINDS, 'core', 'v2').items[0]!.versions;
+    expect(v1!.resources.find((r) => r.resource === 'namespaces')!.verbs).toEqual([
+      'create',
+      'delete',
+      'get',
+      'list',
+      'patch',
+      'update',
+      'watch',
+    ]);
+    const legacy = legacyApiResourceList(KINDS, '', 'v1')!;
+    expect(legacy.resources.find((r) => r.name === 'namespaces')!.verbs).not.toContain('deletecollection');
+    expect(legacy.resources.find((r) => r.name === 'pods')!.verbs).toContain('deletecollection');
+  });
+
+  it('DELETE /api/v1/namespaces is 405 and changes nothing', async () => {
+    const server = await startTestServer();
+    try {
+      await ensureNamespace(server, 'keep');
+      const before = await server.store.currentRevision();
+      const r = await call(server, 'DELETE', '/api/v1/namespaces');
+      expect(r.status).toBe(405);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed' });
+      expect(await server.store.currentRevision()).toBe(before);
+      expect((await call(server, 'GET', '/api/v1/namespaces/keep')).body.status.phase).toBe('Active');
+    } finally {
+      await server.close();
+    }
   });
 });

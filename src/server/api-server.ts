@@ -252,6 +252,7 @@ class ApiServer implements RunningServer {
     const opts = this.opts;
     await this.cacher.start();
     if (opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
+    for (const name of await this.namespaces.terminating()) this.finalizeNamespace(name);
     const bindAddress = opts.bindAddress ?? DEFAULTS.bindAddress;
     const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
     if (opts.insecureHttp) {

@@ -60,6 +60,21 @@ export class NamespaceLifecycle {
   }
 
   /**
+   * The namespaces marked for deletion: what the namespace controller's
+   * informer hands it on start (pkg/controller/namespace/
+   * namespace_controller.go, `NewNamespaceController` queues every namespace it
+   * lists, and `syncNamespaceFromKey` works on those with a deletionTimestamp),
+   * so a namespace left Terminating by a stopped server is finished by the next.
+   */
+  async terminating(): Promise<string[]> {
+    const { items } = await this.store.list(objectKey(namespaceKind(), undefined, ''));
+    return items
+      .map((kv) => decodeStored(kv.value, kv.modRevision).metadata ?? {})
+      .filter((m) => m.deletionTimestamp !== undefined && m.name !== undefined)
+      .map((m) => m.name as string);
+  }
+
+  /**
    * The namespace controller's work on namespace `name`: passes until one
    * finds it gone, not terminating, or released. Calls while a pass runs do
    * not start their own: they ask for one more pass after it (a finalizer

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { MemoryStore } from '../../src/server/store/memory.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -137,6 +138,31 @@ describe('a Terminating namespace', () => {
     await unhold(s, `${cms}/b`);
     await unhold(s, `/apis/apps/v1/namespaces/${ns}/deployments/web`);
     await waitUntil(gone(s, `/api/v1/namespaces/${ns}`), `namespace ${ns} gone`);
+  });
+
+  it('a namespace left Terminating by a stopped server is finished by the next one over the same store', async () => {
+    const store = new MemoryStore();
+    const first = await startTestServer({ store });
+    const ns = `lc${++counter}`;
+    try {
+      await ensureNamespace(first, ns);
+      await create(first, `/api/v1/namespaces/${ns}/configmaps`, configMap('held', ['example.com/x']));
+      expect((await call(first, 'DELETE', `/api/v1/namespaces/${ns}`)).status).toBe(200);
+      await waitUntil(
+        async () => (await conditions(first, ns)).NamespaceFinalizersRemaining?.[0] === 'True',
+        'the namespace held by its finalizer',
+      );
+    } finally {
+      await first.close();
+    }
+    const second = await startTestServer({ store });
+    try {
+      // Only the finalizer goes: the new server must know by itself that the namespace is Terminating.
+      await unhold(second, `/api/v1/namespaces/${ns}/configmaps/held`);
+      await waitUntil(gone(second, `/api/v1/namespaces/${ns}`), `namespace ${ns} gone`);
+    } finally {
+      await second.close();
+    }
   });
 
   it('an empty one is released at once, after the controller wrote its all-clear conditions', async () => {

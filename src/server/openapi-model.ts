@@ -5,8 +5,9 @@
  */
 
 /**
- * A field's type in the type table: `string`, `integer` or `boolean`; the name of another
- * entry (`io.k8s.api.core.v1.Container`); `[]<type>` for a list; `{}<type>` for a map.
+ * A field's type in the type table: a primitive, `string`, `boolean`, `int32`, `int64`, `number`
+ * (a float64) or `bytes` (a []byte: base64 in JSON); the name of another entry
+ * (`io.k8s.api.core.v1.Container`); `[]<type>` for a list; `{}<type>` for a map.
  */
 export type ApiFieldType = string;
 

@@ -16,7 +16,8 @@
  * The upstream descriptions (openapi-descriptions.generated.ts) go on each type and property when
  * given: `kubectl explain` shows them.
  *
- * Left out, as kubectl needs none of it: defaults, integer formats,
+ * Integer and byte fields carry upstream's `format` (`int32`, `int64`, `byte`), as kube-apiserver
+ * publishes them. Left out, as kubectl needs none of it: defaults,
  * `x-kubernetes-list-type`/`-map-keys`, and the List/Status/options schemas.
  */
 
@@ -28,7 +29,7 @@ import { API_TYPES } from './openapi-types.generated.js';
 /** An OpenAPI v3 schema object, as far as these documents use it. */
 export interface OpenApiSchema {
   description?: string;
-  type?: 'object' | 'array' | 'string' | 'integer' | 'boolean';
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
   format?: string;
   properties?: Record<string, OpenApiSchema>;
   required?: string[];
@@ -42,7 +43,15 @@ export interface OpenApiSchema {
 }
 
 const REF_PREFIX = '#/components/schemas/';
-const PRIMITIVES = new Set(['string', 'integer', 'boolean']);
+/** The table's primitive field types, each with its OpenAPI type and format. */
+const PRIMITIVES: ReadonlyMap<string, OpenApiSchema> = new Map<string, OpenApiSchema>([
+  ['string', { type: 'string' }],
+  ['boolean', { type: 'boolean' }],
+  ['int32', { type: 'integer', format: 'int32' }],
+  ['int64', { type: 'integer', format: 'int64' }],
+  ['number', { type: 'number', format: 'double' }],
+  ['bytes', { type: 'string', format: 'byte' }],
+]);
 
 /** The OpenAPI name of a kind's schema: `io.k8s.api.apps.v1.Deployment`, `io.k8s.api.core.v1.Pod`. */
 export function schemaNameOf(k: Pick<ResourceKind, 'group' | 'version' | 'kind'>): string {
@@ -168,7 +177,8 @@ function scalarSchema(scalar: Extract<ApiType, { scalar: string }>['scalar']): O
 function fieldSchema(type: ApiFieldType): OpenApiSchema {
   if (type.startsWith('[]')) return { type: 'array', items: fieldSchema(type.slice(2)) };
   if (type.startsWith('{}')) return { type: 'object', additionalProperties: fieldSchema(type.slice(2)) };
-  if (PRIMITIVES.has(type)) return { type: type as OpenApiSchema['type'] };
+  const primitive = PRIMITIVES.get(type);
+  if (primitive) return { ...primitive };
   return { $ref: `${REF_PREFIX}${type}` };
 }
 

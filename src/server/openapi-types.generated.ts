@@ -1,7 +1,8 @@
 /**
  * The structure of the Kubernetes API types the served kinds reach, for the OpenAPI v3
- * `components.schemas` (see openapi-schemas.ts). GENERATED from kubernetes-types 1.30.0 by
- * test/server/openapi-types.test.ts: do not edit; regenerate with
+ * `components.schemas` (see openapi-schemas.ts) and the schema engine (schema/). GENERATED from
+ * kubernetes-types 1.30.0, with the integer and byte formats of @kubernetes/client-node
+ * 1.4.0's models, by test/server/openapi-types.test.ts: do not edit; regenerate with
  * `npx vitest run -u test/server/openapi-types.test.ts`.
  */
 import type { ApiType } from './openapi-model.js';
@@ -29,8 +30,8 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.apps.v1.DaemonSetSpec': {
     fields: {
-      minReadySeconds: 'integer',
-      revisionHistoryLimit: 'integer',
+      minReadySeconds: 'int32',
+      revisionHistoryLimit: 'int32',
       selector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
       template: 'io.k8s.api.core.v1.PodTemplateSpec',
       updateStrategy: 'io.k8s.api.apps.v1.DaemonSetUpdateStrategy',
@@ -39,16 +40,16 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.apps.v1.DaemonSetStatus': {
     fields: {
-      collisionCount: 'integer',
+      collisionCount: 'int32',
       conditions: '[]io.k8s.api.apps.v1.DaemonSetCondition',
-      currentNumberScheduled: 'integer',
-      desiredNumberScheduled: 'integer',
-      numberAvailable: 'integer',
-      numberMisscheduled: 'integer',
-      numberReady: 'integer',
-      numberUnavailable: 'integer',
-      observedGeneration: 'integer',
-      updatedNumberScheduled: 'integer',
+      currentNumberScheduled: 'int32',
+      desiredNumberScheduled: 'int32',
+      numberAvailable: 'int32',
+      numberMisscheduled: 'int32',
+      numberReady: 'int32',
+      numberUnavailable: 'int32',
+      observedGeneration: 'int64',
+      updatedNumberScheduled: 'int32',
     },
     required: ['currentNumberScheduled', 'desiredNumberScheduled', 'numberMisscheduled', 'numberReady'],
   },
@@ -77,11 +78,11 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.apps.v1.DeploymentSpec': {
     fields: {
-      minReadySeconds: 'integer',
+      minReadySeconds: 'int32',
       paused: 'boolean',
-      progressDeadlineSeconds: 'integer',
-      replicas: 'integer',
-      revisionHistoryLimit: 'integer',
+      progressDeadlineSeconds: 'int32',
+      replicas: 'int32',
+      revisionHistoryLimit: 'int32',
       selector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
       strategy: 'io.k8s.api.apps.v1.DeploymentStrategy',
       template: 'io.k8s.api.core.v1.PodTemplateSpec',
@@ -90,14 +91,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.apps.v1.DeploymentStatus': {
     fields: {
-      availableReplicas: 'integer',
-      collisionCount: 'integer',
+      availableReplicas: 'int32',
+      collisionCount: 'int32',
       conditions: '[]io.k8s.api.apps.v1.DeploymentCondition',
-      observedGeneration: 'integer',
-      readyReplicas: 'integer',
-      replicas: 'integer',
-      unavailableReplicas: 'integer',
-      updatedReplicas: 'integer',
+      observedGeneration: 'int64',
+      readyReplicas: 'int32',
+      replicas: 'int32',
+      unavailableReplicas: 'int32',
+      updatedReplicas: 'int32',
     },
   },
   'io.k8s.api.apps.v1.DeploymentStrategy': {
@@ -124,8 +125,8 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.apps.v1.ReplicaSetSpec': {
     fields: {
-      minReadySeconds: 'integer',
-      replicas: 'integer',
+      minReadySeconds: 'int32',
+      replicas: 'int32',
       selector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
       template: 'io.k8s.api.core.v1.PodTemplateSpec',
     },
@@ -133,12 +134,12 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.apps.v1.ReplicaSetStatus': {
     fields: {
-      availableReplicas: 'integer',
+      availableReplicas: 'int32',
       conditions: '[]io.k8s.api.apps.v1.ReplicaSetCondition',
-      fullyLabeledReplicas: 'integer',
-      observedGeneration: 'integer',
-      readyReplicas: 'integer',
-      replicas: 'integer',
+      fullyLabeledReplicas: 'int32',
+      observedGeneration: 'int64',
+      readyReplicas: 'int32',
+      replicas: 'int32',
     },
     required: ['replicas'],
   },
@@ -155,7 +156,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy': {
-    fields: { maxUnavailable: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString', partition: 'integer' },
+    fields: { maxUnavailable: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString', partition: 'int32' },
   },
   'io.k8s.api.apps.v1.StatefulSet': {
     fields: {
@@ -176,19 +177,19 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
     required: ['status', 'type'],
   },
-  'io.k8s.api.apps.v1.StatefulSetOrdinals': { fields: { start: 'integer' } },
+  'io.k8s.api.apps.v1.StatefulSetOrdinals': { fields: { start: 'int32' } },
   'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy': {
     fields: { whenDeleted: 'string', whenScaled: 'string' },
   },
   'io.k8s.api.apps.v1.StatefulSetSpec': {
     fields: {
-      minReadySeconds: 'integer',
+      minReadySeconds: 'int32',
       ordinals: 'io.k8s.api.apps.v1.StatefulSetOrdinals',
       persistentVolumeClaimRetentionPolicy:
         'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy',
       podManagementPolicy: 'string',
-      replicas: 'integer',
-      revisionHistoryLimit: 'integer',
+      replicas: 'int32',
+      revisionHistoryLimit: 'int32',
       selector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
       serviceName: 'string',
       template: 'io.k8s.api.core.v1.PodTemplateSpec',
@@ -199,16 +200,16 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.apps.v1.StatefulSetStatus': {
     fields: {
-      availableReplicas: 'integer',
-      collisionCount: 'integer',
+      availableReplicas: 'int32',
+      collisionCount: 'int32',
       conditions: '[]io.k8s.api.apps.v1.StatefulSetCondition',
-      currentReplicas: 'integer',
+      currentReplicas: 'int32',
       currentRevision: 'string',
-      observedGeneration: 'integer',
-      readyReplicas: 'integer',
-      replicas: 'integer',
+      observedGeneration: 'int64',
+      readyReplicas: 'int32',
+      replicas: 'int32',
       updateRevision: 'string',
-      updatedReplicas: 'integer',
+      updatedReplicas: 'int32',
     },
     required: ['replicas'],
   },
@@ -224,9 +225,9 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'io.k8s.api.autoscaling.v1.ScaleStatus',
     },
   },
-  'io.k8s.api.autoscaling.v1.ScaleSpec': { fields: { replicas: 'integer' } },
+  'io.k8s.api.autoscaling.v1.ScaleSpec': { fields: { replicas: 'int32' } },
   'io.k8s.api.autoscaling.v1.ScaleStatus': {
-    fields: { replicas: 'integer', selector: 'string' },
+    fields: { replicas: 'int32', selector: 'string' },
     required: ['replicas'],
   },
   'io.k8s.api.coordination.v1.Lease': {
@@ -241,13 +242,13 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: {
       acquireTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
       holderIdentity: 'string',
-      leaseDurationSeconds: 'integer',
-      leaseTransitions: 'integer',
+      leaseDurationSeconds: 'int32',
+      leaseTransitions: 'int32',
       renewTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
     },
   },
   'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource': {
-    fields: { fsType: 'string', partition: 'integer', readOnly: 'boolean', volumeID: 'string' },
+    fields: { fsType: 'string', partition: 'int32', readOnly: 'boolean', volumeID: 'string' },
     required: ['volumeID'],
   },
   'io.k8s.api.core.v1.Affinity': {
@@ -314,7 +315,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.ClaimSource': {
     fields: { resourceClaimName: 'string', resourceClaimTemplateName: 'string' },
   },
-  'io.k8s.api.core.v1.ClientIPConfig': { fields: { timeoutSeconds: 'integer' } },
+  'io.k8s.api.core.v1.ClientIPConfig': { fields: { timeoutSeconds: 'int32' } },
   'io.k8s.api.core.v1.ClusterTrustBundleProjection': {
     fields: {
       labelSelector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
@@ -328,7 +329,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.ConfigMap': {
     fields: {
       apiVersion: 'string',
-      binaryData: '{}string',
+      binaryData: '{}bytes',
       data: '{}string',
       immutable: 'boolean',
       kind: 'string',
@@ -355,7 +356,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.ConfigMapVolumeSource': {
     fields: {
-      defaultMode: 'integer',
+      defaultMode: 'int32',
       items: '[]io.k8s.api.core.v1.KeyToPath',
       name: 'string',
       optional: 'boolean',
@@ -390,12 +391,12 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
     required: ['name'],
   },
-  'io.k8s.api.core.v1.ContainerImage': { fields: { names: '[]string', sizeBytes: 'integer' } },
+  'io.k8s.api.core.v1.ContainerImage': { fields: { names: '[]string', sizeBytes: 'int64' } },
   'io.k8s.api.core.v1.ContainerPort': {
     fields: {
-      containerPort: 'integer',
+      containerPort: 'int32',
       hostIP: 'string',
-      hostPort: 'integer',
+      hostPort: 'int32',
       name: 'string',
       protocol: 'string',
     },
@@ -418,11 +419,11 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.ContainerStateTerminated': {
     fields: {
       containerID: 'string',
-      exitCode: 'integer',
+      exitCode: 'int32',
       finishedAt: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       message: 'string',
       reason: 'string',
-      signal: 'integer',
+      signal: 'int32',
       startedAt: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
     },
     required: ['exitCode'],
@@ -438,28 +439,28 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       name: 'string',
       ready: 'boolean',
       resources: 'io.k8s.api.core.v1.ResourceRequirements',
-      restartCount: 'integer',
+      restartCount: 'int32',
       started: 'boolean',
       state: 'io.k8s.api.core.v1.ContainerState',
       volumeMounts: '[]io.k8s.api.core.v1.VolumeMountStatus',
     },
     required: ['image', 'imageID', 'name', 'ready', 'restartCount'],
   },
-  'io.k8s.api.core.v1.DaemonEndpoint': { fields: { Port: 'integer' }, required: ['Port'] },
+  'io.k8s.api.core.v1.DaemonEndpoint': { fields: { Port: 'int32' }, required: ['Port'] },
   'io.k8s.api.core.v1.DownwardAPIProjection': {
     fields: { items: '[]io.k8s.api.core.v1.DownwardAPIVolumeFile' },
   },
   'io.k8s.api.core.v1.DownwardAPIVolumeFile': {
     fields: {
       fieldRef: 'io.k8s.api.core.v1.ObjectFieldSelector',
-      mode: 'integer',
+      mode: 'int32',
       path: 'string',
       resourceFieldRef: 'io.k8s.api.core.v1.ResourceFieldSelector',
     },
     required: ['path'],
   },
   'io.k8s.api.core.v1.DownwardAPIVolumeSource': {
-    fields: { defaultMode: 'integer', items: '[]io.k8s.api.core.v1.DownwardAPIVolumeFile' },
+    fields: { defaultMode: 'int32', items: '[]io.k8s.api.core.v1.DownwardAPIVolumeFile' },
   },
   'io.k8s.api.core.v1.EmptyDirVolumeSource': {
     fields: { medium: 'string', sizeLimit: 'io.k8s.apimachinery.pkg.api.resource.Quantity' },
@@ -520,7 +521,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: {
       action: 'string',
       apiVersion: 'string',
-      count: 'integer',
+      count: 'int32',
       eventTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
       firstTimestamp: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       involvedObject: 'io.k8s.api.core.v1.ObjectReference',
@@ -539,14 +540,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     required: ['involvedObject', 'metadata'],
   },
   'io.k8s.api.core.v1.EventSeries': {
-    fields: { count: 'integer', lastObservedTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime' },
+    fields: { count: 'int32', lastObservedTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime' },
   },
   'io.k8s.api.core.v1.EventSource': { fields: { component: 'string', host: 'string' } },
   'io.k8s.api.core.v1.ExecAction': { fields: { command: '[]string' } },
   'io.k8s.api.core.v1.FCVolumeSource': {
     fields: {
       fsType: 'string',
-      lun: 'integer',
+      lun: 'int32',
       readOnly: 'boolean',
       targetWWNs: '[]string',
       wwids: '[]string',
@@ -564,10 +565,10 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.FlockerVolumeSource': { fields: { datasetName: 'string', datasetUUID: 'string' } },
   'io.k8s.api.core.v1.GCEPersistentDiskVolumeSource': {
-    fields: { fsType: 'string', partition: 'integer', pdName: 'string', readOnly: 'boolean' },
+    fields: { fsType: 'string', partition: 'int32', pdName: 'string', readOnly: 'boolean' },
     required: ['pdName'],
   },
-  'io.k8s.api.core.v1.GRPCAction': { fields: { port: 'integer', service: 'string' }, required: ['port'] },
+  'io.k8s.api.core.v1.GRPCAction': { fields: { port: 'int32', service: 'string' }, required: ['port'] },
   'io.k8s.api.core.v1.GitRepoVolumeSource': {
     fields: { directory: 'string', repository: 'string', revision: 'string' },
     required: ['repository'],
@@ -604,7 +605,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       initiatorName: 'string',
       iqn: 'string',
       iscsiInterface: 'string',
-      lun: 'integer',
+      lun: 'int32',
       portals: '[]string',
       readOnly: 'boolean',
       secretRef: 'io.k8s.api.core.v1.LocalObjectReference',
@@ -613,7 +614,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     required: ['iqn', 'lun', 'targetPortal'],
   },
   'io.k8s.api.core.v1.KeyToPath': {
-    fields: { key: 'string', mode: 'integer', path: 'string' },
+    fields: { key: 'string', mode: 'int32', path: 'string' },
     required: ['key', 'path'],
   },
   'io.k8s.api.core.v1.Lifecycle': {
@@ -924,21 +925,21 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.PodSecurityContext': {
     fields: {
       appArmorProfile: 'io.k8s.api.core.v1.AppArmorProfile',
-      fsGroup: 'integer',
+      fsGroup: 'int64',
       fsGroupChangePolicy: 'string',
-      runAsGroup: 'integer',
+      runAsGroup: 'int64',
       runAsNonRoot: 'boolean',
-      runAsUser: 'integer',
+      runAsUser: 'int64',
       seLinuxOptions: 'io.k8s.api.core.v1.SELinuxOptions',
       seccompProfile: 'io.k8s.api.core.v1.SeccompProfile',
-      supplementalGroups: '[]integer',
+      supplementalGroups: '[]int64',
       sysctls: '[]io.k8s.api.core.v1.Sysctl',
       windowsOptions: 'io.k8s.api.core.v1.WindowsSecurityContextOptions',
     },
   },
   'io.k8s.api.core.v1.PodSpec': {
     fields: {
-      activeDeadlineSeconds: 'integer',
+      activeDeadlineSeconds: 'int64',
       affinity: 'io.k8s.api.core.v1.Affinity',
       automountServiceAccountToken: 'boolean',
       containers: '[]io.k8s.api.core.v1.Container',
@@ -959,7 +960,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       os: 'io.k8s.api.core.v1.PodOS',
       overhead: '{}io.k8s.apimachinery.pkg.api.resource.Quantity',
       preemptionPolicy: 'string',
-      priority: 'integer',
+      priority: 'int32',
       priorityClassName: 'string',
       readinessGates: '[]io.k8s.api.core.v1.PodReadinessGate',
       resourceClaims: '[]io.k8s.api.core.v1.PodResourceClaim',
@@ -973,7 +974,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       setHostnameAsFQDN: 'boolean',
       shareProcessNamespace: 'boolean',
       subdomain: 'string',
-      terminationGracePeriodSeconds: 'integer',
+      terminationGracePeriodSeconds: 'int64',
       tolerations: '[]io.k8s.api.core.v1.Toleration',
       topologySpreadConstraints: '[]io.k8s.api.core.v1.TopologySpreadConstraint',
       volumes: '[]io.k8s.api.core.v1.Volume',
@@ -1007,7 +1008,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.core.v1.PortStatus': {
-    fields: { error: 'string', port: 'integer', protocol: 'string' },
+    fields: { error: 'string', port: 'int32', protocol: 'string' },
     required: ['port', 'protocol'],
   },
   'io.k8s.api.core.v1.PortworxVolumeSource': {
@@ -1015,25 +1016,25 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     required: ['volumeID'],
   },
   'io.k8s.api.core.v1.PreferredSchedulingTerm': {
-    fields: { preference: 'io.k8s.api.core.v1.NodeSelectorTerm', weight: 'integer' },
+    fields: { preference: 'io.k8s.api.core.v1.NodeSelectorTerm', weight: 'int32' },
     required: ['preference', 'weight'],
   },
   'io.k8s.api.core.v1.Probe': {
     fields: {
       exec: 'io.k8s.api.core.v1.ExecAction',
-      failureThreshold: 'integer',
+      failureThreshold: 'int32',
       grpc: 'io.k8s.api.core.v1.GRPCAction',
       httpGet: 'io.k8s.api.core.v1.HTTPGetAction',
-      initialDelaySeconds: 'integer',
-      periodSeconds: 'integer',
-      successThreshold: 'integer',
+      initialDelaySeconds: 'int32',
+      periodSeconds: 'int32',
+      successThreshold: 'int32',
       tcpSocket: 'io.k8s.api.core.v1.TCPSocketAction',
-      terminationGracePeriodSeconds: 'integer',
-      timeoutSeconds: 'integer',
+      terminationGracePeriodSeconds: 'int64',
+      timeoutSeconds: 'int32',
     },
   },
   'io.k8s.api.core.v1.ProjectedVolumeSource': {
-    fields: { defaultMode: 'integer', sources: '[]io.k8s.api.core.v1.VolumeProjection' },
+    fields: { defaultMode: 'int32', sources: '[]io.k8s.api.core.v1.VolumeProjection' },
   },
   'io.k8s.api.core.v1.QuobyteVolumeSource': {
     fields: {
@@ -1100,7 +1101,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.Secret': {
     fields: {
       apiVersion: 'string',
-      data: '{}string',
+      data: '{}bytes',
       immutable: 'boolean',
       kind: 'string',
       metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
@@ -1118,7 +1119,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.SecretVolumeSource': {
     fields: {
-      defaultMode: 'integer',
+      defaultMode: 'int32',
       items: '[]io.k8s.api.core.v1.KeyToPath',
       optional: 'boolean',
       secretName: 'string',
@@ -1132,9 +1133,9 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       privileged: 'boolean',
       procMount: 'string',
       readOnlyRootFilesystem: 'boolean',
-      runAsGroup: 'integer',
+      runAsGroup: 'int64',
       runAsNonRoot: 'boolean',
-      runAsUser: 'integer',
+      runAsUser: 'int64',
       seLinuxOptions: 'io.k8s.api.core.v1.SELinuxOptions',
       seccompProfile: 'io.k8s.api.core.v1.SeccompProfile',
       windowsOptions: 'io.k8s.api.core.v1.WindowsSecurityContextOptions',
@@ -1150,15 +1151,15 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.core.v1.ServiceAccountTokenProjection': {
-    fields: { audience: 'string', expirationSeconds: 'integer', path: 'string' },
+    fields: { audience: 'string', expirationSeconds: 'int64', path: 'string' },
     required: ['path'],
   },
   'io.k8s.api.core.v1.ServicePort': {
     fields: {
       appProtocol: 'string',
       name: 'string',
-      nodePort: 'integer',
-      port: 'integer',
+      nodePort: 'int32',
+      port: 'int32',
       protocol: 'string',
       targetPort: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
     },
@@ -1172,7 +1173,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       externalIPs: '[]string',
       externalName: 'string',
       externalTrafficPolicy: 'string',
-      healthCheckNodePort: 'integer',
+      healthCheckNodePort: 'int32',
       internalTrafficPolicy: 'string',
       ipFamilies: '[]string',
       ipFamilyPolicy: 'string',
@@ -1195,7 +1196,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.core.v1.SessionAffinityConfig': { fields: { clientIP: 'io.k8s.api.core.v1.ClientIPConfig' } },
-  'io.k8s.api.core.v1.SleepAction': { fields: { seconds: 'integer' }, required: ['seconds'] },
+  'io.k8s.api.core.v1.SleepAction': { fields: { seconds: 'int64' }, required: ['seconds'] },
   'io.k8s.api.core.v1.StorageOSVolumeSource': {
     fields: {
       fsType: 'string',
@@ -1224,7 +1225,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       effect: 'string',
       key: 'string',
       operator: 'string',
-      tolerationSeconds: 'integer',
+      tolerationSeconds: 'int64',
       value: 'string',
     },
   },
@@ -1232,8 +1233,8 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: {
       labelSelector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
       matchLabelKeys: '[]string',
-      maxSkew: 'integer',
-      minDomains: 'integer',
+      maxSkew: 'int32',
+      minDomains: 'int32',
       nodeAffinityPolicy: 'string',
       nodeTaintsPolicy: 'string',
       topologyKey: 'string',
@@ -1329,7 +1330,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     required: ['volumePath'],
   },
   'io.k8s.api.core.v1.WeightedPodAffinityTerm': {
-    fields: { podAffinityTerm: 'io.k8s.api.core.v1.PodAffinityTerm', weight: 'integer' },
+    fields: { podAffinityTerm: 'io.k8s.api.core.v1.PodAffinityTerm', weight: 'int32' },
     required: ['podAffinityTerm', 'weight'],
   },
   'io.k8s.api.core.v1.WindowsSecurityContextOptions': {
@@ -1345,7 +1346,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: {
       lastTransitionTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       message: 'string',
-      observedGeneration: 'integer',
+      observedGeneration: 'int64',
       reason: 'string',
       status: 'string',
       type: 'string',
@@ -1379,11 +1380,11 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: {
       annotations: '{}string',
       creationTimestamp: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
-      deletionGracePeriodSeconds: 'integer',
+      deletionGracePeriodSeconds: 'int64',
       deletionTimestamp: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       finalizers: '[]string',
       generateName: 'string',
-      generation: 'integer',
+      generation: 'int64',
       labels: '{}string',
       managedFields: '[]io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry',
       name: 'string',

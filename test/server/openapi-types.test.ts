@@ -10,9 +10,10 @@
  * tests (a dev dependency) and not in the server.
  */
 import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
@@ -25,6 +26,69 @@ const GENERATED_DESCRIPTIONS = 'src/server/openapi-descriptions.generated.ts';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TYPES_DIR = dirname(createRequire(import.meta.url).resolve('kubernetes-types/package.json'));
 const TYPES_VERSION: string = createRequire(import.meta.url)('kubernetes-types/package.json').version;
+const CLIENT_NODE_DIR = dirname(
+  createRequire(import.meta.url).resolve('@kubernetes/client-node/package.json'),
+);
+const CLIENT_NODE_VERSION: string = createRequire(import.meta.url)(
+  '@kubernetes/client-node/package.json',
+).version;
+const MODELS_DIR = join(CLIENT_NODE_DIR, 'dist', 'gen', 'models');
+
+/** One field of a @kubernetes/client-node model: its OpenAPI `format` (`int32`, `int64`, `byte`, ...). */
+interface ModelAttribute {
+  baseName: string;
+  format: string;
+}
+
+/**
+ * The OpenAPI formats of every model's fields, by model class name (`V1DeploymentSpec`,
+ * `CoreV1Event`). kubernetes-types says only `number` for Go's int32, int64 and float64 and
+ * `string` for []byte; @kubernetes/client-node's models are generated from kube-apiserver's
+ * own OpenAPI document and keep its `format` on each field, which the schema engine needs to
+ * refuse 3000000000 for an int32 as Go's decoder does.
+ */
+async function loadModelFormats(): Promise<Map<string, Map<string, string>>> {
+  const models = new Map<string, Map<string, string>>();
+  for (const file of readdirSync(MODELS_DIR)) {
+    if (!file.endsWith('.js') || file === 'ObjectSerializer.js' || file === 'all.js') continue;
+    const module = (await import(pathToFileURL(join(MODELS_DIR, file)).href)) as Record<
+      string,
+      { attributeTypeMap?: ModelAttribute[] }
+    >;
+    const name = file.replace(/\.js$/, '');
+    const attributes = module[name]?.attributeTypeMap;
+    if (!attributes) continue;
+    models.set(name, new Map(attributes.map((a) => [a.baseName, a.format])));
+  }
+  return models;
+}
+
+/**
+ * The client-node model of an OpenAPI type: `V1<Kind>`, or `<Group>V1<Kind>` where the
+ * generator had to tell two groups' types of one name apart (`CoreV1Event`).
+ */
+function modelOf(
+  models: Map<string, Map<string, string>>,
+  openApiName: string,
+): Map<string, string> | undefined {
+  const parts = openApiName.split('.');
+  const [kind, version, group] = [parts.at(-1)!, parts.at(-2)!, parts.at(-3)!];
+  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  return models.get(`${cap(group)}${cap(version)}${kind}`) ?? models.get(`${cap(version)}${kind}`);
+}
+
+/** A field type with the model's format applied to its innermost element. */
+function withFormat(type: ApiFieldType, format: string | undefined, where: string): ApiFieldType {
+  const inner = type.replace(/^(\[\]|\{\})+/, '');
+  const prefix = type.slice(0, type.length - inner.length);
+  if (inner === 'integer') {
+    if (format === 'int32' || format === 'int64') return `${prefix}${format}`;
+    if (format === 'double') return `${prefix}number`;
+    throw new Error(`${where}: a number without an int32/int64/double format in the client-node model`);
+  }
+  if (inner === 'string' && format === 'byte') return `${prefix}bytes`;
+  return type;
+}
 
 /** kubernetes-types module (`core/v1`, `meta/v1`, `api/resource`, `runtime`) → OpenAPI name prefix. */
 function openApiPackage(module: string): string {
@@ -44,7 +108,10 @@ const SCALAR_ALIASES: Record<string, ApiType> = {
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 
 /** The types reachable from `roots` (OpenAPI names such as `io.k8s.api.apps.v1.Deployment`). */
-function generateApiTypes(roots: string[]): {
+function generateApiTypes(
+  roots: string[],
+  models: Map<string, Map<string, string>>,
+): {
   types: Record<string, ApiType>;
   descriptions: ApiDescriptionTable;
 } {
@@ -128,10 +195,11 @@ function generateApiTypes(roots: string[]): {
     const struct: { fields: Record<string, ApiFieldType>; required?: string[] } = { fields: {} };
     types.set(name, struct); // before the fields, so that a recursive type terminates
     const required: string[] = [];
+    const model = modelOf(models, name);
     for (const member of decl.members) {
       if (!ts.isPropertySignature(member) || !member.type) continue;
       const field = member.name.getText().replace(/^"(.*)"$/, '$1');
-      struct.fields[field] = fieldType(member.type);
+      struct.fields[field] = withFormat(fieldType(member.type), model?.get(field), `${name}.${field}`);
       addDescription(name, field, docOf(member.name));
       if (!member.questionToken) required.push(field);
     }
@@ -205,14 +273,15 @@ function formatted(path: string, text: string): Promise<string> {
 
 /** The generated modules' text. */
 async function generatedSources(): Promise<{ types: string; descriptions: string }> {
-  const { types, descriptions } = generateApiTypes(roots(REGISTRY));
+  const { types, descriptions } = generateApiTypes(roots(REGISTRY), await loadModelFormats());
   const body = Object.entries(types)
     .map(([name, t]) => `  ${JSON.stringify(name)}: ${JSON.stringify(t)},`)
     .join('\n');
   const typesText = `/**
  * The structure of the Kubernetes API types the served kinds reach, for the OpenAPI v3
- * \`components.schemas\` (see openapi-schemas.ts). GENERATED from kubernetes-types ${TYPES_VERSION} by
- * test/server/openapi-types.test.ts: do not edit; regenerate with
+ * \`components.schemas\` (see openapi-schemas.ts) and the schema engine (schema/). GENERATED from
+ * kubernetes-types ${TYPES_VERSION}, with the integer and byte formats of @kubernetes/client-node
+ * ${CLIENT_NODE_VERSION}'s models, by test/server/openapi-types.test.ts: do not edit; regenerate with
  * \`npx vitest run -u test/server/openapi-types.test.ts\`.
  */
 import type { ApiType } from './openapi-model.js';

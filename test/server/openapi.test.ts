@@ -302,6 +302,7 @@ describe('/openapi/v3 descriptions (kubectl explain)', async () => {
     );
     expect(schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties!.replicas).toEqual({
       type: 'integer',
+      format: 'int32',
       description:
         'Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.',
     });

@@ -21,6 +21,11 @@ export interface ResourceContext extends ListContext, WatchContext {
   finalizeNamespace(name: string): void;
   /** Counts bytes of non-watch answers. */
   countBytes(bytes: number): void;
+  /**
+   * False turns off the typed-object check of writes (schema/): only the write benchmark sets
+   * it, to measure what the check costs. Unset means on.
+   */
+  typeCheck?: boolean;
 }
 
 /** The query parameters of a request. */

@@ -20,12 +20,13 @@ import type { ResourceRequest } from './request-info.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';
 import { toScale, updateScale } from './scale.js';
+import type { TypedWrite } from './schema/write-rules.js';
 import { toTable } from './table.js';
 import { tableEncoder, tableRequest } from './table-response.js';
 import { serveWatch } from './watch.js';
 import { openWatchSink } from './watch-sink.js';
 import { jsonEncoder } from './watchcache/event.js';
-import { checkFields, dryRun, readObject } from './write-input.js';
+import { dryRun, loadWriteRules, readObject, typedWrite } from './write-input.js';
 
 export type { ResourceContext } from './resource-context.js';
 
@@ -58,16 +59,22 @@ export async function handleResource(
     case 'POST': {
       if (name !== undefined) throw methodNotAllowed(method, kind);
       const body = await readObject(req);
-      checkFields(kind, body, query);
+      const rules = await loadWriteRules();
+      rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
       const created = await ctx.objects.create(kind, namespace, body, { dryRun: dryRun(query) });
       return replyObject(ctx, req, res, 201, kind, created, query);
     }
     case 'PUT': {
       if (name === undefined) throw methodNotAllowed(method, kind);
       const body = await readObject(req);
-      if (subresource === 'scale')
+      const rules = await loadWriteRules();
+      if (subresource === 'scale') {
+        // A kind without /scale answers 404 before its body is looked at.
+        if (kind.scale)
+          rules.decodeBody(typedWrite(ctx, res, rules.SCALE_TARGET, query, 'UpdateOptions'), body);
         return reply(ctx, res, 200, await updateScale(ctx, kind, namespace, name, () => body, query));
-      checkFields(kind, body, query);
+      }
+      rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'UpdateOptions'), body);
       const scope = subresource === 'status' ? 'status' : 'main';
       const updated = await ctx.objects.update(kind, namespace, name, body, scope, { dryRun: dryRun(query) });
       return replyObject(ctx, req, res, 200, kind, updated, query);
@@ -197,17 +204,29 @@ async function patch(
   }
   const body = parseJsonBody(raw);
   const { applyPatch } = await import('../protocol/patch/index.js');
+  const rules = await loadWriteRules();
+  // The patched object is decoded into the Go type as a JSON or merge patch's result is, or
+  // converted from a map as a strategic merge patch's is: each has its own words (write-rules.ts).
+  const strategic = contentType === 'application/strategic-merge-patch+json';
+  const checkPatched = (write: TypedWrite, patched: KubeObject) =>
+    strategic ? rules.convertStrategicPatched(write, patched, body) : rules.decodeJsonPatched(write, patched);
   if (subresource === 'scale') {
+    const write = typedWrite(ctx, res, rules.SCALE_TARGET, query, 'PatchOptions');
     const scale = await updateScale(
       ctx,
       kind,
       namespace,
       name,
-      (current) => applyPatch(current, body, contentType, 'Scale') as KubeObject,
+      (current) => {
+        const patched = applyPatch(current, body, contentType, 'Scale') as KubeObject;
+        checkPatched(write, patched);
+        return patched;
+      },
       query,
     );
     return reply(ctx, res, 200, scale);
   }
+  const write = typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'PatchOptions');
   const scope = subresource === 'status' ? 'status' : 'main';
   const updated = await ctx.objects.guaranteedUpdate(
     kind,
@@ -223,7 +242,7 @@ async function patch(
       // A JSON patch can nest a deep value under a deep path: the result is bounded too.
       checkNestingDepth(patched);
       const obj = patched as KubeObject;
-      checkFields(kind, obj, query);
+      checkPatched(write, obj);
       // A patch that carries a resourceVersion is a precondition, as kube-apiserver treats it.
       const wanted = (body as KubeObject)?.metadata?.resourceVersion;
       if (typeof wanted === 'string' && wanted !== current.metadata?.resourceVersion) {

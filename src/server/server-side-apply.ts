@@ -5,7 +5,7 @@ import { StatusError } from '../protocol/status.js';
 import type { ResourceKind } from './kinds/types.js';
 import { jsonEqual, metaOf } from './meta.js';
 import { type Query, type ResourceContext, replyObject } from './resource-context.js';
-import { checkFields } from './write-input.js';
+import { loadWriteRules, typedWrite } from './write-input.js';
 import { parseYamlBody } from './yaml-body.js';
 
 /**
@@ -38,7 +38,11 @@ export async function serverSideApply(
       `the name of the object (${meta.name}) does not match the name on the URL (${name})`,
     );
   }
-  checkFields(kind, applied, query);
+  // Typed before the merge, as structured-merge-diff types the configuration (write-rules.ts);
+  // the merged object is then converted back to the Go type.
+  const rules = await loadWriteRules();
+  const write = typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'PatchOptions');
+  rules.typeApplyConfiguration(write, applied);
   try {
     const updated = await ctx.objects.guaranteedUpdate(
       kind,
@@ -48,6 +52,7 @@ export async function serverSideApply(
       { dryRun: isDryRun },
       (current) => {
         const merged = applyStrategicMergePatch(current, applied, kind.kind) as KubeObject;
+        rules.convertApplied(write, merged, applied);
         return jsonEqual(merged, current) ? current : merged;
       },
     );
@@ -55,6 +60,7 @@ export async function serverSideApply(
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 404 && err.status.details?.name === name)) throw err;
     meta.name = name;
+    rules.convertApplied(write, applied, applied);
     const created = await ctx.objects.create(kind, namespace, applied, { dryRun: isDryRun });
     replyObject(ctx, req, res, 201, kind, created, query);
   }

@@ -1,19 +1,18 @@
 /**
  * What a write request brings and how it is checked before storage: the body
- * decoded (JSON, YAML or protobuf), `dryRun`, and `fieldValidation=Strict`'s
- * unknown-field check.
+ * decoded (JSON, YAML or protobuf), `dryRun`, and `fieldValidation` with
+ * the typed-object check it steers.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from './http-io.js';
-import type { ResourceKind } from './kinds/types.js';
 import { PROTOBUF_CONTENT_TYPE } from './media-types.js';
-import { OBJECT_META_FIELDS } from './meta.js';
-import type { Query } from './resource-context.js';
+import type { Query, ResourceContext } from './resource-context.js';
+import { fieldValidationOf, type WriteOptionsKind } from './schema/field-validation.js';
+import type { DecodeTarget, TypedWrite } from './schema/write-rules.js';
+import { WarningRecorder } from './warnings.js';
 import { parseYamlBody } from './yaml-body.js';
-
-const KNOWN_META_FIELDS = new Set(OBJECT_META_FIELDS);
 
 /** `dryRun=All` (the only value kube-apiserver knows); anything else is a 400. */
 export function dryRun(query: Query): boolean {
@@ -54,35 +53,34 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
   return value as KubeObject;
 }
 
+let writeRules: Promise<typeof import('./schema/write-rules.js')> | undefined;
+
 /**
- * `fieldValidation`: Strict rejects unknown fields (400), Warn reports them in
- * a Warning header (not implemented beyond top level and metadata), Ignore
- * drops them silently. Only the top level and metadata are checked: the
- * server has no full schemas.
+ * The typed-object check's rules (schema/write-rules.ts), loaded on the first write: the type
+ * table and the compiled checkers are start-up time a server that is only read would pay.
  */
-export function checkFields(kind: ResourceKind, obj: KubeObject, query: Query): void {
-  const mode = query.get('fieldValidation') ?? 'Warn';
-  if (mode !== 'Strict' && mode !== 'Warn' && mode !== 'Ignore') {
-    throw StatusError.of(
-      'BadRequest',
-      `fieldValidation: Unsupported value: "${mode}": supported values: "Ignore", "Strict", "Warn"`,
-    );
-  }
-  if (mode !== 'Strict') return;
-  const unknown: string[] = [];
-  for (const key of Object.keys(obj)) {
-    if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata' && !kind.topLevelFields.includes(key)) {
-      unknown.push(key);
-    }
-  }
-  if (obj.metadata && typeof obj.metadata === 'object') {
-    for (const key of Object.keys(obj.metadata))
-      if (!KNOWN_META_FIELDS.has(key)) unknown.push(`metadata.${key}`);
-  }
-  if (unknown.length > 0) {
-    throw StatusError.of(
-      'BadRequest',
-      `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`,
-    );
-  }
+export function loadWriteRules(): Promise<typeof import('./schema/write-rules.js')> {
+  writeRules ??= import('./schema/write-rules.js');
+  return writeRules;
+}
+
+/**
+ * How a write request treats its object's shape: the Go type it decodes into (`target`), its
+ * `fieldValidation` (a bad value is refused here, before the body is looked at, as
+ * kube-apiserver validates the options first), and where Warn's warnings go. The checks
+ * themselves are the handlers' rules in schema/write-rules.ts.
+ */
+export function typedWrite(
+  ctx: Pick<ResourceContext, 'typeCheck'>,
+  res: ServerResponse,
+  target: DecodeTarget,
+  query: Query,
+  options: WriteOptionsKind,
+): TypedWrite {
+  return {
+    target,
+    validation: fieldValidationOf(query, options),
+    warnings: new WarningRecorder(res),
+    enabled: ctx.typeCheck !== false,
+  };
 }

@@ -175,13 +175,18 @@ describe('create', () => {
     expectStatus(await call(s, 'POST', `${pods(ns)}?dryRun=Some`, { body: pod('x') }), 400);
   });
 
-  it('fieldValidation=Strict refuses an unknown top-level field; the default only ignores it', async () => {
+  it('fieldValidation=Strict refuses an unknown top-level field; the default warns and drops it', async () => {
     const ns = await freshNamespace();
     const body = { ...pod('p'), bogus: 1 };
     const r = await call(s, 'POST', `${pods(ns)}?fieldValidation=Strict`, { body });
     expectStatus(r, 400, 'BadRequest');
-    expect(r.body.message).toBe('strict decoding error: unknown field "bogus"');
-    expect((await call(s, 'POST', pods(ns), { body })).status).toBe(201);
+    expect(r.body.message).toBe(
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "bogus"',
+    );
+    const warned = await call(s, 'POST', pods(ns), { body });
+    expect(warned.status).toBe(201);
+    expect(warned.headers.warning).toBe('299 - "unknown field \\"bogus\\""');
+    expect(warned.body.bogus).toBeUndefined();
   });
 });
 

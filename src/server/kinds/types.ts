@@ -31,8 +31,6 @@ export interface ResourceKind {
   fields: Record<string, (obj: KubeObject) => string | undefined>;
   /** Subresources served beside the main resource. */
   subresources: Array<'status' | 'scale'>;
-  /** Top-level fields a valid object may carry (besides apiVersion, kind, metadata), for fieldValidation. */
-  topLevelFields: string[];
   /** The spec/other fields whose change bumps metadata.generation; empty = never bumped. */
   generationFields: string[];
   /** Fills in kube-apiserver's defaults in place (on create and update). */

@@ -1,0 +1,106 @@
+/**
+ * The built-in kinds' schemas, read off the generated type table (openapi-types.generated.ts,
+ * kubernetes-types' structure with kube-apiserver's integer and byte formats) into the engine's
+ * structural form, one named type at a time as the compiler asks for it.
+ *
+ * The Go types come along for the decoder's messages: a struct `io.k8s.api.core.v1.PodSpec` is
+ * Go's `v1.PodSpec`, a list of Containers `[]v1.Container`, labels `map[string]string`. Go's
+ * named string and map types (`v1.Protocol`, `v1.ResourceList`, `types.UID`) are not in the
+ * table and print as their underlying type.
+ */
+import type { ApiFieldType, ApiType } from '../openapi-model.js';
+import { API_TYPES } from '../openapi-types.generated.js';
+import type { Schema, SchemaRef, SchemaSource } from './schema.js';
+
+/**
+ * The apimachinery types with a JSON form of their own (each has an UnmarshalJSON), by OpenAPI
+ * name: what they accept is their parser's rule, not their struct's.
+ */
+const SPECIAL_TYPES: Readonly<Record<string, Schema>> = {
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': {
+    type: 'string',
+    format: 'quantity',
+    goType: 'resource.Quantity',
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time': { type: 'string', format: 'date-time', goType: 'v1.Time' },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': {
+    type: 'string',
+    format: 'date-time-micro',
+    goType: 'v1.MicroTime',
+  },
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { type: 'int-or-string', goType: 'intstr.IntOrString' },
+};
+
+/** The table's primitive field types as schemas, with the Go type each decodes into. */
+const PRIMITIVES: Readonly<Record<string, Schema>> = {
+  string: { type: 'string', goType: 'string' },
+  boolean: { type: 'boolean', goType: 'bool' },
+  int32: { type: 'integer', format: 'int32', goType: 'int32' },
+  int64: { type: 'integer', format: 'int64', goType: 'int64' },
+  number: { type: 'number', goType: 'float64' },
+  bytes: { type: 'string', format: 'byte', goType: '[]uint8' },
+};
+
+/** `io.k8s.api.apps.v1.DeploymentSpec` → Go's `v1.DeploymentSpec` (package = the version). */
+function goTypeName(openApiName: string): { pkg: string; name: string } {
+  const parts = openApiName.split('.');
+  return { pkg: parts.at(-2) ?? '', name: parts.at(-1) ?? openApiName };
+}
+
+/** The Go type a table field type decodes into: `[]v1.Container`, `map[string]string`. */
+function goTypeOfField(type: ApiFieldType): string {
+  if (type.startsWith('[]')) return `[]${goTypeOfField(type.slice(2))}`;
+  if (type.startsWith('{}')) return `map[string]${goTypeOfField(type.slice(2))}`;
+  const primitive = PRIMITIVES[type];
+  if (primitive) return primitive.goType!;
+  const special = SPECIAL_TYPES[type];
+  if (special) return special.goType!;
+  const { pkg, name } = goTypeName(type);
+  return `${pkg}.${name}`;
+}
+
+/** A table field type as a schema: primitives inline, lists and maps around their element, names by `$ref`. */
+function fieldSchema(type: ApiFieldType): SchemaRef {
+  if (type.startsWith('[]'))
+    return { type: 'array', items: fieldSchema(type.slice(2)), goType: goTypeOfField(type) };
+  if (type.startsWith('{}')) {
+    return { type: 'object', additionalProperties: fieldSchema(type.slice(2)), goType: goTypeOfField(type) };
+  }
+  return PRIMITIVES[type] ?? { $ref: type };
+}
+
+function typeSchema(name: string, t: ApiType): Schema {
+  const special = SPECIAL_TYPES[name];
+  if (special) return special;
+  if ('scalar' in t) {
+    // FieldsV1 and RawExtension keep any JSON (their UnmarshalJSON stores the raw bytes).
+    if (t.scalar === 'object')
+      return { type: 'any', goType: `${goTypeName(name).pkg}.${goTypeName(name).name}` };
+    return { type: 'string', goType: 'string' };
+  }
+  const properties: Record<string, SchemaRef> = {};
+  for (const [field, type] of Object.entries(t.fields)) properties[field] = fieldSchema(type);
+  const { pkg, name: goName } = goTypeName(name);
+  return { type: 'object', properties, goName, goType: `${pkg}.${goName}` };
+}
+
+/** The schemas of the generated type table, each built once, when first resolved. */
+export class BuiltinSchemas implements SchemaSource {
+  private readonly cache = new Map<string, Schema>();
+
+  /** True when the table has a type of this OpenAPI name. */
+  has(name: string): boolean {
+    return API_TYPES[name] !== undefined;
+  }
+
+  resolve(name: string): Schema {
+    let schema = this.cache.get(name);
+    if (!schema) {
+      const t = API_TYPES[name];
+      if (!t) throw new Error(`schema: no generated API type ${name}`);
+      schema = typeSchema(name, t);
+      this.cache.set(name, schema);
+    }
+    return schema;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What kube-apiserver's typed JSON decoding says about the issues a check found: the decoder of
+ * create and update bodies and of JSON and merge patch results (k8s.io/apimachinery
+ * runtime/serializer/json/json.go `Serializer.Decode` → sigs.k8s.io/json `UnmarshalStrict` /
+ * `UnmarshalCaseSensitivePreserveInts`, a fork of encoding/json).
+ *
+ * encoding/json keeps going after a value of the wrong type (it saves the first such error and
+ * decodes on), but an `UnmarshalJSON` error (Quantity, Time, IntOrString) ends the decode at
+ * once and is returned instead of a saved one (decode.go `unmarshal`: `d.value` error first,
+ * then `d.savedError`). Unknown and duplicate fields are "strict" errors, reported only when the
+ * decode otherwise succeeded.
+ */
+import { goQuote, jsonKindOf, numberLiteral } from './go-text.js';
+import { goStructField, goTypeOf, strictPath } from './issue-text.js';
+import type { Issue } from './walk.js';
+
+/** sigs.k8s.io/json keeps at most this many strict errors (kubernetes_patch.go `saveStrictError`). */
+const MAX_STRICT_ERRORS = 100;
+
+/**
+ * The decode error, as its `Error()` reads, or undefined when the issues are only unknown fields.
+ * The Go text of a type error: `json: cannot unmarshal <value> into Go struct field
+ * <Struct>.<field path> of type <Go type>` (encoding/json `UnmarshalTypeError.Error`).
+ */
+export function decoderError(issues: readonly Issue[]): string | undefined {
+  let saved: Issue | undefined;
+  for (const issue of issues) {
+    if (issue.kind === 'unmarshal') return issue.detail;
+    if (issue.kind !== 'unknown') saved ??= issue;
+  }
+  if (!saved) return undefined;
+  if (saved.kind === 'base64') return saved.detail;
+  const value =
+    saved.kind === 'range' ? `number ${numberLiteral(saved.value as number)}` : jsonKindOf(saved.value);
+  const type = goTypeOf(saved.schema);
+  const at = goStructField(saved);
+  return at
+    ? `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.field} of type ${type}`
+    : `json: cannot unmarshal ${value} into Go value of type ${type}`;
+}
+
+/** The strict errors, `unknown field "spec.foo"`, once each, in document order, at most 100. */
+export function decoderStrictErrors(issues: readonly Issue[]): string[] {
+  const errors: string[] = [];
+  for (const issue of issues) {
+    if (issue.kind !== 'unknown' || errors.length >= MAX_STRICT_ERRORS) continue;
+    const text = `unknown field ${goQuote(strictPath(issue))}`;
+    if (!errors.includes(text)) errors.push(text);
+  }
+  return errors;
+}

@@ -1,11 +1,12 @@
 /**
  * `npm run bench:server`: the server benchmarks in one run, in sequence:
- * import + start time (server-import.ts), watch fan-out (server-fanout.ts,
- * every argument passed on), then memory vs etcd (server-etcd.ts). The first
- * takes only `--quick`. Each runs in its own process so none's heap or open
- * sockets weigh on another. `--quick` (a check before a change lands, under
- * 30 s) runs the first two only: the etcd comparison has its own
- * `npm run bench:etcd -- --quick`.
+ * import + start time (server-import.ts), the write cost of the typed-object
+ * check (server-write.ts: a Pod create with the check on and off), watch
+ * fan-out (server-fanout.ts, every argument passed on), then memory vs etcd
+ * (server-etcd.ts). The first two take only `--quick`. Each runs in its own
+ * process so none's heap or open sockets weigh on another. `--quick` (a check
+ * before a change lands, under 30 s) runs the first three only: the etcd
+ * comparison has its own `npm run bench:etcd -- --quick`.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ const run = (name: string, argv: string[]) =>
 
 const quick = args.includes('--quick') ? ['--quick'] : [];
 const importTime = run('./server-import.ts', quick);
+const writeCost = run('./server-write.ts', quick);
 const fanout = run('./server-fanout.ts', args);
 const etcd = quick.length > 0 ? 0 : run('./server-etcd.ts', []);
-process.exitCode = importTime || fanout || etcd;
+process.exitCode = importTime || writeCost || fanout || etcd;

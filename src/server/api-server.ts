@@ -198,6 +198,7 @@ class ApiServer implements RunningServer {
       random: opts.random ?? Math.random,
       objects: this.objects,
       kinds: REGISTRY,
+      typeCheck: opts.typeCheck,
       finalizeNamespace: (name) => this.finalizeNamespace(name),
       countBytes: (bytes) => {
         this.stats.responseBytesWritten += bytes;

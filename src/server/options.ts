@@ -64,6 +64,12 @@ export interface ServerOptions {
   ui?: boolean;
   /** Receives one-line log messages (errors of background work). */
   log?: (message: string) => void;
+  /**
+   * Benchmark knob, not a user setting: `false` turns off the typed-object check of writes
+   * (wrong types refused, unknown fields dropped), so that `npm run bench:server` can measure
+   * what the check costs. Default on; a server without it stores what Go clients cannot read.
+   */
+  typeCheck?: boolean;
 }
 
 /** The namespaces kube-apiserver's bootstrap controller keeps in existence. */

@@ -92,6 +92,19 @@ describe('typed writes', () => {
       expect(stored.data).toEqual({ a: 'b' });
     });
 
+    it('past 4 KiB of warnings, each is cut to 256 characters and the rest dropped, as the recorder does', async () => {
+      const long = (i: number) => `f${i}${'x'.repeat(300)}`;
+      const extra = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [long(i), 1]));
+      const r = await call(s, 'POST', cms, { body: { metadata: { name: 'many' }, ...extra } });
+      expect(r.status).toBe(201);
+      const texts = warnings(r.headers).map((w) => w.replace(/^299 - "(.*)"$/, '$1').replace(/\\"/g, '"'));
+      // 13 warnings overflow 4 KiB; cut to 256 characters, 16 fit, the last 4 are dropped.
+      expect(texts).toHaveLength(16);
+      for (const [i, text] of texts.entries()) {
+        expect(text).toBe(`unknown field "${long(i)}"`.slice(0, 256));
+      }
+    });
+
     it('Ignore drops them silently', async () => {
       const r = await call(s, 'POST', `${cms}?fieldValidation=Ignore`, { body: body('ignored') });
       expect(r.status).toBe(201);

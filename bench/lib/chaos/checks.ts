@@ -34,8 +34,8 @@ export interface Tracked {
   truth?: { revision: number; state: Map<string, number> };
 }
 
-/** How long a seed may take to converge after its faults stop. */
-const QUIESCE_MS = 10_000;
+/** How long a seed may take to converge after its faults stop (the in-process scenarios' default). */
+export const QUIESCE_MS = 10_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -50,8 +50,9 @@ export async function converge(
   config: ChaosConfig,
   tracked: Tracked[],
   when: string,
+  quiesceMs = QUIESCE_MS,
 ): Promise<string[]> {
-  const deadline = Date.now() + QUIESCE_MS;
+  const deadline = Date.now() + quiesceMs;
   const needRv = expectsBookmarks(config);
   const pending = new Map<Tracked, string>();
   for (;;) {
@@ -66,7 +67,7 @@ export async function converge(
     await sleep(20);
   }
   return [...pending].map(
-    ([t, d]) => `${t.spec.name}: did not converge ${when} within ${QUIESCE_MS} ms: ${d}; ${metricsLine(t)}`,
+    ([t, d]) => `${t.spec.name}: did not converge ${when} within ${quiesceMs} ms: ${d}; ${metricsLine(t)}`,
   );
 }
 
@@ -93,8 +94,14 @@ export async function divergence(
     t.truth = { revision: Number(list.metadata.resourceVersion), state: stateOf(list.items) };
   }
   const cacheDiff = diff('server', t.truth.state, 'cache', cache);
-  if (cacheDiff) return `cache differs from the server: ${cacheDiff}`;
+  if (cacheDiff) return `cache differs from the server: ${cacheDiff}${trails(t, t.truth.state, cache)}`;
   return undefined;
+}
+
+/** What the handlers were told about the first few keys on which `a` and `b` differ. */
+function trails(t: Tracked, a: Map<string, number>, b: Map<string, number>): string {
+  const keys = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).slice(0, 3);
+  return keys.map((k) => `; handlers saw ${k}: [${t.history.trailOf(k).join(', ')}]`).join('');
 }
 
 /**

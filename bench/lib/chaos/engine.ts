@@ -8,7 +8,14 @@
 
 import type { InformerOptions } from '../../../src/client/informer.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
-import { converge, divergence, type InformerSpec, serverCachesMatch, type Tracked } from './checks.js';
+import {
+  converge,
+  divergence,
+  type InformerSpec,
+  QUIESCE_MS,
+  serverCachesMatch,
+  type Tracked,
+} from './checks.js';
 import { HandlerHistory } from './history.js';
 import { type ChaosConfig, type Disruption, describePlan, planSeed, type Step } from './schedule.js';
 import type { WarmPool } from './warm-child.js';
@@ -50,6 +57,8 @@ export interface SeedResult {
   failures: string[];
   /** The servers' last log lines, when the seed failed. */
   serverLog: string[];
+  /** The run's timeline (writes, disruptions, the informers' requests), when the seed failed. */
+  timeline: string[];
   ms: number;
   plan: string;
   /** Wall time per phase (ms): setup, sync, schedule, converge, sentinel, settle, teardown. */
@@ -130,11 +139,16 @@ export async function runSeed(
   pool?: WarmPool,
 ): Promise<SeedResult> {
   const config = planSeed(seed, scenario.disruption);
+  // Liveness deadlines. Server processes compete for a busy machine's CPU with everything else
+  // (a 2-core machine running 4 lanes of seeds, their etcds and servers): they get three times as long.
+  const slack = scenario.disruption === 'restart' ? 1 : 3;
+  const quiesceMs = QUIESCE_MS * slack;
   const started = Date.now();
   const failures: string[] = [];
   const tracked: Tracked[] = [];
   const phases: Record<string, number> = {};
   const serverLog: string[] = [];
+  const timeline: string[] = [];
   let mark = started;
   const phase = (name: string) => {
     const now = Date.now();
@@ -148,7 +162,11 @@ export async function runSeed(
     tracked.push(...startInformers(world, config));
     phase('setup');
     if (config.syncFirst) {
-      await withDeadline(Promise.all(tracked.map((t) => t.informer.synced())), 5_000, 'the first sync');
+      await withDeadline(
+        Promise.all(tracked.map((t) => t.informer.synced())),
+        5_000 * slack,
+        'the first sync',
+      );
     }
     phase('sync');
     for (const step of config.steps) {
@@ -158,12 +176,12 @@ export async function runSeed(
     world.calm();
     failures.push(...(await withDeadline(world.quiesce(), 40_000, 'bringing every server back')));
     phase('schedule');
-    failures.push(...(await converge(world, config, tracked, 'after the schedule')));
+    failures.push(...(await converge(world, config, tracked, 'after the schedule', quiesceMs)));
     phase('converge');
     if (failures.length === 0) {
       // Liveness: one more change every informer must see, bookmarks or not.
       for (const step of SENTINEL) await world.run(step);
-      failures.push(...(await converge(world, config, tracked, 'after the sentinel writes')));
+      failures.push(...(await converge(world, config, tracked, 'after the sentinel writes', quiesceMs)));
       phase('sentinel');
     }
     if (failures.length === 0) {
@@ -171,7 +189,7 @@ export async function runSeed(
       // informer must see (and, with bookmarks, reach the newest resourceVersion of); each watch
       // stream carries them after anything late it still had to deliver.
       for (const step of BARRIER) await world.run(step);
-      failures.push(...(await converge(world, config, tracked, 'after the barrier writes')));
+      failures.push(...(await converge(world, config, tracked, 'after the barrier writes', quiesceMs)));
       const latest = await world.latestRevision();
       for (const t of tracked) {
         const d = await divergence(world, t, false, latest);
@@ -184,6 +202,7 @@ export async function runSeed(
     failures.push(`run failed: ${(err as Error)?.stack ?? String(err)}`);
   } finally {
     if (failures.length > 0 && world) {
+      timeline.push(...world.timeline());
       serverLog.push(...(await world.serverLogs(6).catch((err: Error) => [`(unreadable: ${err.message})`])));
     }
     failures.push(...(await teardown(world, tracked)));
@@ -196,6 +215,7 @@ export async function runSeed(
     ok: failures.length === 0,
     failures,
     serverLog,
+    timeline,
     ms: Date.now() - started,
     plan: describePlan(config),
     phases,

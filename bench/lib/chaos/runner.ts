@@ -77,8 +77,9 @@ export async function runSeeds(seeds: number[], opts: RunSeedsOptions = {}): Pro
   const lane = async () => {
     if (queue.length === 0) return;
     const etcd = scenario.store === 'etcd' ? await etcdFor() : undefined;
-    // Two loaded server processes wait per lane: a failover seed's pair, or a killed server's successor.
-    const pool = code ? new WarmPool(code.script, 2) : undefined;
+    // As many loaded server processes wait per lane as a seed starts: a failover seed's pair, or one
+    // (a seed's first server, then a killed server's successor).
+    const pool = code ? new WarmPool(code.script, scenario.disruption === 'failover' ? 2 : 1) : undefined;
     try {
       await laneSeeds(etcd, pool);
     } finally {
@@ -148,6 +149,8 @@ export function describeFailure(result: SeedResult): string {
     ...result.failures.slice(0, 12).map((f) => `  - ${f}`),
     ...(result.failures.length > 12 ? [`  (+${result.failures.length - 12} more)`] : []),
     ...result.serverLog.map((l) => `  log ${l}`),
+    ...(result.timeline.length > 0 ? ['  timeline (the last 400 events):'] : []),
+    ...result.timeline.map((l) => `    ${l}`),
     `  replay: ${replayCommand(result.seed, result.scenario)}`,
   ];
   return lines.join('\n');

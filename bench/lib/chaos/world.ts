@@ -79,6 +79,9 @@ export class World {
   private readonly background = new Set<Promise<void>>();
   private readonly backgroundErrors: string[] = [];
   private closing = false;
+  /** What happened when (writes, disruptions, the informers' requests), for failure reports. */
+  private readonly journal: string[] = [];
+  private readonly openedAt = Date.now();
 
   private constructor(config: ChaosConfig, where: WorldStore, pool: WarmPool | undefined) {
     this.config = config;
@@ -138,7 +141,15 @@ export class World {
     for (const s of this.servers) await s.start();
     this.proxy = await FaultProxy.start({
       target: this.servers[0].url,
-      decide: (req) => this.decide(req.watch),
+      decide: (req) => {
+        const action = this.decide(req.watch);
+        const query = req.query.toString();
+        this.note(
+          `${req.method} ${req.path}${query ? `?${decodeURIComponent(query)}` : ''} -> ` +
+            `${this.nameOf(this.proxy.upstream)}${action.kind === 'pass' ? '' : ` (${JSON.stringify(action)})`}`,
+        );
+        return action;
+      },
     });
     for (const s of this.servers) this.writers.push(await this.client(`writer-${s.name}`, s.url, 10_000));
     this.reader = await this.client('reader', this.proxy.url);
@@ -210,6 +221,21 @@ export class World {
     return this.writers[i].resource(res).inNamespace(namespace);
   }
 
+  /** Records a line of the run's timeline. */
+  note(what: string): void {
+    this.journal.push(`${String(Date.now() - this.openedAt).padStart(6)} ms ${what}`);
+    if (this.journal.length > 400) this.journal.shift();
+  }
+
+  /** The run's timeline: writes, disruptions, the informers' requests through the proxy. */
+  timeline(): string[] {
+    return [...this.journal];
+  }
+
+  private nameOf(url: string): string {
+    return this.servers.find((s) => s.url === url)?.name ?? url;
+  }
+
   /** The last lines each server logged, for failure reports. */
   async serverLogs(lines: number): Promise<string[]> {
     const out: string[] = [];
@@ -227,21 +253,26 @@ export class World {
     switch (step.op) {
       case 'sleep':
         return sleep(step.ms);
-      case 'dropWatches':
-        this.stats.droppedWatches += await this.servers[this.active].dropWatches();
+      case 'dropWatches': {
+        const dropped = await this.servers[this.active].dropWatches();
+        this.stats.droppedWatches += dropped;
+        this.note(`${this.servers[this.active].name} dropped ${dropped} watches`);
         return;
+      }
       case 'compact':
         this.stats.compactions++;
         await this.servers[this.upServer()].compact();
+        this.note(`${this.servers[this.upServer()].name} compacted`);
         return;
       case 'pause':
         this.proxy.pause(step.ms);
+        this.note(`proxy paused for ${step.ms} ms`);
         return;
       case 'stall':
-        this.proxy.stall(step.ms);
+        this.note(`proxy stalled ${this.proxy.stall(step.ms)} connections for ${step.ms} ms`);
         return;
       case 'cutAll':
-        this.proxy.cutAll();
+        this.note(`proxy cut ${this.proxy.cutAll()} exchanges`);
         return;
       case 'lateHandlers':
         // The engine's business: it owns the informers.
@@ -249,14 +280,19 @@ export class World {
       case 'arm':
         for (let i = 0; i < step.count; i++)
           this.armed.push({ action: step.action, watchOnly: step.watchOnly });
+        this.note(
+          `armed ${step.count}x ${JSON.stringify(step.action)}${step.watchOnly ? ' for watches' : ''}`,
+        );
         return;
       case 'restart': {
         this.stats.restarts++;
         const server = this.servers[this.active];
         await this.enqueue(this.active, async () => {
           await server.stop();
+          this.note(`${server.name} stopped`);
           await sleep(step.downMs);
           await server.start();
+          this.note(`${server.name} started`);
         });
         return;
       }
@@ -293,13 +329,17 @@ export class World {
     const server = this.servers[i];
     if (!server) return;
     this.stats.kills++;
+    this.note(`kill ${server.name} in ${step.delayMs} ms, down ${step.downMs} ms`);
     const work = async () => {
       await sleep(step.delayMs);
       if (this.closing) return;
       await server.kill();
+      this.note(`${server.name} killed`);
       if (step.failover && this.active === i) this.failover(false);
       await sleep(step.downMs);
-      if (!this.closing) await server.start();
+      if (this.closing) return;
+      await server.start();
+      this.note(`${server.name} started again`);
     };
     this.inBackground(`killing and restarting ${server.name}`, this.enqueue(i, work));
   }
@@ -313,10 +353,14 @@ export class World {
     this.stats.failovers++;
     const to = 1 - this.active;
     this.active = to;
+    this.note(
+      `failover to ${this.servers[to].name}${cut ? ', cutting open connections' : ''} (once it serves)`,
+    );
     const move = this.lifecycle[to].then(() => {
       if (this.closing || this.active !== to) return;
       this.proxy.retarget(this.servers[to].url);
-      if (cut) this.proxy.cutAll();
+      const cutCount = cut ? this.proxy.cutAll() : 0;
+      this.note(`proxy now sends to ${this.servers[to].name}${cut ? `; cut ${cutCount} exchanges` : ''}`);
     });
     this.inBackground(`failing over to ${this.servers[to].name}`, move);
   }
@@ -325,12 +369,18 @@ export class World {
     this.stats.writes++;
     // In a failover run the writes alternate between the servers, as clients behind a load balancer.
     const preferred = this.writesDone++ % this.writers.length;
-    const outcome = await writeStep(
-      (attempt) => this.writers[(preferred + attempt) % this.writers.length],
-      step,
-      WRITE_RETRY_MS,
-    );
-    if (outcome === 'refused') this.stats.writeErrors++;
+    const via = (attempt: number) => (preferred + attempt) % this.writers.length;
+    const what = `${step.op} ${step.op === 'phase' ? 'pods' : step.res} ${step.ns}/${step.name}`;
+    try {
+      const w = await writeStep((attempt) => this.writers[via(attempt)], step, WRITE_RETRY_MS);
+      if (w.outcome === 'refused') this.stats.writeErrors++;
+      this.note(
+        `${what} via ${this.servers[via(w.attempt)].name}: ${w.outcome} @${w.resourceVersion ?? '-'}`,
+      );
+    } catch (err) {
+      this.note(`${what}: failed: ${(err as Error).message}`);
+      throw err;
+    }
   }
 
   /** Releases everything, whatever state it is in; returns what failed to close instead of throwing. */

@@ -28,30 +28,38 @@ export async function writeStep(
   clientFor: (attempt: number) => KubeClient,
   step: WriteStep,
   retryMs: number,
-): Promise<'done' | 'refused'> {
+): Promise<WriteOutcome> {
   const deadline = Date.now() + retryMs;
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeOnce(clientFor(attempt), step);
-      return 'done';
+      const written = await writeOnce(clientFor(attempt), step);
+      return { outcome: 'done', attempt, resourceVersion: written?.metadata?.resourceVersion };
     } catch (err) {
       if (err instanceof TransportError && Date.now() < deadline) {
         // The first retry goes at once (a stale pooled socket); later ones wait for the server.
         if (attempt > 0) await sleep(Math.min(10 * attempt, 50));
         continue;
       }
-      if (err instanceof StatusError && [404, 409].includes(err.code)) return 'refused';
+      if (err instanceof StatusError && [404, 409].includes(err.code)) return { outcome: 'refused', attempt };
       throw err;
     }
   }
 }
 
-async function writeOnce(kube: KubeClient, step: WriteStep): Promise<void> {
+/** How a write ended: on which attempt, and the resourceVersion the answer carried. */
+export interface WriteOutcome {
+  outcome: 'done' | 'refused';
+  attempt: number;
+  resourceVersion?: string;
+}
+
+/** Runs the write; resolves with the object the server answered, if it answered one. */
+async function writeOnce(kube: KubeClient, step: WriteStep): Promise<KubeObject | undefined> {
   const res: Res = step.op === 'phase' ? 'pods' : step.res;
   const client = kube.resource<KubeObject>(res, step.ns);
   switch (step.op) {
     case 'create':
-      await client.create(
+      return client.create(
         res === 'pods'
           ? {
               metadata: { name: step.name, labels: { tier: step.tier }, annotations: { data: step.data } },
@@ -59,21 +67,20 @@ async function writeOnce(kube: KubeClient, step: WriteStep): Promise<void> {
             }
           : { metadata: { name: step.name, labels: { tier: step.tier } }, data: { v: step.data } },
       );
-      return;
     case 'modify':
-      await client.patch(
+      return client.patch(
         step.name,
         res === 'pods' ? { metadata: { annotations: { data: step.data } } } : { data: { v: step.data } },
       );
-      return;
     case 'relabel':
-      await client.patch(step.name, { metadata: { labels: { tier: step.tier } } });
-      return;
+      return client.patch(step.name, { metadata: { labels: { tier: step.tier } } });
     case 'phase':
-      await client.patch(step.name, { status: { phase: step.phase } }, 'merge', { subresource: 'status' });
-      return;
-    case 'delete':
-      await client.delete(step.name);
-      return;
+      return client.patch(step.name, { status: { phase: step.phase } }, 'merge', { subresource: 'status' });
+    case 'delete': {
+      const answer = await client.delete(step.name);
+      return answer && typeof answer === 'object' && 'metadata' in answer
+        ? (answer as KubeObject)
+        : undefined;
+    }
   }
 }

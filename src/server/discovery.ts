@@ -38,6 +38,18 @@ export function resourceVerbs(kind: Pick<ResourceKind, 'group' | 'plural'>): str
 /** Verbs served on the `status` and `scale` subresources. */
 export const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
 
+/**
+ * The subresources `kind` serves with their verbs, sorted by name as
+ * kube-apiserver lists them: those of {@link ResourceKind.subresources}, and a
+ * Namespace's `finalize`, which takes only `update` (FinalizeREST in
+ * pkg/registry/core/namespace/storage/storage.go has no get).
+ */
+export function subresourceVerbs(kind: ResourceKind): Array<{ name: string; verbs: string[] }> {
+  const subs = kind.subresources.map((name) => ({ name: name as string, verbs: [...SUBRESOURCE_VERBS] }));
+  if (kind.group === '' && kind.plural === 'namespaces') subs.push({ name: 'finalize', verbs: ['update'] });
+  return subs.sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /** The aggregated discovery versions this server can answer. */
 export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
 
@@ -137,13 +149,14 @@ function resourceDiscovery(k: ResourceKind): APIResourceDiscovery {
   };
   if (k.shortNames.length > 0) entry.shortNames = [...k.shortNames];
   if (k.categories.length > 0) entry.categories = [...k.categories];
-  if (k.subresources.length > 0) {
-    entry.subresources = [...k.subresources].sort().map((sub) => ({
-      subresource: sub,
+  const subresources = subresourceVerbs(k);
+  if (subresources.length > 0) {
+    entry.subresources = subresources.map((sub) => ({
+      subresource: sub.name,
       // A Scale is its own kind in autoscaling/v1 whatever group the parent lives in.
       responseKind:
-        sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { ...responseKind },
-      verbs: [...SUBRESOURCE_VERBS],
+        sub.name === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { ...responseKind },
+      verbs: sub.verbs,
     }));
   }
   return entry;
@@ -295,15 +308,15 @@ export function legacyApiResourceList(
     if (k.shortNames.length > 0) main.shortNames = [...k.shortNames];
     if (k.categories.length > 0) main.categories = [...k.categories];
     resources.push(main);
-    for (const sub of [...k.subresources].sort()) {
+    for (const sub of subresourceVerbs(k)) {
       const entry: APIResource = {
-        name: `${k.plural}/${sub}`,
+        name: `${k.plural}/${sub.name}`,
         singularName: '',
         namespaced: k.namespaced,
         kind: k.kind,
-        verbs: [...SUBRESOURCE_VERBS],
+        verbs: sub.verbs,
       };
-      if (sub === 'scale') Object.assign(entry, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+      if (sub.name === 'scale') Object.assign(entry, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
       resources.push(entry);
     }
   }

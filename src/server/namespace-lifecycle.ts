@@ -129,7 +129,7 @@ export class NamespaceLifecycle {
     if (report.remaining.size > 0) return false;
     // `finalizeNamespace`: the controller's token goes from spec.finalizers (the others stay).
     await this.objects
-      .guaranteedUpdate(nsKind, undefined, name, 'main', {}, (current) => {
+      .guaranteedUpdate(nsKind, undefined, name, 'finalize', {}, (current) => {
         const finalizers = namespaceSpecFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER);
         current.spec = { ...(current.spec as object), finalizers };
         return current;

@@ -8,8 +8,12 @@ import type { KubeObject } from '../protocol/events.js';
 import { apiVersionOf, type ResourceKind } from './kinds/types.js';
 import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
 
-/** Which part of an object an update may change. */
-export type UpdateScope = 'main' | 'status';
+/**
+ * Which part of an object an update may change: the object (`main`), its
+ * status (`status`), or, for a Namespace, its spec.finalizers as well
+ * (`finalize`, the `namespaces/NAME/finalize` subresource).
+ */
+export type UpdateScope = 'main' | 'status' | 'finalize';
 
 /** Sets what the server owns on `obj` (a copy of a create's body), created at `now`. */
 export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number): void {
@@ -67,8 +71,17 @@ export function prepareUpdate(
   delete meta.managedFields;
   delete meta.selfLink;
   if (kind.subresources.includes('status')) {
-    if (scope === 'main') {
+    if (scope === 'main' || scope === 'finalize') {
       next.status = current.status;
+      // A Namespace's spec.finalizers change only through /finalize: its
+      // strategy's PrepareForUpdate (pkg/registry/core/namespace/strategy.go)
+      // keeps the old ones on a main update; finalizeStrategy takes the new.
+      if (kind.group === '' && kind.kind === 'Namespace') {
+        const from = scope === 'main' ? current : next;
+        const finalizers = (from.spec as { finalizers?: unknown[] } | undefined)?.finalizers;
+        // `finalizers,omitempty`: an empty list is not written.
+        next.spec = Array.isArray(finalizers) && finalizers.length > 0 ? { finalizers } : {};
+      }
     } else {
       // Through /status the spec cannot change. Annotations can (the deployment
       // controller records its revision there), and so can labels except on the

@@ -115,7 +115,8 @@ function checkNamespace(namespace: string): void {
 /**
  * The subresources of a Namespace (requestinfo.go's `namespaceSubresources`):
  * `namespaces/NAME/status` is the Namespace's status, not a kind named
- * `status` inside namespace NAME. `finalize` is served as `status`.
+ * `status` inside namespace NAME; `finalize` is where its spec.finalizers
+ * change.
  */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
@@ -160,7 +161,7 @@ export function parseResourcePath(
       const kind = lookup(group, version, 'namespaces');
       if (!kind) throw notFoundResource();
       checkName(rest[1]);
-      const sub = rest[2] === undefined ? undefined : rest[2] === 'finalize' ? 'status' : rest[2];
+      const sub = rest[2];
       if (sub !== undefined && watchPath) throw notFoundResource();
       return { kind, name: rest[1], subresource: sub, watchPath };
     }

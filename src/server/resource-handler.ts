@@ -49,6 +49,9 @@ export async function handleResource(
   if ((info.watchPath || (kind.namespaced && namespace === undefined)) && method !== 'GET') {
     throw methodNotAllowed(method, kind);
   }
+  // FinalizeREST (pkg/registry/core/namespace/storage/storage.go) is an Updater
+  // only: no get, hence no patch either.
+  if (subresource === 'finalize' && method !== 'PUT') throw methodNotAllowed(method, kind);
   switch (method) {
     case 'GET':
       if (isWatch) return watch(ctx, req, res, info, query);
@@ -75,7 +78,7 @@ export async function handleResource(
         return reply(ctx, res, 200, await updateScale(ctx, kind, namespace, name, () => body, query));
       }
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'UpdateOptions'), body);
-      const scope = subresource === 'status' ? 'status' : 'main';
+      const scope = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
       const updated = await ctx.objects.update(kind, namespace, name, body, scope, { dryRun: dryRun(query) });
       return replyObject(ctx, req, res, 200, kind, updated, query);
     }

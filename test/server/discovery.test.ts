@@ -219,11 +219,19 @@ describe('legacy discovery', () => {
     expect(list).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'v1' });
     expect(list.resources.map((r) => r.name)).toEqual([
       'namespaces',
+      'namespaces/finalize',
       'namespaces/status',
       'pods',
       'pods/status',
     ]);
-    expect(list.resources[2]).toEqual({
+    expect(list.resources[1]).toEqual({
+      name: 'namespaces/finalize',
+      singularName: '',
+      namespaced: false,
+      kind: 'Namespace',
+      verbs: ['update'],
+    });
+    expect(list.resources[3]).toEqual({
       name: 'pods',
       singularName: 'pod',
       namespaced: true,
@@ -232,7 +240,7 @@ describe('legacy discovery', () => {
       shortNames: ['po'],
       categories: ['all'],
     });
-    expect(list.resources[3]).toEqual({
+    expect(list.resources[4]).toEqual({
       name: 'pods/status',
       singularName: '',
       namespaced: true,

@@ -5,7 +5,7 @@
  * it; it goes once they go. Pods are deleted first (OrderedNamespaceDeletion,
  * on in 1.33). `kubectl describe ns` shows the conditions.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +165,28 @@ describe('a Terminating namespace', () => {
     }
   });
 
+  it('spec.finalizers change only through /finalize, which takes only PUT', async () => {
+    const ns = `lc${++counter}`;
+    await ensureNamespace(s, ns);
+    const path = `/api/v1/namespaces/${ns}`;
+    const current = (await call(s, 'GET', path)).body;
+    const put = await call(s, 'PUT', path, {
+      body: { ...current, metadata: { ...current.metadata, labels: { a: 'b' } }, spec: { finalizers: [] } },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.spec).toEqual({ finalizers: ['kubernetes'] });
+    expect(put.body.metadata.labels.a).toBe('b');
+    expect((await call(s, 'GET', `${path}/finalize`)).status).toBe(405);
+    const patch = await call(s, 'PATCH', `${path}/finalize`, {
+      body: { spec: { finalizers: [] } },
+      headers: MERGE,
+    });
+    expect(patch.status).toBe(405);
+    const fin = await call(s, 'PUT', `${path}/finalize`, { body: { ...put.body, spec: { finalizers: [] } } });
+    expect(fin.status, fin.text).toBe(200);
+    expect(fin.body.spec).toEqual({});
+  });
+
   it('an empty one is released at once, after the controller wrote its all-clear conditions', async () => {
     const ns = `lc${++counter}`;
     await ensureNamespace(s, ns);
@@ -216,7 +238,7 @@ describe('a Terminating namespace', () => {
     });
     expect((await call(s, 'DELETE', `/api/v1/namespaces/${ns}`)).status).toBe(200);
     await waitUntil(
-      async () => (await call(s, 'GET', `/api/v1/namespaces/${ns}`)).body.spec?.finalizers?.length === 0,
+      async () => (await call(s, 'GET', `/api/v1/namespaces/${ns}`)).body.spec?.finalizers === undefined,
       'the kubernetes finalizer removed',
     );
     const held = (await call(s, 'GET', `/api/v1/namespaces/${ns}`)).body;
@@ -270,5 +292,20 @@ describe.skipIf(!haveKubectl)('kubectl describe', () => {
     );
     await unhold(server, '/api/v1/namespaces/stuck/configmaps/held');
     await waitUntil(gone(server, '/api/v1/namespaces/stuck'), 'namespace stuck gone');
+  });
+
+  it('kubectl replace --raw .../finalize releases a stuck namespace, as against kube-apiserver', async () => {
+    await ensureNamespace(server, 'forced');
+    await create(server, '/api/v1/namespaces/forced/configmaps', configMap('held', ['example.com/x']));
+    expect((await session.run(['delete', 'ns', 'forced', '--wait=false'])).code).toBe(0);
+    await waitUntil(async () => Object.keys(await conditions(server, 'forced')).length === 5, 'conditions');
+    const got = await session.run(['get', 'ns', 'forced', '-o', 'json']);
+    const ns = JSON.parse(got.stdout);
+    ns.spec.finalizers = [];
+    const file = join(dir, 'forced.json');
+    await writeFile(file, JSON.stringify(ns));
+    const r = await session.run(['replace', '--raw', '/api/v1/namespaces/forced/finalize', '-f', file]);
+    expect(r.code, r.stderr).toBe(0);
+    await waitUntil(gone(server, '/api/v1/namespaces/forced'), 'namespace forced gone');
   });
 });

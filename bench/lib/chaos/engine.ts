@@ -177,6 +177,14 @@ export async function runSeed(
     failures.push(...(await withDeadline(world.quiesce(), 40_000, 'bringing every server back')));
     phase('schedule');
     failures.push(...(await converge(world, config, tracked, 'after the schedule', quiesceMs)));
+    if (failures.length > 0) {
+      // Whose bug: a server whose watch cache lost the change too, or only the informers?
+      const latest = await world.latestRevision();
+      const caches = await serverCachesMatch(world, ['pods', 'configmaps'], latest);
+      failures.push(
+        caches.length > 0 ? caches.join('; ') : `every server's watch cache equals the store at ${latest}`,
+      );
+    }
     phase('converge');
     if (failures.length === 0) {
       // Liveness: one more change every informer must see, bookmarks or not.

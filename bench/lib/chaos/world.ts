@@ -18,6 +18,7 @@ import { MemoryStore, type ServerOptions } from '../../../src/server/index.js';
 import { buildKubeconfig } from '../../../src/server/kubeconfig.js';
 import { EtcdStore } from '../../../src/server/store/etcd.js';
 import { type FaultAction, FaultProxy } from '../fault-proxy.js';
+import { ServerFleet } from './fleet.js';
 import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';
 import { sourceServerChild } from './server-bundle.js';
 import { type ChaosServer, ChildServer, InProcessServer } from './servers.js';
@@ -55,13 +56,13 @@ export class World {
     droppedWatches: 0,
   };
   readonly servers: ChaosServer[] = [];
+  /** Restarts, kills and failovers of the servers. */
+  private fleet!: ServerFleet;
   proxy!: FaultProxy;
   /** Talks through the proxy: the informers'. */
   reader!: KubeClient;
   /** One per server, talking to it directly: the writes, and the truth the caches are checked against. */
   private readonly writers: KubeClient[] = [];
-  /** The server the proxy sends new requests to. */
-  private active = 0;
   private writesDone = 0;
   private readonly config: ChaosConfig;
   private readonly where: WorldStore;
@@ -73,12 +74,6 @@ export class World {
   private etcd: EtcdStore | undefined;
   private dir = '';
   private armed: Array<{ action: FaultAction; watchOnly: boolean }> = [];
-  /** Each server's pending lifecycle work (a kill and restart), so that they happen in order. */
-  private lifecycle: Array<Promise<void>> = [];
-  /** Disruptions still under way in the background, and what failed among them. */
-  private readonly background = new Set<Promise<void>>();
-  private readonly backgroundErrors: string[] = [];
-  private closing = false;
   /** What happened when (writes, disruptions, the informers' requests), for failure reports. */
   private readonly journal: string[] = [];
   private readonly openedAt = Date.now();
@@ -132,11 +127,15 @@ export class World {
         }
         this.servers.push(new ChildServer(name, etcd!, options, join(this.dir, `${name}.log`), this.pool));
       }
-      this.lifecycle.push(Promise.resolve());
     }
     if (this.where.kind === 'etcd') {
       this.etcd = new EtcdStore({ endpoints: this.where.endpoints, prefix: this.where.prefix });
     }
+    this.fleet = new ServerFleet(this.servers, {
+      note: (what) => this.note(what),
+      stats: this.stats,
+      proxy: () => this.proxy,
+    });
     // Two servers over one empty prefix both create the system namespaces: one at a time.
     for (const s of this.servers) await s.start();
     this.proxy = await FaultProxy.start({
@@ -188,23 +187,6 @@ export class World {
     this.proxy?.resume();
   }
 
-  /**
-   * Waits for disruptions still under way (a killed server's successor
-   * starting) and returns what failed among them; every server runs after it.
-   */
-  async quiesce(): Promise<string[]> {
-    while (this.background.size > 0) await Promise.allSettled([...this.background]);
-    for (const [i, s] of this.servers.entries()) {
-      if (!s.running) await this.enqueue(i, () => s.start());
-    }
-    const errors = this.backgroundErrors.splice(0);
-    for (const s of this.servers) {
-      const crash = s.unexpectedExit();
-      if (crash) errors.push(crash);
-    }
-    return errors;
-  }
-
   /** The store's newest resourceVersion, asked of the store itself (etcd: not through any server). */
   latestRevision(): Promise<number> {
     if (this.etcd) return this.etcd.currentRevision();
@@ -213,7 +195,7 @@ export class World {
 
   /** A resource across all namespaces (or in `namespace`), for reading the truth. */
   truth(res: Res, namespace?: string): ResourceClient {
-    return this.truthFrom(this.upServer(), res, namespace);
+    return this.truthFrom(this.fleet.upServer(), res, namespace);
   }
 
   /** `res` as server `i` serves it. */
@@ -243,9 +225,12 @@ export class World {
     return out;
   }
 
-  private upServer(): number {
-    const i = this.servers.findIndex((s) => s.running);
-    return Math.max(i, 0);
+  /**
+   * Waits for disruptions still under way (a killed server's successor
+   * starting) and returns what failed among them; every server runs after it.
+   */
+  quiesce(): Promise<string[]> {
+    return this.fleet.quiesce();
   }
 
   /** Runs one step. Write failures are counted, not thrown: the checks read the server's real state. */
@@ -254,16 +239,19 @@ export class World {
       case 'sleep':
         return sleep(step.ms);
       case 'dropWatches': {
-        const dropped = await this.servers[this.active].dropWatches();
+        const server = this.servers[this.fleet.active];
+        const dropped = await server.dropWatches();
         this.stats.droppedWatches += dropped;
-        this.note(`${this.servers[this.active].name} dropped ${dropped} watches`);
+        this.note(`${server.name} dropped ${dropped} watches`);
         return;
       }
-      case 'compact':
+      case 'compact': {
         this.stats.compactions++;
-        await this.servers[this.upServer()].compact();
-        this.note(`${this.servers[this.upServer()].name} compacted`);
+        const server = this.servers[this.fleet.upServer()];
+        await server.compact();
+        this.note(`${server.name} compacted`);
         return;
+      }
       case 'pause':
         this.proxy.pause(step.ms);
         this.note(`proxy paused for ${step.ms} ms`);
@@ -284,85 +272,17 @@ export class World {
           `armed ${step.count}x ${JSON.stringify(step.action)}${step.watchOnly ? ' for watches' : ''}`,
         );
         return;
-      case 'restart': {
-        this.stats.restarts++;
-        const server = this.servers[this.active];
-        await this.enqueue(this.active, async () => {
-          await server.stop();
-          this.note(`${server.name} stopped`);
-          await sleep(step.downMs);
-          await server.start();
-          this.note(`${server.name} started`);
-        });
-        return;
-      }
+      case 'restart':
+        return this.fleet.restart(step.downMs);
       case 'kill':
-        this.killLater(step);
+        this.fleet.killLater(step);
         return;
       case 'failover':
-        this.failover(step.cut);
+        this.fleet.failover(step.cut);
         return;
       default:
         return this.write(step);
     }
-  }
-
-  /** Runs `work` on server `i` after the work queued before it; failures are the caller's. */
-  private enqueue(i: number, work: () => Promise<void>): Promise<void> {
-    const next = this.lifecycle[i].then(work);
-    // The queue goes on after a failure (reported through `next`).
-    this.lifecycle[i] = next.catch(() => {});
-    return next;
-  }
-
-  /** Runs `work` in the background; quiesce() waits for it and reports its failure. */
-  private inBackground(what: string, work: Promise<void>): void {
-    const tracked = work.catch((err: Error) => {
-      if (!this.closing) this.backgroundErrors.push(`${what} failed: ${err?.message ?? String(err)}`);
-    });
-    this.background.add(tracked);
-    void tracked.finally(() => this.background.delete(tracked));
-  }
-
-  private killLater(step: Extract<Step, { op: 'kill' }>): void {
-    const i = step.which === 'active' ? this.active : 1 - this.active;
-    const server = this.servers[i];
-    if (!server) return;
-    this.stats.kills++;
-    this.note(`kill ${server.name} in ${step.delayMs} ms, down ${step.downMs} ms`);
-    const work = async () => {
-      await sleep(step.delayMs);
-      if (this.closing) return;
-      await server.kill();
-      this.note(`${server.name} killed`);
-      if (step.failover && this.active === i) this.failover(false);
-      await sleep(step.downMs);
-      if (this.closing) return;
-      await server.start();
-      this.note(`${server.name} started again`);
-    };
-    this.inBackground(`killing and restarting ${server.name}`, this.enqueue(i, work));
-  }
-
-  /**
-   * New requests go to the other server once it serves (a load balancer
-   * routes to healthy backends only); with `cut`, every open exchange is cut.
-   */
-  private failover(cut: boolean): void {
-    if (this.servers.length < 2) return;
-    this.stats.failovers++;
-    const to = 1 - this.active;
-    this.active = to;
-    this.note(
-      `failover to ${this.servers[to].name}${cut ? ', cutting open connections' : ''} (once it serves)`,
-    );
-    const move = this.lifecycle[to].then(() => {
-      if (this.closing || this.active !== to) return;
-      this.proxy.retarget(this.servers[to].url);
-      const cutCount = cut ? this.proxy.cutAll() : 0;
-      this.note(`proxy now sends to ${this.servers[to].name}${cut ? `; cut ${cutCount} exchanges` : ''}`);
-    });
-    this.inBackground(`failing over to ${this.servers[to].name}`, move);
   }
 
   private async write(step: Extract<Step, { ns: string }>): Promise<void> {
@@ -385,16 +305,13 @@ export class World {
 
   /** Releases everything, whatever state it is in; returns what failed to close instead of throwing. */
   async close(): Promise<string[]> {
-    this.closing = true;
     const errors: string[] = [];
     const steps: Array<() => Promise<unknown> | undefined> = [
       () => this.reader?.close(),
       ...this.writers.map((w) => () => w.close()),
       () => this.proxy?.close(),
-      // Pending kills and restarts see `closing` and stop early; wait for them, then stop the servers.
-      async () => {
-        while (this.background.size > 0) await Promise.allSettled([...this.background]);
-      },
+      // Pending kills and restarts stop early; wait for them, then stop the servers.
+      () => this.fleet?.close(),
       ...this.servers.map((s) => () => s.close()),
       () => (this.ownsPool ? this.pool?.close() : undefined),
       () => this.memory?.close(),

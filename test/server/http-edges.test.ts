@@ -4,17 +4,14 @@
  * request head may be, and the health endpoints with their per-check paths,
  * over real HTTP and, where a user would, through the real kubectl.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { queryFlag } from '../../src/server/query-flag.js';
 import { etcdAvailable, useEtcd } from '../helpers/etcd.js';
 import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
-import { KubectlSession } from './kubectl/run.js';
+import { useKubectlServer } from './kubectl/fixture.js';
 
 const CONFIG_MAP = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' } };
 
@@ -180,36 +177,24 @@ const kubectls = await findKubectls();
 const haveKubectl = requireTool('kubectl', kubectls.length > 0);
 
 describe.skipIf(!haveKubectl)('kubectl against the edges', () => {
-  let dir: string;
-  let server: RunningServer;
-  let kubectl: KubectlSession;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-edges-'));
-    server = await startServer({ kubeconfigOut: join(dir, 'kubeconfig') });
-    await ensureNamespace(server, 'edges');
-    kubectl = new KubectlSession(kubectls[0], dir, join(dir, 'kubeconfig'), 'edges');
-  });
-  afterAll(async () => {
-    await server.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const env = useKubectlServer(kubectls[0], 'edges');
 
   it('kubectl get --raw reads the per-check health paths and the verbose roots', async () => {
-    const ping = await kubectl.run(['get', '--raw', '/livez/ping']);
+    const ping = await env.kubectl.run(['get', '--raw', '/livez/ping']);
     expect(ping.stdout).toBe('ok');
-    const verbose = await kubectl.run(['get', '--raw', '/readyz?verbose']);
+    const verbose = await env.kubectl.run(['get', '--raw', '/readyz?verbose']);
     expect(verbose.stdout).toBe('[+]ping ok\n[+]log ok\n[+]shutdown ok\nreadyz check passed\n');
   });
 
   it('kubectl get with a 20 KB label selector gets an answer, not a 431', async () => {
     const selector = Array.from({ length: 1400 }, (_, i) => `key${i}=value${i}`).join(',');
-    const r = await kubectl.inNamespace(['get', 'configmaps', '-l', selector]);
+    const r = await env.kubectl.inNamespace(['get', 'configmaps', '-l', selector]);
     expect(r.stderr).toBe('No resources found in edges namespace.\n');
     expect(r.code).toBe(0);
   });
 
   it('kubectl get --raw with a dot-segment name is refused with the key function message', async () => {
-    const r = await kubectl.run(['get', '--raw', '/api/v1/namespaces/edges/configmaps/%2e%2e']);
+    const r = await env.kubectl.run(['get', '--raw', '/api/v1/namespaces/edges/configmaps/%2e%2e']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`Error from server (BadRequest): Name parameter invalid: "..": may not be '..'\n`);
   });

@@ -1,20 +1,9 @@
-/**
- * The NamespaceLifecycle admission rules over real HTTP, with kube-apiserver's
- * exact Status bodies: the immortal namespaces refuse every delete (single,
- * collection, dryRun) and nothing in the store changes; a create in a
- * Terminating namespace is a 403 with the NamespaceTerminating cause, in a
- * missing one a 404; updates and deletes there still pass. The real kubectl
- * prints kube-apiserver's error for `kubectl delete ns kube-system`.
- */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/index.js';
+import type { RunningServer } from '../../src/server/index.js';
 import { type Answer, call, ensureNamespace, pod, startTestServer } from '../helpers/server.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { waitUntil } from '../helpers/wait.js';
-import { KubectlSession } from './kubectl/run.js';
+import { useKubectlServer } from './kubectl/fixture.js';
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -272,28 +261,17 @@ const kubectls = await findKubectls();
 const haveKubectl = requireTool('kubectl', kubectls.length > 0);
 
 describe.skipIf(!haveKubectl)('kubectl', () => {
-  let dir: string;
-  let server: RunningServer;
-  let session: KubectlSession;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-ns-admission-'));
-    await mkdir(join(dir, 'home'), { recursive: true });
-    server = await startServer({ kubeconfigOut: join(dir, 'kubeconfig'), compactionInterval: 0 });
-    session = new KubectlSession(kubectls[0], dir, server.kubeconfigPath!, 'default');
-  });
-  afterAll(async () => {
-    await session?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const env = useKubectlServer(kubectls[0], 'default');
 
   it("kubectl delete ns kube-system prints kube-apiserver's error and exits 1", async () => {
-    const r = await session.run(['delete', 'ns', 'kube-system']);
+    const r = await env.kubectl.run(['delete', 'ns', 'kube-system']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'Error from server (Forbidden): namespaces "kube-system" is forbidden: this namespace may not be deleted\n',
     );
-    expect((await call(server, 'GET', '/api/v1/namespaces/kube-system')).body.status.phase).toBe('Active');
+    expect((await call(env.server, 'GET', '/api/v1/namespaces/kube-system')).body.status.phase).toBe(
+      'Active',
+    );
   });
 });

@@ -1,20 +1,10 @@
-/**
- * The namespace controller's pass over real HTTP: a Terminating namespace
- * carries the conditions kube-controller-manager sets, with its exact
- * reasons, messages and True/False values, while objects with finalizers hold
- * it; it goes once they go. Pods are deleted first (OrderedNamespaceDeletion,
- * on in 1.33). `kubectl describe ns` shows the conditions.
- */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/index.js';
+import type { RunningServer } from '../../src/server/index.js';
 import { MemoryStore } from '../../src/server/store/memory.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { waitUntil } from '../helpers/wait.js';
-import { KubectlSession } from './kubectl/run.js';
+import { useKubectlServer } from './kubectl/fixture.js';
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -253,29 +243,19 @@ const kubectls = await findKubectls();
 const haveKubectl = requireTool('kubectl', kubectls.length > 0);
 
 describe.skipIf(!haveKubectl)('kubectl describe', () => {
-  let dir: string;
-  let server: RunningServer;
-  let session: KubectlSession;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-ns-lifecycle-'));
-    await mkdir(join(dir, 'home'), { recursive: true });
-    server = await startServer({ kubeconfigOut: join(dir, 'kubeconfig'), compactionInterval: 0 });
-    session = new KubectlSession(kubectls[0], dir, server.kubeconfigPath!, 'stuck');
-  });
-  afterAll(async () => {
-    await session?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const env = useKubectlServer(kubectls[0], 'stuck');
 
   it('kubectl describe ns shows why a namespace is stuck', async () => {
-    await ensureNamespace(server, 'stuck');
-    await create(server, '/api/v1/namespaces/stuck/configmaps', configMap('held', ['example.com/x']));
-    const del = await session.run(['delete', 'ns', 'stuck', '--wait=false']);
+    await ensureNamespace(env.server, 'stuck');
+    await create(env.server, '/api/v1/namespaces/stuck/configmaps', configMap('held', ['example.com/x']));
+    const del = await env.kubectl.run(['delete', 'ns', 'stuck', '--wait=false']);
     expect(del.code, del.stderr).toBe(0);
     expect(del.stdout).toBe('namespace "stuck" deleted\n');
-    await waitUntil(async () => Object.keys(await conditions(server, 'stuck')).length === 5, 'conditions');
-    const r = await session.run(['describe', 'ns', 'stuck']);
+    await waitUntil(
+      async () => Object.keys(await conditions(env.server, 'stuck')).length === 5,
+      'conditions',
+    );
+    const r = await env.kubectl.run(['describe', 'ns', 'stuck']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines).toContain('Status:       Terminating');
@@ -290,22 +270,24 @@ describe.skipIf(!haveKubectl)('kubectl describe', () => {
     expect(row('NamespaceDeletionContentFailure')).toMatch(
       / False +.* ContentDeleted +All content successfully deleted, may be waiting on finalization$/,
     );
-    await unhold(server, '/api/v1/namespaces/stuck/configmaps/held');
-    await waitUntil(gone(server, '/api/v1/namespaces/stuck'), 'namespace stuck gone');
+    await unhold(env.server, '/api/v1/namespaces/stuck/configmaps/held');
+    await waitUntil(gone(env.server, '/api/v1/namespaces/stuck'), 'namespace stuck gone');
   });
 
   it('kubectl replace --raw .../finalize releases a stuck namespace, as against kube-apiserver', async () => {
-    await ensureNamespace(server, 'forced');
-    await create(server, '/api/v1/namespaces/forced/configmaps', configMap('held', ['example.com/x']));
-    expect((await session.run(['delete', 'ns', 'forced', '--wait=false'])).code).toBe(0);
-    await waitUntil(async () => Object.keys(await conditions(server, 'forced')).length === 5, 'conditions');
-    const got = await session.run(['get', 'ns', 'forced', '-o', 'json']);
+    await ensureNamespace(env.server, 'forced');
+    await create(env.server, '/api/v1/namespaces/forced/configmaps', configMap('held', ['example.com/x']));
+    expect((await env.kubectl.run(['delete', 'ns', 'forced', '--wait=false'])).code).toBe(0);
+    await waitUntil(
+      async () => Object.keys(await conditions(env.server, 'forced')).length === 5,
+      'conditions',
+    );
+    const got = await env.kubectl.run(['get', 'ns', 'forced', '-o', 'json']);
     const ns = JSON.parse(got.stdout);
     ns.spec.finalizers = [];
-    const file = join(dir, 'forced.json');
-    await writeFile(file, JSON.stringify(ns));
-    const r = await session.run(['replace', '--raw', '/api/v1/namespaces/forced/finalize', '-f', file]);
+    const file = await env.file('forced.json', JSON.stringify(ns));
+    const r = await env.kubectl.run(['replace', '--raw', '/api/v1/namespaces/forced/finalize', '-f', file]);
     expect(r.code, r.stderr).toBe(0);
-    await waitUntil(gone(server, '/api/v1/namespaces/forced'), 'namespace forced gone');
+    await waitUntil(gone(env.server, '/api/v1/namespaces/forced'), 'namespace forced gone');
   });
 });

@@ -4,7 +4,8 @@
  * CPU each, and a kill run starts several per seed on a 2-core machine. One
  * esbuild bundle of server-child.ts, built once per run, loads in about
  * 0.5 s. esbuild comes with tsx (its transpiler); where it cannot be
- * loaded, the processes run the TypeScript under tsx as before, only slower.
+ * loaded or the bundle cannot be written, the processes run the TypeScript
+ * under tsx, only slower.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -51,10 +52,10 @@ export async function buildServerChild(): Promise<ServerChildCode> {
     return sourceServerChild(`tsx (no esbuild: ${(err as Error).message.split('\n')[0]})`);
   }
   const dir = join(ROOT, 'node_modules', '.cache', 'watchmark-chaos');
-  await mkdir(dir, { recursive: true });
   // One file per run: runs (and test workers) side by side never share one.
   const path = join(dir, `server-child-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   try {
+    await mkdir(dir, { recursive: true });
     const out = await esbuild.build({
       entryPoints: [source.path],
       bundle: true,
@@ -67,8 +68,9 @@ export async function buildServerChild(): Promise<ServerChildCode> {
     });
     await writeFile(path, out.outputFiles[0].contents);
   } catch (err) {
+    // A read-only node_modules, or source esbuild cannot bundle: the slower way still works.
     await rm(path, { force: true });
-    throw err;
+    return sourceServerChild(`tsx (bundling failed: ${(err as Error).message.split('\n')[0]})`);
   }
   return { script: { path, execArgv: [] }, how: 'bundle', close: () => rm(path, { force: true }) };
 }

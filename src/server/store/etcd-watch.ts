@@ -41,7 +41,8 @@ const MAX_RETRY_MS = 2_000;
  * Progress notifications are not asked for: etcd 3.4 may send them for a
  * watcher that has not caught up yet. A broken stream (a member died) is
  * resumed on another member after a short backoff; only a compacted resume
- * point, or etcd cancelling the watch, reaches `onError`.
+ * point, an update or delete whose previous value was compacted before etcd
+ * sent it, or etcd cancelling the watch, reaches `onError`.
  */
 export class EtcdPrefixWatch implements StoreWatch {
   private readonly opts: EtcdPrefixWatchOptions;
@@ -117,6 +118,24 @@ export class EtcdPrefixWatch implements StoreWatch {
     this.retryMs = FIRST_RETRY_MS;
     if (res.events.length === 0) return;
     const events = res.events.map((ev) => this.toStoreEvent(ev));
+    // etcd reads an event's previous value at its revision - 1 when it sends it, and leaves
+    // it out if that revision is compacted by then (a watch still catching up). A delete
+    // without it cannot reach the caches (they would keep the object for good), nor can a
+    // modification: as kube-apiserver's etcd3 watcher (storage/etcd3/event.go, parseEvent),
+    // end the watch so that the caches are filled again from a fresh list.
+    const blind = events.find(
+      (ev) => ev.prevValue === undefined && !(ev.type === 'put' && ev.createRevision === ev.revision),
+    );
+    if (blind) {
+      this.fail(
+        new StoreError(
+          'compacted',
+          `etcd watch: ${blind.type} of ${blind.key} at revision ${blind.revision} came without its previous value (compacted meanwhile)`,
+          blind.revision,
+        ),
+      );
+      return;
+    }
     this.nextRevision = events[events.length - 1].revision + 1;
     try {
       this.opts.onEvents(events);

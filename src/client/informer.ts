@@ -82,6 +82,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private waiting: Promise<void> | undefined;
   private pumping = false;
   private resyncTimer: TimerHandle | undefined;
+  /** A resync is queued or being delivered: the next one waits for it (see scheduleResync). */
+  private resyncPending = false;
   private stopped = false;
 
   constructor(source: ListWatchSource, opts: InformerOptions<T> = {}) {
@@ -427,9 +429,24 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!period || this.stopped) return;
     this.resyncTimer = this.clock.setTimeout(() => {
       if (this.stopped) return;
-      const changes: Changes<T> = [];
-      for (const o of this.store.values()) changes.push('update', o, o);
-      this.enqueue((seq) => this.emitAll(seq, changes, 0));
+      // One resync at a time. Handlers slower than the period would otherwise queue resyncs
+      // faster than they are delivered, and the watch, which waits for delivery, would never
+      // be read again (client-go's listeners buffer instead; here the backlog would be the wait).
+      if (!this.resyncPending) {
+        this.resyncPending = true;
+        const changes: Changes<T> = [];
+        for (const o of this.store.values()) changes.push('update', o, o);
+        this.enqueue((seq) => {
+          const pending = this.emitAll(seq, changes, 0);
+          if (!pending) {
+            this.resyncPending = false;
+            return;
+          }
+          return pending.then(() => {
+            this.resyncPending = false;
+          });
+        });
+      }
       this.scheduleResync();
     }, period);
   }

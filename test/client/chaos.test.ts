@@ -39,6 +39,7 @@ import { buildKubeconfig } from '../../src/server/kubeconfig.js';
 import { etcdAvailable } from '../helpers/etcd.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
 import { call } from '../helpers/server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 function envInt(name: string, fallback: number): number {
   const text = process.env[name];
@@ -129,6 +130,48 @@ describe('chaos regressions', () => {
     await settle();
     expect(log).toEqual(['add 11', 'update 11->12']);
     await informer.stop();
+  });
+});
+
+describe('chaos regressions: resyncs', () => {
+  it('handlers slower than the resync period do not stop the watch', async () => {
+    // Found by the failover chaos on a loaded machine (seeds 175 and 178 of --start 150 --seeds 50
+    // --concurrency 8): resyncs queued faster than slow handlers delivered them, the watch waited
+    // for delivery, and the informer read nothing more (and took seconds to stop).
+    const source = new ScriptedSource();
+    const stream = new ScriptedStream();
+    source
+      .onList(
+        listOf(
+          '100',
+          Array.from({ length: 20 }, (_, i) => obj(`o${i}`, String(i + 1))),
+        ),
+      )
+      .onWatch(stream);
+    const informer = new Informer(source, { resyncPeriodMs: 20 });
+    let updates = 0;
+    const slow = () => new Promise<void>((r) => setTimeout(r, 3));
+    // A resync of 20 objects takes at least 60 ms: three periods.
+    informer.on({
+      add: slow,
+      update: () => {
+        updates++;
+        return slow();
+      },
+    });
+    try {
+      await informer.start().synced();
+      await waitUntil(() => updates >= 60, 'three resyncs delivered');
+      stream.push(ev.added(obj('first', '101')));
+      await waitUntil(() => informer.get('ns/first') !== undefined, 'the first event', 5_000);
+      stream.push(ev.added(obj('second', '102')));
+      await waitUntil(() => informer.get('ns/second') !== undefined, 'the second event', 5_000);
+    } finally {
+      const stopping = Date.now();
+      await informer.stop();
+      // At most one resync is left to deliver.
+      expect(Date.now() - stopping).toBeLessThan(2_000);
+    }
   });
 });
 

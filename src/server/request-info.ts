@@ -83,14 +83,7 @@ export function pathSegmentNameErrors(name: string): string[] {
  * handlers/namer.go's `errEmptyName`, an invalid one "Name parameter invalid".
  */
 function checkName(name: string): void {
-  if (name === '') throw StatusError.of('BadRequest', 'name must be provided');
-  const errors = pathSegmentNameErrors(name);
-  if (errors.length > 0) {
-    throw StatusError.of(
-      'BadRequest',
-      `Name parameter invalid: ${JSON.stringify(name)}: ${errors.join(';')}`,
-    );
-  }
+  checkSegment('Name', name, 'name must be provided');
 }
 
 /**
@@ -102,12 +95,16 @@ function checkName(name: string): void {
  * included, which otherwise could list across namespaces) acts on it.
  */
 function checkNamespace(namespace: string): void {
-  if (namespace === '') throw StatusError.of('BadRequest', 'Namespace parameter required.');
-  const errors = pathSegmentNameErrors(namespace);
+  checkSegment('Namespace', namespace, 'Namespace parameter required.');
+}
+
+function checkSegment(what: 'Name' | 'Namespace', value: string, whenEmpty: string): void {
+  if (value === '') throw StatusError.of('BadRequest', whenEmpty);
+  const errors = pathSegmentNameErrors(value);
   if (errors.length > 0) {
     throw StatusError.of(
       'BadRequest',
-      `Namespace parameter invalid: ${JSON.stringify(namespace)}: ${errors.join(';')}`,
+      `${what} parameter invalid: ${JSON.stringify(value)}: ${errors.join(';')}`,
     );
   }
 }

@@ -38,7 +38,7 @@ const importServer = (withDescriptions: boolean) => `
 const t0 = performance.now();
 await import(${JSON.stringify(dist('server/index.js'))});
 const t1 = performance.now();
-${withDescriptions ? `await import(${JSON.stringify(dist('server/openapi-descriptions.generated.js'))});` : ''}
+${withDescriptions ? `await import(${JSON.stringify(dist('server/openapi/openapi-descriptions.generated.js'))});` : ''}
 console.log(JSON.stringify({ ms: performance.now() - t0, serverMs: t1 - t0 }));`;
 
 // Building every /openapi/v3 document, as the first request does, with or without descriptions.
@@ -71,7 +71,7 @@ for (let i = 0; i < runs; i++) {
 }
 const m = (key: string, field: string) => Number(median(samples[key].map((s) => s[field])).toFixed(1));
 
-const module = `${ROOT}dist/server/openapi-descriptions.generated.js`;
+const module = `${ROOT}dist/server/openapi/openapi-descriptions.generated.js`;
 const moduleBytes = statSync(module).size;
 const packedBytes = gzipSync(readFileSync(module)).length;
 const mapBytes = statSync(`${module}.map`).size + statSync(module.replace(/\.js$/, '.d.ts')).size;

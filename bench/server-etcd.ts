@@ -20,7 +20,11 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonLinesDecoder } from '../src/protocol/jsonlines.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
-import { type EtcdCluster, findEtcdBinary, startEtcdCluster } from '../src/server/store/etcd-launcher.js';
+import {
+  type EtcdCluster,
+  findEtcdBinary,
+  startEtcdCluster,
+} from '../src/server/storage/stores/etcd-launcher.js';
 import { forEachBounded, httpExpect } from './lib/http.js';
 import { type LatencySummary, round, summarize, table } from './lib/report.js';
 

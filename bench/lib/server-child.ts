@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
-import { setWatchWriteCoalescing, watchWriteCounts } from '../../src/server/watch-sink.js';
+import { setWatchWriteCoalescing, watchWriteCounts } from '../../src/server/watchcache/watch-sink.js';
 import { runServerChild } from '../../src/study/server-child-runtime.js';
 import type { ServerSample } from './server-process.js';
 

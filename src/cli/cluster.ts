@@ -3,8 +3,9 @@ import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { parse, stringify } from 'yaml';
-import { generateToken } from '../server/auth.js';
-import { buildKubeconfig, writeKubeconfig } from '../server/kubeconfig.js';
+import { generateToken } from '../server/http/auth.js';
+import { buildKubeconfig, writeKubeconfig } from '../server/pki/kubeconfig.js';
+import { generateServingCertificates } from '../server/pki/tls.js';
 import {
   ETCD_MAX_REQUEST_BYTES,
   type EtcdCluster,
@@ -12,8 +13,7 @@ import {
   PortTakenError,
   startEtcdCluster,
   TetheredProcess,
-} from '../server/store/etcd-launcher.js';
-import { generateServingCertificates } from '../server/tls.js';
+} from '../server/storage/stores/etcd-launcher.js';
 import { CliError, positiveIntArg } from './errors.js';
 
 /** Options of {@link startHaCluster}. */

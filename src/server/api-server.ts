@@ -8,8 +8,20 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import { failureStatus, StatusError } from '../protocol/status.js';
-import { Authenticator, generateToken, parseTokenFile, tlsClientAuthOptions, type UserInfo } from './auth.js';
-import { Compactor } from './compaction.js';
+import { handleResource, type ResourceContext } from './handlers/resource-handler.js';
+import type { WatchSettings } from './handlers/watch.js';
+import {
+  Authenticator,
+  generateToken,
+  parseTokenFile,
+  tlsClientAuthOptions,
+  type UserInfo,
+} from './http/auth.js';
+import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
+import { sendJson, sendStatus, toStatus } from './http/http-io.js';
+import { negotiateDiscovery } from './http/media-types.js';
+import { parseResourcePath, splitRequestTarget } from './http/request-info.js';
+import { findByPlural, REGISTRY } from './kinds/registry.js';
 import {
   aggregatedDiscovery,
   legacyApiGroup,
@@ -17,23 +29,17 @@ import {
   legacyApiResourceList,
   legacyApiVersions,
   versionInfo,
-} from './discovery.js';
-import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './health.js';
-import { sendJson, sendStatus, toStatus } from './http-io.js';
-import { findByPlural, REGISTRY } from './kinds/registry.js';
-import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
-import { negotiateDiscovery } from './media-types.js';
-import { ServerMetrics } from './metrics.js';
-import { NamespaceLifecycle } from './namespace-lifecycle.js';
-import { ObjectStorage } from './object-storage.js';
+} from './openapi/discovery.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
-import { parseResourcePath, splitRequestTarget } from './request-info.js';
-import { handleResource, type ResourceContext } from './resource-handler.js';
-import { newStats, type ServerStats } from './stats.js';
-import { MemoryStore } from './store/memory.js';
-import type { Store } from './store/types.js';
+import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
+import { ServerMetrics } from './stats/metrics.js';
+import { newStats, type ServerStats } from './stats/stats.js';
+import { NamespaceLifecycle } from './storage/namespace-lifecycle.js';
+import { ObjectStorage } from './storage/object-storage.js';
+import { Compactor } from './storage/stores/compaction.js';
+import { MemoryStore } from './storage/stores/memory.js';
+import type { Store } from './storage/stores/types.js';
 import type { LiveUi } from './ui/live-ui.js';
-import type { WatchSettings } from './watch.js';
 import { Cacher } from './watchcache/cacher.js';
 
 /** A running API server. */
@@ -99,7 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
  */
 async function openEtcdStore(options: ServerOptions): Promise<Store | undefined> {
   if (!options.etcd || options.store) return undefined;
-  const { EtcdStore } = await import('./store/etcd.js');
+  const { EtcdStore } = await import('./storage/stores/etcd.js');
   return new EtcdStore({ log: options.log, ...options.etcd });
 }
 
@@ -262,7 +268,7 @@ class ApiServer implements RunningServer {
       let tls = opts.tls;
       if (!tls) {
         // Loaded on first use: only a server that makes its own certificate needs the certificate code.
-        const { generateServingCertificates } = await import('./tls.js');
+        const { generateServingCertificates } = await import('./pki/tls.js');
         const generated = await generateServingCertificates({ hosts: [bindAddress], clock: this.clock });
         tls = { certPem: generated.certPem, keyPem: generated.keyPem, caPem: generated.caCertPem };
       }
@@ -501,7 +507,7 @@ class ApiServer implements RunningServer {
         );
       }
       case '/openapi/v2': {
-        const { openApiV2Response } = await import('./openapi.js');
+        const { openApiV2Response } = await import('./openapi/openapi.js');
         const v2 = openApiV2Response();
         res.writeHead(v2.status, { 'Content-Type': v2.contentType, 'Content-Length': v2.body.length });
         res.end(v2.body);
@@ -513,7 +519,7 @@ class ApiServer implements RunningServer {
       }
     }
     if (path.startsWith('/openapi/v3')) {
-      const { servedOpenApiV3 } = await import('./openapi.js');
+      const { servedOpenApiV3 } = await import('./openapi/openapi.js');
       const openapi = await servedOpenApiV3(REGISTRY);
       if (path === '/openapi/v3') return this.reply(res, 200, openapi.root);
       const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));

@@ -1,6 +1,6 @@
 import type { Clock } from '../protocol/clock.js';
-import type { EtcdStoreOptions } from './store/etcd.js';
-import type { Store } from './store/types.js';
+import type { EtcdStoreOptions } from './storage/stores/etcd.js';
+import type { Store } from './storage/stores/types.js';
 
 /** Options of {@link startServer}; each mirrors a `watchmark serve` flag. Durations are in ms. */
 export interface ServerOptions {

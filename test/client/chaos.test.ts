@@ -35,7 +35,7 @@ import { KubeClient } from '../../src/client/client.js';
 import { Informer } from '../../src/client/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { startServer } from '../../src/server/index.js';
-import { buildKubeconfig } from '../../src/server/kubeconfig.js';
+import { buildKubeconfig } from '../../src/server/pki/kubeconfig.js';
 import { etcdAvailable } from '../helpers/etcd.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
 import { call } from '../helpers/server.js';

@@ -17,7 +17,7 @@ import { KubeClient } from '../../src/client/client.js';
 import { TransportError } from '../../src/client/transport.js';
 import type { Watcher, WatcherEvent } from '../../src/client/watcher.js';
 import type { RunningServer } from '../../src/server/index.js';
-import { buildKubeconfig } from '../../src/server/kubeconfig.js';
+import { buildKubeconfig } from '../../src/server/pki/kubeconfig.js';
 import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';
 import { call, ensureNamespace, pod, startTestServer } from '../helpers/server.js';
 import { type SeenRequest, TcpProxy } from '../helpers/tcp-proxy.js';

@@ -7,15 +7,15 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
-import { EtcdStore, type EtcdStoreOptions } from '../../src/server/store/etcd.js';
+import { EtcdStore, type EtcdStoreOptions } from '../../src/server/storage/stores/etcd.js';
 import {
   type EtcdCluster,
   type EtcdClusterOptions,
   findEtcdBinary,
   startEtcdCluster,
-} from '../../src/server/store/etcd-launcher.js';
-import { MemoryStore } from '../../src/server/store/memory.js';
-import type { Store } from '../../src/server/store/types.js';
+} from '../../src/server/storage/stores/etcd-launcher.js';
+import { MemoryStore } from '../../src/server/storage/stores/memory.js';
+import type { Store } from '../../src/server/storage/stores/types.js';
 import { requireTool } from './tools.js';
 
 /** Whether etcd tests can run here (warns loudly, or throws under CI=true, when they cannot). */

@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs';
 import { expect } from 'vitest';
 import { StatusError } from '../../src/protocol/status.js';
-import { decodeProtobufObject, PROTOBUF_MAGIC } from '../../src/server/protobuf.js';
+import { decodeProtobufObject, PROTOBUF_MAGIC } from '../../src/server/http/protobuf-body.js';
 
 /**
  * A field to encode with raw tags, so that these tests pin the upstream field numbers

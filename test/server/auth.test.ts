@@ -15,8 +15,8 @@ import {
   TokenFileError,
   tlsClientAuthOptions,
   type UserInfo,
-} from '../../src/server/auth.js';
-import { buildKubeconfig, writeKubeconfig } from '../../src/server/kubeconfig.js';
+} from '../../src/server/http/auth.js';
+import { buildKubeconfig, writeKubeconfig } from '../../src/server/pki/kubeconfig.js';
 import {
   type CertificateAuthority,
   type ClientCertificate,
@@ -24,7 +24,7 @@ import {
   generateServingCertificates,
   issueClientCertificate,
   type ServingCertificates,
-} from '../../src/server/tls.js';
+} from '../../src/server/pki/tls.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 
 const execFileAsync = promisify(execFile);

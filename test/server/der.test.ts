@@ -6,7 +6,7 @@
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { basicConstraints, KeyUsage, keyIdentifier, keyUsage } from '../../src/server/certificate.js';
+import { basicConstraints, KeyUsage, keyIdentifier, keyUsage } from '../../src/server/pki/certificate.js';
 import {
   bitString,
   childrenOf,
@@ -18,7 +18,7 @@ import {
   time,
   unsignedInteger,
   utf8String,
-} from '../../src/server/der.js';
+} from '../../src/server/pki/der.js';
 
 const hex = (b: Buffer) => b.toString('hex');
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { aggregatedContentType, negotiateDiscovery, parseAccept } from '../../src/server/http/media-types.js';
+import type { ResourceKind } from '../../src/server/kinds/types.js';
 import {
   aggregatedDiscovery,
   compareVersionPriority,
@@ -8,9 +10,7 @@ import {
   legacyApiResourceList,
   legacyApiVersions,
   versionInfo,
-} from '../../src/server/discovery.js';
-import type { ResourceKind } from '../../src/server/kinds/types.js';
-import { aggregatedContentType, negotiateDiscovery, parseAccept } from '../../src/server/media-types.js';
+} from '../../src/server/openapi/discovery.js';
 import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
 import { deployments, KINDS, namespaces, pods } from './fixtures/kinds.js';
 

@@ -6,8 +6,8 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryFlag } from '../../src/server/http/query-flag.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { queryFlag } from '../../src/server/query-flag.js';
 import { etcdAvailable, useEtcd } from '../helpers/etcd.js';
 import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ipAddressOctets } from '../../src/server/ip-address.js';
+import { ipAddressOctets } from '../../src/server/pki/ip-address.js';
 
 const hex = (text: string) => ipAddressOctets(text)?.toString('hex');
 

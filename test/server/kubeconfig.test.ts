@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildKubeconfig, writeKubeconfig } from '../../src/server/kubeconfig.js';
-import { generateCertificateAuthority, issueClientCertificate } from '../../src/server/tls.js';
+import { buildKubeconfig, writeKubeconfig } from '../../src/server/pki/kubeconfig.js';
+import { generateCertificateAuthority, issueClientCertificate } from '../../src/server/pki/tls.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 
 const execFileAsync = promisify(execFile);

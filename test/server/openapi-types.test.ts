@@ -1,5 +1,5 @@
 /**
- * Generates `src/server/openapi-types.generated.ts` (the structure of every Kubernetes type the
+ * Generates `src/server/openapi/openapi-types.generated.ts` (the structure of every Kubernetes type the
  * served kinds reach, for the OpenAPI v3 `components.schemas`) from the kubernetes-types
  * declarations, and fails when the committed file is out of date: after adding a kind or
  * upgrading kubernetes-types, regenerate with
@@ -18,11 +18,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
-import type { ApiDescriptionTable, ApiFieldType, ApiType } from '../../src/server/openapi-model.js';
-import { schemaNameOf } from '../../src/server/openapi-schemas.js';
+import type { ApiDescriptionTable, ApiFieldType, ApiType } from '../../src/server/openapi/openapi-model.js';
+import { schemaNameOf } from '../../src/server/openapi/openapi-schemas.js';
 
-const GENERATED = 'src/server/openapi-types.generated.ts';
-const GENERATED_DESCRIPTIONS = 'src/server/openapi-descriptions.generated.ts';
+const GENERATED = 'src/server/openapi/openapi-types.generated.ts';
+const GENERATED_DESCRIPTIONS = 'src/server/openapi/openapi-descriptions.generated.ts';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TYPES_DIR = dirname(createRequire(import.meta.url).resolve('kubernetes-types/package.json'));
 const TYPES_VERSION: string = createRequire(import.meta.url)('kubernetes-types/package.json').version;

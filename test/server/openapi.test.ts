@@ -9,9 +9,9 @@ import {
   openApiV3GroupDocument,
   openApiV3Key,
   servedOpenApiV3,
-} from '../../src/server/openapi.js';
-import { loadApiDescriptions } from '../../src/server/openapi-descriptions.js';
-import { componentSchemas, type OpenApiSchema } from '../../src/server/openapi-schemas.js';
+} from '../../src/server/openapi/openapi.js';
+import { loadApiDescriptions } from '../../src/server/openapi/openapi-descriptions.js';
+import { componentSchemas, type OpenApiSchema } from '../../src/server/openapi/openapi-schemas.js';
 import { KINDS } from './fixtures/kinds.js';
 
 /**

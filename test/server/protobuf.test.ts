@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeProtobufObject, PROTOBUF_MAGIC } from '../../src/server/protobuf.js';
+import { decodeProtobufObject, PROTOBUF_MAGIC } from '../../src/server/http/protobuf-body.js';
 import { encode, entry, envelope, statusOf } from '../helpers/protobuf-wire.js';
 
 describe('decodeProtobufObject: kubectl 1.32+ create namespace', () => {

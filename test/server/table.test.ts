@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { StatusError } from '../../src/protocol/status.js';
-import { parseIncludeObject, toTable, wantsTable, watchEventTable } from '../../src/server/table.js';
+import { parseIncludeObject, toTable, wantsTable, watchEventTable } from '../../src/server/handlers/table.js';
 import { deployments, NOW, namespaces, pods } from './fixtures/kinds.js';
 
 /** The Accept of `kubectl get` (default, -o wide, -w ...), kubectl-needs §6. */

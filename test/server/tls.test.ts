@@ -11,7 +11,7 @@ import {
   type TLSSocket,
   type Server as TlsServer,
 } from 'node:tls';
-// Tests only: an independent decoder, to check what src/server/certificate.ts encodes.
+// Tests only: an independent decoder, to check what src/server/pki/certificate.ts encodes.
 import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/protocol/clock.js';
@@ -23,7 +23,7 @@ import {
   loadCertificates,
   type ServingCertificates,
   TlsFileError,
-} from '../../src/server/tls.js';
+} from '../../src/server/pki/tls.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

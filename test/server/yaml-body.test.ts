@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Lexer } from 'yaml';
 import { StatusError } from '../../src/protocol/status.js';
-import { MAX_YAML_DEPTH, parseYamlBody, yamlDepthBound } from '../../src/server/yaml-body.js';
+import { MAX_YAML_DEPTH, parseYamlBody, yamlDepthBound } from '../../src/server/http/yaml-body.js';
 
 const bound = (text: string) => yamlDepthBound(new Lexer().lex(text));
 

@@ -17,7 +17,7 @@ import { runServerChild, sendToParent } from '../../../src/study/server-child-ru
 // What the server loads on demand, loaded while the process waits: the etcd client for the
 // start, the patch engine for the first PATCH. A start then costs the server's own work only.
 await Promise.all([
-  import('../../../src/server/store/etcd.js'),
+  import('../../../src/server/storage/stores/etcd.js'),
   import('../../../src/protocol/patch/index.js'),
 ]);
 

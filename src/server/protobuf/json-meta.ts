@@ -9,7 +9,7 @@
  */
 import type { ObjectMeta, OwnerReference } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { OBJECT_META_SCALAR_FIELDS } from '../meta.js';
+import { OBJECT_META_SCALAR_FIELDS } from '../storage/meta.js';
 
 /** A decoded message as plain data: `toObject` output with int64 as number and bytes as base64. */
 export type Plain = Record<string, unknown>;

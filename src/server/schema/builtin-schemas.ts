@@ -8,8 +8,8 @@
  * named string and map types (`v1.Protocol`, `v1.ResourceList`, `types.UID`) are not in the
  * table and print as their underlying type.
  */
-import type { ApiFieldType, ApiType } from '../openapi-model.js';
-import { API_TYPES } from '../openapi-types.generated.js';
+import type { ApiFieldType, ApiType } from '../openapi/openapi-model.js';
+import { API_TYPES } from '../openapi/openapi-types.generated.js';
 import type { Schema, SchemaRef, SchemaSource } from './schema.js';
 
 /**

@@ -20,9 +20,9 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import type { WarningRecorder } from '../http/warnings.js';
 import type { ResourceKind } from '../kinds/types.js';
-import { schemaNameOf } from '../openapi-schemas.js';
-import type { WarningRecorder } from '../warnings.js';
+import { schemaNameOf } from '../openapi/openapi-schemas.js';
 import { applyErrors, joinApplyErrors } from './apply-errors.js';
 import { converterError, converterStrictErrors } from './converter-errors.js';
 import { decoderError, decoderStrictErrors } from './decoder-errors.js';

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../protocol/clock.js';
+import type { WatchStart } from '../handlers/watch.js';
+import { queryFlag } from '../http/query-flag.js';
+import type { ResourceRequest } from '../http/request-info.js';
 import type { ResourceKind } from '../kinds/types.js';
-import { queryFlag } from '../query-flag.js';
-import type { ResourceRequest } from '../request-info.js';
-import type { ServerStats } from '../stats.js';
-import type { WatchStart } from '../watch.js';
+import type { ServerStats } from '../stats/stats.js';
 import type { Cacher } from '../watchcache/cacher.js';
 import type { WatcherObserver } from '../watchcache/watcher.js';
 import { UiRoutes, type UiRoutesOptions } from './routes.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failureStatus, StatusError } from '../../protocol/status.js';
-import { readBody, sendJson } from '../http-io.js';
+import { readBody, sendJson } from '../http/http-io.js';
 import { loginPage } from './login-page.js';
 import { sessionCookie, UiSessions } from './session.js';
 import type { UiStream } from './stream.js';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Clock, TimerHandle } from '../../protocol/clock.js';
-import type { ServerStats } from '../stats.js';
+import type { ServerStats } from '../stats/stats.js';
 import type { Aggregate, LaneView, WatchTimeline } from './timeline.js';
 
 /** The longest a stream stays silent (ms). */

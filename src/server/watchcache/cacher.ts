@@ -1,9 +1,9 @@
 import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { resourceId, resourceIdOfKey } from '../keys.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { ServerStats } from '../stats.js';
-import type { Store, StoreEvent, StoreWatch } from '../store/types.js';
+import type { ServerStats } from '../stats/stats.js';
+import { resourceId, resourceIdOfKey } from '../storage/keys.js';
+import type { Store, StoreEvent, StoreWatch } from '../storage/stores/types.js';
 import { type HistoryOptions, ResourceCache } from './resource-cache.js';
 
 /** Parses a stored value and stamps it with its resourceVersion. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { failureStatus, type Status } from '../../protocol/status.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { ServerStats } from '../stats.js';
+import type { ServerStats } from '../stats/stats.js';
 import { DispatchIndex } from './dispatch.js';
 import { CacheEvent, type ChangeType } from './event.js';
 import type { CacheWatcher } from './watcher.js';

@@ -5,7 +5,7 @@ import {
   type WatchEventType,
 } from '../../protocol/events.js';
 import type { Status } from '../../protocol/status.js';
-import type { ServerStats } from '../stats.js';
+import type { ServerStats } from '../stats/stats.js';
 import type { CacheEvent, EventEncoder } from './event.js';
 
 /** Where a watcher's bytes go: in the server, an HTTP response. */

@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import type { ClusterConnection } from '../../../src/client/config/index.js';
-import { generateServingCertificates } from '../../../src/server/tls.js';
+import { generateServingCertificates } from '../../../src/server/pki/tls.js';
 import { findKubectls, requireTool } from '../../helpers/tools.js';
 
 const execFileAsync = promisify(execFile);

@@ -16,7 +16,7 @@ import type { ClusterConnection } from '../../../src/client/config/index.js';
 import type { Informer } from '../../../src/client/informer.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { freePort, TetheredProcess } from '../../../src/server/store/etcd-launcher.js';
+import { freePort, TetheredProcess } from '../../../src/server/storage/stores/etcd-launcher.js';
 import { etcdAvailable, uniquePrefix, useEtcd } from '../../helpers/etcd.js';
 import { call, ensureNamespace, pod } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';

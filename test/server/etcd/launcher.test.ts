@@ -9,7 +9,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, PortTakenError, startEtcdCluster } from '../../../src/server/store/etcd-launcher.js';
+import {
+  freePort,
+  PortTakenError,
+  startEtcdCluster,
+} from '../../../src/server/storage/stores/etcd-launcher.js';
 import { etcdAvailable } from '../../helpers/etcd.js';
 
 describe.skipIf(!etcdAvailable)('etcd launcher', () => {

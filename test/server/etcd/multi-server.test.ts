@@ -9,14 +9,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Compactor } from '../../../src/server/compaction.js';
 import type { RunningServer } from '../../../src/server/index.js';
-import type { EtcdStore } from '../../../src/server/store/etcd.js';
 import {
   generateCertificateAuthority,
   generateServingCertificates,
   issueClientCertificate,
-} from '../../../src/server/tls.js';
+} from '../../../src/server/pki/tls.js';
+import { Compactor } from '../../../src/server/storage/stores/compaction.js';
+import type { EtcdStore } from '../../../src/server/storage/stores/etcd.js';
 import { etcdAvailable, settled, uniquePrefix, useEtcd } from '../../helpers/etcd.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../../helpers/server.js';
 

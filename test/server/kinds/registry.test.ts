@@ -8,8 +8,8 @@ import {
   resolveResource,
 } from '../../../src/server/kinds/registry.js';
 import { apiVersionOf } from '../../../src/server/kinds/types.js';
-import { schemaNameOf } from '../../../src/server/openapi-schemas.js';
-import { API_TYPES } from '../../../src/server/openapi-types.generated.js';
+import { schemaNameOf } from '../../../src/server/openapi/openapi-schemas.js';
+import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';
 
 /** What `kubectl api-resources` prints for these kinds on a 1.33 cluster. */
 const EXPECTED: Array<

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
 import { REGISTRY } from '../../../src/server/kinds/registry.js';
 import { apiVersionOf, type ResourceKind } from '../../../src/server/kinds/types.js';
-import { schemaNameOf } from '../../../src/server/openapi-schemas.js';
-import { API_TYPES } from '../../../src/server/openapi-types.generated.js';
+import { schemaNameOf } from '../../../src/server/openapi/openapi-schemas.js';
+import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';

@@ -1,0 +1,41 @@
+/**
+ * DeleteOptions of a DELETE, from its body and query: propagation policy
+ * (with the old `orphanDependents`), preconditions, dryRun.
+ */
+import type { IncomingMessage } from 'node:http';
+import { StatusError } from '../../protocol/status.js';
+import { MAX_BODY_BYTES, parseJsonBody, readBody } from '../http/http-io.js';
+import type { DeleteOptions } from '../storage/object-storage.js';
+import type { Query } from './resource-context.js';
+import { dryRun } from './write-input.js';
+
+/** Reads the DeleteOptions of a DELETE; a malformed body or policy is a 400. */
+export async function deleteOptions(req: IncomingMessage, query: Query): Promise<DeleteOptions> {
+  const raw = await readBody(req, MAX_BODY_BYTES);
+  let body: {
+    propagationPolicy?: unknown;
+    preconditions?: unknown;
+    dryRun?: unknown;
+    orphanDependents?: unknown;
+  } = {};
+  if (raw.length > 0 && raw.toString('utf8').trim() !== '') {
+    const parsed = parseJsonBody(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw StatusError.of('BadRequest', 'DeleteOptions must be an object');
+    }
+    body = parsed as typeof body;
+  }
+  const policy =
+    query.get('propagationPolicy') ??
+    body.propagationPolicy ??
+    (body.orphanDependents === true ? 'Orphan' : undefined);
+  if (policy !== undefined && policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
+    throw StatusError.of(
+      'BadRequest',
+      `propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Background", "Foreground", "Orphan"`,
+    );
+  }
+  const dry = dryRun(query) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
+  const pre = body.preconditions as DeleteOptions['preconditions'] | undefined;
+  return { propagationPolicy: policy, preconditions: pre ?? undefined, dryRun: dry };
+}

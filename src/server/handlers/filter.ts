@@ -1,0 +1,84 @@
+import type { KubeObject } from '../../protocol/events.js';
+import { exactValue, fieldsOf, matchesFields, parseFieldSelector } from '../../protocol/fields.js';
+import { isEverything, matchesLabels, parseLabelSelector, SelectorError } from '../../protocol/labels.js';
+import { StatusError } from '../../protocol/status.js';
+import type { ResourceKind } from '../kinds/types.js';
+import type { WatchFilter } from '../watchcache/watcher.js';
+
+const GENERIC_FIELDS = ['metadata.name', 'metadata.namespace'];
+
+/** Reads a selectable field of `obj` for `kind`. */
+export function fieldValue(kind: ResourceKind, obj: KubeObject, field: string): string | undefined {
+  if (field === 'metadata.name') return obj.metadata?.name;
+  if (field === 'metadata.namespace') return obj.metadata?.namespace;
+  return kind.fields[field]?.(obj);
+}
+
+/**
+ * Builds the filter of a list or watch from its namespace and selectors.
+ * Bad selectors and fields the kind does not support are a 400, as from
+ * kube-apiserver.
+ */
+export function buildFilter(
+  kind: ResourceKind,
+  namespace: string | undefined,
+  labelSelector: string | undefined,
+  fieldSelector: string | undefined,
+): WatchFilter {
+  let labels: ReturnType<typeof parseLabelSelector>;
+  let fields: ReturnType<typeof parseFieldSelector>;
+  try {
+    labels = parseLabelSelector(labelSelector ?? '');
+  } catch (err) {
+    if (err instanceof SelectorError) throw StatusError.of('BadRequest', err.message);
+    throw err;
+  }
+  try {
+    fields = parseFieldSelector(fieldSelector ?? '');
+  } catch (err) {
+    if (err instanceof SelectorError) throw StatusError.of('BadRequest', err.message);
+    throw err;
+  }
+  for (const field of fieldsOf(fields)) {
+    if (!GENERIC_FIELDS.includes(field) && !kind.fields[field]) {
+      throw StatusError.of(
+        'BadRequest',
+        `field label not supported: ${field} (${kind.kind} supports ${[...GENERIC_FIELDS, ...Object.keys(kind.fields)].join(', ')})`,
+      );
+    }
+  }
+  const ns = kind.namespaced && namespace ? namespace : undefined;
+  const hasFields = fields.requirements.length > 0;
+  const hasLabels = !isEverything(labels);
+  const nodeName = kind.fields['spec.nodeName'] ? exactValue(fields, 'spec.nodeName') : undefined;
+  const name = exactValue(fields, 'metadata.name');
+  let index: WatchFilter['index'];
+  if (nodeName !== undefined) index = { field: 'spec.nodeName', value: nodeName };
+  else if (name !== undefined) index = { field: 'metadata.name', value: name };
+  else if (ns !== undefined) index = { field: 'metadata.namespace', value: ns };
+  return {
+    namespace: ns,
+    index,
+    everything: !hasFields && !hasLabels,
+    matches(obj: KubeObject): boolean {
+      if (ns !== undefined && obj.metadata?.namespace !== ns) return false;
+      if (hasLabels && !matchesLabels(labels, obj.metadata?.labels)) return false;
+      if (hasFields && !matchesFields(fields, (f) => fieldValue(kind, obj, f))) return false;
+      return true;
+    },
+  };
+}
+
+/**
+ * The filter of a list, watch or deletecollection request from its query
+ * (`labelSelector`, `fieldSelector`); a watch by name passes its own
+ * `fieldSelector` with the name added.
+ */
+export function filterFromQuery(
+  kind: ResourceKind,
+  namespace: string | undefined,
+  query: URLSearchParams,
+  fieldSelector: string | undefined = query.get('fieldSelector') ?? undefined,
+): WatchFilter {
+  return buildFilter(kind, namespace, query.get('labelSelector') ?? undefined, fieldSelector);
+}

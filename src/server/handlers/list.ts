@@ -1,0 +1,261 @@
+import type { Clock } from '../../protocol/clock.js';
+import type { KubeObject } from '../../protocol/events.js';
+import { StatusError } from '../../protocol/status.js';
+import type { ResourceKind } from '../kinds/types.js';
+import type { ListMode, ServerStats } from '../stats/stats.js';
+import { resourcePrefix } from '../storage/keys.js';
+import { storeErrorToStatus } from '../storage/object-errors.js';
+import { type Store, StoreError } from '../storage/stores/types.js';
+import { type Cacher, decodeStored } from '../watchcache/cacher.js';
+import type { WatchFilter } from '../watchcache/watcher.js';
+import {
+  awaitRevision,
+  decodeContinue,
+  encodeContinue,
+  parseResourceVersion,
+  tooLargeResourceVersion,
+  tooOldResourceVersion,
+} from './resource-version.js';
+
+/** The list-relevant query parameters. */
+export interface ListQuery {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit?: string;
+  continue?: string;
+}
+
+/** One listed object with its JSON text. */
+export interface ListedObject {
+  object: KubeObject;
+  json: string;
+}
+
+/** A list answer before rendering. */
+export interface ListResult {
+  items: ListedObject[];
+  resourceVersion: number;
+  continue?: string;
+  remainingItemCount?: number;
+  mode: ListMode;
+  /** Objects looked at to find the items. */
+  examined: number;
+}
+
+/** What the list service needs from the server. */
+export interface ListContext {
+  store: Store;
+  cacher: Cacher;
+  clock: Clock;
+  stats: ServerStats;
+  /** How long a request for a future resourceVersion waits before its 504. */
+  tooLargeWaitMs: number;
+}
+
+/** Validates a list's parameter combination; returns the parsed limit. */
+export function validateListQuery(q: ListQuery): {
+  limit: number;
+  rv: number | undefined;
+  match: string | undefined;
+} {
+  const match = q.resourceVersionMatch || undefined;
+  const rv = parseResourceVersion(q.resourceVersion);
+  let limit = 0;
+  if (q.limit !== undefined && q.limit !== '') {
+    if (!/^-?\d{1,15}$/.test(q.limit))
+      throw StatusError.of('BadRequest', `invalid limit: ${JSON.stringify(q.limit)}`);
+    limit = Math.max(0, Number(q.limit));
+  }
+  if (match !== undefined && match !== 'NotOlderThan' && match !== 'Exact') {
+    throw StatusError.of(
+      'BadRequest',
+      `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
+    );
+  }
+  if (q.continue) {
+    if (rv !== undefined && rv !== 0) {
+      throw StatusError.of('BadRequest', 'specifying resource version is not allowed when using continue');
+    }
+    if (match !== undefined) {
+      throw StatusError.of(
+        'BadRequest',
+        'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
+      );
+    }
+  }
+  if (match !== undefined && q.resourceVersion === undefined) {
+    throw StatusError.of(
+      'BadRequest',
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
+  }
+  if (match === 'Exact' && rv === 0) {
+    throw StatusError.of(
+      'BadRequest',
+      'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    );
+  }
+  if (match === 'Exact' && rv === undefined) {
+    throw StatusError.of(
+      'BadRequest',
+      'resourceVersionMatch: Forbidden: resourceVersionMatch "Exact" requires a resourceVersion',
+    );
+  }
+  return { limit, rv, match };
+}
+
+/**
+ * Serves a list with kube-apiserver's resourceVersion semantics:
+ * unset = consistent read of the store; "0" = whatever the cache has;
+ * N = not older than N (from the cache, waiting for it to catch up, 504 if it
+ * cannot) or, with a limit or `Exact`, exactly N from the store (410 once
+ * compacted); `continue` resumes at the token's revision.
+ */
+export async function serveList(
+  ctx: ListContext,
+  kind: ResourceKind,
+  filter: WatchFilter,
+  query: ListQuery,
+): Promise<ListResult> {
+  const { limit, rv, match } = validateListQuery(query);
+  const prefix = resourcePrefix(kind, filter.namespace);
+  let result: ListResult;
+  if (query.continue) {
+    const token = decodeContinue(query.continue);
+    result = await fromStore(ctx, kind, prefix, filter, limit, token.rv, prefix + token.start, 'continue');
+  } else if (rv === undefined) {
+    result = await fromStore(ctx, kind, prefix, filter, limit, undefined, prefix, 'consistent');
+  } else if (match === 'Exact' || (match === undefined && rv !== 0 && limit > 0)) {
+    result = await fromStore(ctx, kind, prefix, filter, limit, rv, prefix, 'exact');
+  } else {
+    await awaitRevision(ctx.cacher, ctx.stats, rv, ctx.tooLargeWaitMs);
+    result = fromCache(ctx, kind, prefix, filter, limit, rv === 0 ? 'cache' : 'notOlderThan');
+  }
+  ctx.stats.lists[result.mode]++;
+  ctx.stats.listObjects[result.mode] += result.items.length;
+  ctx.stats.listObjectsExamined[result.mode] += result.examined;
+  return result;
+}
+
+function fromCache(
+  ctx: ListContext,
+  kind: ResourceKind,
+  prefix: string,
+  filter: WatchFilter,
+  limit: number,
+  mode: ListMode,
+): ListResult {
+  const cache = ctx.cacher.cacheFor(kind);
+  const revision = ctx.cacher.latestRevision;
+  const items: ListedObject[] = [];
+  const index = filter.index;
+  const keys =
+    (index?.field === 'spec.nodeName' ? cache.keysOnNode(index.value, prefix) : undefined) ??
+    cache.keys(prefix);
+  let lastKey = '';
+  let i = 0;
+  for (; i < keys.length; i++) {
+    const cached = cache.objects.get(keys[i])!;
+    if (!filter.everything || filter.namespace !== undefined) {
+      if (!filter.matches(cached.object)) continue;
+    }
+    if (limit > 0 && items.length === limit) break;
+    items.push({ object: cached.object, json: cached.json });
+    lastKey = keys[i];
+  }
+  // The loop stops on the first match past a full page, having looked at it.
+  const examined = Math.min(i + 1, keys.length);
+  const result: ListResult = { items, resourceVersion: revision, mode, examined };
+  if (i < keys.length) {
+    result.continue = encodeContinue({ rv: revision, start: `${lastKey.slice(prefix.length)}\u0000` });
+    if (filter.everything) result.remainingItemCount = keys.length - i;
+  }
+  return result;
+}
+
+async function fromStore(
+  ctx: ListContext,
+  kind: ResourceKind,
+  prefix: string,
+  filter: WatchFilter,
+  limit: number,
+  revision: number | undefined,
+  startKey: string,
+  mode: ListMode,
+): Promise<ListResult> {
+  const items: ListedObject[] = [];
+  let readAt = revision;
+  let start = startKey;
+  let more = false;
+  let remaining: number | undefined;
+  let lastKey = '';
+  let examined = 0;
+  try {
+    for (;;) {
+      // Without selectors one page of `limit` is exact; with them, read ahead
+      // in pages and filter until the page is full, as the etcd3 store does.
+      const want = limit > 0 ? limit - items.length : 0;
+      const page = await ctx.store.list(prefix, {
+        revision: readAt,
+        startKey: start,
+        limit: want > 0 && filter.everything ? want : want > 0 ? Math.max(want, 500) : 0,
+      });
+      readAt = page.revision;
+      examined += page.items.length;
+      let consumed = 0;
+      for (const kv of page.items) {
+        consumed++;
+        const object = decodeStored(kv.value, kv.modRevision);
+        if (!filter.matches(object)) continue;
+        items.push({ object, json: JSON.stringify(object) });
+        lastKey = kv.key;
+        if (limit > 0 && items.length === limit) break;
+      }
+      const leftInPage = consumed < page.items.length;
+      if (limit > 0 && items.length === limit) {
+        more = leftInPage || page.more;
+        if (filter.everything && more) remaining = (page.remaining ?? 0) + (page.items.length - consumed);
+        break;
+      }
+      if (!page.more) break;
+      start = `${page.items[page.items.length - 1].key}\u0000`;
+    }
+  } catch (err) {
+    if (err instanceof StoreError && err.code === 'compacted') {
+      ctx.stats.expiredSent++;
+      if (mode === 'continue') {
+        throw StatusError.of(
+          'Expired',
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+          undefined,
+          410,
+        );
+      }
+      throw tooOldResourceVersion(revision ?? 0, err.revision ?? 0);
+    }
+    if (err instanceof StoreError && err.code === 'future') {
+      ctx.stats.tooLargeSent++;
+      throw tooLargeResourceVersion(revision ?? 0, err.revision ?? 0);
+    }
+    throw storeErrorToStatus(err, kind, '');
+  }
+  const result: ListResult = { items, resourceVersion: readAt ?? 0, mode, examined };
+  if (more) {
+    result.continue = encodeContinue({ rv: readAt!, start: `${lastKey.slice(prefix.length)}\u0000` });
+    if (remaining !== undefined) result.remainingItemCount = remaining;
+  }
+  return result;
+}
+
+/** Renders a list as JSON text, reusing each item's JSON. */
+export function renderList(kind: ResourceKind, apiVersion: string, result: ListResult): string {
+  const metadata: Record<string, unknown> = { resourceVersion: String(result.resourceVersion) };
+  if (result.continue) metadata.continue = result.continue;
+  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  let out = `{"kind":"${kind.kind}List","apiVersion":"${apiVersion}","metadata":${JSON.stringify(metadata)},"items":[`;
+  for (let i = 0; i < result.items.length; i++) {
+    if (i > 0) out += ',';
+    out += result.items[i].json;
+  }
+  return `${out}]}`;
+}

@@ -1,0 +1,60 @@
+/**
+ * What every resource handler shares: the server's side of a request (the
+ * context) and the two ways an answer goes out, counted, as JSON or as the
+ * Table the Accept header asked for.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../../protocol/events.js';
+import { sendJson } from '../http/http-io.js';
+import type { ResourceKind } from '../kinds/types.js';
+import type { ObjectStorage } from '../storage/object-storage.js';
+import type { ListContext } from './list.js';
+import { toTable } from './table.js';
+import { tableRequest } from './table-response.js';
+import type { WatchContext } from './watch.js';
+
+/** Everything a resource request needs from the server. */
+export interface ResourceContext extends ListContext, WatchContext {
+  objects: ObjectStorage;
+  kinds: ResourceKind[];
+  /** Runs the namespace controller's cleanup for a terminating namespace. */
+  finalizeNamespace(name: string): void;
+  /** Counts bytes of non-watch answers. */
+  countBytes(bytes: number): void;
+  /**
+   * False turns off the typed-object check of writes (schema/): only the write benchmark sets
+   * it, to measure what the check costs. Unset means on.
+   */
+  typeCheck?: boolean;
+}
+
+/** The query parameters of a request. */
+export type Query = URLSearchParams;
+
+/** Sends `body` as JSON and counts its bytes. */
+export function reply(ctx: ResourceContext, res: ServerResponse, code: number, body: unknown): void {
+  ctx.countBytes(sendJson(res, code, body));
+}
+
+/** Sends one object, or its one-row Table when the Accept header asks for a Table. */
+export function replyObject(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  kind: ResourceKind,
+  obj: KubeObject,
+  query: Query,
+): void {
+  const table = tableRequest(req, query);
+  if (table) {
+    reply(
+      ctx,
+      res,
+      code,
+      toTable(kind, [obj], { now: ctx.clock.now(), version: table.version, includeObject: table.include }),
+    );
+    return;
+  }
+  reply(ctx, res, code, obj);
+}

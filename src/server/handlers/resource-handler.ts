@@ -1,0 +1,319 @@
+/**
+ * The verbs on a resource URL: get, list, watch, create, update, patch,
+ * delete and deletecollection, dispatched by method and path. The jobs they
+ * share live beside: write-input.ts (body, dryRun, field validation),
+ * server-side-apply.ts, scale.ts, delete-options.ts, table-response.ts.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../../protocol/events.js';
+import { StatusError } from '../../protocol/status.js';
+import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
+import { queryFlag } from '../http/query-flag.js';
+import type { ResourceRequest } from '../http/request-info.js';
+import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { resourceVerbs } from '../openapi/discovery.js';
+import type { TypedWrite } from '../schema/write-rules.js';
+import { qualifiedResource } from '../storage/object-errors.js';
+import type { DeleteOptions } from '../storage/object-storage.js';
+import { jsonEncoder } from '../watchcache/event.js';
+import { openWatchSink } from '../watchcache/watch-sink.js';
+import { deleteOptions } from './delete-options.js';
+import { filterFromQuery } from './filter.js';
+import { renderList, serveList } from './list.js';
+import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
+import { awaitRevision, parseResourceVersion } from './resource-version.js';
+import { toScale, updateScale } from './scale.js';
+import { toTable } from './table.js';
+import { tableEncoder, tableRequest } from './table-response.js';
+import { serveWatch } from './watch.js';
+import { dryRun, loadWriteRules, readObject, typedWrite } from './write-input.js';
+
+export type { ResourceContext } from './resource-context.js';
+
+/** Serves one request for a resource URL. */
+export async function handleResource(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequest,
+  query: Query,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const { kind, name, subresource } = info;
+  const namespace = kind.namespaced ? info.namespace : undefined;
+  // `watch=1` means nothing to a subresource: its GET is a plain read, as in kube-apiserver.
+  const isWatch = info.watchPath || (subresource === undefined && queryFlag(query.get('watch')) === true);
+  // The legacy /watch/ paths and a namespaced kind's all-namespaces path (`/api/v1/pods`) serve
+  // only list and watch: kube-apiserver registers no write there, so a cross-namespace
+  // DELETE cannot wipe every namespace's objects.
+  if ((info.watchPath || (kind.namespaced && namespace === undefined)) && method !== 'GET') {
+    throw methodNotAllowed(method, kind);
+  }
+  // FinalizeREST (pkg/registry/core/namespace/storage/storage.go) is an Updater
+  // only: no get, hence no patch either.
+  if (subresource === 'finalize' && method !== 'PUT') throw methodNotAllowed(method, kind);
+  switch (method) {
+    case 'GET':
+      if (isWatch) return watch(ctx, req, res, info, query);
+      if (name === undefined) return list(ctx, req, res, kind, namespace, query);
+      if (subresource === 'scale')
+        return reply(ctx, res, 200, toScale(await getObject(ctx, kind, namespace, name, query)));
+      return replyObject(ctx, req, res, 200, kind, await getObject(ctx, kind, namespace, name, query), query);
+    case 'POST': {
+      if (name !== undefined) throw methodNotAllowed(method, kind);
+      const body = await readObject(req);
+      const rules = await loadWriteRules();
+      rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
+      const created = await ctx.objects.create(kind, namespace, body, { dryRun: dryRun(query) });
+      return replyObject(ctx, req, res, 201, kind, created, query);
+    }
+    case 'PUT': {
+      if (name === undefined) throw methodNotAllowed(method, kind);
+      const body = await readObject(req);
+      const rules = await loadWriteRules();
+      if (subresource === 'scale') {
+        // A kind without /scale answers 404 before its body is looked at.
+        if (kind.scale)
+          rules.decodeBody(typedWrite(ctx, res, rules.SCALE_TARGET, query, 'UpdateOptions'), body);
+        return reply(ctx, res, 200, await updateScale(ctx, kind, namespace, name, () => body, query));
+      }
+      rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'UpdateOptions'), body);
+      const scope = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
+      const updated = await ctx.objects.update(kind, namespace, name, body, scope, { dryRun: dryRun(query) });
+      return replyObject(ctx, req, res, 200, kind, updated, query);
+    }
+    case 'PATCH': {
+      if (name === undefined) throw methodNotAllowed(method, kind);
+      return patch(ctx, req, res, kind, namespace, name, subresource, query);
+    }
+    case 'DELETE': {
+      if (name === undefined && !resourceVerbs(kind).includes('deletecollection'))
+        throw methodNotAllowed(method, kind);
+      const opts = await deleteOptions(req, query);
+      if (name === undefined) return deleteCollection(ctx, req, res, kind, namespace, query, opts);
+      if (subresource !== undefined) throw methodNotAllowed(method, kind);
+      const deleted = await ctx.objects.delete(kind, namespace, name, opts);
+      if (kind.kind === 'Namespace' && !opts.dryRun) ctx.finalizeNamespace(name);
+      return replyObject(ctx, req, res, 200, kind, deleted, query);
+    }
+    default:
+      throw methodNotAllowed(method, kind);
+  }
+}
+
+function methodNotAllowed(method: string, kind: ResourceKind): StatusError {
+  return StatusError.of(
+    'MethodNotAllowed',
+    `the server does not allow this method on the requested resource (${method.toLowerCase()} ${qualifiedResource(kind)})`,
+  );
+}
+
+async function list(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  query: Query,
+): Promise<void> {
+  const filter = filterFromQuery(kind, namespace, query);
+  const table = tableRequest(req, query);
+  const result = await serveList(ctx, kind, filter, {
+    resourceVersion: query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+    limit: query.get('limit') ?? undefined,
+    continue: query.get('continue') ?? undefined,
+  });
+  if (table) {
+    const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = {
+      resourceVersion: String(result.resourceVersion),
+    };
+    if (result.continue) listMeta.continue = result.continue;
+    if (result.remainingItemCount !== undefined) listMeta.remainingItemCount = result.remainingItemCount;
+    reply(
+      ctx,
+      res,
+      200,
+      toTable(
+        kind,
+        result.items.map((i) => i.object),
+        { now: ctx.clock.now(), listMeta, version: table.version, includeObject: table.include },
+      ),
+    );
+    return;
+  }
+  reply(ctx, res, 200, renderList(kind, apiVersionOf(kind), result));
+}
+
+async function watch(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequest,
+  query: Query,
+): Promise<void> {
+  const { kind } = info;
+  const namespace = kind.namespaced ? info.namespace : undefined;
+  let fieldSelector = query.get('fieldSelector') ?? undefined;
+  if (info.name !== undefined) {
+    // GET .../pods/NAME?watch=1 (and /watch/.../NAME) watch one object by name.
+    const byName = `metadata.name=${info.name}`;
+    fieldSelector = fieldSelector ? `${fieldSelector},${byName}` : byName;
+  }
+  const filter = filterFromQuery(kind, namespace, query, fieldSelector);
+  const table = tableRequest(req, query);
+  const encoder = table ? tableEncoder(ctx.clock, kind, table.version, table.include) : jsonEncoder;
+  let clientGone = false;
+  res.on('close', () => {
+    clientGone = true;
+  });
+  const watcher = await serveWatch(
+    ctx,
+    kind,
+    filter,
+    {
+      resourceVersion: query.get('resourceVersion') ?? undefined,
+      resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+      allowWatchBookmarks: query.get('allowWatchBookmarks') ?? undefined,
+      sendInitialEvents: query.get('sendInitialEvents') ?? undefined,
+      timeoutSeconds: query.get('timeoutSeconds') ?? undefined,
+    },
+    encoder,
+    () => openWatchSink(res),
+  );
+  if (!watcher) return;
+  if (clientGone) watcher.close('client');
+  else res.on('close', () => watcher.close('client'));
+}
+
+async function patch(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  name: string,
+  subresource: string | undefined,
+  query: Query,
+): Promise<void> {
+  const raw = await readBody(req, MAX_BODY_BYTES);
+  const contentType = mediaType(req.headers['content-type']);
+  const isDryRun = dryRun(query);
+  // The patch code is loaded on the first PATCH: a server that is only read
+  // or watched (most programs importing it) never pays for it.
+  if (contentType === 'application/apply-patch+yaml') {
+    const { serverSideApply } = await import('./server-side-apply.js');
+    return serverSideApply(ctx, req, res, kind, namespace, name, raw, query, isDryRun);
+  }
+  const body = parseJsonBody(raw);
+  const { applyPatch } = await import('../../protocol/patch/index.js');
+  const rules = await loadWriteRules();
+  // The patched object is decoded into the Go type as a JSON or merge patch's result is, or
+  // converted from a map as a strategic merge patch's is: each has its own words (write-rules.ts).
+  const strategic = contentType === 'application/strategic-merge-patch+json';
+  const checkPatched = (write: TypedWrite, patched: KubeObject) =>
+    strategic ? rules.convertStrategicPatched(write, patched, body) : rules.decodeJsonPatched(write, patched);
+  if (subresource === 'scale') {
+    const write = typedWrite(ctx, res, rules.SCALE_TARGET, query, 'PatchOptions');
+    const scale = await updateScale(
+      ctx,
+      kind,
+      namespace,
+      name,
+      (current) => {
+        const patched = applyPatch(current, body, contentType, 'Scale') as KubeObject;
+        checkPatched(write, patched);
+        return patched;
+      },
+      query,
+    );
+    return reply(ctx, res, 200, scale);
+  }
+  const write = typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'PatchOptions');
+  const scope = subresource === 'status' ? 'status' : 'main';
+  const updated = await ctx.objects.guaranteedUpdate(
+    kind,
+    namespace,
+    name,
+    scope,
+    { dryRun: isDryRun },
+    (current) => {
+      const patched = applyPatch(current, body, contentType, kind.kind);
+      if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
+        throw StatusError.of('BadRequest', 'the patch must produce an object');
+      }
+      // A JSON patch can nest a deep value under a deep path: the result is bounded too.
+      checkNestingDepth(patched);
+      const obj = patched as KubeObject;
+      checkPatched(write, obj);
+      // A patch that carries a resourceVersion is a precondition, as kube-apiserver treats it.
+      const wanted = (body as KubeObject)?.metadata?.resourceVersion;
+      if (typeof wanted === 'string' && wanted !== current.metadata?.resourceVersion) {
+        throw StatusError.of(
+          'Conflict',
+          `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+        );
+      }
+      return obj;
+    },
+  );
+  replyObject(ctx, req, res, 200, kind, updated, query);
+}
+
+async function deleteCollection(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  query: Query,
+  opts: DeleteOptions,
+): Promise<void> {
+  const filter = filterFromQuery(kind, namespace, query);
+  const result = await serveList(ctx, kind, filter, {});
+  const deleted: KubeObject[] = [];
+  for (const item of result.items) {
+    const m = item.object.metadata ?? {};
+    try {
+      deleted.push(await ctx.objects.delete(kind, m.namespace, m.name ?? '', opts));
+      if (kind.kind === 'Namespace' && !opts.dryRun) ctx.finalizeNamespace(m.name ?? '');
+    } catch (err) {
+      // Deleted meanwhile by someone else: that is what was asked.
+      if (!(err instanceof StatusError && err.code === 404)) throw err;
+    }
+  }
+  const body = {
+    kind: `${kind.kind}List`,
+    apiVersion: apiVersionOf(kind),
+    metadata: { resourceVersion: String(ctx.cacher.latestRevision) },
+    items: deleted,
+  };
+  replyObjectList(ctx, req, res, body);
+}
+
+function replyObjectList(
+  ctx: ResourceContext,
+  _req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): void {
+  reply(ctx, res, 200, body);
+}
+
+/**
+ * A GET of one object. Its resourceVersion, unset, "0" or N, is answered with
+ * the newest object, which is never older than N; an N the server has not
+ * reached yet is waited for and then answered with 504, as kube-apiserver's
+ * cache does; a malformed one is a 400.
+ */
+async function getObject(
+  ctx: ResourceContext,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  name: string,
+  query: Query,
+): Promise<KubeObject> {
+  const rv = parseResourceVersion(query.get('resourceVersion') ?? undefined);
+  if (rv !== undefined) await awaitRevision(ctx.cacher, ctx.stats, rv, ctx.tooLargeWaitMs);
+  return ctx.objects.get(kind, namespace, name);
+}

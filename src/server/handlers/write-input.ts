@@ -1,0 +1,86 @@
+/**
+ * What a write request brings and how it is checked before storage: the body
+ * decoded (JSON, YAML or protobuf), `dryRun`, and `fieldValidation` with
+ * the typed-object check it steers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../../protocol/events.js';
+import { StatusError } from '../../protocol/status.js';
+import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
+import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
+import { WarningRecorder } from '../http/warnings.js';
+import { parseYamlBody } from '../http/yaml-body.js';
+import { fieldValidationOf, type WriteOptionsKind } from '../schema/field-validation.js';
+import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
+import type { Query, ResourceContext } from './resource-context.js';
+
+/** `dryRun=All` (the only value kube-apiserver knows); anything else is a 400. */
+export function dryRun(query: Query): boolean {
+  const values = query.getAll('dryRun');
+  for (const v of values) {
+    if (v !== 'All')
+      throw StatusError.of('BadRequest', `dryRun: Unsupported value: "${v}": supported values: "All"`);
+  }
+  return values.length > 0;
+}
+
+/** Reads a create/update body: JSON, YAML, or the protobuf kubectl 1.32+ sends for `create`. */
+export async function readObject(req: IncomingMessage): Promise<KubeObject> {
+  const body = await readBody(req, MAX_BODY_BYTES);
+  const type = mediaType(req.headers['content-type']);
+  let value: unknown;
+  // The serializers kube-apiserver negotiates a create or update body with
+  // (k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go,
+  // `NegotiateInputSerializerForMediaType`): a missing Content-Type means the
+  // first, JSON; anything else unknown, `text/plain` and the apply-patch type
+  // included, is 415.
+  if (type === PROTOBUF_CONTENT_TYPE) {
+    // Loaded on first use: its schema tables are import time every server would pay otherwise.
+    const { decodeProtobufObject } = await import('../http/protobuf-body.js');
+    value = await decodeProtobufObject(body);
+  } else if (type === 'application/yaml') value = await parseYamlBody(body);
+  else if (type === '' || type === 'application/json') value = parseJsonBody(body);
+  else {
+    throw StatusError.of(
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw StatusError.of('BadRequest', 'the request body must be a single object');
+  }
+  checkNestingDepth(value);
+  return value as KubeObject;
+}
+
+let writeRules: Promise<typeof import('../schema/write-rules.js')> | undefined;
+
+/**
+ * The typed-object check's rules (schema/write-rules.ts), loaded on the first write: the type
+ * table and the compiled checkers are start-up time a server that is only read would pay.
+ */
+export function loadWriteRules(): Promise<typeof import('../schema/write-rules.js')> {
+  writeRules ??= import('../schema/write-rules.js');
+  return writeRules;
+}
+
+/**
+ * How a write request treats its object's shape: the Go type it decodes into (`target`), its
+ * `fieldValidation` (a bad value is refused here, before the body is looked at, as
+ * kube-apiserver validates the options first), and where Warn's warnings go. The checks
+ * themselves are the handlers' rules in schema/write-rules.ts.
+ */
+export function typedWrite(
+  ctx: Pick<ResourceContext, 'typeCheck'>,
+  res: ServerResponse,
+  target: DecodeTarget,
+  query: Query,
+  options: WriteOptionsKind,
+): TypedWrite {
+  return {
+    target,
+    validation: fieldValidationOf(query, options),
+    warnings: new WarningRecorder(res),
+    enabled: ctx.typeCheck !== false,
+  };
+}

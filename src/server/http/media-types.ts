@@ -1,0 +1,97 @@
+/**
+ * Content negotiation: the Accept header read into media ranges in the client's order of
+ * preference, and the choice between aggregated and legacy discovery made from them. table.ts
+ * picks its Table answers from the same ranges.
+ */
+import type { AggregatedDiscoveryVersion } from '../openapi/discovery.js';
+
+/** The media type of Kubernetes protobuf bodies (kubectl 1.32+ sends `create` in it). */
+export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
+
+/** One media range of an Accept header, with its parameters. */
+export interface MediaRange {
+  /** Lower-cased, e.g. `application` or `*`. */
+  type: string;
+  /** Lower-cased, e.g. `json` or `*`. */
+  subtype: string;
+  /** Parameters other than `q`; names lower-cased, values as sent (quotes removed). */
+  params: Record<string, string>;
+  q: number;
+}
+
+/**
+ * Parses an Accept header into media ranges, most preferred first: by `q`, then by position (the
+ * order kubectl writes is its preference). Ranges with `q=0` are dropped: they mean "not this".
+ */
+export function parseAccept(accept: string | undefined): MediaRange[] {
+  if (!accept) return [];
+  const ranges: Array<MediaRange & { index: number }> = [];
+  accept.split(',').forEach((part, index) => {
+    const [mediaType = '', ...paramParts] = part.split(';');
+    const [type, subtype] = mediaType.trim().toLowerCase().split('/');
+    if (!type || !subtype) return;
+    const params: Record<string, string> = {};
+    let q = 1;
+    for (const p of paramParts) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      const name = p.slice(0, eq).trim().toLowerCase();
+      const value = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
+      if (name === 'q') {
+        const parsed = Number(value);
+        q = Number.isFinite(parsed) ? parsed : 0;
+      } else {
+        params[name] = value;
+      }
+    }
+    if (q > 0) ranges.push({ type, subtype, params, q, index });
+  });
+  ranges.sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranges.map(({ index: _index, ...range }) => range);
+}
+
+/** True for `application/json`, `application/*` and `*\/*`: ranges a JSON body satisfies. */
+export function acceptsJson(range: MediaRange): boolean {
+  if (range.type === '*') return true;
+  return range.type === 'application' && (range.subtype === 'json' || range.subtype === '*');
+}
+
+/**
+ * Chooses between aggregated and legacy discovery for `/api` and `/apis`.
+ *
+ * kubectl recognises an aggregated answer only by the response Content-Type
+ * (`application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`), so the returned
+ * `contentType` must be sent verbatim. 1.27-1.29 ask for v2beta1 only, 1.30+ for v2 then v2beta1;
+ * the first acceptable range wins. A plain JSON range reached first means legacy, as does an
+ * Accept with nothing we can serve (kubectl always ends its list with plain `application/json`).
+ */
+export function negotiateDiscovery(
+  accept: string | undefined,
+): { contentType: string; version: AggregatedDiscoveryVersion } | 'legacy' {
+  for (const range of parseAccept(accept)) {
+    const { as, g, v } = range.params;
+    if (as === undefined) {
+      if (acceptsJson(range)) return 'legacy';
+      continue;
+    }
+    // Only JSON is produced; a protobuf aggregated range is skipped for the next preference.
+    const isJson = range.type === 'application' && range.subtype === 'json';
+    if (
+      as === 'APIGroupDiscoveryList' &&
+      isJson &&
+      g === 'apidiscovery.k8s.io' &&
+      (v === 'v2' || v === 'v2beta1')
+    ) {
+      return { contentType: aggregatedContentType(v), version: v };
+    }
+  }
+  return 'legacy';
+}
+
+/** The exact Content-Type kubectl looks for to treat a body as aggregated discovery. */
+export function aggregatedContentType(version: AggregatedDiscoveryVersion): string {
+  return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+}

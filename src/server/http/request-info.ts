@@ -1,0 +1,180 @@
+/**
+ * What a request URL addresses, read the way kube-apiserver reads it: the raw
+ * path is split into segments once and never normalized as a URL. Dot
+ * segments are not resolved and empty segments are not dropped, so a request
+ * can only ever act on the object its path names; `.`, `..` and names holding
+ * `/` or `%` are refused with 400 before anything is looked up.
+ */
+import { StatusError } from '../../protocol/status.js';
+import type { ResourceKind } from '../kinds/types.js';
+
+/** What a resource URL addresses. */
+export interface ResourceRequest {
+  kind: ResourceKind;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  /** The legacy `/watch/` path form (`/api/v1/watch/namespaces/ns/pods`). */
+  watchPath: boolean;
+}
+
+/** Finds a kind by group, version and plural. */
+export type KindLookup = (group: string, version: string, plural: string) => ResourceKind | undefined;
+
+/** A request target split into its path segments and its query. */
+export interface RequestTarget {
+  /** The path's segments, each percent-decoded on its own after the split. */
+  segments: string[];
+  /** `/` + the segments: what non-resource routes (health, discovery, the UI) match exactly. */
+  path: string;
+  query: URLSearchParams;
+}
+
+function notFoundResource(): StatusError {
+  return StatusError.of('NotFound', 'the server could not find the requested resource', {});
+}
+
+/**
+ * Splits a request target (`req.url`, origin form) into decoded segments and
+ * the query.
+ *
+ * kube-apiserver's request-info (k8s.io/apiserver/pkg/endpoints/request/
+ * requestinfo.go, `splitPath`) trims every leading and trailing `/` and splits
+ * the rest on `/`: a trailing slash therefore addresses the same thing as none
+ * (`.../configmaps/` is the collection), an empty segment inside the path stays
+ * an empty segment (go-restful's CurlyRouter then binds it to a `{name}`
+ * parameter as ""), and dot segments stay literal segments, which the storage
+ * layer refuses as names. Percent-encoding is decoded per segment after the
+ * split, so `%2F` inside a name is a name containing `/` (refused below), never
+ * a separator, and `%2e%2e` is the name `..`, never a step up.
+ */
+export function splitRequestTarget(target: string): RequestTarget {
+  const q = target.indexOf('?');
+  const rawPath = q < 0 ? target : target.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+  const trimmed = rawPath.replace(/^\/+|\/+$/g, '');
+  const raw = trimmed === '' ? [] : trimmed.split('/');
+  let segments: string[];
+  try {
+    segments = raw.map((s) => decodeURIComponent(s));
+  } catch {
+    throw StatusError.of('BadRequest', `malformed path: ${JSON.stringify(rawPath.slice(0, 200))}`);
+  }
+  return { segments, path: `/${segments.join('/')}`, query };
+}
+
+/**
+ * kube-apiserver's check of a name taken from a path (k8s.io/apimachinery/pkg/
+ * api/validation/path/name.go, `IsValidPathSegmentName`): not `.` or `..`, and
+ * without `/` or `%`. Returns the reasons, empty when valid.
+ */
+export function pathSegmentNameErrors(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const errors: string[] = [];
+  if (name.includes('/')) errors.push(`may not contain '/'`);
+  if (name.includes('%')) errors.push(`may not contain '%'`);
+  return errors;
+}
+
+/**
+ * The name of a path, checked as the generic registry's key functions check it
+ * before touching storage (k8s.io/apiserver/pkg/registry/generic/registry/
+ * store.go, `NamespaceKeyFunc` and `NoNamespaceKeyFunc`): an empty name is
+ * handlers/namer.go's `errEmptyName`, an invalid one "Name parameter invalid".
+ */
+function checkName(name: string): void {
+  checkSegment('Name', name, 'name must be provided');
+}
+
+/**
+ * The namespace of a path. kube-apiserver checks no namespace segment at the
+ * door: an empty one fails `NamespaceKeyFunc` ("Namespace parameter
+ * required."), and `.` or `..` reach etcd3's `prepareKey`, which refuses a key
+ * holding them ("invalid key", a 500). Here every namespace segment gets the
+ * name check up front, as a 400 in the key function's words, so no verb (reads
+ * included, which otherwise could list across namespaces) acts on it.
+ */
+function checkNamespace(namespace: string): void {
+  checkSegment('Namespace', namespace, 'Namespace parameter required.');
+}
+
+function checkSegment(what: 'Name' | 'Namespace', value: string, whenEmpty: string): void {
+  if (value === '') throw StatusError.of('BadRequest', whenEmpty);
+  const errors = pathSegmentNameErrors(value);
+  if (errors.length > 0) {
+    throw StatusError.of(
+      'BadRequest',
+      `${what} parameter invalid: ${JSON.stringify(value)}: ${errors.join(';')}`,
+    );
+  }
+}
+
+/**
+ * The subresources of a Namespace (requestinfo.go's `namespaceSubresources`):
+ * `namespaces/NAME/status` is the Namespace's status, not a kind named
+ * `status` inside namespace NAME; `finalize` is where its spec.finalizers
+ * change.
+ */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+/**
+ * Parses the segments of `/api/v1/...` and `/apis/GROUP/VERSION/...` resource
+ * paths: `[watch/][namespaces/NS/]PLURAL[/NAME[/SUBRESOURCE]]`, where
+ * `namespaces/NS[/status|/finalize]` is the Namespace object itself, following
+ * requestinfo.go's `NewRequestInfo`. Returns undefined for non-resource paths;
+ * throws a 400 for an invalid name or namespace and a 404 for an unknown
+ * resource.
+ */
+export function parseResourcePath(
+  segments: readonly string[],
+  lookup: KindLookup,
+): ResourceRequest | undefined {
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (segments[0] === 'api' && segments.length >= 3) {
+    group = '';
+    version = segments[1];
+    rest = segments.slice(2);
+  } else if (segments[0] === 'apis' && segments.length >= 4) {
+    group = segments[1];
+    version = segments[2];
+    rest = segments.slice(3);
+  } else {
+    return undefined;
+  }
+  let watchPath = false;
+  if (rest[0] === 'watch') {
+    // requestinfo.go: a special verb needs something after it.
+    if (rest.length < 2) throw notFoundResource();
+    watchPath = true;
+    rest = rest.slice(1);
+  }
+  let namespace: string | undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 2) {
+    if (rest.length === 2 || NAMESPACE_SUBRESOURCES.has(rest[2])) {
+      // The Namespace object itself: /api/v1/namespaces/NAME[/status|/finalize].
+      if (rest.length > 3) throw notFoundResource();
+      const kind = lookup(group, version, 'namespaces');
+      if (!kind) throw notFoundResource();
+      checkName(rest[1]);
+      const sub = rest[2];
+      if (sub !== undefined && watchPath) throw notFoundResource();
+      return { kind, name: rest[1], subresource: sub, watchPath };
+    }
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const [plural, name, subresource, ...extra] = rest;
+  if (plural === undefined || extra.length > 0) throw notFoundResource();
+  const kind = lookup(group, version, plural);
+  if (!kind) throw notFoundResource();
+  if (!kind.namespaced && namespace !== undefined) throw notFoundResource();
+  if (subresource !== undefined && !kind.subresources.includes(subresource as 'status' | 'scale')) {
+    throw notFoundResource();
+  }
+  // The route exists: now the names it carries, before any verb runs.
+  if (namespace !== undefined) checkNamespace(namespace);
+  if (name !== undefined) checkName(name);
+  return { kind, namespace, name, subresource, watchPath };
+}

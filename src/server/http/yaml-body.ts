@@ -1,0 +1,76 @@
+/**
+ * Decoding of YAML request bodies (`application/yaml`, server-side apply's
+ * `application/apply-patch+yaml`) without letting a hostile body take the
+ * process down.
+ */
+import { StatusError } from '../../protocol/status.js';
+import { checkNestingDepth } from './http-io.js';
+
+/**
+ * The deepest YAML structure handed to the parser. The `yaml` package parses
+ * recursively and runs out of stack at about 800 levels; when the overflow
+ * lands inside V8's regexp compiler the whole process aborts with a fatal
+ * out-of-memory error instead of a catchable RangeError. A manifest needs a
+ * few dozen levels, so this leaves a wide margin both ways.
+ */
+export const MAX_YAML_DEPTH = 256;
+
+/**
+ * Parses a YAML (or JSON, which YAML includes) body. JSON is tried first: it
+ * is what kubectl sends even as `apply-patch+yaml`, and `JSON.parse` is not
+ * recursive. YAML is parsed only after an upper bound of its nesting, taken
+ * from the iterative lexer's tokens, is under {@link MAX_YAML_DEPTH}.
+ */
+export async function parseYamlBody(body: Buffer): Promise<unknown> {
+  const text = body.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const { Lexer, parse } = await import('yaml');
+    const depth = yamlDepthBound(new Lexer().lex(text));
+    if (depth > MAX_YAML_DEPTH) {
+      throw StatusError.of(
+        'BadRequest',
+        `the request body is not valid YAML: nested deeper than ${MAX_YAML_DEPTH} levels`,
+      );
+    }
+    try {
+      value = parse(text);
+    } catch (err) {
+      throw StatusError.of(
+        'BadRequest',
+        `the request body is not valid YAML: ${(err as Error).message.split('\n')[0]}`,
+      );
+    }
+  }
+  checkNestingDepth(value);
+  return value;
+}
+
+/**
+ * An upper bound of a YAML document's nesting from its lexer tokens: open
+ * flow collections, plus on each line the indentation width and the block
+ * indicators (`-`, `?`, `:`) that can each open a level. Quoted and block
+ * scalars are single tokens, so their content never counts.
+ */
+export function yamlDepthBound(tokens: Iterable<string>): number {
+  let flow = 0;
+  let line = 0;
+  let lineStart = true;
+  let max = 0;
+  for (const token of tokens) {
+    if (token === '\n' || token === '\r\n') {
+      line = 0;
+      lineStart = true;
+      continue;
+    }
+    if (lineStart && /^[ \t]+$/.test(token)) line += token.length;
+    else if (token === '[' || token === '{') flow++;
+    else if (token === ']' || token === '}') flow = Math.max(0, flow - 1);
+    else if (token === '-' || token === '?' || token === ':') line++;
+    lineStart = false;
+    max = Math.max(max, flow + line);
+  }
+  return max;
+}

@@ -1,0 +1,405 @@
+/**
+ * The OpenAPI answers kubectl needs for `apply` with default validation (kubectl-needs §5, §5a):
+ *
+ * - `/openapi/v3` root: one `serverRelativeURL` per group-version, with `?hash=` of the document;
+ * - `/openapi/v3/api/v1`, `/openapi/v3/apis/<g>/<v>`: per kind, the operations of the real document.
+ *   kubectl 1.29+ decides that the server validates fields (and so skips client-side validation)
+ *   by finding a PATCH operation tagged with the kind's `x-kubernetes-group-version-kind` that
+ *   lists a `fieldValidation` query parameter; without one, apply fails.
+ * - the same documents' `components.schemas` (openapi-schemas.ts): the kinds' schemas with their
+ *   patch merge keys, from which kubectl 1.29+ computes `apply`'s strategic merge patch. Without
+ *   them it warns `error calculating patch from openapi v3 spec: OpenAPI V3 Components is nil`.
+ * - `/openapi/v2`: 200 with an empty body. 1.27/1.28 fetch it up front (a 404 is fatal) and
+ *   build their patches from compiled-in types. Zero bytes is a valid empty protobuf document
+ *   for every version.
+ */
+import { createHash } from 'node:crypto';
+import type { ResourceKind } from '../kinds/types.js';
+import { groupVersionsOf, KUBE_GIT_VERSION, resourceVerbs } from './discovery.js';
+import { loadApiDescriptions } from './openapi-descriptions.js';
+import type { ApiDescriptionTable } from './openapi-model.js';
+import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
+
+/** `x-kubernetes-group-version-kind`; `group` is "" for core. */
+interface Gvk {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** An OpenAPI v3 parameter object (inline; the real document `$ref`s shared ones). */
+export interface OpenApiParameter {
+  name: string;
+  in: 'query' | 'path';
+  description: string;
+  required?: boolean;
+  schema: { type: string; uniqueItems?: boolean };
+}
+
+/** An OpenAPI v3 operation object with the Kubernetes extensions kubectl reads. */
+export interface OpenApiOperation {
+  tags: string[];
+  description: string;
+  operationId: string;
+  parameters?: OpenApiParameter[];
+  requestBody?: { content: Record<string, { schema: object }>; required: boolean };
+  responses: Record<string, { description: string; content?: Record<string, { schema: object }> }>;
+  'x-kubernetes-action': string;
+  'x-kubernetes-group-version-kind': Gvk;
+}
+
+/** An OpenAPI v3 path item: operations plus path-level parameters. */
+export type OpenApiPathItem = {
+  parameters?: OpenApiParameter[];
+} & Partial<Record<'get' | 'put' | 'post' | 'delete' | 'patch', OpenApiOperation>>;
+
+/** One group-version document (`/openapi/v3/apis/apps/v1`). */
+export interface OpenApiV3GroupDocument {
+  openapi: '3.0.0';
+  info: { title: string; version: string };
+  paths: Record<string, OpenApiPathItem>;
+  components: { schemas: Record<string, OpenApiSchema> };
+}
+
+/** The `/openapi/v3` root. */
+export interface OpenApiV3Root {
+  paths: Record<string, { serverRelativeURL: string }>;
+}
+
+/** A group-version document, serialized once so that its bytes and its hash agree. */
+export interface OpenApiV3Document {
+  /** `api/v1` or `apis/apps/v1`: the path under `/openapi/v3/`. */
+  key: string;
+  /** The JSON body to send (Content-Type `application/json`). */
+  body: string;
+  /** Upper-case hex SHA-512 of `body`, as kube-apiserver puts in `?hash=` (and the ETag). */
+  hash: string;
+}
+
+/** Everything `/openapi/v3*` serves, precomputed from the kind table. */
+export interface OpenApiV3 {
+  root: OpenApiV3Root;
+  /** Keyed by {@link OpenApiV3Document.key}. */
+  documents: Map<string, OpenApiV3Document>;
+}
+
+/** The `/openapi/v3` root key of a group-version: `api/v1` for core, `apis/<g>/<v>` otherwise. */
+export function openApiV3Key(group: string, version: string): string {
+  return group ? `apis/${group}/${version}` : `api/${version}`;
+}
+
+/** Built documents by kind table and description table: with their schemas they take milliseconds to build and hash. */
+const built = new WeakMap<readonly ResourceKind[], Map<ApiDescriptionTable | undefined, OpenApiV3>>();
+
+/**
+ * Builds the `/openapi/v3` root and every group-version document, with the upstream
+ * `descriptions` on the schemas when given. The kind table is fixed at start-up, so each table
+ * is built once (and the answer shared); the root's `?hash=` then always matches the body.
+ */
+export function buildOpenApiV3(
+  kinds: readonly ResourceKind[],
+  descriptions?: ApiDescriptionTable,
+): OpenApiV3 {
+  let byDescriptions = built.get(kinds);
+  if (!byDescriptions) {
+    byDescriptions = new Map();
+    built.set(kinds, byDescriptions);
+  }
+  let openapi = byDescriptions.get(descriptions);
+  if (!openapi) {
+    openapi = buildDocuments(kinds, descriptions);
+    byDescriptions.set(descriptions, openapi);
+  }
+  return openapi;
+}
+
+/**
+ * What the server serves at `/openapi/v3*`: the documents with the upstream descriptions, which
+ * are loaded on the first call (the first OpenAPI request), not when the server starts.
+ */
+export async function servedOpenApiV3(kinds: readonly ResourceKind[]): Promise<OpenApiV3> {
+  return buildOpenApiV3(kinds, await loadApiDescriptions());
+}
+
+function buildDocuments(kinds: readonly ResourceKind[], descriptions?: ApiDescriptionTable): OpenApiV3 {
+  const documents = new Map<string, OpenApiV3Document>();
+  const root: OpenApiV3Root = { paths: {} };
+  for (const { group, version } of groupVersionsOf(kinds)) {
+    const key = openApiV3Key(group, version);
+    const body = JSON.stringify(openApiV3GroupDocument(kinds, group, version, descriptions));
+    const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
+    documents.set(key, { key, body, hash });
+    root.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+  }
+  return { root, documents };
+}
+
+/** The answer to `GET /openapi/v2`: 200 with an empty (0-byte, valid) protobuf document. */
+export function openApiV2Response(): { status: 200; contentType: string; body: Buffer } {
+  // The Content-Type must parse as a MIME type: echoing kubectl's Accept
+  // (`...spec.v2@v1.0+protobuf`) makes it fail with "mime: unexpected content after media subtype".
+  return { status: 200, contentType: 'application/octet-stream', body: Buffer.alloc(0) };
+}
+
+// ---------------------------------------------------------------------------
+// Group-version documents
+
+const PATCH_CONTENT_TYPES = [
+  'application/apply-patch+yaml',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+];
+const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+const LIST_CONTENT_TYPES = [
+  ...OBJECT_CONTENT_TYPES,
+  'application/json;stream=watch',
+  'application/vnd.kubernetes.protobuf;stream=watch',
+];
+
+function query(name: string, type: string, description: string): OpenApiParameter {
+  return { name, in: 'query', description, schema: { type, uniqueItems: true } };
+}
+
+function pathParam(name: string, description: string): OpenApiParameter {
+  return { name, in: 'path', description, required: true, schema: { type: 'string', uniqueItems: true } };
+}
+
+const P = {
+  pretty: query('pretty', 'string', "If 'true', then the output is pretty printed."),
+  dryRun: query('dryRun', 'string', 'When present, indicates that modifications should not be persisted.'),
+  fieldManager: query(
+    'fieldManager',
+    'string',
+    'A name associated with the actor or entity making these changes.',
+  ),
+  // The parameter kubectl's query-param verifier looks for on the PATCH operation.
+  fieldValidation: query(
+    'fieldValidation',
+    'string',
+    'How the server handles unknown or duplicate fields in the request: Ignore, Warn or Strict.',
+  ),
+  force: query('force', 'boolean', 'Force is going to "force" Apply requests.'),
+  allowWatchBookmarks: query('allowWatchBookmarks', 'boolean', 'Requests watch events with type "BOOKMARK".'),
+  continue: query('continue', 'string', 'The continue option from a previous paginated list.'),
+  fieldSelector: query(
+    'fieldSelector',
+    'string',
+    'A selector to restrict the list of returned objects by fields.',
+  ),
+  labelSelector: query(
+    'labelSelector',
+    'string',
+    'A selector to restrict the list of returned objects by labels.',
+  ),
+  limit: query('limit', 'integer', 'The maximum number of responses to return for a list call.'),
+  resourceVersion: query(
+    'resourceVersion',
+    'string',
+    'Sets a constraint on what resource versions may be served.',
+  ),
+  resourceVersionMatch: query(
+    'resourceVersionMatch',
+    'string',
+    'How resourceVersion is applied to list calls.',
+  ),
+  sendInitialEvents: query(
+    'sendInitialEvents',
+    'boolean',
+    'Starts a watch with the current state as ADDED events.',
+  ),
+  timeoutSeconds: query('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
+  watch: query('watch', 'boolean', 'Watch for changes to the described resources.'),
+  gracePeriodSeconds: query('gracePeriodSeconds', 'integer', 'The duration in seconds before deletion.'),
+  orphanDependents: query('orphanDependents', 'boolean', 'Deprecated: use propagationPolicy.'),
+  propagationPolicy: query('propagationPolicy', 'string', 'Whether and how garbage collection is performed.'),
+  name: (kind: string) => pathParam('name', `name of the ${kind}`),
+  namespace: pathParam('namespace', 'object name and auth scope, such as for teams and projects'),
+};
+
+const LIST_PARAMS = [
+  P.allowWatchBookmarks,
+  P.continue,
+  P.fieldSelector,
+  P.labelSelector,
+  P.limit,
+  P.resourceVersion,
+  P.resourceVersionMatch,
+  P.sendInitialEvents,
+  P.timeoutSeconds,
+  P.watch,
+];
+const WRITE_PARAMS = [P.dryRun, P.fieldManager, P.fieldValidation];
+const PATCH_PARAMS = [...WRITE_PARAMS, P.force];
+const DELETE_PARAMS = [P.dryRun, P.gracePeriodSeconds, P.orphanDependents, P.propagationPolicy];
+
+function content(types: string[]): Record<string, { schema: object }> {
+  return Object.fromEntries(types.map((t) => [t, { schema: { type: 'object' } }]));
+}
+
+/** `apps` → `Apps`, `coordination.k8s.io` → `Coordination`, `rbac.authorization.k8s.io` → `RbacAuthorization`. */
+function groupPascal(group: string): string {
+  if (!group) return 'Core';
+  return group
+    .replace(/\.k8s\.io$/, '')
+    .split(/[.-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+interface OpSpec {
+  /** Verb prefix of the operationId: list, create, read, replace, patch, delete, deletecollection. */
+  verb: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'deletecollection';
+  /** Middle of the operationId, e.g. `NamespacedPod`, `PodForAllNamespaces`, `NamespacedPodStatus`. */
+  subject: string;
+  gvk: Gvk;
+  tag: string;
+  prefix: string;
+  description: string;
+}
+
+const ACTIONS: Record<OpSpec['verb'], string> = {
+  list: 'list',
+  create: 'post',
+  read: 'get',
+  replace: 'put',
+  patch: 'patch',
+  delete: 'delete',
+  deletecollection: 'deletecollection',
+};
+
+function operation(spec: OpSpec): OpenApiOperation {
+  const operationId =
+    spec.verb === 'deletecollection'
+      ? `delete${spec.prefix}Collection${spec.subject}`
+      : `${spec.verb}${spec.prefix}${spec.subject}`;
+  const op: OpenApiOperation = {
+    tags: [spec.tag],
+    description: spec.description,
+    operationId,
+    responses: {},
+    'x-kubernetes-action': ACTIONS[spec.verb],
+    'x-kubernetes-group-version-kind': { ...spec.gvk },
+  };
+  const ok = { description: 'OK', content: content(OBJECT_CONTENT_TYPES) };
+  switch (spec.verb) {
+    case 'list':
+      op.parameters = [...LIST_PARAMS];
+      op.responses = { '200': { description: 'OK', content: content(LIST_CONTENT_TYPES) } };
+      break;
+    case 'create':
+      op.parameters = [...WRITE_PARAMS];
+      op.requestBody = { content: content(['*/*']), required: true };
+      op.responses = {
+        '200': ok,
+        '201': { ...ok, description: 'Created' },
+        '202': { ...ok, description: 'Accepted' },
+      };
+      break;
+    case 'read':
+      op.responses = { '200': ok };
+      break;
+    case 'replace':
+      op.parameters = [...WRITE_PARAMS];
+      op.requestBody = { content: content(['*/*']), required: true };
+      op.responses = { '200': ok, '201': { ...ok, description: 'Created' } };
+      break;
+    case 'patch':
+      op.parameters = [...PATCH_PARAMS];
+      op.requestBody = { content: content(PATCH_CONTENT_TYPES), required: true };
+      op.responses = { '200': ok, '201': { ...ok, description: 'Created' } };
+      break;
+    case 'delete':
+      op.parameters = [...DELETE_PARAMS];
+      op.requestBody = { content: content(['*/*']), required: false };
+      op.responses = { '200': ok, '202': { ...ok, description: 'Accepted' } };
+      break;
+    case 'deletecollection':
+      op.parameters = [...DELETE_PARAMS, ...LIST_PARAMS.filter((p) => p.name !== 'watch')];
+      op.requestBody = { content: content(['*/*']), required: false };
+      op.responses = { '200': ok };
+      break;
+  }
+  op.responses['401'] = { description: 'Unauthorized' };
+  return op;
+}
+
+/** The paths (with all their operations) one kind contributes to its group-version document. */
+function kindPaths(k: ResourceKind): Record<string, OpenApiPathItem> {
+  const base = k.group ? `/apis/${k.group}/${k.version}` : `/api/${k.version}`;
+  const gvk = { group: k.group, version: k.version, kind: k.kind };
+  const prefix = `${groupPascal(k.group)}${k.version.charAt(0).toUpperCase()}${k.version.slice(1)}`;
+  const tag = `${k.group ? k.group.replace(/\.k8s\.io$/, '').replace(/\./g, '_') : 'core'}_${k.version}`;
+  const ns = k.namespaced ? 'Namespaced' : '';
+  const collection = k.namespaced ? `${base}/namespaces/{namespace}/${k.plural}` : `${base}/${k.plural}`;
+  const item = `${collection}/{name}`;
+  const scopeParams = k.namespaced ? [P.namespace] : [];
+  const op = (verb: OpSpec['verb'], subject: string, description: string, opGvk: Gvk = gvk) =>
+    operation({ verb, subject, gvk: opGvk, tag, prefix, description });
+
+  const paths: Record<string, OpenApiPathItem> = {
+    [collection]: {
+      get: op('list', `${ns}${k.kind}`, `list or watch objects of kind ${k.kind}`),
+      post: op('create', `${ns}${k.kind}`, `create a ${k.kind}`),
+      ...(resourceVerbs(k).includes('deletecollection')
+        ? { delete: op('deletecollection', `${ns}${k.kind}`, `delete collection of ${k.kind}`) }
+        : {}),
+      parameters: [...scopeParams, P.pretty],
+    },
+    [item]: {
+      get: op('read', `${ns}${k.kind}`, `read the specified ${k.kind}`),
+      put: op('replace', `${ns}${k.kind}`, `replace the specified ${k.kind}`),
+      delete: op('delete', `${ns}${k.kind}`, `delete a ${k.kind}`),
+      patch: op('patch', `${ns}${k.kind}`, `partially update the specified ${k.kind}`),
+      parameters: [P.name(k.kind), ...scopeParams, P.pretty],
+    },
+  };
+  for (const sub of k.subresources) {
+    const Sub = sub === 'status' ? 'Status' : 'Scale';
+    // The scale subresource reads and writes an autoscaling/v1 Scale, whatever the parent kind.
+    const subGvk = sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : gvk;
+    paths[`${item}/${sub}`] = {
+      get: op('read', `${ns}${k.kind}${Sub}`, `read ${sub} of the specified ${k.kind}`, subGvk),
+      put: op('replace', `${ns}${k.kind}${Sub}`, `replace ${sub} of the specified ${k.kind}`, subGvk),
+      patch: op(
+        'patch',
+        `${ns}${k.kind}${Sub}`,
+        `partially update ${sub} of the specified ${k.kind}`,
+        subGvk,
+      ),
+      parameters: [P.name(k.kind), ...scopeParams, P.pretty],
+    };
+  }
+  if (k.namespaced) {
+    paths[`${base}/${k.plural}`] = {
+      get: op('list', `${k.kind}ForAllNamespaces`, `list or watch objects of kind ${k.kind}`),
+      parameters: [P.pretty],
+    };
+  }
+  return paths;
+}
+
+/**
+ * The OpenAPI v3 document of one group-version ("" group = core): every path of its kinds, with
+ * list/create/deletecollection, read/replace/patch/delete, status/scale and all-namespaces list
+ * operations, each tagged with `x-kubernetes-group-version-kind`, and the `components.schemas`
+ * of its kinds (with `descriptions`, the upstream description of every type and field).
+ */
+export function openApiV3GroupDocument(
+  kinds: readonly ResourceKind[],
+  group: string,
+  version: string,
+  descriptions?: ApiDescriptionTable,
+): OpenApiV3GroupDocument {
+  const paths: Record<string, OpenApiPathItem> = {};
+  const served = kinds
+    .filter((k) => k.group === group && k.version === version)
+    .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
+  for (const k of served) Object.assign(paths, kindPaths(k));
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes', version: KUBE_GIT_VERSION },
+    paths,
+    components: { schemas: componentSchemas(served, descriptions) },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * What a DELETE does to one object before storage sees it: the preconditions
+ * it must meet, and the finalizers that turn it into a mark (deletionTimestamp)
+ * instead of a removal. The garbage collector acts on the `orphan` and
+ * `foregroundDeletion` finalizers; a Namespace is always marked, and stays
+ * Terminating until the namespace controller has emptied it (the admission
+ * rules around that are in namespace-admission.ts).
+ */
+import type { KubeObject, ObjectMeta } from '../../protocol/events.js';
+import { StatusError } from '../../protocol/status.js';
+import type { ResourceKind } from '../kinds/types.js';
+import { metaOf, rfc3339 } from './meta.js';
+
+/** The preconditions of DeleteOptions. */
+export interface DeletePreconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** Throws the 409 kube-apiserver answers when `meta` does not meet `pre`. */
+export function checkPreconditions(
+  kind: ResourceKind,
+  name: string,
+  meta: ObjectMeta,
+  pre: DeletePreconditions | undefined,
+): void {
+  if (pre?.uid && pre.uid !== meta.uid) {
+    throw StatusError.of(
+      'Conflict',
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`,
+      { name, group: kind.group || undefined, kind: kind.plural },
+    );
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+    throw StatusError.of(
+      'Conflict',
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`,
+      { name, group: kind.group || undefined, kind: kind.plural },
+    );
+  }
+}
+
+/**
+ * The finalizers `current` holds once deleted with `policy`, and whether the
+ * delete only marks it. A Namespace is always marked: the namespace REST
+ * storage turns it Terminating instead of removing it
+ * (pkg/registry/core/namespace/storage/storage.go, `REST.Delete`).
+ */
+export function deletionFinalizers(
+  kind: ResourceKind,
+  current: KubeObject,
+  policy: 'Orphan' | 'Background' | 'Foreground' | undefined,
+): { finalizers: string[]; marks: boolean } {
+  const finalizers = [...(metaOf(current).finalizers ?? [])];
+  if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+  if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) {
+    finalizers.push('foregroundDeletion');
+  }
+  return { finalizers, marks: finalizers.length > 0 || isNamespace(kind) };
+}
+
+/**
+ * `current` marked for deletion at `now`, holding `finalizers`. A Namespace
+ * also turns Terminating, and holds the `kubernetes` spec finalizer that keeps
+ * it until the namespace controller has emptied it.
+ */
+export function markedForDeletion(
+  kind: ResourceKind,
+  current: KubeObject,
+  finalizers: string[],
+  now: number,
+): KubeObject {
+  const next = structuredClone(current);
+  const nm = metaOf(next);
+  const firstMark = nm.deletionTimestamp === undefined;
+  nm.deletionTimestamp ??= rfc3339(now);
+  // The generic store marks an object held by finalizers with a grace period of 0; the
+  // namespace storage sets only the deletionTimestamp.
+  if (!isNamespace(kind)) nm.deletionGracePeriodSeconds = 0;
+  if (finalizers.length > 0) nm.finalizers = finalizers;
+  if (isNamespace(kind)) {
+    next.status = { ...(next.status as object), phase: 'Terminating' };
+    // The namespace strategy gives every namespace this finalizer at create, and upstream its
+    // updates keep it (PrepareForUpdate). Here a main update can drop it, so the first mark
+    // restores it: without it the controller would never empty the namespace.
+    const held = namespaceSpecFinalizers(next);
+    if (firstMark && !held.includes(NAMESPACE_FINALIZER)) {
+      next.spec = { ...(next.spec as object), finalizers: [...held, NAMESPACE_FINALIZER] };
+    }
+  }
+  return next;
+}
+
+/** The spec finalizer of the namespace controller (`v1.FinalizerKubernetes`). */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+/** True for the core/v1 Namespace kind. */
+export function isNamespace(kind: ResourceKind): boolean {
+  return kind.group === '' && kind.kind === 'Namespace';
+}
+
+/** A Namespace's `spec.finalizers`: what keeps it Terminating besides its metadata finalizers. */
+export function namespaceSpecFinalizers(ns: KubeObject): string[] {
+  const finalizers = (ns.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  return Array.isArray(finalizers) ? finalizers.filter((f): f is string => typeof f === 'string') : [];
+}

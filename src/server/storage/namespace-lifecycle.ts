@@ -1,0 +1,239 @@
+/**
+ * The namespace lifecycle around the object layer: the system namespaces a
+ * server creates at start, and the namespace controller's pass over a
+ * terminating namespace (delete its content, report what holds it in the
+ * namespace's conditions, then release the namespace). The admission half,
+ * refusing new content in a terminating namespace and the deletion of the
+ * immortal ones, is namespace-admission.ts, applied by object-storage.ts.
+ */
+import type { Clock } from '../../protocol/clock.js';
+import type { KubeObject } from '../../protocol/events.js';
+import { StatusError } from '../../protocol/status.js';
+import { findByKind } from '../kinds/registry.js';
+import type { ResourceKind } from '../kinds/types.js';
+import { decodeStored } from '../watchcache/cacher.js';
+import { NAMESPACE_FINALIZER, namespaceSpecFinalizers } from './delete-rules.js';
+import { objectKey } from './keys.js';
+import { type ContentReport, type NamespaceCondition, updatedConditions } from './namespace-conditions.js';
+import type { ObjectStorage } from './object-storage.js';
+import type { Store } from './stores/types.js';
+
+/** What deleting one resource's objects in a namespace left (the deleter's `gvrDeletionMetadata`). */
+interface ResourceResult {
+  remaining: number;
+  finalizers: Map<string, number>;
+  error?: string;
+}
+
+/** Creates system namespaces and finishes terminating ones. */
+export class NamespaceLifecycle {
+  private readonly objects: ObjectStorage;
+  private readonly store: Store;
+  private readonly clock: Clock;
+  /** Namespaces with a pass under way, and whether another was asked for meanwhile. */
+  private readonly passes = new Map<string, { again: boolean; done: Promise<boolean> }>();
+
+  constructor(objects: ObjectStorage, store: Store, clock: Clock) {
+    this.objects = objects;
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /**
+   * Creates the namespaces of `names` that do not exist. Several servers over
+   * one etcd may race: a namespace another created first is left as it is.
+   */
+  async ensureNamespaces(names: readonly string[]): Promise<void> {
+    const kind = namespaceKind();
+    for (const name of names) {
+      if (await this.objects.get(kind, undefined, name).catch(ignoreNotFound)) continue;
+      try {
+        await this.objects.create(kind, undefined, {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name },
+        });
+      } catch (err) {
+        if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
+      }
+    }
+  }
+
+  /**
+   * The namespaces marked for deletion: what the namespace controller's
+   * informer hands it on start (pkg/controller/namespace/
+   * namespace_controller.go, `NewNamespaceController` queues every namespace it
+   * lists, and `syncNamespaceFromKey` works on those with a deletionTimestamp),
+   * so a namespace left Terminating by a stopped server is finished by the next.
+   */
+  async terminating(): Promise<string[]> {
+    const { items } = await this.store.list(objectKey(namespaceKind(), undefined, ''));
+    return items
+      .map((kv) => decodeStored(kv.value, kv.modRevision).metadata ?? {})
+      .filter((m) => m.deletionTimestamp !== undefined && m.name !== undefined)
+      .map((m) => m.name as string);
+  }
+
+  /**
+   * The namespace controller's work on namespace `name`: passes until one
+   * finds it gone, not terminating, or released. Calls while a pass runs do
+   * not start their own: they ask for one more pass after it (a finalizer
+   * removed mid-pass must not be missed) and share its outcome. Resolves true
+   * once the controller is done with the namespace, false while objects with
+   * finalizers hold it; rejects when a delete failed (the failure is then in
+   * the namespace's `NamespaceDeletionContentFailure` condition).
+   */
+  finalizeNamespace(name: string, kinds: readonly ResourceKind[]): Promise<boolean> {
+    const running = this.passes.get(name);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const state = { again: false, done: Promise.resolve(false) };
+    this.passes.set(name, state);
+    state.done = (async () => {
+      try {
+        let done: boolean;
+        do {
+          state.again = false;
+          done = await this.pass(name, kinds);
+        } while (state.again && !done);
+        return done;
+      } finally {
+        this.passes.delete(name);
+      }
+    })();
+    return state.done;
+  }
+
+  /**
+   * One pass, as the namespace controller's deleter makes it
+   * (pkg/controller/namespace/deletion/namespaced_resources_deleter.go,
+   * `namespacedResourcesDeleter.Delete`): nothing to do unless the namespace
+   * is terminating and still holds the `kubernetes` spec finalizer; then its
+   * content is deleted, the conditions updated, and once nothing remains the
+   * finalizer is removed, which removes the namespace unless metadata
+   * finalizers still hold it (`ShouldDeleteNamespaceDuringUpdate`).
+   */
+  private async pass(name: string, kinds: readonly ResourceKind[]): Promise<boolean> {
+    const nsKind = namespaceKind();
+    const ns = await this.objects.get(nsKind, undefined, name).catch(ignoreNotFound);
+    if (!ns?.metadata?.deletionTimestamp) return true;
+    // `finalized`: an empty spec.finalizers is the controller's work done.
+    if (namespaceSpecFinalizers(ns).length === 0) return true;
+    const report = await this.deleteAllContent(name, kinds);
+    await this.writeConditions(name, report);
+    if (report.errors.length > 0) {
+      throw new Error(`namespace ${name}: ${[...report.errors].sort().join(', ')}`);
+    }
+    if (report.remaining.size > 0) return false;
+    // `finalizeNamespace`: the controller's token goes from spec.finalizers (the others stay).
+    await this.objects
+      .guaranteedUpdate(nsKind, undefined, name, 'finalize', {}, (current) => {
+        const finalizers = namespaceSpecFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER);
+        current.spec = { ...(current.spec as object), finalizers };
+        return current;
+      })
+      .catch(ignoreNotFound);
+    return true;
+  }
+
+  /**
+   * Deletes every namespaced object in `namespace` (`deleteAllContent`), and
+   * reports what is left. Pods go first: with OrderedNamespaceDeletion (beta
+   * and on by default in 1.33, the release this server reports), while pods
+   * remain nothing else is deleted, and the conditions get no content totals.
+   */
+  private async deleteAllContent(namespace: string, kinds: readonly ResourceKind[]): Promise<ContentReport> {
+    const report: ContentReport = {
+      remaining: new Map(),
+      finalizers: new Map(),
+      totalsReported: true,
+      errors: [],
+    };
+    const namespaced = kinds.filter((k) => k.namespaced);
+    const pods = namespaced.find((k) => k.group === '' && k.plural === 'pods');
+    const add = (kind: ResourceKind, result: ResourceResult) => {
+      if (result.error !== undefined) report.errors.push(result.error);
+      if (result.remaining === 0) return;
+      report.remaining.set(`${kind.plural}.${kind.group}`, result.remaining);
+      for (const [finalizer, n] of result.finalizers)
+        report.finalizers.set(finalizer, (report.finalizers.get(finalizer) ?? 0) + n);
+    };
+    if (pods) {
+      add(pods, await this.deleteAllOf(pods, namespace));
+      if (report.remaining.size > 0) return { ...report, totalsReported: false };
+    }
+    for (const kind of namespaced) {
+      if (kind !== pods) add(kind, await this.deleteAllOf(kind, namespace));
+    }
+    return report;
+  }
+
+  /**
+   * Deletes the objects of `kind` in `namespace` as a DELETE with Background
+   * propagation would (`deleteAllContentForGroupVersionResource`), then counts
+   * what is left and the finalizers holding it. Objects left without a
+   * finalizer are the deleter's "unexpected items" error. (Upstream waits out
+   * a pod's grace period before calling that an error; pods here go at once.)
+   */
+  private async deleteAllOf(kind: ResourceKind, namespace: string): Promise<ResourceResult> {
+    const resource = `${kind.group}/${kind.version}, Resource=${kind.plural}`;
+    try {
+      for (const obj of await this.list(kind, namespace)) {
+        await this.objects
+          .delete(kind, namespace, obj.metadata?.name ?? '', { propagationPolicy: 'Background' })
+          .catch(ignoreNotFound);
+      }
+      const left = await this.list(kind, namespace);
+      const finalizers = new Map<string, number>();
+      for (const obj of left)
+        for (const f of obj.metadata?.finalizers ?? []) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
+      const error =
+        left.length > 0 && finalizers.size === 0
+          ? `unexpected items still remain in namespace: ${namespace} for gvr: ${resource}`
+          : undefined;
+      return { remaining: left.length, finalizers, error };
+    } catch (err) {
+      return { remaining: 0, finalizers: new Map(), error: errorMessage(err) };
+    }
+  }
+
+  /** The stored objects of `kind` in `namespace`. */
+  private async list(kind: ResourceKind, namespace: string): Promise<KubeObject[]> {
+    const { items } = await this.store.list(objectKey(kind, namespace, ''));
+    return items.map((kv) => decodeStored(kv.value, kv.modRevision));
+  }
+
+  /**
+   * Writes the conditions of `report` through the status subresource when
+   * they changed (the deleter's `UpdateStatus`); a namespace gone meanwhile
+   * needs none.
+   */
+  private async writeConditions(name: string, report: ContentReport): Promise<void> {
+    const now = this.clock.now();
+    await this.objects
+      .guaranteedUpdate(namespaceKind(), undefined, name, 'status', {}, (current) => {
+        const status = (current.status ?? {}) as { conditions?: NamespaceCondition[] };
+        const { conditions, changed } = updatedConditions(status.conditions, report, now);
+        if (changed) current.status = { ...status, conditions };
+        return current;
+      })
+      .catch(ignoreNotFound);
+  }
+}
+
+function namespaceKind(): ResourceKind {
+  return findByKind('v1', 'Namespace')!;
+}
+
+/** Rethrows anything but a 404: an object or namespace gone meanwhile is what a pass wants. */
+function ignoreNotFound(err: unknown): undefined {
+  if (err instanceof StatusError && err.code === 404) return undefined;
+  throw err;
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof StatusError) return err.status.message ?? err.message;
+  return err instanceof Error ? err.message : String(err);
+}

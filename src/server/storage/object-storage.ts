@@ -1,0 +1,307 @@
+import type { Clock } from '../../protocol/clock.js';
+import type { KubeObject } from '../../protocol/events.js';
+import { StatusError } from '../../protocol/status.js';
+import { findByPlural } from '../kinds/registry.js';
+import { allocate, keepAllocated } from '../kinds/service-alloc.js';
+import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
+import { formatInvalidMessage } from '../kinds/validation.js';
+import type { ServerStats } from '../stats/stats.js';
+import { decodeStored } from '../watchcache/cacher.js';
+import {
+  checkPreconditions,
+  type DeletePreconditions,
+  deletionFinalizers,
+  isNamespace,
+  markedForDeletion,
+  namespaceSpecFinalizers,
+} from './delete-rules.js';
+import { objectKey } from './keys.js';
+import { jsonEqual, metaOf } from './meta.js';
+import { admitCreate, admitNamespaceDelete } from './namespace-admission.js';
+import { conflict, notFound, storeErrorToStatus } from './object-errors.js';
+import { prepareCreate, prepareUpdate, stripRV, type UpdateScope } from './prepare-write.js';
+import { isService, serviceAllocations } from './service-allocation.js';
+import { type Store, StoreError, type StoreKV } from './stores/types.js';
+
+export type { UpdateScope } from './prepare-write.js';
+
+/** Options shared by writes. */
+export interface WriteOptions {
+  /** `dryRun=All`: validate and answer, but write nothing. */
+  dryRun?: boolean;
+}
+
+/** DeleteOptions, as far as the server honours them. */
+export interface DeleteOptions extends WriteOptions {
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: DeletePreconditions;
+}
+
+const NAMESPACES: ResourceKind = findByPlural('', 'v1', 'namespaces')!;
+
+/**
+ * True when `obj` is a Namespace whose spec.finalizers still hold it: kube-apiserver's
+ * `ShouldDeleteNamespaceDuringUpdate` (namespace storage.go) removes a namespace on update
+ * only once spec.finalizers is empty too, so that the controller's status updates of a
+ * Terminating namespace never delete it.
+ */
+function heldBySpec(kind: ResourceKind, obj: KubeObject): boolean {
+  return isNamespace(kind) && namespaceSpecFinalizers(obj).length > 0;
+}
+
+/**
+ * The generic object layer ("REST storage") over the {@link Store}: every
+ * verb's read-check-write with optimistic concurrency (compare-and-swap on the
+ * stored revision, retried on a lost race), the same for every kind. What the
+ * server sets on a write is in prepare-write.ts, what a delete marks in
+ * delete-rules.ts, the namespace controller in namespace-lifecycle.ts.
+ */
+export class ObjectStorage {
+  private readonly store: Store;
+  private readonly clock: Clock;
+  private readonly stats: ServerStats;
+  /**
+   * Told when an object marked for deletion went with its last finalizer, so
+   * that a terminating namespace it held can finish.
+   */
+  onFinalized: ((namespace: string | undefined) => void) | undefined;
+
+  constructor(store: Store, clock: Clock, stats: ServerStats) {
+    this.store = store;
+    this.clock = clock;
+    this.stats = stats;
+  }
+
+  /** Reads one object (at `revision` when given). */
+  async get(
+    kind: ResourceKind,
+    namespace: string | undefined,
+    name: string,
+    revision?: number,
+  ): Promise<KubeObject> {
+    const kv = await this.read(kind, namespace, name, revision);
+    if (!kv) throw notFound(kind, name);
+    return decodeStored(kv.value, kv.modRevision);
+  }
+
+  /** Creates `input` in `namespace` and returns it as stored. */
+  async create(
+    kind: ResourceKind,
+    namespace: string | undefined,
+    input: KubeObject,
+    opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    const obj = structuredClone(input);
+    const meta = metaOf(obj);
+    this.checkTypeMeta(kind, obj);
+    if (kind.namespaced) {
+      if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== namespace) {
+        throw StatusError.of(
+          'BadRequest',
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
+      }
+      meta.namespace = namespace;
+      // Admission runs before the strategy's PrepareForCreate and validation (apiserver
+      // endpoints/handlers/create.go): a create in a Terminating namespace is a 403 even when
+      // the object is invalid.
+      admitCreate(kind, namespace!, obj, await this.readNamespace(namespace!));
+    } else {
+      delete meta.namespace;
+    }
+    prepareCreate(kind, obj, this.clock.now());
+    if (isService(kind)) this.failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
+    this.validate(kind, obj);
+    if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
+    const key = objectKey(kind, namespace, meta.name!);
+    const kv = await this.store.create(key, this.encode(obj)).catch((err) => {
+      throw storeErrorToStatus(err, kind, meta.name!);
+    });
+    this.stats.writes++;
+    return decodeStored(kv.value, kv.modRevision);
+  }
+
+  /**
+   * Replaces an object with `input` (PUT). A resourceVersion in `input` must
+   * match the stored one (409 otherwise); without one the update is
+   * unconditional, as kube allows for these kinds.
+   */
+  async update(
+    kind: ResourceKind,
+    namespace: string | undefined,
+    name: string,
+    input: KubeObject,
+    scope: UpdateScope,
+    opts: WriteOptions = {},
+  ): Promise<KubeObject> {
+    this.checkTypeMeta(kind, input);
+    const inputMeta = metaOf(input);
+    if (inputMeta.name !== undefined && inputMeta.name !== name) {
+      throw StatusError.of(
+        'BadRequest',
+        `the name of the object (${inputMeta.name}) does not match the name on the URL (${name})`,
+      );
+    }
+    if (kind.namespaced && inputMeta.namespace && inputMeta.namespace !== namespace) {
+      throw StatusError.of(
+        'BadRequest',
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    }
+    const wanted = inputMeta.resourceVersion;
+    return this.guaranteedUpdate(kind, namespace, name, scope, opts, (current) => {
+      if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
+        throw conflict(kind, name);
+      return structuredClone(input);
+    });
+  }
+
+  /**
+   * Read-modify-write with retries on storage conflicts: `mutate` gets the
+   * current object and returns the desired one. Server-owned metadata is
+   * restored, and no write happens when nothing changed.
+   */
+  async guaranteedUpdate(
+    kind: ResourceKind,
+    namespace: string | undefined,
+    name: string,
+    scope: UpdateScope,
+    opts: WriteOptions,
+    mutate: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+  ): Promise<KubeObject> {
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.read(kind, namespace, name);
+      if (!kv) throw notFound(kind, name);
+      const current = decodeStored(kv.value, kv.modRevision);
+      const desired = await mutate(structuredClone(current));
+      const next = prepareUpdate(kind, current, desired, scope);
+      const allocating = isService(kind) && scope === 'main';
+      if (allocating) keepAllocated(next, current);
+      if (jsonEqual(stripRV(next), stripRV(current))) return current;
+      if (allocating) {
+        const used = await serviceAllocations(this.store, `${namespace}/${name}`);
+        this.failOn(kind, next, allocate(next, used));
+      }
+      this.validate(kind, next, current);
+      if (opts.dryRun) return next;
+      const meta = metaOf(next);
+      try {
+        if (meta.deletionTimestamp && (meta.finalizers?.length ?? 0) === 0 && !heldBySpec(kind, next)) {
+          // The last finalizer is gone from an object marked for deletion: remove it.
+          const deleted = await this.store.delete(kv.key, kv.modRevision);
+          this.stats.writes++;
+          this.onFinalized?.(meta.namespace);
+          return decodeStored(this.encode(next), deleted.modRevision);
+        }
+        const written = await this.store.update(kv.key, this.encode(next), kv.modRevision);
+        this.stats.writes++;
+        return decodeStored(written.value, written.modRevision);
+      } catch (err) {
+        if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
+        throw storeErrorToStatus(err, kind, name);
+      }
+    }
+  }
+
+  /**
+   * Deletes an object. With finalizers, or with Orphan/Foreground propagation,
+   * the object is only marked (deletionTimestamp) and stays until its
+   * finalizers are removed; the garbage collector acts on the policy.
+   */
+  async delete(
+    kind: ResourceKind,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): Promise<KubeObject> {
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.read(kind, namespace, name);
+      if (!kv) throw notFound(kind, name);
+      const current = decodeStored(kv.value, kv.modRevision);
+      const meta = metaOf(current);
+      checkPreconditions(kind, name, meta, opts.preconditions);
+      if (isNamespace(kind)) {
+        // The namespace REST storage (pkg/registry/core/namespace/storage/storage.go,
+        // `REST.Delete`): a namespace already Terminating that the namespace controller still
+        // holds (spec.finalizers) is answered as it is, without admission or any change.
+        if (meta.deletionTimestamp && heldBySpec(kind, current)) return current;
+        admitNamespaceDelete(name);
+      }
+      const { finalizers, marks } = deletionFinalizers(kind, current, opts.propagationPolicy);
+      if (marks && meta.deletionTimestamp && jsonEqual(finalizers, meta.finalizers ?? [])) return current;
+      const next = marks ? markedForDeletion(kind, current, finalizers, this.clock.now()) : undefined;
+      // A dryRun answers what the delete would store (the registry's dryRun update), writing nothing.
+      if (opts.dryRun) return next ?? current;
+      try {
+        if (next) {
+          const written = await this.store.update(kv.key, this.encode(next), kv.modRevision);
+          this.stats.writes++;
+          return decodeStored(written.value, written.modRevision);
+        }
+        const deleted = await this.store.delete(kv.key, kv.modRevision);
+        this.stats.writes++;
+        return decodeStored(deleted.value, deleted.modRevision);
+      } catch (err) {
+        if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
+        throw storeErrorToStatus(err, kind, name);
+      }
+    }
+  }
+
+  private async read(
+    kind: ResourceKind,
+    namespace: string | undefined,
+    name: string,
+    revision?: number,
+  ): Promise<StoreKV | undefined> {
+    try {
+      return await this.store.get(objectKey(kind, namespace, name), revision);
+    } catch (err) {
+      throw storeErrorToStatus(err, kind, name);
+    }
+  }
+
+  /** The stored Namespace `namespace`, or undefined when there is none. */
+  private async readNamespace(namespace: string): Promise<KubeObject | undefined> {
+    const kv = await this.store.get(objectKey(NAMESPACES, undefined, namespace));
+    return kv ? decodeStored(kv.value, kv.modRevision) : undefined;
+  }
+
+  private checkTypeMeta(kind: ResourceKind, obj: KubeObject): void {
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+      throw StatusError.of('BadRequest', 'the request body must be a JSON object');
+    }
+    if (obj.kind !== undefined && obj.kind !== kind.kind) {
+      throw StatusError.of('BadRequest', `the object kind ${String(obj.kind)} does not match ${kind.kind}`);
+    }
+    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersionOf(kind)) {
+      throw StatusError.of(
+        'BadRequest',
+        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(kind)})`,
+      );
+    }
+  }
+
+  private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
+    const errors = [...(kind.validate?.(obj) ?? []), ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : [])];
+    this.failOn(kind, obj, errors);
+  }
+
+  /** Throws the 422 of `errors`, if any. */
+  private failOn(kind: ResourceKind, obj: KubeObject, errors: FieldError[]): void {
+    if (errors.length === 0) return;
+    const name = obj.metadata?.name ?? '';
+    throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
+      name,
+      group: kind.group || undefined,
+      kind: kind.kind,
+      causes: errors.map((e) => ({ reason: e.type, message: e.message, field: e.field })),
+    });
+  }
+
+  private encode(obj: KubeObject): string {
+    const copy = { ...obj, metadata: { ...obj.metadata } };
+    delete copy.metadata.resourceVersion;
+    return JSON.stringify(copy);
+  }
+}

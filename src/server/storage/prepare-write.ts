@@ -1,0 +1,128 @@
+/**
+ * The server's part of every write, before validation: the metadata only the
+ * server sets (uid, creationTimestamp, generation, resourceVersion), the status
+ * a create may not set, and the defaults, for create and for update (the
+ * strategies' PrepareForCreate and PrepareForUpdate in kube-apiserver).
+ */
+import type { KubeObject } from '../../protocol/events.js';
+import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
+
+/**
+ * Which part of an object an update may change: the object (`main`), its
+ * status (`status`), or, for a Namespace, its spec.finalizers as well
+ * (`finalize`, the `namespaces/NAME/finalize` subresource).
+ */
+export type UpdateScope = 'main' | 'status' | 'finalize';
+
+/** Sets what the server owns on `obj` (a copy of a create's body), created at `now`. */
+export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number): void {
+  const meta = metaOf(obj);
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+  obj.apiVersion = apiVersionOf(kind);
+  obj.kind = kind.kind;
+  meta.uid = newUid();
+  meta.creationTimestamp = rfc3339(now);
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  delete meta.managedFields;
+  if (kind.generationFields.length > 0) meta.generation = 1;
+  else delete meta.generation;
+  // With a status subresource, a create cannot set status (the strategies'
+  // PrepareForCreate); Nodes are the exception: kubelets register with status.
+  if (kind.subresources.includes('status') && kind.kind !== 'Node') obj.status = {};
+  kind.defaults?.(obj);
+  kind.prepareForCreate?.(obj);
+}
+
+/**
+ * The object an update stores, from the `desired` one a client sent: server-owned
+ * metadata comes back from `current`, a main update keeps the status and a status
+ * update keeps everything else, and the generation moves when a generation field
+ * changed (the strategies' PrepareForUpdate).
+ */
+export function prepareUpdate(
+  kind: ResourceKind,
+  current: KubeObject,
+  desired: KubeObject,
+  scope: UpdateScope,
+): KubeObject {
+  const next = desired;
+  const meta = metaOf(next);
+  const cur = metaOf(current);
+  next.apiVersion = apiVersionOf(kind);
+  next.kind = kind.kind;
+  // Server-owned metadata cannot be changed by clients.
+  meta.name = cur.name;
+  if (kind.namespaced) meta.namespace = cur.namespace;
+  else delete meta.namespace;
+  meta.uid = cur.uid;
+  meta.creationTimestamp = cur.creationTimestamp;
+  meta.resourceVersion = cur.resourceVersion;
+  if (cur.deletionTimestamp) {
+    meta.deletionTimestamp = cur.deletionTimestamp;
+    meta.deletionGracePeriodSeconds = cur.deletionGracePeriodSeconds;
+  } else {
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+  }
+  delete meta.managedFields;
+  delete meta.selfLink;
+  if (kind.subresources.includes('status')) {
+    if (scope === 'main' || scope === 'finalize') {
+      next.status = current.status;
+      // A Namespace's spec.finalizers change only through /finalize: its
+      // strategy's PrepareForUpdate (pkg/registry/core/namespace/strategy.go)
+      // keeps the old ones on a main update; finalizeStrategy takes the new.
+      if (kind.group === '' && kind.kind === 'Namespace') {
+        const from = scope === 'main' ? current : next;
+        const finalizers = (from.spec as { finalizers?: unknown[] } | undefined)?.finalizers;
+        // `finalizers,omitempty`: an empty list is not written.
+        next.spec = Array.isArray(finalizers) && finalizers.length > 0 ? { finalizers } : {};
+      }
+    } else {
+      // Through /status the spec cannot change. Annotations can (the deployment
+      // controller records its revision there), and so can labels except on the
+      // apps workloads, whose status strategies reset them (PrepareForUpdate).
+      const kept = structuredClone(current);
+      kept.status = next.status;
+      const keptMeta = metaOf(kept);
+      if (meta.annotations === undefined) delete keptMeta.annotations;
+      else keptMeta.annotations = meta.annotations;
+      if (kind.group !== 'apps') {
+        if (meta.labels === undefined) delete keptMeta.labels;
+        else keptMeta.labels = meta.labels;
+      }
+      return prepareStatus(kind, kept);
+    }
+  }
+  kind.defaults?.(next);
+  if (kind.generationFields.length > 0) {
+    const changed = kind.generationFields.some((f) => !jsonEqual(valueAt(next, f), valueAt(current, f)));
+    meta.generation = (cur.generation ?? 1) + (changed ? 1 : 0);
+  }
+  if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
+  return next;
+}
+
+function prepareStatus(kind: ResourceKind, obj: KubeObject): KubeObject {
+  kind.defaults?.(obj);
+  return obj;
+}
+
+/** The value at a dotted path (`spec`, `metadata.annotations`). */
+function valueAt(obj: KubeObject, path: string): unknown {
+  let v: unknown = obj;
+  for (const part of path.split('.')) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/** `obj` without its resourceVersion: what an update compares to see whether anything changed. */
+export function stripRV(obj: KubeObject): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } };
+}

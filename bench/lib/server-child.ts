@@ -9,7 +9,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
-import { setWatchWriteCoalescing, watchWriteCounts } from '../../src/server/watchcache/watch-sink.js';
 import { runServerChild } from '../../src/study/server-child-runtime.js';
 import type { ServerSample } from './server-process.js';
 
@@ -26,7 +25,7 @@ function sample(running: RunningServer): ServerSample {
     eluActiveMs: elu.active,
     stats: structuredClone(running.stats),
     latestRevision: running.latestRevision(),
-    watchWrites: watchWriteCounts(),
+    watchWrites: { lines: running.stats.watchLinesWritten, writes: running.stats.watchWrites },
   };
 }
 
@@ -35,15 +34,16 @@ runServerChild({
   sample,
   exitOnSigint: true,
   // {type:'coalesce', on}: the fan-out benchmark alternates write coalescing between rounds.
-  onMessage(message) {
-    if (message.type === 'coalesce') setWatchWriteCoalescing((message as { on?: boolean }).on !== false);
+  onMessage(message, server) {
+    if (message.type === 'coalesce')
+      server?.tune({ watchWriteCoalescing: (message as { on?: boolean }).on !== false });
   },
   async start(own) {
     const options = JSON.parse(process.env.WATCHMARK_BENCH_SERVER_OPTIONS ?? '{}') as ServerOptions;
-    // The fan-out benchmark measures watch writes with and without per-turn coalescing.
-    setWatchWriteCoalescing(process.env.WATCHMARK_BENCH_COALESCE !== '0');
     const server = await startServer({
       ...options,
+      // The fan-out benchmark measures watch writes with and without per-turn coalescing.
+      watchWriteCoalescing: process.env.WATCHMARK_BENCH_COALESCE !== '0',
       insecureHttp: true,
       insecureNoAuth: true,
       log: (line) => process.stderr.write(`server: ${line}\n`),

@@ -41,6 +41,7 @@ import { MemoryStore } from './storage/stores/memory.js';
 import type { Store } from './storage/stores/types.js';
 import type { LiveUi } from './ui/live-ui.js';
 import { Cacher } from './watchcache/cacher.js';
+import { WatchWriter } from './watchcache/watch-sink.js';
 
 /** A running API server. */
 export interface RunningServer {
@@ -71,6 +72,11 @@ export interface RunningServer {
   uiLoginUrl(): string | undefined;
   /** Pages that have the live view's stream open now (0 without `ui`). */
   uiPagesOpen(): number;
+  /**
+   * Changes a benchmark knob of the running server (see {@link ServerOptions.watchWriteCoalescing}):
+   * the fan-out benchmark alternates it between rounds of one run.
+   */
+  tune(knobs: { watchWriteCoalescing?: boolean }): void;
   /** Ends every watch cleanly, stops listening and releases everything. */
   close(): Promise<void>;
 }
@@ -200,6 +206,7 @@ class ApiServer implements RunningServer {
       clock: this.clock,
       stats: this.stats,
       settings,
+      watchWriter: new WatchWriter(this.stats, opts.watchWriteCoalescing ?? true),
       tooLargeWaitMs: settings.tooLargeWaitMs,
       random: opts.random ?? Math.random,
       objects: this.objects,
@@ -318,6 +325,11 @@ class ApiServer implements RunningServer {
 
   uiLoginUrl(): string | undefined {
     return this.ui?.routes.loginUrl(this.url);
+  }
+
+  tune(knobs: { watchWriteCoalescing?: boolean }): void {
+    if (knobs.watchWriteCoalescing !== undefined)
+      this.ctx.watchWriter.coalescing = knobs.watchWriteCoalescing;
   }
 
   uiPagesOpen(): number {

@@ -70,6 +70,13 @@ export interface ServerOptions {
    * what the check costs. Default on; a server without it stores what Go clients cannot read.
    */
   typeCheck?: boolean;
+  /**
+   * Benchmark knob, not a user setting: `false` writes each watch line on its own instead of
+   * gathering one event-loop turn's lines per watcher into one write, so that
+   * `npm run bench:server` can measure what gathering saves. Default on. A running server
+   * changes it with {@link RunningServer.tune}.
+   */
+  watchWriteCoalescing?: boolean;
 }
 
 /** The namespaces kube-apiserver's bootstrap controller keeps in existence. */

@@ -18,8 +18,8 @@ export interface ServerChildSpec {
   start(own: (server: RunningServer) => void): Promise<Record<string, unknown>>;
   /** Answers a `sample` message (omitted: samples are not served). */
   sample?(server: RunningServer): unknown;
-  /** Handles the parent's other messages (not `sample` or `close`). */
-  onMessage?(message: { type: string }): void;
+  /** Handles the parent's other messages (not `sample` or `close`); `server` is undefined before it started. */
+  onMessage?(message: { type: string }, server: RunningServer | undefined): void;
   /** Exit on SIGINT too (130), for a child run from a terminal. */
   exitOnSigint?: boolean;
 }
@@ -52,7 +52,7 @@ export function runServerChild(spec: ServerChildSpec): void {
       if (server && spec.sample)
         sendToParent({ type: 'sample', id: message.id, sample: spec.sample(server) });
     } else if (message.type === 'close') void shutdown(0);
-    else spec.onMessage?.(message);
+    else spec.onMessage?.(message, server);
   });
   // The parent is gone (crashed, killed, Ctrl-C): nobody will ever ask us to close.
   process.on('disconnect', () => void shutdown(0));

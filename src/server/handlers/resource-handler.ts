@@ -16,7 +16,6 @@ import type { TypedWrite } from '../schema/write-rules.js';
 import { qualifiedResource } from '../storage/object-errors.js';
 import type { DeleteOptions } from '../storage/object-storage.js';
 import { jsonEncoder } from '../watchcache/event.js';
-import { openWatchSink } from '../watchcache/watch-sink.js';
 import { deleteOptions } from './delete-options.js';
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
@@ -179,7 +178,7 @@ async function watch(
       timeoutSeconds: query.get('timeoutSeconds') ?? undefined,
     },
     encoder,
-    () => openWatchSink(res),
+    () => ctx.watchWriter.open(res),
   );
   if (!watcher) return;
   if (clientGone) watcher.close('client');

@@ -7,6 +7,7 @@ import { resourcePrefix } from '../storage/keys.js';
 import type { Store } from '../storage/stores/types.js';
 import type { Cacher } from '../watchcache/cacher.js';
 import type { EventEncoder } from '../watchcache/event.js';
+import type { WatchWriter } from '../watchcache/watch-sink.js';
 import {
   CacheWatcher,
   type WatcherObserver,
@@ -34,6 +35,8 @@ export interface WatchContext {
   clock: Clock;
   stats: ServerStats;
   settings: WatchSettings;
+  /** Opens watch responses: this server's, so its counters and settings are its own. */
+  watchWriter: WatchWriter;
   /** Random source in [0, 1), injectable for tests. */
   random: () => number;
   /** Returns an observer for a watch about to start (the live UI sets it per request); optional. */

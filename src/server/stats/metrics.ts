@@ -134,6 +134,16 @@ export class ServerMetrics {
       () => s.watchBytesWritten,
     );
     counter(
+      'watchmark_watch_lines_written_total',
+      'Watch lines handed to watch responses.',
+      () => s.watchLinesWritten,
+    );
+    counter(
+      'watchmark_watch_writes_total',
+      'Response writes the watch lines went out in.',
+      () => s.watchWrites,
+    );
+    counter(
       'watchmark_response_bytes_written_total',
       'Bytes written in other answers.',
       () => s.responseBytesWritten,

@@ -48,6 +48,10 @@ export interface ServerStats {
   bookmarksDropped: number;
   /** Bytes written to watch streams. */
   watchBytesWritten: number;
+  /** Watch lines (events and bookmarks) handed to watch responses. */
+  watchLinesWritten: number;
+  /** Response writes those lines went out in: lines per write is what gathering a turn's lines saves. */
+  watchWrites: number;
   /** Bytes written in non-watch answers. */
   responseBytesWritten: number;
   /** Writes (create, update, patch, delete) that changed the store. */
@@ -83,6 +87,8 @@ export function newStats(): ServerStats {
     slowWatchersClosed: 0,
     bookmarksDropped: 0,
     watchBytesWritten: 0,
+    watchLinesWritten: 0,
+    watchWrites: 0,
     responseBytesWritten: 0,
     writes: 0,
     requests: 0,

@@ -12,78 +12,99 @@ import type { WatchSink } from './watcher.js';
  * turn instead of one per line. Lines are serialized once per event and format
  * before they get here (CacheEvent.line), so gathering costs a copy at most.
  *
- * Measured (`npm run bench:server`): 4.8 to 5.5 lines per write under a
- * saturated writer, yet server CPU per write within 7 % of writing each line:
- * Node already gathers one tick's writes to a socket into one system call, so
- * what this saves is the HTTP layer's per-chunk work and the packets.
+ * What it saves under a saturated writer (lines per write, and server CPU per
+ * write with and without it) is measured by `npm run bench:server`
+ * (bench/server-fanout.ts; bench/results/server-fanout.json).
  *
  * Backpressure is unchanged: `bufferedBytes` counts the gathered bytes too,
  * so a slow watcher is closed after the same budget and bookmarks are dropped
  * at the same fill level as when every line was written at once.
  */
 
-let coalescing = true;
-
-/** Watch lines handed to sinks and socket writes made of them, in this process, since it started. */
-const counts = { lines: 0, writes: 0 };
-
-/**
- * How many watch lines this process has written and in how many response
- * writes. Internal: the fan-out benchmark reports lines per write, the
- * coalescing factor itself, which machine load does not blur as it does CPU time.
- */
-export function watchWriteCounts(): { lines: number; writes: number } {
-  return { ...counts };
+/** What a {@link WatchWriter} counts: kept in the server's stats. */
+export interface WatchWriteCounts {
+  /** Watch lines handed to sinks. */
+  watchLinesWritten: number;
+  /** Response writes made of them: lines per write is the coalescing factor. */
+  watchWrites: number;
 }
 
 /**
- * Turns per-turn gathering of watch lines on or off, for every watch from its
- * next line on. Internal: the fan-out benchmark alternates it between rounds
- * of one run to measure what it saves.
+ * The watch responses of one server: opens their sinks, gathers each sink's
+ * lines of one event-loop turn and writes them together. Each server owns
+ * one, so two servers in one process share neither counters nor settings.
  */
-export function setWatchWriteCoalescing(on: boolean): void {
-  coalescing = on;
-}
+export class WatchWriter {
+  /**
+   * Gather a turn's lines into one write (default). Off, each line is its own
+   * write: the fan-out benchmark alternates it between rounds of one run.
+   */
+  coalescing: boolean;
+  readonly counts: WatchWriteCounts;
+  /** Sinks holding lines, flushed together after the current turn's I/O. */
+  private readonly dirty = new Set<CoalescingSink>();
+  private flushScheduled = false;
 
-/** Sinks holding lines, flushed together after the current turn's I/O. */
-const dirty = new Set<CoalescingSink>();
-let flushScheduled = false;
+  constructor(counts: WatchWriteCounts, coalescing = true) {
+    this.counts = counts;
+    this.coalescing = coalescing;
+  }
 
-function flushAll(): void {
-  flushScheduled = false;
-  // A flush never adds to `dirty` (writing to a response is synchronous), so one pass empties it.
-  for (const sink of dirty) sink.flush();
-  dirty.clear();
+  /** Starts a watch response (200, chunked, headers flushed) and returns the sink its watcher writes to. */
+  open(res: ServerResponse): WatchSink {
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Transfer-Encoding': 'chunked',
+      'Cache-Control': 'no-cache, private',
+    });
+    res.flushHeaders();
+    return new CoalescingSink(res, this);
+  }
+
+  /** Marks a sink as holding lines; the first one of a turn schedules the flush. */
+  markDirty(sink: CoalescingSink): void {
+    this.dirty.add(sink);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flushAll());
+  }
+
+  forget(sink: CoalescingSink): void {
+    this.dirty.delete(sink);
+  }
+
+  private flushAll(): void {
+    this.flushScheduled = false;
+    // A flush never adds to `dirty` (writing to a response is synchronous), so one pass empties it.
+    for (const sink of this.dirty) sink.flush();
+    this.dirty.clear();
+  }
 }
 
 class CoalescingSink implements WatchSink {
   private readonly res: ServerResponse;
+  private readonly writer: WatchWriter;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
 
-  constructor(res: ServerResponse) {
+  constructor(res: ServerResponse, writer: WatchWriter) {
     this.res = res;
+    this.writer = writer;
   }
 
   write(chunk: Buffer): void {
     if (!this.writable()) return;
-    counts.lines++;
-    if (!coalescing) {
+    this.writer.counts.watchLinesWritten++;
+    if (!this.writer.coalescing) {
       // Off: each line is its own write (after any still gathered, to keep the order).
       this.flush();
-      counts.writes++;
+      this.writer.counts.watchWrites++;
       this.res.write(chunk);
       return;
     }
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
-    if (this.pending.length === 1) {
-      dirty.add(this);
-      if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flushAll);
-      }
-    }
+    if (this.pending.length === 1) this.writer.markDirty(this);
   }
 
   get bufferedBytes(): number {
@@ -97,7 +118,7 @@ class CoalescingSink implements WatchSink {
     this.pending = [];
     this.pendingBytes = 0;
     if (this.writable()) {
-      counts.writes++;
+      this.writer.counts.watchWrites++;
       this.res.write(data);
     }
   }
@@ -105,14 +126,14 @@ class CoalescingSink implements WatchSink {
   end(): void {
     // What the client was promised goes before the end of the stream (an ERROR event, the last lines).
     this.flush();
-    dirty.delete(this);
+    this.writer.forget(this);
     if (!this.res.writableEnded) this.res.end();
   }
 
   destroy(): void {
     this.pending = [];
     this.pendingBytes = 0;
-    dirty.delete(this);
+    this.writer.forget(this);
     this.res.destroy();
     this.res.socket?.destroy();
   }
@@ -120,15 +141,4 @@ class CoalescingSink implements WatchSink {
   private writable(): boolean {
     return !this.res.destroyed && !this.res.writableEnded;
   }
-}
-
-/** Starts a watch response (200, chunked, headers flushed) and returns the sink its watcher writes to. */
-export function openWatchSink(res: ServerResponse): WatchSink {
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Transfer-Encoding': 'chunked',
-    'Cache-Control': 'no-cache, private',
-  });
-  res.flushHeaders();
-  return new CoalescingSink(res);
 }

@@ -1,16 +1,12 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type RequestOptions,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createSecureContext } from 'node:tls';
+import type { Agent as HttpAgent, IncomingMessage, RequestOptions } from 'node:http';
 import { type Clock, systemClock } from '../protocol/clock.js';
-import { failureStatus, isStatus, type Status, StatusError, StatusReasons } from '../protocol/status.js';
+import { StatusError } from '../protocol/status.js';
 import type { ClusterConnection } from './config/index.js';
-import { connectThroughProxy } from './proxy.js';
 import { TokenBucket } from './rate-limiter.js';
+import { readAll, statusFromAnswer, TransportError } from './transport-answer.js';
+import { dropIdleSockets, newAgent, StaleConnectionError, send } from './transport-connection.js';
+
+export { statusFromAnswer, TransportError } from './transport-answer.js';
 
 /** One HTTP request to the API server. */
 export interface ApiRequest {
@@ -31,18 +27,6 @@ export interface ApiRequest {
   timeoutMs?: number;
 }
 
-/** A failure below HTTP: refused connection, reset, TLS, DNS. Always retryable by watchers. */
-export class TransportError extends Error {
-  /** The Node.js error code (`ECONNREFUSED`, `ECONNRESET`, ...), when known. */
-  readonly code: string | undefined;
-
-  constructor(message: string, code?: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'TransportError';
-    this.code = code;
-  }
-}
-
 /** Options of {@link Transport}. */
 export interface TransportOptions {
   /** Client-side rate limit: requests per second (client-go default 5; <= 0 disables). */
@@ -60,59 +44,8 @@ export interface TransportOptions {
   clock?: Clock;
 }
 
-/** Methods Go's transport replays on a new connection when a reused one turns out dead. */
-const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** How a request sent on a keep-alive socket the server had already closed fails. */
-const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
-
-/** How send() ends a request whose signal aborted; the caller is given the signal's reason. */
-class RequestAborted extends Error {
-  constructor() {
-    super('the request was aborted');
-    this.name = 'AbortError';
-  }
-}
-
-/** A replayable request failed on a reused socket before any answer: see {@link Transport.openOn}. */
-class StaleConnectionError extends Error {
-  override readonly cause: TransportError;
-
-  constructor(cause: TransportError) {
-    super(cause.message);
-    this.cause = cause;
-  }
-}
-
-/**
- * Closes the agent's idle pooled sockets, so the next request opens a new
- * connection: when one turned out closed by the server (it restarted, or its
- * idle timeout fired), the others it had open are as likely gone.
- */
-function dropIdleSockets(agent: HttpAgent): void {
-  for (const sockets of Object.values(agent.freeSockets))
-    for (const socket of sockets ?? []) socket.destroy();
-}
-
 /** Connection failures that mean the server went away (died, restarted): worth trying another one. */
 const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-const CODE_REASONS = new Map<number, keyof typeof StatusReasons>(
-  Object.entries(StatusReasons).map(([reason, code]) => [code, reason as keyof typeof StatusReasons]),
-);
-
-/** The Status an error answer carried, or one made from its code when the body is not a Status. */
-export function statusFromAnswer(code: number, body: Buffer): Status {
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as unknown;
-    if (isStatus(parsed)) return parsed;
-  } catch {
-    // not JSON: fall through to a synthesized Status
-  }
-  const reason = CODE_REASONS.get(code) ?? 'InternalError';
-  const text = body.toString('utf8').trim().slice(0, 200);
-  return failureStatus(reason, text || `the server answered HTTP ${code}`, undefined, code);
-}
 
 /**
  * HTTP to one API server over node:http(s) with keep-alive, client-side rate
@@ -120,6 +53,11 @@ export function statusFromAnswer(code: number, body: Buffer): Status {
  * AbortSignal on every request. node:https is used rather than undici: it is
  * already loaded by Node (no import cost) and gives socket-level
  * backpressure on streams, which is all a watcher needs.
+ *
+ * This file holds the requests: rate limit, deadline, failover between
+ * servers, and building each request; transport-connection.ts holds the
+ * exchange and the connection pool it runs on, transport-answer.ts reading
+ * answers and the errors they end in.
  */
 export class Transport {
   readonly connection: ClusterConnection;
@@ -292,7 +230,7 @@ export class Transport {
       options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
     }
     try {
-      return await this.send(url, options, payload, req.signal);
+      return await send(url, options, payload, req.signal);
     } catch (err) {
       // Go's transport: an idempotent request that failed on a reused keep-alive
       // connection before any answer byte (the server had just closed it) is
@@ -301,59 +239,11 @@ export class Transport {
       this.retriedStale++;
       dropIdleSockets(agent);
       try {
-        return await this.send(url, options, payload, req.signal);
+        return await send(url, options, payload, req.signal);
       } catch (again) {
         throw again instanceof StaleConnectionError ? again.cause : again;
       }
     }
-  }
-
-  /**
-   * One HTTP exchange up to the answer's head. A failure on a reused socket
-   * before any answer byte, for a method that may be replayed, is a
-   * {@link StaleConnectionError} (its cause the TransportError to report).
-   *
-   * `signal` ends the exchange (its answer too) until the request closes:
-   * one listener of ours, where node's own `signal` option costs an abort
-   * listener and an end-of-stream watch per request (about 5 % of a
-   * relist's client CPU).
-   */
-  private send(
-    url: URL,
-    options: RequestOptions,
-    payload: Buffer | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<IncomingMessage> {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
-      const r = send(options, resolve);
-      if (signal) {
-        const onAbort = () => r.destroy(new RequestAborted());
-        if (signal.aborted) onAbort();
-        else {
-          signal.addEventListener('abort', onAbort, { once: true });
-          r.once('close', () => signal.removeEventListener('abort', onAbort));
-        }
-      }
-      r.on('error', (err: NodeJS.ErrnoException) => {
-        if (err instanceof RequestAborted) {
-          reject(signal?.reason ?? err);
-          return;
-        }
-        const failure = new TransportError(
-          `${options.method} ${url.origin}${url.pathname}: ${err.message}`,
-          err.code,
-          { cause: err },
-        );
-        const replayable = REPLAYABLE.has(options.method ?? 'GET') && payload === undefined;
-        if (r.reusedSocket && replayable && STALE_SOCKET.has(err.code ?? '')) {
-          reject(new StaleConnectionError(failure));
-        } else {
-          reject(failure);
-        }
-      });
-      r.end(payload);
-    });
   }
 
   private async agentFor(url: URL): Promise<HttpAgent> {
@@ -363,45 +253,9 @@ export class Transport {
     if (this.agent && this.agentCert === certPem) return this.agent;
     this.agent?.destroy();
     this.agentCert = certPem;
-    const common = { keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, scheduling: 'lifo' as const };
-    if (url.protocol === 'https:') {
-      // One secure context for every connection: without it each new socket
-      // parses the CA bundle and the client key pair again (about 1 ms of CPU,
-      // paid by every watch reconnect that cannot reuse a pooled socket).
-      const tls = {
-        secureContext: createSecureContext({
-          ca: c.caPem,
-          cert: certPem,
-          key: execCert?.keyPem ?? c.clientKeyPem,
-        }),
-        rejectUnauthorized: !c.insecureSkipTlsVerify,
-        servername: c.tlsServerName,
-      };
-      this.agent = c.proxyUrl
-        ? connectThroughProxy(c.proxyUrl, tls, common)
-        : new HttpsAgent({ ...common, ...tls });
-    } else {
-      this.agent = new HttpAgent(common);
-    }
+    this.agent = newAgent(url, c, certPem, execCert?.keyPem ?? c.clientKeyPem);
     return this.agent;
   }
-}
-
-function readAll(res: IncomingMessage, signal?: AbortSignal): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => resolve(Buffer.concat(chunks)));
-    // Ended by our signal (a deadline, the caller), the signal's reason says why, not the cut it caused.
-    res.on('error', (err) =>
-      reject(signal?.aborted ? signal.reason : new TransportError(err.message, undefined, { cause: err })),
-    );
-    res.on('aborted', () =>
-      reject(
-        signal?.aborted ? signal.reason : new TransportError('the server cut the answer short', 'ECONNRESET'),
-      ),
-    );
-  });
 }
 
 function formatMs(ms: number): string {

@@ -1,35 +1,15 @@
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import { failureStatus, StatusError } from '../protocol/status.js';
 import { handleResource, type ResourceContext } from './handlers/resource-handler.js';
 import type { WatchSettings } from './handlers/watch.js';
-import {
-  Authenticator,
-  generateToken,
-  parseTokenFile,
-  tlsClientAuthOptions,
-  type UserInfo,
-} from './http/auth.js';
-import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
-import { sendJson, sendStatus, toStatus } from './http/http-io.js';
-import { negotiateDiscovery } from './http/media-types.js';
+import { Authenticator, generateToken, parseTokenFile, type UserInfo } from './http/auth.js';
+import type { HealthEndpoints } from './http/health.js';
+import { sendStatus, toStatus } from './http/http-io.js';
+import { listen } from './http/listen.js';
 import { parseResourcePath, splitRequestTarget } from './http/request-info.js';
 import { findByPlural, REGISTRY } from './kinds/registry.js';
-import {
-  aggregatedDiscovery,
-  legacyApiGroup,
-  legacyApiGroupList,
-  legacyApiResourceList,
-  legacyApiVersions,
-  versionInfo,
-} from './openapi/discovery.js';
+import { type NonResourceContext, serveDebug, serveNonResource, serverHealth } from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
 import { ServerMetrics } from './stats/metrics.js';
@@ -116,15 +96,6 @@ async function openEtcdStore(options: ServerOptions): Promise<Store | undefined>
 }
 
 /**
- * How large a request line plus headers may be: kube-apiserver serves with Go's
- * `MaxHeaderBytes: 1 << 20` (k8s.io/apiserver/pkg/server/secure_serving.go,
- * `SecureServingInfo.Serve`), and Go's server reads 4096 bytes past it before
- * answering 431. Node's own default is 16 KiB, which refuses a 20 KB label
- * selector that kube-apiserver takes.
- */
-const MAX_HEADER_BYTES = (1 << 20) + 4096;
-
-/**
  * Paths anyone may read: kube-apiserver's `system:public-info-viewer` role
  * (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go) grants
  * unauthenticated users exactly the health roots and /version; the per-check
@@ -185,7 +156,7 @@ class ApiServer implements RunningServer {
     this.objects = new ObjectStorage(this.store, this.clock, this.stats);
     this.namespaces = new NamespaceLifecycle(this.objects, this.store, this.clock);
     this.metrics = new ServerMetrics(this.stats);
-    this.health = this.healthEndpoints();
+    this.health = serverHealth(this.store, this.clock, () => this.closing);
     // A namespace held by objects with finalizers finishes when the last of them goes.
     this.objects.onFinalized = (namespace) => {
       if (namespace !== undefined && this.terminatingNamespaces.has(namespace))
@@ -219,45 +190,6 @@ class ApiServer implements RunningServer {
     };
   }
 
-  /**
-   * kube-apiserver's health checks that mean something here: `ping` and `log`
-   * always pass, `etcd` (over etcd only) reads the current revision within
-   * `--etcd-healthcheck-timeout`'s default of 2 s, and `/readyz`'s `shutdown`
-   * fails once the server is closing, so load balancers stop sending to it.
-   */
-  private healthEndpoints(): HealthEndpoints {
-    const base = [alwaysHealthy('ping'), alwaysHealthy('log')];
-    if (this.store.name === 'etcd') {
-      base.push({
-        name: 'etcd',
-        check: () =>
-          new Promise<void>((resolve, reject) => {
-            const timer = this.clock.setTimeout(
-              () => reject(new Error('etcd did not answer within 2s')),
-              2_000,
-            );
-            this.store.currentRevision().then(
-              () => {
-                timer.cancel();
-                resolve();
-              },
-              (err: Error) => {
-                timer.cancel();
-                reject(err);
-              },
-            );
-          }),
-      });
-    }
-    const shutdown: HealthCheck = {
-      name: 'shutdown',
-      check: async () => {
-        if (this.closing) throw new Error('process is shutting down');
-      },
-    };
-    return new HealthEndpoints({ healthz: base, livez: base, readyz: [...base, shutdown] });
-  }
-
   latestRevision(): number {
     return this.cacher.latestRevision;
   }
@@ -267,29 +199,6 @@ class ApiServer implements RunningServer {
     await this.cacher.start();
     if (opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
     for (const name of await this.namespaces.terminating()) this.finalizeNamespace(name);
-    const bindAddress = opts.bindAddress ?? DEFAULTS.bindAddress;
-    const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
-    if (opts.insecureHttp) {
-      this.http = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
-    } else {
-      let tls = opts.tls;
-      if (!tls) {
-        // Loaded on first use: only a server that makes its own certificate needs the certificate code.
-        const { generateServingCertificates } = await import('./pki/tls.js');
-        const generated = await generateServingCertificates({ hosts: [bindAddress], clock: this.clock });
-        tls = { certPem: generated.certPem, keyPem: generated.keyPem, caPem: generated.caCertPem };
-      }
-      this.caPem = tls.caPem;
-      this.http = createHttpsServer(
-        {
-          cert: tls.certPem,
-          key: tls.keyPem,
-          maxHeaderSize: MAX_HEADER_BYTES,
-          ...tlsClientAuthOptions(opts.clientCA),
-        },
-        handler,
-      );
-    }
     if (!opts.insecureNoAuth) {
       const tokens = opts.tokenFile
         ? parseTokenFile(opts.tokenFile.text, opts.tokenFile.name)
@@ -298,22 +207,13 @@ class ApiServer implements RunningServer {
       tokens.set(this.token, { name: 'watchmark-admin', groups: ['system:masters'] });
       this.authenticator = new Authenticator({ tokens, clientCA: opts.clientCA });
     }
-    const http = this.http;
-    // Keep-alive watch connections must not hold up close().
-    http.keepAliveTimeout = 65_000;
-    http.headersTimeout = 66_000;
-    http.requestTimeout = 0;
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(opts.port ?? 0, bindAddress, () => {
-        http.off('error', reject);
-        resolve();
-      });
-    });
-    const { port } = http.address() as AddressInfo;
-    const host = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
-    const hostPart = host.includes(':') ? `[${host}]` : host;
-    this.url = `${opts.insecureHttp ? 'http' : 'https'}://${hostPart}:${port}`;
+    const listener = await listen(
+      { ...opts, bindAddress: opts.bindAddress ?? DEFAULTS.bindAddress, clock: this.clock },
+      (req, res) => this.handle(req, res),
+    );
+    this.http = listener.http;
+    this.url = listener.url;
+    this.caPem = listener.caPem;
     this.kubeconfig = buildKubeconfig({ server: this.url, caPem: this.caPem, token: this.token });
     if (opts.kubeconfigOut) {
       await writeKubeconfig(opts.kubeconfigOut, this.kubeconfig);
@@ -431,6 +331,18 @@ class ApiServer implements RunningServer {
     this.background.add(p);
   }
 
+  private nonResourceContext(): NonResourceContext {
+    return {
+      stats: this.stats,
+      store: this.store,
+      cacher: this.cacher,
+      health: this.health,
+      metrics: this.metrics,
+      compact: () => this.compact(),
+      dropWatches: () => this.dropWatches(),
+    };
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
     this.stats.requests++;
     res.on('finish', () => {
@@ -466,115 +378,13 @@ class ApiServer implements RunningServer {
     }
     if (info) return handleResource(this.ctx, req, res, info, query);
     if (path.startsWith('/debug/watchmark/'))
-      return this.debug(method, path.slice('/debug/watchmark/'.length), res);
+      return serveDebug(this.nonResourceContext(), method, path.slice('/debug/watchmark/'.length), res);
     if (method !== 'GET' && method !== 'HEAD') {
       throw StatusError.of(
         'MethodNotAllowed',
         `the server does not allow this method on the requested resource`,
       );
     }
-    return this.nonResource(req, res, path, query);
-  }
-
-  private reply(res: ServerResponse, code: number, body: unknown, contentType?: string): void {
-    this.stats.responseBytesWritten += sendJson(res, code, body, contentType);
-  }
-
-  private async nonResource(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    query: URLSearchParams,
-  ): Promise<void> {
-    const accept = req.headers.accept;
-    const health = await this.health.answer(path, query);
-    if (health) {
-      res.writeHead(health.code, {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      res.end(health.body);
-      this.stats.responseBytesWritten += Buffer.byteLength(health.body);
-      return;
-    }
-    switch (path) {
-      case '/version':
-        return this.reply(res, 200, versionInfo());
-      case '/api':
-      case '/apis': {
-        const scope = path === '/api' ? 'core' : 'groups';
-        const negotiated = negotiateDiscovery(accept);
-        if (negotiated !== 'legacy') {
-          return this.reply(
-            res,
-            200,
-            aggregatedDiscovery(REGISTRY, scope, negotiated.version),
-            negotiated.contentType,
-          );
-        }
-        return this.reply(
-          res,
-          200,
-          scope === 'core' ? legacyApiVersions(REGISTRY) : legacyApiGroupList(REGISTRY),
-        );
-      }
-      case '/openapi/v2': {
-        const { openApiV2Response } = await import('./openapi/openapi.js');
-        const v2 = openApiV2Response();
-        res.writeHead(v2.status, { 'Content-Type': v2.contentType, 'Content-Length': v2.body.length });
-        res.end(v2.body);
-        return;
-      }
-      case '/metrics': {
-        const { contentType, body } = await this.metrics.render();
-        return this.reply(res, 200, body, contentType);
-      }
-    }
-    if (path.startsWith('/openapi/v3')) {
-      const { servedOpenApiV3 } = await import('./openapi/openapi.js');
-      const openapi = await servedOpenApiV3(REGISTRY);
-      if (path === '/openapi/v3') return this.reply(res, 200, openapi.root);
-      const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));
-      if (doc) return this.reply(res, 200, doc.body);
-    }
-    const parts = path.split('/').filter(Boolean);
-    if (parts[0] === 'api' && parts.length === 2) {
-      const list = legacyApiResourceList(REGISTRY, '', parts[1]);
-      if (list) return this.reply(res, 200, list);
-    }
-    if (parts[0] === 'apis' && parts.length === 2) {
-      const group = legacyApiGroup(REGISTRY, parts[1]);
-      if (group) return this.reply(res, 200, group);
-    }
-    if (parts[0] === 'apis' && parts.length === 3) {
-      const list = legacyApiResourceList(REGISTRY, parts[1], parts[2]);
-      if (list) return this.reply(res, 200, list);
-    }
-    throw StatusError.of('NotFound', 'the server could not find the requested resource', {});
-  }
-
-  private async debug(method: string, action: string, res: ServerResponse): Promise<void> {
-    if (action === 'stats') {
-      if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'stats answers GET');
-      return this.reply(res, 200, {
-        ...this.stats,
-        latestRevision: this.cacher.latestRevision,
-        store: this.store.name,
-      });
-    }
-    if (action === 'compact' || action === 'drop-watches') {
-      if (method !== 'POST') throw StatusError.of('MethodNotAllowed', `${action} answers POST`);
-      if (action === 'compact') return this.reply(res, 200, { compactedRevision: await this.compact() });
-      // Answer first, then cut the streams (the caller may itself be watching).
-      const count = this.cacher.all().reduce((n, c) => n + c.watchers.size, 0);
-      this.reply(res, 200, { droppedWatches: count });
-      setImmediate(() => this.dropWatches());
-      return;
-    }
-    throw StatusError.of(
-      'NotFound',
-      `unknown debug action ${JSON.stringify(action)}: use stats, compact or drop-watches`,
-      {},
-    );
+    return serveNonResource(this.nonResourceContext(), req, res, path, query);
   }
 }

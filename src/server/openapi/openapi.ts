@@ -19,21 +19,25 @@ import { groupVersionsOf, KUBE_GIT_VERSION, resourceVerbs } from './discovery.js
 import { loadApiDescriptions } from './openapi-descriptions.js';
 import type { ApiDescriptionTable } from './openapi-model.js';
 import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
+import {
+  DELETE_PARAMS,
+  LIST_CONTENT_TYPES,
+  LIST_PARAMS,
+  OBJECT_CONTENT_TYPES,
+  type OpenApiParameter,
+  P,
+  PATCH_CONTENT_TYPES,
+  PATCH_PARAMS,
+  WRITE_PARAMS,
+} from './parameters.js';
+
+export type { OpenApiParameter } from './parameters.js';
 
 /** `x-kubernetes-group-version-kind`; `group` is "" for core. */
 interface Gvk {
   group: string;
   version: string;
   kind: string;
-}
-
-/** An OpenAPI v3 parameter object (inline; the real document `$ref`s shared ones). */
-export interface OpenApiParameter {
-  name: string;
-  in: 'query' | 'path';
-  description: string;
-  required?: boolean;
-  schema: { type: string; uniqueItems?: boolean };
 }
 
 /** An OpenAPI v3 operation object with the Kubernetes extensions kubectl reads. */
@@ -143,95 +147,6 @@ export function openApiV2Response(): { status: 200; contentType: string; body: B
 
 // ---------------------------------------------------------------------------
 // Group-version documents
-
-const PATCH_CONTENT_TYPES = [
-  'application/apply-patch+yaml',
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-];
-const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
-const LIST_CONTENT_TYPES = [
-  ...OBJECT_CONTENT_TYPES,
-  'application/json;stream=watch',
-  'application/vnd.kubernetes.protobuf;stream=watch',
-];
-
-function query(name: string, type: string, description: string): OpenApiParameter {
-  return { name, in: 'query', description, schema: { type, uniqueItems: true } };
-}
-
-function pathParam(name: string, description: string): OpenApiParameter {
-  return { name, in: 'path', description, required: true, schema: { type: 'string', uniqueItems: true } };
-}
-
-const P = {
-  pretty: query('pretty', 'string', "If 'true', then the output is pretty printed."),
-  dryRun: query('dryRun', 'string', 'When present, indicates that modifications should not be persisted.'),
-  fieldManager: query(
-    'fieldManager',
-    'string',
-    'A name associated with the actor or entity making these changes.',
-  ),
-  // The parameter kubectl's query-param verifier looks for on the PATCH operation.
-  fieldValidation: query(
-    'fieldValidation',
-    'string',
-    'How the server handles unknown or duplicate fields in the request: Ignore, Warn or Strict.',
-  ),
-  force: query('force', 'boolean', 'Force is going to "force" Apply requests.'),
-  allowWatchBookmarks: query('allowWatchBookmarks', 'boolean', 'Requests watch events with type "BOOKMARK".'),
-  continue: query('continue', 'string', 'The continue option from a previous paginated list.'),
-  fieldSelector: query(
-    'fieldSelector',
-    'string',
-    'A selector to restrict the list of returned objects by fields.',
-  ),
-  labelSelector: query(
-    'labelSelector',
-    'string',
-    'A selector to restrict the list of returned objects by labels.',
-  ),
-  limit: query('limit', 'integer', 'The maximum number of responses to return for a list call.'),
-  resourceVersion: query(
-    'resourceVersion',
-    'string',
-    'Sets a constraint on what resource versions may be served.',
-  ),
-  resourceVersionMatch: query(
-    'resourceVersionMatch',
-    'string',
-    'How resourceVersion is applied to list calls.',
-  ),
-  sendInitialEvents: query(
-    'sendInitialEvents',
-    'boolean',
-    'Starts a watch with the current state as ADDED events.',
-  ),
-  timeoutSeconds: query('timeoutSeconds', 'integer', 'Timeout for the list/watch call.'),
-  watch: query('watch', 'boolean', 'Watch for changes to the described resources.'),
-  gracePeriodSeconds: query('gracePeriodSeconds', 'integer', 'The duration in seconds before deletion.'),
-  orphanDependents: query('orphanDependents', 'boolean', 'Deprecated: use propagationPolicy.'),
-  propagationPolicy: query('propagationPolicy', 'string', 'Whether and how garbage collection is performed.'),
-  name: (kind: string) => pathParam('name', `name of the ${kind}`),
-  namespace: pathParam('namespace', 'object name and auth scope, such as for teams and projects'),
-};
-
-const LIST_PARAMS = [
-  P.allowWatchBookmarks,
-  P.continue,
-  P.fieldSelector,
-  P.labelSelector,
-  P.limit,
-  P.resourceVersion,
-  P.resourceVersionMatch,
-  P.sendInitialEvents,
-  P.timeoutSeconds,
-  P.watch,
-];
-const WRITE_PARAMS = [P.dryRun, P.fieldManager, P.fieldValidation];
-const PATCH_PARAMS = [...WRITE_PARAMS, P.force];
-const DELETE_PARAMS = [P.dryRun, P.gracePeriodSeconds, P.orphanDependents, P.propagationPolicy];
 
 function content(types: string[]): Record<string, { schema: object }> {
   return Object.fromEntries(types.map((t) => [t, { schema: { type: 'object' } }]));

@@ -1,0 +1,184 @@
+/**
+ * The paths that name no resource: health roots, `/version`, discovery,
+ * OpenAPI, `/metrics`, and watchmark's own `/debug/watchmark/*` actions.
+ * api-server.ts routes here whatever request-info.ts does not read as a
+ * resource URL.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../protocol/clock.js';
+import { StatusError } from '../protocol/status.js';
+import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
+import { sendJson } from './http/http-io.js';
+import { negotiateDiscovery } from './http/media-types.js';
+import { REGISTRY } from './kinds/registry.js';
+import {
+  aggregatedDiscovery,
+  legacyApiGroup,
+  legacyApiGroupList,
+  legacyApiResourceList,
+  legacyApiVersions,
+  versionInfo,
+} from './openapi/discovery.js';
+import type { ServerMetrics } from './stats/metrics.js';
+import type { ServerStats } from './stats/stats.js';
+import type { Store } from './storage/stores/types.js';
+import type { Cacher } from './watchcache/cacher.js';
+
+/** What the non-resource paths need from the server. */
+export interface NonResourceContext {
+  stats: ServerStats;
+  store: Store;
+  cacher: Cacher;
+  health: HealthEndpoints;
+  metrics: ServerMetrics;
+  compact(): Promise<number>;
+  dropWatches(): number;
+}
+
+/**
+ * The checks behind `/healthz`, `/livez` and `/readyz`, as kube-apiserver
+ * registers them: `ping` and `log` everywhere, `etcd` over etcd with
+ * `--etcd-healthcheck-timeout`'s default of 2 s, and `/readyz`'s `shutdown`
+ * failing once the server is closing, so load balancers stop sending to it.
+ */
+export function serverHealth(store: Store, clock: Clock, closing: () => boolean): HealthEndpoints {
+  const base = [alwaysHealthy('ping'), alwaysHealthy('log')];
+  if (store.name === 'etcd') {
+    base.push({
+      name: 'etcd',
+      check: () =>
+        new Promise<void>((resolve, reject) => {
+          const timer = clock.setTimeout(() => reject(new Error('etcd did not answer within 2s')), 2_000);
+          store.currentRevision().then(
+            () => {
+              timer.cancel();
+              resolve();
+            },
+            (err: Error) => {
+              timer.cancel();
+              reject(err);
+            },
+          );
+        }),
+    });
+  }
+  const shutdown: HealthCheck = {
+    name: 'shutdown',
+    check: async () => {
+      if (closing()) throw new Error('process is shutting down');
+    },
+  };
+  return new HealthEndpoints({ healthz: base, livez: base, readyz: [...base, shutdown] });
+}
+
+function reply(
+  ctx: NonResourceContext,
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  contentType?: string,
+) {
+  ctx.stats.responseBytesWritten += sendJson(res, code, body, contentType);
+}
+
+/** Answers a GET or HEAD of a non-resource path, or throws a 404 Status. */
+export async function serveNonResource(
+  ctx: NonResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const health = await ctx.health.answer(path, query);
+  if (health) {
+    res.writeHead(health.code, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    res.end(health.body);
+    ctx.stats.responseBytesWritten += Buffer.byteLength(health.body);
+    return;
+  }
+  switch (path) {
+    case '/version':
+      return reply(ctx, res, 200, versionInfo());
+    case '/api':
+    case '/apis': {
+      const scope = path === '/api' ? 'core' : 'groups';
+      const negotiated = negotiateDiscovery(req.headers.accept);
+      if (negotiated !== 'legacy') {
+        const body = aggregatedDiscovery(REGISTRY, scope, negotiated.version);
+        return reply(ctx, res, 200, body, negotiated.contentType);
+      }
+      return reply(
+        ctx,
+        res,
+        200,
+        scope === 'core' ? legacyApiVersions(REGISTRY) : legacyApiGroupList(REGISTRY),
+      );
+    }
+    case '/openapi/v2': {
+      const { openApiV2Response } = await import('./openapi/openapi.js');
+      const v2 = openApiV2Response();
+      res.writeHead(v2.status, { 'Content-Type': v2.contentType, 'Content-Length': v2.body.length });
+      res.end(v2.body);
+      return;
+    }
+    case '/metrics': {
+      const { contentType, body } = await ctx.metrics.render();
+      return reply(ctx, res, 200, body, contentType);
+    }
+  }
+  if (path.startsWith('/openapi/v3')) {
+    const { servedOpenApiV3 } = await import('./openapi/openapi.js');
+    const openapi = await servedOpenApiV3(REGISTRY);
+    if (path === '/openapi/v3') return reply(ctx, res, 200, openapi.root);
+    const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));
+    if (doc) return reply(ctx, res, 200, doc.body);
+  }
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts.length === 2) {
+    const list = legacyApiResourceList(REGISTRY, '', parts[1]);
+    if (list) return reply(ctx, res, 200, list);
+  }
+  if (parts[0] === 'apis' && parts.length === 2) {
+    const group = legacyApiGroup(REGISTRY, parts[1]);
+    if (group) return reply(ctx, res, 200, group);
+  }
+  if (parts[0] === 'apis' && parts.length === 3) {
+    const list = legacyApiResourceList(REGISTRY, parts[1], parts[2]);
+    if (list) return reply(ctx, res, 200, list);
+  }
+  throw StatusError.of('NotFound', 'the server could not find the requested resource', {});
+}
+
+/** `/debug/watchmark/<action>`: `stats` (GET), `compact` and `drop-watches` (POST). */
+export async function serveDebug(
+  ctx: NonResourceContext,
+  method: string,
+  action: string,
+  res: ServerResponse,
+): Promise<void> {
+  if (action === 'stats') {
+    if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'stats answers GET');
+    return reply(ctx, res, 200, {
+      ...ctx.stats,
+      latestRevision: ctx.cacher.latestRevision,
+      store: ctx.store.name,
+    });
+  }
+  if (action === 'compact' || action === 'drop-watches') {
+    if (method !== 'POST') throw StatusError.of('MethodNotAllowed', `${action} answers POST`);
+    if (action === 'compact') return reply(ctx, res, 200, { compactedRevision: await ctx.compact() });
+    // Answer first, then cut the streams (the caller may itself be watching).
+    const count = ctx.cacher.all().reduce((n, c) => n + c.watchers.size, 0);
+    reply(ctx, res, 200, { droppedWatches: count });
+    setImmediate(() => ctx.dropWatches());
+    return;
+  }
+  throw StatusError.of(
+    'NotFound',
+    `unknown debug action ${JSON.stringify(action)}: use stats, compact or drop-watches`,
+    {},
+  );
+}

@@ -3,7 +3,7 @@ import { StatusError } from '../../protocol/status.js';
 import { queryFlag } from '../http/query-flag.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
-import { resourcePrefix } from '../storage/keys.js';
+import { resourcePrefix } from '../storage/stores/keys.js';
 import type { Store } from '../storage/stores/types.js';
 import type { Cacher } from '../watchcache/cacher.js';
 import type { EventEncoder } from '../watchcache/event.js';

@@ -13,9 +13,9 @@ import { findByKind } from '../kinds/registry.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { decodeStored } from '../watchcache/cacher.js';
 import { NAMESPACE_FINALIZER, namespaceSpecFinalizers } from './delete-rules.js';
-import { objectKey } from './keys.js';
 import { type ContentReport, type NamespaceCondition, updatedConditions } from './namespace-conditions.js';
 import type { ObjectStorage } from './object-storage.js';
+import { objectKey } from './stores/keys.js';
 import type { Store } from './stores/types.js';
 
 /** What deleting one resource's objects in a namespace left (the deleter's `gvrDeletionMetadata`). */

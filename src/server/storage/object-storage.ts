@@ -15,12 +15,12 @@ import {
   markedForDeletion,
   namespaceSpecFinalizers,
 } from './delete-rules.js';
-import { objectKey } from './keys.js';
 import { jsonEqual, metaOf } from './meta.js';
 import { admitCreate, admitNamespaceDelete } from './namespace-admission.js';
 import { conflict, notFound, storeErrorToStatus } from './object-errors.js';
 import { prepareCreate, prepareUpdate, stripRV, type UpdateScope } from './prepare-write.js';
 import { isService, serviceAllocations } from './service-allocation.js';
+import { objectKey } from './stores/keys.js';
 import { type Store, StoreError, type StoreKV } from './stores/types.js';
 
 export type { UpdateScope } from './prepare-write.js';

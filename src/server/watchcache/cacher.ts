@@ -2,7 +2,7 @@ import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
-import { resourceId, resourceIdOfKey } from '../storage/keys.js';
+import { resourceId, resourceIdOfKey } from '../storage/stores/keys.js';
 import type { Store, StoreEvent, StoreWatch } from '../storage/stores/types.js';
 import { type HistoryOptions, ResourceCache } from './resource-cache.js';
 

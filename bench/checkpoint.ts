@@ -17,9 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readCheckpointFile, writeCheckpointFile } from '../src/client/checkpoint-file.js';
-import { decodeListLazily } from '../src/client/lazy-decode.js';
-import type { KubeObject } from '../src/protocol/events.js';
+import { type KubeObject, readCheckpointFile, writeCheckpointFile } from '../src/index.js';
 import { makePod } from './lib/pods.js';
 
 const { values: args } = parseArgs({
@@ -88,11 +86,12 @@ async function measure(count: number, dir: string): Promise<Case> {
     pods.push(p);
   }
   const map = new Map(pods.map((p) => [`bench/${p.metadata?.name}`, p]));
-  const listBytes = Buffer.from(JSON.stringify({ items: pods }));
-  const lazyPods = decodeListLazily(listBytes).items as KubeObject[];
   const base = join(dir, 'baseline.json');
   const file = join(dir, 'pods.checkpoint');
   const lazyFile = join(dir, 'lazy.checkpoint');
+  // Lazily decoded pods, each holding its JSON text, as an informer with `lazyDecode` holds them.
+  await writeCheckpointFile(file, { savedAt: Date.now(), identity, resourceVersion: '99999' }, pods);
+  const lazyPods = (await readCheckpointFile(file, true)).objects;
   const samples = {
     baseWrite: [] as number[],
     baseBlock: [] as number[],

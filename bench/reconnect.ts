@@ -22,8 +22,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killAllForkedServers } from '../src/study/server-fork.js';
-import { type StudyServer, spawnStudyServer } from '../src/study/server-process.js';
+import { killAllForkedServers, type StudyServer, spawnStudyServer } from '../src/process/index.js';
 import { readMachineCpu } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';
 

@@ -18,14 +18,14 @@ import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JsonLinesDecoder } from '../src/protocol/jsonlines.js';
-import { type RunningServer, startServer } from '../src/server/index.js';
 import {
   type EtcdCluster,
   findEtcdBinary,
+  type RunningServer,
   startEtcdCluster,
-} from '../src/server/storage/stores/etcd-launcher.js';
-import { forEachBounded, httpExpect } from './lib/http.js';
+  startServer,
+} from '../src/server/index.js';
+import { forEachBounded, httpExpect, onJsonLines } from './lib/http.js';
 import { type LatencySummary, round, summarize, table } from './lib/report.js';
 
 const WRITES_RATIO_TARGET = 20;
@@ -85,14 +85,9 @@ async function podWatch(server: RunningServer, onAdded: (name: string) => void):
       new URL(`/api/v1/namespaces/bench/pods?watch=1&resourceVersion=${rv}`, server.url),
       (res) => {
         if (res.statusCode !== 200) return reject(new Error(`watch: HTTP ${res.statusCode}`));
-        const decoder = new JsonLinesDecoder();
-        res.on('data', (chunk: Buffer) => {
-          for (const e of decoder.push(chunk) as Array<{
-            type: string;
-            object: { metadata?: { name?: string } };
-          }>) {
-            if (e.type === 'ADDED') onAdded(e.object.metadata?.name ?? '');
-          }
+        onJsonLines(res, (line) => {
+          const e = line as { type: string; object: { metadata?: { name?: string } } };
+          if (e.type === 'ADDED') onAdded(e.object.metadata?.name ?? '');
         });
         res.on('error', () => {});
         resolve(() => req.destroy());

@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KubeClient } from '../src/client/client.js';
+import { KubeClient } from '../src/index.js';
 import { startSimulation } from '../src/sim/index.js';
 import { otherLoad, readMachineCpu } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';

@@ -98,4 +98,11 @@ export {
   type WatchEvent,
   type WatchEventType,
 } from './protocol/events.js';
-export { isExpired, isTooLargeResourceVersion, type Status, StatusError } from './protocol/status.js';
+export {
+  failureStatus,
+  isExpired,
+  isTooLargeResourceVersion,
+  type Status,
+  StatusError,
+  type StatusReason,
+} from './protocol/status.js';

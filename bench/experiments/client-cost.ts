@@ -23,7 +23,7 @@ import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { spawnStudyServer } from '../../src/study/server-process.js';
+import { spawnStudyServer } from '../../src/process/index.js';
 
 const DIST = new URL('../../dist/', import.meta.url).href;
 const WATCHERS = 1_000;

@@ -23,7 +23,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import type { KubeObject } from '../../src/protocol/events.js';
+import type { KubeObject } from '../../src/index.js';
 import { churnPod, makePod } from '../lib/pods.js';
 
 const PODS = 10_000;

@@ -14,7 +14,7 @@
  */
 import { Agent, type IncomingMessage, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { KubeObject } from '../../src/protocol/events.js';
+import type { KubeObject } from '../../src/index.js';
 import type { ClientJob } from './client-plan.js';
 
 /** What a run measured: wall time, and this process's CPU time (user + system) over the same span. */

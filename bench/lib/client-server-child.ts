@@ -14,8 +14,8 @@
  * Messages out: {type:'ready', ...ServerInfo} | {type:'failed', error}
  */
 import { performance } from 'node:perf_hooks';
+import { runServerChild } from '../../src/process/index.js';
 import { MemoryStore, startServer } from '../../src/server/index.js';
-import { runServerChild } from '../../src/study/server-child-runtime.js';
 import { CHURN_NAMESPACE, type ServerInfo, type ServerPlan, syncNamespace } from './client-plan.js';
 import { churnPod, makePod } from './pods.js';
 

@@ -5,7 +5,7 @@
  * ERROR event after N watch lines).
  */
 
-import { failureStatus, type Status } from '../../src/protocol/status.js';
+import { failureStatus, type Status } from '../../src/index.js';
 
 /** What the proxy does with one request. */
 export type FaultAction =

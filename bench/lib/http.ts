@@ -1,5 +1,5 @@
 /** Plain `node:http` requests for the benchmark: no client library between the bench and the server. */
-import { type Agent, request } from 'node:http';
+import { type Agent, type IncomingMessage, request } from 'node:http';
 
 /** A finished HTTP exchange. */
 export interface HttpAnswer {
@@ -76,4 +76,18 @@ export async function forEachBounded(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
   if (failed !== undefined) throw failed;
+}
+
+/** Calls `onLine` with each JSON line of a streamed answer (a watch), whole lines only, however the chunks fall. */
+export function onJsonLines(res: IncomingMessage, onLine: (value: unknown) => void): void {
+  let pending = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    pending += chunk;
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line.trim() !== '') onLine(JSON.parse(line));
+    }
+  });
 }

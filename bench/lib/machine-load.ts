@@ -6,7 +6,7 @@
  * elsewhere every reading is undefined.
  */
 import { readFileSync } from 'node:fs';
-import { type MachineCpu, MS_PER_TICK, readMachineCpu } from '../../src/study/machine-cpu.js';
+import { type MachineCpu, MS_PER_TICK, readMachineCpu } from '../../src/process/index.js';
 
 export { type MachineCpu, readMachineCpu };
 

@@ -5,7 +5,7 @@
  * env and resources; status with three conditions and a container
  * status), minus managedFields. Deterministic for a given index.
  */
-import type { KubeObject } from '../../src/protocol/events.js';
+import type { KubeObject } from '../../src/index.js';
 
 const hex = (n: number, width: number) => (n >>> 0).toString(16).padStart(width, '0').slice(-width);
 

@@ -8,8 +8,8 @@
  * Messages out: {type:'ready', url} | {type:'sample', id, sample} | {type:'failed', error}
  */
 import { performance } from 'node:perf_hooks';
+import { runServerChild } from '../../src/process/index.js';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
-import { runServerChild } from '../../src/study/server-child-runtime.js';
 import type { ServerSample } from './server-process.js';
 
 function sample(running: RunningServer): ServerSample {

@@ -2,11 +2,11 @@
  * Parent-side handle of the API server child process (see server-child.ts):
  * spawn it, ask it for CPU/memory/stat samples, close it. Whoever spawns it
  * owns it: `close()` on the normal path, `kill()` on every other one (the
- * process plumbing, shared with the study, is src/study/server-fork.ts).
+ * process plumbing, shared with the study, is src/process).
  */
 import { fileURLToPath } from 'node:url';
+import { type ForkedServer, forkServer, killAllForkedServers } from '../../src/process/index.js';
 import type { ServerOptions, ServerStats } from '../../src/server/index.js';
-import { type ForkedServer, forkServer, killAllForkedServers } from '../../src/study/server-fork.js';
 
 /** What the server process reports about itself at one instant. */
 export interface ServerSample {

@@ -1,6 +1,37 @@
 /** The watchmark API server as a library: `import { startServer } from 'watchmark/server'`. */
+import type { EtcdStore, EtcdStoreOptions } from './storage/stores/etcd.js';
+
 export { type RunningServer, startServer } from './api-server.js';
 export { DEFAULTS, type ServerOptions } from './options.js';
+export { buildKubeconfig, type KubeconfigOptions } from './pki/kubeconfig.js';
 export type { ServerStats } from './stats/stats.js';
+export type { EtcdStore, EtcdStoreOptions } from './storage/stores/etcd.js';
+export {
+  type EtcdCluster,
+  type EtcdClusterOptions,
+  type EtcdMember,
+  findEtcdBinary,
+  startEtcdCluster,
+} from './storage/stores/etcd-launcher.js';
 export { MemoryStore } from './storage/stores/memory.js';
 export { type Store, StoreError, type StoreEvent, type StoreKV } from './storage/stores/types.js';
+
+/**
+ * An etcd store of its own, as `ServerOptions.etcd` opens one: to share one
+ * store among servers (`ServerOptions.store`, which the servers never close)
+ * or to read the store beside them. The etcd client loads on the first call,
+ * not with this module: it takes most of a second. Closing it is the caller's.
+ */
+export async function createEtcdStore(options: EtcdStoreOptions): Promise<EtcdStore> {
+  const { EtcdStore } = await import('./storage/stores/etcd.js');
+  return new EtcdStore(options);
+}
+
+/**
+ * Loads now what a server otherwise loads on first use (the etcd client, the
+ * patch engine), for a process that must start a server fast later: a
+ * standby loaded while the server it replaces still serves.
+ */
+export async function preloadServerModules(): Promise<void> {
+  await Promise.all([import('./storage/stores/etcd.js'), import('../protocol/patch/index.js')]);
+}

@@ -8,9 +8,9 @@
  * Out: {type:'ready', url: ''} | {type:'sample', id, sample} | {type:'failed', error}
  */
 import { KubeClient } from '../client/client.js';
+import { sendToParent } from '../process/index.js';
 import { Churn } from './churn.js';
 import type { ChurnChildOptions, ChurnSample } from './churn-process.js';
-import { sendToParent } from './server-child-runtime.js';
 
 let churn: Churn | undefined;
 let kube: KubeClient | undefined;

@@ -4,11 +4,11 @@
  * the server nor to the watchers, and a watcher's stall (a garbage
  * collection of 5,000 informers) never delays a write, nor a write a
  * watcher. The run that spawns it owns it and closes it on every path; the
- * process plumbing is server-fork.ts.
+ * process plumbing is src/process.
  */
+import { forkServer, siblingScript, waitUntil } from '../process/index.js';
 import type { ChurnOptions, ChurnStats } from './churn.js';
 import type { Layout } from './options.js';
-import { forkServer, siblingScript } from './server-fork.js';
 
 /** The churn writer's counters at one instant. */
 export interface ChurnSample {
@@ -58,11 +58,15 @@ export async function spawnChurnWriter(options: ChurnChildOptions): Promise<Chur
     sample: () => child.sample(),
     async stop() {
       child.send({ type: 'stop' });
-      for (;;) {
-        const s = await child.sample();
-        if (s.drained) return s;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      // No deadline of its own: each sample has one, and a writer that stops answering fails it.
+      return waitUntil(
+        async () => {
+          const s = await child.sample();
+          return s.drained ? s : undefined;
+        },
+        'the churn writer to drain',
+        { intervalMs: 20 },
+      );
     },
     close: () => child.close(),
   };

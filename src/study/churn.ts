@@ -7,10 +7,10 @@
  */
 import type { KubeClient } from '../client/client.js';
 import type { ResourceClient } from '../client/rest.js';
+import { type Random, randomInt, seededRandom } from '../process/index.js';
 import type { KubeObject } from '../protocol/events.js';
 import { podManifest, STUDY_NAMESPACE, standingPodName } from './cluster.js';
 import type { Layout } from './options.js';
-import { type Random, randomInt, seededRandom } from './random.js';
 
 /** What the churn did. */
 export interface ChurnStats {

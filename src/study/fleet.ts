@@ -8,10 +8,10 @@ import type { KubeClient } from '../client/client.js';
 import { Informer, type InformerOptions } from '../client/informer.js';
 import { newWatcherMetrics, type WatcherMetrics } from '../client/metrics.js';
 import type { WatcherOptions } from '../client/watcher.js';
+import { streamRandom } from '../process/index.js';
 import type { KubeObject } from '../protocol/events.js';
 import { STUDY_NAMESPACE, type WatcherClass, type WatcherSpec } from './cluster.js';
 import { type StudyOptions, toReal } from './options.js';
-import { streamRandom } from './random.js';
 import { CountingSource, type SourceCounts } from './source.js';
 
 /** One watcher of the fleet. */

@@ -13,12 +13,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../client/client.js';
+import { type ServerSample, type StudyServer, spawnStudyServer, waitUntil } from '../process/index.js';
 import { Churn } from './churn.js';
 import { populate, type WatcherClass, watcherSpecs } from './cluster.js';
 import { Fleet } from './fleet.js';
 import { layoutOf, resolveOptions, type StudyOptions, toReal } from './options.js';
 import { round, type Say, serverDelta } from './result.js';
-import { type ServerSample, type StudyServer, spawnStudyServer } from './server-process.js';
 
 /** One restart measured. */
 export interface RestartRow {
@@ -49,14 +49,6 @@ export interface RestartStudyResult {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-async function until(pred: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await pred())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** Runs the restart study; each watcher class gets its own fresh server. */
 export async function runRestartStudy(
@@ -139,10 +131,12 @@ async function restartsOf(
         await before.start();
         await sleep(toReal(o, 120_000));
         await before.stop();
-        await until(
+        await waitUntil(
           async () => (await server.sample()).stats.openWatchers === 0,
-          30_000,
           'the watches to close',
+          {
+            timeoutMs: 30_000,
+          },
         );
         await sleep(toReal(o, gapS * 1000));
         const row = await measureRestart(server, fleetOf(withCheckpoint), o, count);
@@ -169,7 +163,9 @@ async function measureRestart(
   const base = await server.sample();
   try {
     await fleet.start();
-    await until(async () => (await server.sample()).stats.openWatchers >= count, 60_000, 'the watches');
+    await waitUntil(async () => (await server.sample()).stats.openWatchers >= count, 'the watches', {
+      timeoutMs: 60_000,
+    });
     // Settled: restart work unchanged over three samples a cluster second apart (410s and relists included).
     let last = -1;
     let still = 0;

@@ -2,12 +2,12 @@
  * What a run measured (RunResult and its parts) and the figures derived
  * from it that the tables, the chart and the tests share.
  */
+import type { ServerSample } from '../process/index.js';
 import type { ServerStats } from '../server/index.js';
 import type { ChurnStats } from './churn.js';
 import type { WatcherClass, WatcherSpec } from './cluster.js';
 import type { ClientTotals } from './fleet.js';
 import { type StudyOptions, toReal } from './options.js';
-import type { ServerSample } from './server-process.js';
 import type { VerifyResult } from './verify.js';
 
 /** What one run does differently. */

@@ -10,10 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { KubeClient } from '../client/client.js';
+import {
+  readMachineCpu,
+  type ServerSample,
+  type StudyServer,
+  spawnStudyServer,
+  stealPercent,
+  waitUntil,
+} from '../process/index.js';
 import { type ChurnSample, type ChurnWriter, spawnChurnWriter } from './churn-process.js';
 import { populate, type WatcherClass } from './cluster.js';
 import { type ClientTotals, diffTotals, Fleet, type FleetMember } from './fleet.js';
-import { readMachineCpu, stealPercent } from './machine-cpu.js';
 import { layoutOf, type StudyOptions, toReal } from './options.js';
 import {
   type RunPoint,
@@ -24,7 +31,6 @@ import {
   serverDelta,
   stallLimitMs,
 } from './result.js';
-import { type ServerSample, type StudyServer, spawnStudyServer } from './server-process.js';
 import { verifyCaches } from './verify.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -39,15 +45,6 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
     return await Promise.race([p, timeout]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Polls `pred` every 50 ms until it holds, or throws after `timeoutMs`. */
-async function until(pred: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await pred())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
   }
 }
 
@@ -134,13 +131,15 @@ async function setUp(
   // watches restart every second and a few are always between two requests.
   // Every watcher is asked at every poll (not `every`, which stops at the first false):
   // each needs two looks a turn of the event loop apart.
-  await until(
-    async () => fleet.members.filter((m) => !m.source.hasWatched()).length === 0,
-    60_000,
+  await waitUntil(
+    () => fleet.members.filter((m) => !m.source.hasWatched()).length === 0,
     'every watch to hold',
+    { timeoutMs: 60_000 },
   );
   // The initial lists keep the server busy and writes queue up meanwhile: let them drain.
-  await until(async () => (await churn.sample()).inFlight <= 5, 30_000, 'the writes queued during the sync');
+  await waitUntil(async () => (await churn.sample()).inFlight <= 5, 'the writes queued during the sync', {
+    timeoutMs: 30_000,
+  });
   return { server, admin, churn, fleet };
 }
 

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom, streamRandom } from '../../src/process/index.js';
 import { chartSvg, niceScale } from '../../src/study/chart.js';
 import { bestRatio, expectedRestartWork } from '../../src/study/model.js';
 import { resolveOptions } from '../../src/study/options.js';
-import { seededRandom, streamRandom } from '../../src/study/random.js';
 import { runStudy, type StudyResult } from '../../src/study/study.js';
 
 describe('watchmark study --quick', () => {

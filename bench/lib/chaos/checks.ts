@@ -5,11 +5,13 @@
  * has reached the server's newest resourceVersion.
  */
 
-import type { Selection } from '../../../src/client/client.js';
-import type { Informer } from '../../../src/client/informer.js';
-import { objectKey } from '../../../src/client/informer.js';
-import type { WatcherMetrics } from '../../../src/client/metrics.js';
-import type { KubeObject } from '../../../src/protocol/events.js';
+import {
+  type Informer,
+  type KubeObject,
+  objectKey,
+  type Selection,
+  type WatcherMetrics,
+} from '../../../src/index.js';
 import type { HandlerHistory } from './history.js';
 import type { ChaosConfig, Res } from './schedule.js';
 import type { World } from './world.js';

@@ -6,8 +6,7 @@
  * side by side (runner.ts); this file is one seed.
  */
 
-import type { InformerOptions } from '../../../src/client/informer.js';
-import type { KubeObject } from '../../../src/protocol/events.js';
+import type { InformerOptions, KubeObject } from '../../../src/index.js';
 import {
   converge,
   divergence,

@@ -8,9 +8,7 @@
  * handlers must rebuild the informer's cache exactly.
  */
 
-import type { Informer } from '../../../src/client/informer.js';
-import { objectKey } from '../../../src/client/informer.js';
-import type { KubeObject } from '../../../src/protocol/events.js';
+import { type Informer, type KubeObject, objectKey } from '../../../src/index.js';
 
 /** Counts of what the handlers were told. */
 export interface HandlerCounts {

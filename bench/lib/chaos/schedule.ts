@@ -5,7 +5,7 @@
  * yields the same plan; only the timing of its execution varies.
  */
 
-import { seededRandom as mulberry32 } from '../../../src/study/random.js';
+import { seededRandom as mulberry32 } from '../../../src/process/index.js';
 import type { FaultAction } from '../fault-proxy.js';
 
 /** How the informers talk to the server in one run. */

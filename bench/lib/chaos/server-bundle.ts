@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { siblingScript } from '../../../src/study/server-fork.js';
+import { siblingScript } from '../../../src/process/index.js';
 
 /** A script to fork and the node flags it needs. */
 export interface ChildScript {

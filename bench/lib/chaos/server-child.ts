@@ -11,15 +11,12 @@
  * Messages out: {type:'loaded'} | {type:'ready', url, pid} | {type:'failed', error}
  */
 import { appendFileSync } from 'node:fs';
-import { type ServerOptions, startServer } from '../../../src/server/index.js';
-import { runServerChild, sendToParent } from '../../../src/study/server-child-runtime.js';
+import { runServerChild, sendToParent } from '../../../src/process/index.js';
+import { preloadServerModules, type ServerOptions, startServer } from '../../../src/server/index.js';
 
 // What the server loads on demand, loaded while the process waits: the etcd client for the
 // start, the patch engine for the first PATCH. A start then costs the server's own work only.
-await Promise.all([
-  import('../../../src/server/storage/stores/etcd.js'),
-  import('../../../src/protocol/patch/index.js'),
-]);
+await preloadServerModules();
 
 /** What the parent sends with `start`. */
 export interface ChaosChildSpec {

@@ -1,7 +1,7 @@
 /**
  * Parent side of a chaos server process (server-child.ts) that is forked
  * ahead of need: it loads its code, then waits for {@link WarmChild.start}.
- * The study's forkServer (src/study/server-fork.ts) starts a server as soon
+ * The shared forkServer (src/process/server-fork.ts) starts a server as soon
  * as the process runs; a chaos run wants the successor of a server it is
  * about to kill loaded already, and started only once the port is free.
  * A {@link WarmPool} keeps a few loaded; whoever takes one owns it:

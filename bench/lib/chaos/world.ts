@@ -12,11 +12,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeClient } from '../../../src/client/client.js';
-import type { ResourceClient } from '../../../src/client/rest.js';
-import { MemoryStore, type ServerOptions } from '../../../src/server/index.js';
-import { buildKubeconfig } from '../../../src/server/pki/kubeconfig.js';
-import { EtcdStore } from '../../../src/server/storage/stores/etcd.js';
+import { KubeClient, type ResourceClient } from '../../../src/index.js';
+import {
+  buildKubeconfig,
+  createEtcdStore,
+  type EtcdStore,
+  MemoryStore,
+  type ServerOptions,
+} from '../../../src/server/index.js';
 import { type FaultAction, FaultProxy } from '../fault-proxy.js';
 import { ServerFleet } from './fleet.js';
 import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';
@@ -129,7 +132,7 @@ export class World {
       }
     }
     if (this.where.kind === 'etcd') {
-      this.etcd = new EtcdStore({ endpoints: this.where.endpoints, prefix: this.where.prefix });
+      this.etcd = await createEtcdStore({ endpoints: this.where.endpoints, prefix: this.where.prefix });
     }
     this.fleet = new ServerFleet(this.servers, {
       note: (what) => this.note(what),

@@ -7,10 +7,7 @@
  * since the checks read the server's real state, never the plan's.
  */
 
-import type { KubeClient } from '../../../src/client/client.js';
-import { TransportError } from '../../../src/client/transport.js';
-import type { KubeObject } from '../../../src/protocol/events.js';
-import { StatusError } from '../../../src/protocol/status.js';
+import { type KubeClient, type KubeObject, StatusError, TransportError } from '../../../src/index.js';
 import type { Res, Step } from './schedule.js';
 
 /** A write step of a schedule. */

@@ -1,7 +1,8 @@
 /**
  * Parent side of the study's server process (server-child.ts): fork it, ask
- * it for exact counters, close it. The run that spawns a server owns it and
- * closes it on every path; the process plumbing is server-fork.ts.
+ * it for exact counters, close it. The study's runs and the benchmarks that
+ * measure the same server (bench:reconnect) spawn it; whoever spawns a
+ * server owns it and closes it on every path. The forking is server-fork.ts.
  */
 import type { ServerOptions, ServerStats } from '../server/index.js';
 import { forkServer, siblingScript } from './server-fork.js';

@@ -2,7 +2,8 @@
  * Machine-wide CPU time from /proc/stat: how busy the machine was over a
  * window, and how much of it the hypervisor gave to someone else (steal).
  * On a shared VM a stall of every process at once, the study's and the
- * server's alike, comes with steal; the study records it beside each run.
+ * server's alike, comes with steal; the study records it beside each run,
+ * and the benchmarks wait for a quiet machine by it.
  * Linux only; elsewhere every reading is undefined.
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readMachineCpu, stealPercent } from '../../src/study/machine-cpu.js';
+import { readMachineCpu, stealPercent } from '../../src/process/index.js';
 
 describe('machine CPU from /proc/stat', () => {
   it.skipIf(!existsSync('/proc/stat'))('reads cumulative busy, steal and total time', () => {

@@ -1,7 +1,9 @@
 /**
- * Seeded randomness, so that the runs of a study differ only in what is
- * studied: the same churn operations in the same order, and every watcher
- * drawing the same watch timeouts and backoff jitter in every run.
+ * Seeded randomness, so that runs differ only in what is studied and a
+ * failure replays from its seed: the study's runs draw the same churn
+ * operations in the same order and every watcher the same watch timeouts and
+ * backoff jitter; the chaos benchmark and the fuzz tests draw their
+ * schedules from it.
  */
 
 /** A random source in [0, 1), as `Math.random`. */

@@ -1,7 +1,7 @@
 /**
  * The study's API server, alone in its own process: its CPU time is then the
- * server's and the study process's is the clients' (on a 2-core machine the
- * two would otherwise be billed together). Forked by {@link spawnStudyServer};
+ * server's and the parent's is the clients' (on a 2-core machine the two
+ * would otherwise be billed together). Forked by {@link spawnStudyServer};
  * options arrive in WATCHMARK_STUDY_SERVER, messages over the IPC channel.
  *
  * In:  {type:'sample', id} | {type:'reset-delay'} | {type:'close'}

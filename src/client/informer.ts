@@ -1,6 +1,7 @@
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
 import { Checkpoint, type CheckpointOptions } from './checkpoint.js';
+import { InformerIndexes } from './informer-indexes.js';
 import { cacheMeta } from './lazy-decode.js';
 import { type ListWatchSource, resourceVersionOf } from './listwatch.js';
 import { Watcher } from './watcher.js';
@@ -53,15 +54,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   /** Handler failures so far. */
   handlerErrors = 0;
   private store = new Map<string, T>();
-  private readonly indexers: Record<string, (object: T) => string[]>;
-  /**
-   * The indexes built so far, by name: value -> keys. An index is built on its
-   * first {@link Informer.byIndex} and kept current from then on; until then
-   * no event pays for it (most informers never query one).
-   */
-  private readonly indexes = new Map<string, Map<string, Set<string>>>();
-  /** The built indexes' functions (the namespace index's only when built); walked for every change. */
-  private builtIndexers: Array<[string, (object: T) => string[]]> = [];
+  private readonly indexes: InformerIndexes<T>;
   /** Each handler with the number of the last notification queued before it was added. */
   private readonly handlers = new Map<InformerHandlers<T>, number>();
   /** The handlers as an array, for the per-event path; dropped whenever `handlers` changes. */
@@ -97,7 +90,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       source,
       this.checkpoint ? { ...opts, initialState: this.checkpoint.load } : opts,
     );
-    this.indexers = { namespace: byNamespace, ...opts.indexers };
+    this.indexes = new InformerIndexes(opts.indexers);
   }
 
   /** Adds handlers (they first get `add` for every cached object, as client-go). Returns a remover. */
@@ -155,18 +148,7 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   /** Cached objects whose index `name` has `value`. */
   byIndex(name: string, value: string): T[] {
-    const fn = this.indexers[name];
-    if (!fn) throw new Error(`no indexer named ${JSON.stringify(name)}`);
-    let index = this.indexes.get(name);
-    if (!index) {
-      index = new Map();
-      this.indexes.set(name, index);
-      this.builtIndexers.push([name, fn]);
-      for (const [key, obj] of this.store) this.indexValues(index, key, fn(obj));
-    }
-    const keys = index.get(value);
-    if (!keys) return [];
-    return [...keys].map((k) => this.store.get(k)!).filter(Boolean);
+    return this.indexes.byIndex(name, value, this.store);
   }
 
   /** Stops watching; resolves when the loop and running handlers are done. */
@@ -226,7 +208,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private replace(next: Map<string, T>): void {
     const old = this.store;
     this.store = next;
-    this.rebuildIndexes();
+    this.indexes.rebuild(next);
     this.listed = true;
     // The differences as a flat [event, a, b, ...] list: no closure or record per object
     // (a list delivers thousands), and delivered in the list's order, deletions last.
@@ -259,7 +241,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const key = objectKey(obj);
     const before = this.store.get(key);
     this.store.set(key, obj);
-    this.reindex(key, before, obj);
+    this.indexes.update(key, before, obj);
     if (!before) this.notify('add', obj, undefined);
     else if (resourceVersionOf(before) !== resourceVersionOf(obj)) this.notify('update', before, obj);
   }
@@ -269,7 +251,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const before = this.store.get(key);
     if (!before) return;
     this.store.delete(key);
-    this.unindex(key, before);
+    this.indexes.remove(key, before);
     this.notify('delete', obj, undefined);
   }
 
@@ -450,56 +432,6 @@ export class Informer<T extends KubeObject = KubeObject> {
       this.scheduleResync();
     }, period);
   }
-
-  /** After a list: the built indexes again, from the new store. */
-  private rebuildIndexes(): void {
-    for (const [name, fn] of this.builtIndexers) {
-      const index = new Map<string, Set<string>>();
-      this.indexes.set(name, index);
-      for (const [key, obj] of this.store) this.indexValues(index, key, fn(obj));
-    }
-  }
-
-  /** Moves `key` from `before`'s index values to `after`'s, leaving alone the indexes whose values are unchanged. */
-  private reindex(key: string, before: T | undefined, after: T): void {
-    const built = this.builtIndexers;
-    for (let i = 0; i < built.length; i++) {
-      const [name, fn] = built[i];
-      // The key holds the namespace, so an update never moves an object in the namespace index.
-      if (before && fn === byNamespace) continue;
-      const index = this.indexes.get(name)!;
-      const now = fn(after);
-      if (before) {
-        const old = fn(before);
-        if (old.length === now.length && old.every((v, j) => v === now[j])) continue;
-        this.unindexValues(index, key, old);
-      }
-      this.indexValues(index, key, now);
-    }
-  }
-
-  private indexValues(index: Map<string, Set<string>>, key: string, values: string[]): void {
-    for (const value of values) {
-      let set = index.get(value);
-      if (!set) {
-        set = new Set();
-        index.set(value, set);
-      }
-      set.add(key);
-    }
-  }
-
-  private unindex(key: string, obj: T): void {
-    for (const [name, fn] of this.builtIndexers) this.unindexValues(this.indexes.get(name)!, key, fn(obj));
-  }
-
-  private unindexValues(index: Map<string, Set<string>>, key: string, values: string[]): void {
-    for (const value of values) {
-      const set = index.get(value);
-      set?.delete(key);
-      if (set && set.size === 0) index.delete(value);
-    }
-  }
 }
 
 type HandlerEvent = 'add' | 'update' | 'delete';
@@ -512,9 +444,6 @@ const publicEvent = (n: Notification): HandlerEvent => (n === 'deleteFinalStateU
 // Shared by every delete notification: frozen, so no handler can change another's.
 const FINAL_STATE_KNOWN = Object.freeze({ finalStateUnknown: false });
 const FINAL_STATE_UNKNOWN = Object.freeze({ finalStateUnknown: true });
-
-/** The built-in `namespace` index. */
-const byNamespace = (object: KubeObject): string[] => [cacheMeta(object)?.namespace ?? ''];
 
 /** Runs `step` on each item in turn, waiting for it only when it returns a promise. */
 function inOrder<X>(items: X[], step: (item: X) => void | Promise<void>, from = 0): void | Promise<void> {

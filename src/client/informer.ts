@@ -1,19 +1,14 @@
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
 import { Checkpoint, type CheckpointOptions } from './checkpoint.js';
+import { DeliveryQueue, type HandlerEvent, type InformerHandlers } from './informer-delivery.js';
 import { InformerIndexes } from './informer-indexes.js';
 import { cacheMeta } from './lazy-decode.js';
 import { type ListWatchSource, resourceVersionOf } from './listwatch.js';
 import { Watcher } from './watcher.js';
 import type { WatcherEvent, WatcherOptions } from './watcher-types.js';
 
-/** Event handlers of an {@link Informer}; async handlers are awaited before the next event is read. */
-export interface InformerHandlers<T extends KubeObject> {
-  add?(object: T): void | Promise<void>;
-  update?(oldObject: T, newObject: T): void | Promise<void>;
-  /** `finalStateUnknown`: the object vanished between two lists, so this is its last known state, not its final one. */
-  delete?(object: T, info: { finalStateUnknown: boolean }): void | Promise<void>;
-}
+export type { InformerHandlers } from './informer-delivery.js';
 
 /** Options of {@link Informer}. */
 export interface InformerOptions<T extends KubeObject> extends WatcherOptions {
@@ -43,9 +38,10 @@ export function objectKey(object: KubeObject): string {
  * indexes and handlers, as client-go's shared informer. On every (re)list
  * the cache is swapped at once and handlers see exactly the differences:
  * adds, updates whose resourceVersion changed, and deletions (flagged
- * final-state-unknown) of objects missing from the new list. Handlers run
- * one at a time in event order; a slow handler slows reading from the socket
- * instead of queueing memory; a failing handler is reported, never fatal.
+ * final-state-unknown) of objects missing from the new list. Handlers get
+ * their notifications through one {@link DeliveryQueue} (its file comment
+ * has the rules): one at a time in event order, async ones awaited before the
+ * next event is read, a failing one reported, never fatal.
  */
 export class Informer<T extends KubeObject = KubeObject> {
   readonly watcher: Watcher<T>;
@@ -55,12 +51,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   handlerErrors = 0;
   private store = new Map<string, T>();
   private readonly indexes: InformerIndexes<T>;
-  /** Each handler with the number of the last notification queued before it was added. */
-  private readonly handlers = new Map<InformerHandlers<T>, number>();
-  /** The handlers as an array, for the per-event path; dropped whenever `handlers` changes. */
-  private handlerList: InformerHandlers<T>[] | undefined;
-  /** Notifications queued so far (see {@link Informer.on}). */
-  private queued = 0;
+  private readonly delivery = new DeliveryQueue<T>((err, event) => this.handlerFailed(err, event));
   /** Whether the store holds a list: set at once, while `hasSynced` waits for that list's handlers. */
   private listed = false;
   private readonly opts: InformerOptions<T>;
@@ -69,11 +60,6 @@ export class Informer<T extends KubeObject = KubeObject> {
   private hasSynced = false;
   private syncWaiters: Array<() => void> = [];
   private running: Promise<void> | undefined;
-  /** Notifications not yet delivered, in order (see {@link Informer.pump}). */
-  private readonly work: Array<() => void | Promise<void>> = [];
-  /** Set while an async handler is pending: delivery resumes when it settles. */
-  private waiting: Promise<void> | undefined;
-  private pumping = false;
   private resyncTimer: TimerHandle | undefined;
   /** A resync is queued or being delivered: the next one waits for it (see scheduleResync). */
   private resyncPending = false;
@@ -93,20 +79,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.indexes = new InformerIndexes(opts.indexers);
   }
 
-  /** Adds handlers (they first get `add` for every cached object, as client-go). Returns a remover. */
+  /**
+   * Adds handlers. Once the cache holds a list they first get `add` for every
+   * cached object, as client-go. Returns a remover: from then on they get
+   * nothing, not even the rest of that replay.
+   */
   on(handlers: InformerHandlers<T>): () => void {
-    // The store already holds the changes of notifications still queued, so the snapshot
-    // below covers them: a late handler skips them, or it would get an update before its add.
-    this.handlers.set(handlers, this.queued);
-    this.handlerList = undefined;
-    if (this.listed && handlers.add) {
-      const objects = [...this.store.values()];
-      this.enqueue(() => inOrder(objects, (o) => this.call(() => handlers.add?.(o), 'add')));
-    }
-    return () => {
-      this.handlerList = undefined;
-      return this.handlers.delete(handlers);
-    };
+    // The store already holds the changes of notifications still queued, so the replay covers
+    // them: the queue skips them for these handlers, or they would get an update before its add.
+    return this.delivery.subscribe(handlers, this.listed && handlers.add ? this.store.values() : undefined);
   }
 
   /** Starts watching (idempotent). */
@@ -151,13 +132,18 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.indexes.byIndex(name, value, this.store);
   }
 
-  /** Stops watching; resolves when the loop and running handlers are done. */
+  /**
+   * Stops watching and delivering: nothing reaches a handler after this call
+   * (as client-go's sharedProcessor.run closes every listener on stop).
+   * Resolves when the loop and a handler still running are done.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.resyncTimer?.cancel();
+    this.delivery.stop();
     this.watcher.stop();
     await this.running;
-    await this.delivered();
+    await this.delivery.whenDelivered();
     await this.checkpoint?.close();
   }
 
@@ -174,7 +160,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     for (let i = from; i < batch.length; i++) {
       if (this.watcher.stopped) return;
       this.apply(batch[i]);
-      if (this.waiting) return this.delivered().then(() => this.applyBatch(batch, i + 1));
+      const delivered = this.delivery.whenDelivered();
+      if (delivered) return delivered.then(() => this.applyBatch(batch, i + 1));
     }
   }
 
@@ -204,37 +191,34 @@ export class Informer<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** Swaps in a new list and delivers the differences. */
+  /** Swaps in a new list and delivers the differences, in the list's order, deletions last. */
   private replace(next: Map<string, T>): void {
     const old = this.store;
     this.store = next;
     this.indexes.rebuild(next);
     this.listed = true;
-    // The differences as a flat [event, a, b, ...] list: no closure or record per object
-    // (a list delivers thousands), and delivered in the list's order, deletions last.
-    const changes: Changes<T> = [];
+    const delivery = this.delivery;
+    // Queued whole before any is delivered: a handler that calls on() meanwhile is replayed the
+    // new store, and must then skip every difference, not only those delivered so far.
     if (old.size === 0) {
-      for (const obj of next.values()) changes.push('add', obj, undefined);
+      for (const obj of next.values()) delivery.queue('add', obj, undefined);
     } else {
       for (const [key, obj] of next) {
         const before = old.get(key);
-        if (!before) changes.push('add', obj, undefined);
-        else if (resourceVersionOf(before) !== resourceVersionOf(obj)) changes.push('update', before, obj);
+        if (!before) delivery.queue('add', obj, undefined);
+        else if (resourceVersionOf(before) !== resourceVersionOf(obj)) delivery.queue('update', before, obj);
       }
       for (const [key, obj] of old) {
-        if (!next.has(key)) changes.push('deleteFinalStateUnknown', obj, undefined);
+        if (!next.has(key)) delivery.queue('deleteFinalStateUnknown', obj, undefined);
       }
     }
-    const first = !this.hasSynced;
-    const done = () => {
-      if (!first) return;
-      this.hasSynced = true;
-      for (const w of this.syncWaiters.splice(0)) w();
-    };
-    this.enqueue((seq) => {
-      const pending = this.emitAll(seq, changes, 0);
-      return pending ? pending.then(done) : done();
-    });
+    if (!this.hasSynced) {
+      delivery.queueCallback(() => {
+        this.hasSynced = true;
+        for (const w of this.syncWaiters.splice(0)) w();
+      });
+    }
+    delivery.deliver();
   }
 
   private applyOne(obj: T): void {
@@ -242,8 +226,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     const before = this.store.get(key);
     this.store.set(key, obj);
     this.indexes.update(key, before, obj);
-    if (!before) this.notify('add', obj, undefined);
-    else if (resourceVersionOf(before) !== resourceVersionOf(obj)) this.notify('update', before, obj);
+    if (!before) this.delivery.notify('add', obj, undefined);
+    else if (resourceVersionOf(before) !== resourceVersionOf(obj))
+      this.delivery.notify('update', before, obj);
   }
 
   private deleteOne(obj: T): void {
@@ -252,97 +237,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!before) return;
     this.store.delete(key);
     this.indexes.remove(key, before);
-    this.notify('delete', obj, undefined);
-  }
-
-  /**
-   * Queues one notification ({@link Informer.enqueue}), without a closure when
-   * nothing is queued ahead of it, as for most events of a busy stream.
-   */
-  private notify(event: Notification, a: T, b: T | undefined): void {
-    if (this.pumping || this.waiting) {
-      this.enqueue((seq) => this.emit(seq, event, a, b, 0, this.currentHandlers()));
-      return;
-    }
-    const seq = ++this.queued;
-    this.pumping = true;
-    let pending: void | Promise<void>;
-    try {
-      pending = this.emit(seq, event, a, b, 0, this.currentHandlers());
-    } finally {
-      this.pumping = false;
-    }
-    if (pending) this.suspend(pending);
-    else if (this.work.length > 0) this.pump();
-  }
-
-  /** Delivers `changes[from..]` ([event, a, b] triples) in turn; a promise only if a handler is async. */
-  private emitAll(seq: number, changes: Changes<T>, from: number): void | Promise<void> {
-    const handlers = this.currentHandlers();
-    for (let i = from; i < changes.length; i += 3) {
-      const event = changes[i] as Notification;
-      const pending = this.emit(
-        seq,
-        event,
-        changes[i + 1] as T,
-        changes[i + 2] as T | undefined,
-        0,
-        handlers,
-      );
-      if (pending) return pending.then(() => this.emitAll(seq, changes, i + 3));
-    }
-  }
-
-  /** The handlers as an array (rebuilt only after `on()` or a removal): walked by index, no iterator per event. */
-  private currentHandlers(): InformerHandlers<T>[] {
-    this.handlerList ??= [...this.handlers.keys()];
-    return this.handlerList;
-  }
-
-  /**
-   * Calls each of `handlers[from..]` added before notification `seq` was
-   * queued and not removed since, in turn; a promise only if one of them is
-   * async (the rest then follow it). `a`, `b`: add (object), update (old,
-   * new), delete (object).
-   */
-  private emit(
-    seq: number,
-    event: Notification,
-    a: T,
-    b: T | undefined,
-    from: number,
-    handlers: InformerHandlers<T>[],
-  ): void | Promise<void> {
-    for (let i = from; i < handlers.length; i++) {
-      const h = handlers[i];
-      const since = this.handlers.get(h);
-      // Removed meanwhile, or added after this notification was queued (it got the object in its snapshot).
-      if (since === undefined || since >= seq) continue;
-      let result: void | Promise<void>;
-      try {
-        if (event === 'update') result = h.update?.(a, b as T);
-        else if (event === 'add') result = h.add?.(a);
-        else if (event === 'delete') result = h.delete?.(a, FINAL_STATE_KNOWN);
-        else result = h.delete?.(a, FINAL_STATE_UNKNOWN);
-      } catch (err) {
-        this.handlerFailed(err, publicEvent(event));
-        continue;
-      }
-      if (result)
-        return result
-          .then(undefined, (err: unknown) => this.handlerFailed(err, publicEvent(event)))
-          .then(() => this.emit(seq, event, a, b, i + 1, handlers));
-    }
-  }
-
-  /** Runs one handler; a failure is counted and reported, never thrown. A promise only for an async handler. */
-  private call(fn: () => void | Promise<void>, event: HandlerEvent): void | Promise<void> {
-    try {
-      const result = fn();
-      if (result) return result.then(undefined, (err: unknown) => this.handlerFailed(err, event));
-    } catch (err) {
-      this.handlerFailed(err, event);
-    }
+    this.delivery.notify('delete', obj, undefined);
   }
 
   private handlerFailed(err: unknown, event: HandlerEvent): void {
@@ -352,58 +247,6 @@ export class Informer<T extends KubeObject = KubeObject> {
       'informer handler failed',
     );
     this.opts.onHandlerError?.(err, event);
-  }
-
-  private enqueue(work: (seq: number) => void | Promise<void>): void {
-    const seq = ++this.queued;
-    if (this.pumping || this.waiting) {
-      this.work.push(() => work(seq));
-      return;
-    }
-    // Nothing ahead of it: deliver now, without queueing.
-    this.pumping = true;
-    let pending: void | Promise<void>;
-    try {
-      pending = work(seq);
-    } finally {
-      this.pumping = false;
-    }
-    if (pending) this.suspend(pending);
-    else if (this.work.length > 0) this.pump();
-  }
-
-  /** Holds delivery until `pending` (an async handler) settles. */
-  private suspend(pending: Promise<void>): void {
-    this.waiting = pending.then(() => {
-      this.waiting = undefined;
-      this.pump();
-    });
-  }
-
-  /**
-   * Delivers queued notifications in order, at once while handlers are
-   * synchronous (no promise per event: most handlers only enqueue a key). An
-   * async handler suspends delivery until it settles; a handler that causes a
-   * notification (e.g. calls `on()`) only queues it, behind its own.
-   */
-  private pump(): void {
-    this.pumping = true;
-    try {
-      for (let work = this.work.shift(); work; work = this.work.shift()) {
-        const pending = work();
-        if (pending) {
-          this.suspend(pending);
-          return;
-        }
-      }
-    } finally {
-      this.pumping = false;
-    }
-  }
-
-  /** Resolves once every queued notification has been delivered. */
-  private async delivered(): Promise<void> {
-    while (this.waiting) await this.waiting;
   }
 
   private scheduleResync(): void {
@@ -416,39 +259,13 @@ export class Informer<T extends KubeObject = KubeObject> {
       // be read again (client-go's listeners buffer instead; here the backlog would be the wait).
       if (!this.resyncPending) {
         this.resyncPending = true;
-        const changes: Changes<T> = [];
-        for (const o of this.store.values()) changes.push('update', o, o);
-        this.enqueue((seq) => {
-          const pending = this.emitAll(seq, changes, 0);
-          if (!pending) {
-            this.resyncPending = false;
-            return;
-          }
-          return pending.then(() => {
-            this.resyncPending = false;
-          });
+        for (const o of this.store.values()) this.delivery.queue('update', o, o);
+        this.delivery.queueCallback(() => {
+          this.resyncPending = false;
         });
+        this.delivery.deliver();
       }
       this.scheduleResync();
     }, period);
-  }
-}
-
-type HandlerEvent = 'add' | 'update' | 'delete';
-/** What a handler is told: a delete of an object that vanished between two lists is told apart. */
-type Notification = HandlerEvent | 'deleteFinalStateUnknown';
-/** Notifications as flat `[notification, a, b]` triples (see {@link Informer.emit} for `a` and `b`). */
-type Changes<T> = Array<Notification | T | undefined>;
-
-const publicEvent = (n: Notification): HandlerEvent => (n === 'deleteFinalStateUnknown' ? 'delete' : n);
-// Shared by every delete notification: frozen, so no handler can change another's.
-const FINAL_STATE_KNOWN = Object.freeze({ finalStateUnknown: false });
-const FINAL_STATE_UNKNOWN = Object.freeze({ finalStateUnknown: true });
-
-/** Runs `step` on each item in turn, waiting for it only when it returns a promise. */
-function inOrder<X>(items: X[], step: (item: X) => void | Promise<void>, from = 0): void | Promise<void> {
-  for (let i = from; i < items.length; i++) {
-    const pending = step(items[i]);
-    if (pending) return pending.then(() => inOrder(items, step, i + 1));
   }
 }

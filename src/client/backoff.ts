@@ -21,6 +21,33 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = {
 };
 
 /**
+ * The attempt number of a failure at `now`, after `attempt` failures whose
+ * last was at `lastAt` (1 is the first): it starts over after `resetAfterMs`
+ * without a failure.
+ */
+export function nextAttempt(
+  attempt: number,
+  lastAt: number,
+  now: number,
+  opts: Required<BackoffOptions>,
+): number {
+  return now - lastAt > opts.resetAfterMs ? 1 : attempt + 1;
+}
+
+/**
+ * The wait before retrying after failure number `attempt` (1 is the first):
+ * `initialMs` doubling to `maxMs`, times 1 + `jitter` x `random` (`random`
+ * in [0, 1)). A pure function of the attempt: the watcher keeps the count in
+ * its state (restart.ts).
+ */
+export function backoffDelay(attempt: number, opts: Required<BackoffOptions>, random: number): number {
+  // Doubling stops at the cap; the exponent is bounded so that a long outage never overflows.
+  const base =
+    attempt <= 1 ? opts.initialMs : Math.min(opts.initialMs * 2 ** Math.min(attempt - 1, 64), opts.maxMs);
+  return base * (1 + opts.jitter * random);
+}
+
+/**
  * Exponential backoff with jitter, reset after a healthy period: the same
  * shape as client-go's `wait.NewExponentialBackoffManager` used by the
  * reflector, so many clients restarting at once spread out.
@@ -29,7 +56,7 @@ export class Backoff {
   private readonly opts: Required<BackoffOptions>;
   private readonly clock: Clock;
   private readonly random: () => number;
-  private current = 0;
+  private attempt = 0;
   private lastFailure = Number.NEGATIVE_INFINITY;
 
   constructor(clock: Clock, random: () => number, opts: BackoffOptions = {}) {
@@ -41,11 +68,9 @@ export class Backoff {
   /** The delay before the next attempt after a failure; at least `minMs` (e.g. Retry-After). */
   next(minMs = 0): number {
     const now = this.clock.now();
-    if (now - this.lastFailure > this.opts.resetAfterMs) this.current = 0;
+    this.attempt = nextAttempt(this.attempt, this.lastFailure, now, this.opts);
     this.lastFailure = now;
-    this.current = this.current === 0 ? this.opts.initialMs : Math.min(this.current * 2, this.opts.maxMs);
-    const delay = this.current * (1 + this.opts.jitter * this.random());
-    return Math.max(delay, minMs);
+    return Math.max(backoffDelay(this.attempt, this.opts, this.random()), minMs);
   }
 }
 

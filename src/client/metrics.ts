@@ -3,7 +3,6 @@ import type { WatchEventType } from '../protocol/events.js';
 /** Why a (re)list happened. */
 export type ListCause = 'initial' | 'expired' | 'tooLarge' | 'error';
 
-/** Why a watch stream ended. */
 /**
  * Why a watch stream ended: its timeout, a clean close by the server before it,
  * a connection reset or unexpected EOF of a watch that was working (`reset`,
@@ -16,7 +15,13 @@ export type WatchEndCause = 'timeout' | 'serverClose' | 'reset' | 'error' | 'idl
  * exportable to a prom-client registry with {@link registerWatcherMetrics}.
  */
 export interface WatcherMetrics {
-  /** Lists (initial sync or relist), by cause. */
+  /**
+   * Lists (initial sync or relist), by cause: one per request for an initial
+   * state that got an answer or an error, in both modes: a paginated list
+   * (all its pages; the full list that replaces it when a continue token
+   * expires is the same list) or a streaming list's watch request, opened or
+   * refused. A refused list retried counts again.
+   */
   lists: Record<ListCause, number>;
   /** List pages fetched (a paginated list is several). */
   pages: number;
@@ -92,7 +97,7 @@ export async function registerWatcherMetrics(
         fill(this);
       },
     });
-  gauge('watchmark_client_lists_total', 'Lists by cause.', ['cause'], (g) => {
+  gauge('watchmark_client_lists_total', 'Lists sent (paginated or streaming), by cause.', ['cause'], (g) => {
     for (const [cause, v] of Object.entries(read().lists)) g.set({ watcher: name, cause }, v);
   });
   gauge('watchmark_client_list_pages_total', 'List pages fetched.', [], (g) =>

@@ -1,12 +1,13 @@
 /**
  * The watcher's I/O: one list (all its pages), one watch request, one read
- * of an open stream. Each reports what happened as an outcome and decides
- * nothing: which state comes next, and whether to back off, is
- * `Watcher.step`'s alone (src/client/watcher.ts).
+ * of an open stream. Each reports what happened as an outcome, and counts
+ * what it read (pages, objects, events, bytes); it decides nothing: which
+ * state comes next, and whether to wait first, is `decide`'s alone
+ * (src/client/restart.ts).
  */
 import type { Clock, TimerHandle } from '../protocol/clock.js';
 import type { KubeObject, WatchEvent } from '../protocol/events.js';
-import { isExpired, StatusError } from '../protocol/status.js';
+import { isExpired } from '../protocol/status.js';
 import type { ListParams, ListWatchSource, WatchStream } from './listwatch.js';
 import type { WatcherMetrics } from './metrics.js';
 import { TransportError } from './transport.js';
@@ -27,13 +28,11 @@ export interface WatchIoContext {
 export type ListOutcome<T extends KubeObject> =
   | { kind: 'listed'; items: T[]; resourceVersion: string }
   | { kind: 'failed'; err: unknown }
+  /** A later page's continue token expired (410): the caller decides what follows. */
+  | { kind: 'continueExpired'; err: unknown }
   | { kind: 'stopped' };
 
-/**
- * One (paginated) list with `params`. An expired continue token is not a
- * failure of the list: it costs one full, unpaginated list instead (the
- * pages read so far are dropped), as client-go's pager does.
- */
+/** One list with `params`, in pages of `pageSize` (0: unpaginated). */
 export async function listAll<T extends KubeObject>(
   io: WatchIoContext,
   params: ListParams,
@@ -43,23 +42,18 @@ export async function listAll<T extends KubeObject>(
   let borrowed = false;
   let resourceVersion = '';
   let cont: string | undefined;
-  let full = false;
   try {
     for (;;) {
       const page: ListParams = cont
         ? { limit: pageSize, continue: cont }
-        : { ...params, limit: full ? undefined : pageSize || undefined };
+        : { ...params, limit: pageSize || undefined };
       if (io.lazyDecode) page.lazyDecode = true;
       let list: Awaited<ReturnType<ListWatchSource['list']>>;
       try {
         list = await withDeadline(io, 'list', (signal) => io.source.list({ ...page, signal }));
       } catch (err) {
-        if (!cont || !isExpired(err)) throw err;
-        items = [];
-        borrowed = false;
-        cont = undefined;
-        full = true;
-        continue;
+        if (cont && isExpired(err) && !io.stopped.aborted) return { kind: 'continueExpired', err };
+        throw err;
       }
       io.metrics.pages++;
       io.metrics.bytesRead = io.source.bytesRead;
@@ -82,6 +76,7 @@ export async function listAll<T extends KubeObject>(
     return io.stopped.aborted ? { kind: 'stopped' } : { kind: 'failed', err };
   }
   if (io.stopped.aborted) return { kind: 'stopped' };
+  io.metrics.listedObjects += items.length;
   return { kind: 'listed', items, resourceVersion };
 }
 
@@ -168,24 +163,12 @@ export async function readEvents(
   io.metrics.bytesRead = io.source.bytesRead;
   const events = [first];
   for (let e = stream.poll?.(); e !== undefined; e = stream.poll?.()) events.push(e);
+  const counts = io.metrics.events;
+  for (const e of events) {
+    counts[e.type] = (counts[e.type] ?? 0) + 1;
+    if (e.type === 'BOOKMARK') io.metrics.bookmarks++;
+  }
   return { kind: 'events', events };
-}
-
-/** Connection-level ends of an established stream: a reset, a broken pipe, an EOF before the final chunk. */
-const PROBABLE_EOF_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNABORTED',
-  'UNEXPECTED_EOF',
-  'ERR_STREAM_PREMATURE_CLOSE',
-]);
-
-/** client-go's `IsProbableEOF`: the connection ended under the stream (not an error the server reported). */
-export function isProbableEof(err: unknown): boolean {
-  if (err instanceof StatusError || !(err instanceof Error)) return false;
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code !== undefined && PROBABLE_EOF_CODES.has(code)) return true;
-  return /socket hang up|connection reset|unexpected EOF|premature close|^aborted$/i.test(err.message);
 }
 
 /**

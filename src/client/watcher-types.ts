@@ -82,6 +82,38 @@ export interface WatcherOptions {
   clock?: Clock;
   random?: () => number;
   logger?: Logger;
-  /** Called with every failure (after it is counted, before the retry). */
-  onError?: (err: unknown) => void;
+  /**
+   * Called with every failure (after it is counted, before the retry), and
+   * what the watcher does about it. `failure` is absent only for a failure
+   * that is not the watcher's (an Informer's own loop).
+   */
+  onError?: (err: unknown, failure?: WatcherFailure) => void;
 }
+
+/** A failure and what the watcher does about it: `WatcherOptions.onError`'s second argument. */
+export interface WatcherFailure {
+  /** The error: a `StatusError` (the server's Status), a `TransportError`, or what the source threw. */
+  error: unknown;
+  /**
+   * What failed, in a few words: `list failed`, `watch failed to start`,
+   * `watch expired: relisting`, `watch ended with an error`, `watch stream broke`,
+   * `initial state unavailable: listing`.
+   */
+  what: string;
+  /** What the watcher does next. */
+  next: WatcherNextAction;
+  /** How long it waits before that (ms; 0 is at once): the backoff, at least the server's Retry-After. */
+  delayMs: number;
+}
+
+/** The watcher's next request after a failure. */
+export type WatcherNextAction =
+  /** The request that failed, again (the same list, streaming list or watch). */
+  | { action: 'retry'; request: 'list' | 'streamingList' | 'watch'; resourceVersion: string }
+  /**
+   * A (re)list, and why (`expired`, `tooLarge`: the resourceVersion was refused; `error`: a
+   * streaming list broke before its end); `resourceVersion` "" is a consistent read.
+   */
+  | { action: 'list'; cause: ListCause; resourceVersion: string; streaming: boolean }
+  /** A watch from the last resourceVersion, no list. */
+  | { action: 'watch'; resourceVersion: string };

@@ -1,49 +1,50 @@
 import { type Clock, systemClock } from '../protocol/clock.js';
-import { isInitialEventsEnd, type KubeObject, type WatchEvent } from '../protocol/events.js';
-import { isExpired, isTooLargeResourceVersion, StatusError } from '../protocol/status.js';
-import { Backoff, sleep } from './backoff.js';
-import { cacheMeta } from './lazy-decode.js';
-import type { ListParams, ListWatchSource, WatchStream } from './listwatch.js';
-import { type ListCause, newWatcherMetrics, type WatcherMetrics } from './metrics.js';
-import { TransportError } from './transport.js';
-import { isProbableEof, listAll, openWatch, readEvents, type WatchIoContext } from './watch-io.js';
-import type { InitialState, WatcherEvent, WatcherOptions } from './watcher-types.js';
+import type { KubeObject } from '../protocol/events.js';
+import { DEFAULT_BACKOFF, sleep } from './backoff.js';
+import type { ListWatchSource } from './listwatch.js';
+import { newWatcherMetrics, type WatcherMetrics } from './metrics.js';
+import { decide } from './restart.js';
+import { describeError } from './watch-errors.js';
+import { listAll, openWatch, readEvents, type WatchIoContext } from './watch-io.js';
+import {
+  type Outcome,
+  type RestartEnv,
+  requestedResourceVersion,
+  startState,
+  type Transition,
+  type WatcherState,
+} from './watcher-state.js';
+import type { WatcherEvent, WatcherOptions } from './watcher-types.js';
 
-export type { InitCause, InitialState, Logger, WatcherEvent, WatcherOptions } from './watcher-types.js';
-
-/**
- * Where the watcher is. Every transition is in {@link Watcher.step}.
- * - Empty: nothing to watch from; list (or open a streaming list) with `relist`.
- * - InitListed: a resourceVersion to watch from (after a list, or to resume).
- * - Watching: a stream is open; `initial` while a streaming list's initial state is arriving.
- * - Backoff: wait, then go to `retry`.
- */
-type State =
-  | { kind: 'Empty'; cause: ListCause; relist: ListParams }
-  | { kind: 'InitListed'; resourceVersion: string; resumed: boolean }
-  | {
-      kind: 'Watching';
-      resourceVersion: string;
-      stream: WatchStream;
-      startedAt: number;
-      timeoutMs: number;
-      events: number;
-      initial: boolean;
-    }
-  | { kind: 'Backoff'; retry: State; delayMs: number };
+export type {
+  InitCause,
+  InitialState,
+  Logger,
+  WatcherEvent,
+  WatcherFailure,
+  WatcherNextAction,
+  WatcherOptions,
+} from './watcher-types.js';
 
 /**
  * The list-watch state machine: a pull-based async iterable of
  * {@link WatcherEvent}s for one resource. It never stops on its own: only its
  * AbortSignal (or `stop()`) ends it; every failure is counted, reported and
- * retried. The I/O (watch-io.ts) only reports outcomes; every place a watch
- * can restart is in {@link Watcher.step}, one switch to read against
+ * retried. This class only runs I/O: each phase's request (watch-io.ts), whose
+ * outcome goes to `decide` (restart.ts), the one switch that chooses the next
+ * state, the wait before it and the events to hand out. Read against
  * client-go's reflector:
  *
- *   Empty --list--> InitListed --watch--> Watching --clean close, or reset after >= 1 s / an event--> InitListed (resume, no list)
- *     ^                                      |  410 Expired: Empty (relist not older than the last RV; then "")
- *     +-- streaming list: Empty --watch(sendInitialEvents)--> Watching (initial) --end marker--> Watching
- *   failures to start, short empty watches, errors: Backoff, then the same state again (the resourceVersion is kept)
+ *   Start --no initial state--> Empty --list--> InitListed --watch--> Watching
+ *   Start --initial state (a checkpoint)--> InitListed
+ *   Empty --streaming list (sendInitialEvents)--> Watching (initial) --end marker--> Watching
+ *   Watching --clean close, silence past the idle timeout, or a reset after >= 1 s / an event-->
+ *     InitListed (resume: no list, at once)
+ *   Watching (initial) --ends before its end marker--> Empty (the streaming list starts over)
+ *   410 Expired / "too large" --> Empty: after a list or streaming list that named a resourceVersion,
+ *     a consistent read ("") at once; after a watch, a relist not older than the last resourceVersion
+ *   any other failure --> the same request again, after the backoff (the resourceVersion is kept;
+ *     a watch that failed is retried as a resume)
  */
 export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable<WatcherEvent<T>> {
   readonly metrics: WatcherMetrics = newWatcherMetrics();
@@ -51,11 +52,12 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
   private readonly opts: WatcherOptions;
   private readonly clock: Clock;
   private readonly random: () => number;
-  private readonly backoff: Backoff;
   private readonly abort = new AbortController();
-  private streamMode: boolean;
   private readonly io: WatchIoContext;
-  private lastResourceVersion = '';
+  /** The moment of the outcome being decided, and the fixed settings `decide` reads. */
+  private readonly env: RestartEnv;
+  /** Everything that changes: the phase, the last resourceVersion, the stream mode, the backoff attempt. */
+  private state: WatcherState;
   private started = false;
 
   constructor(source: ListWatchSource, opts: WatcherOptions = {}) {
@@ -63,8 +65,13 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     this.opts = opts;
     this.clock = opts.clock ?? systemClock;
     this.random = opts.random ?? Math.random;
-    this.backoff = new Backoff(this.clock, this.random, opts.backoff);
-    this.streamMode = opts.initial === 'stream';
+    this.state = startState(opts.initial === 'stream');
+    this.env = {
+      now: 0,
+      random: 0,
+      backoff: { ...DEFAULT_BACKOFF, ...opts.backoff },
+      minWatchMs: opts.minWatchMs ?? 1_000,
+    };
     this.io = {
       source,
       clock: this.clock,
@@ -79,9 +86,9 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     }
   }
 
-  /** The last resourceVersion received (events and bookmarks). */
+  /** The last resourceVersion received (lists, events and bookmarks; a streaming list's once it ends). */
   get resourceVersion(): string {
-    return this.lastResourceVersion;
+    return this.state.resourceVersion;
   }
 
   /** Ends the watcher; a pending read resolves as done. */
@@ -101,13 +108,19 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
   /**
    * The same events in the batches the state machine produces them (a list,
    * or the events of one received chunk): one await per batch instead of one
-   * per event, for consumers that apply events synchronously (the Informer).
-   * Check {@link Watcher.stopped} between events. Like the events, iterable once.
+   * per event, for consumers that apply events synchronously. Check
+   * {@link Watcher.stopped} between events. Like the events, iterable once;
+   * leaving the iteration early stops the watcher.
    */
   batches(): AsyncIterable<WatcherEvent<T>[]> {
-    if (this.started) throw new Error('a Watcher can be iterated once');
-    this.started = true;
-    return { [Symbol.asyncIterator]: () => this.run() };
+    this.claim();
+    return {
+      [Symbol.asyncIterator]: () =>
+        handOff<WatcherEvent<T>[]>(
+          (sink) => this.run(sink),
+          () => this.stop(),
+        ),
+    };
   }
 
   private async *events(): AsyncGenerator<WatcherEvent<T>> {
@@ -128,296 +141,110 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
    * this). Like the events, runs once.
    */
   async consume(sink: (batch: WatcherEvent<T>[]) => void | Promise<void>): Promise<void> {
+    this.claim();
+    await this.run(sink);
+  }
+
+  private claim(): void {
     if (this.started) throw new Error('a Watcher can be iterated once');
     this.started = true;
+  }
+
+  /** The one loop: the phase's I/O, `decide`, the batch to `sink`, then the wait it asked for. */
+  private async run(sink: (batch: WatcherEvent<T>[]) => void | Promise<void>): Promise<void> {
     const signal = this.abort.signal;
-    const state = await this.initialize();
     try {
-      if (state.first) {
-        const pending = sink(state.first);
-        if (pending) await pending;
-      }
       while (!signal.aborted) {
-        const out: WatcherEvent<T>[] = [];
-        state.at = await this.step(state.at, out);
-        if (out.length > 0 && !signal.aborted) {
-          const pending = sink(out);
+        const outcome = await this.perform();
+        if (!outcome || signal.aborted) break;
+        const t = this.apply(outcome);
+        if (t.events.length > 0 && !signal.aborted) {
+          const pending = sink(t.events as WatcherEvent<T>[]);
           if (pending) await pending;
         }
+        if (t.delayMs > 0) await sleep(this.clock, t.delayMs, signal);
       }
     } finally {
-      if (state.at.kind === 'Watching') state.at.stream.close();
+      const { phase } = this.state;
+      if (phase.kind === 'Watching') phase.stream.close();
     }
   }
 
-  private async *run(): AsyncGenerator<WatcherEvent<T>[]> {
-    const signal = this.abort.signal;
-    const state = await this.initialize();
-    try {
-      if (state.first) yield state.first;
-      while (!signal.aborted) {
-        const out: WatcherEvent<T>[] = [];
-        state.at = await this.step(state.at, out);
-        if (out.length > 0 && !signal.aborted) yield out;
-      }
-    } finally {
-      if (state.at.kind === 'Watching') state.at.stream.close();
-    }
-  }
-
-  /**
-   * Where the watcher starts: Empty (list), or, given an initial state,
-   * InitListed with that state's events as the first batch (delivered as a
-   * list would be, then resumed from).
-   */
-  private async initialize(): Promise<{ at: State; first?: WatcherEvent<T>[] }> {
-    const empty: State = { kind: 'Empty', cause: 'initial', relist: { resourceVersion: '0' } };
-    const signal = this.abort.signal;
-    const given = this.opts.initialState;
-    let initial: InitialState | undefined;
-    try {
-      initial = typeof given === 'function' ? await given(signal) : given;
-    } catch (err) {
-      if (!signal.aborted) this.report(err, 'initial state unavailable: listing');
-    }
-    if (!initial || signal.aborted) return { at: empty };
-    this.setResourceVersion(initial.resourceVersion);
-    const first: WatcherEvent<T>[] = [{ type: 'init', cause: 'checkpoint' }];
-    for (const object of initial.objects) first.push({ type: 'initApply', object: object as T });
-    first.push({ type: 'initDone', resourceVersion: initial.resourceVersion });
-    return { at: { kind: 'InitListed', resourceVersion: initial.resourceVersion, resumed: true }, first };
-  }
-
-  /**
-   * One transition: do the state's I/O, then choose the next state from its
-   * outcome. This is the table of restarts; events to yield go onto `out`.
-   */
-  private async step(state: State, out: WatcherEvent<T>[]): Promise<State> {
-    switch (state.kind) {
+  /** The I/O the current phase asks for, as an outcome for `decide`; undefined once stopped. */
+  private async perform(): Promise<Outcome | undefined> {
+    const { phase } = this.state;
+    switch (phase.kind) {
+      case 'Start':
+        return this.lookUpInitialState();
       case 'Empty': {
-        if (this.streamMode) return this.stepStreamingList(state, out);
-        // The first list reads "0" (the server's cache, like client-go); a relist after a
-        // 410 reads "not older than" the last resourceVersion (see relistParams).
-        this.metrics.lists[state.cause]++;
-        const listed = await listAll<T>(this.io, state.relist, this.opts.pageSize ?? 500);
-        if (listed.kind === 'stopped') return state;
-        if (listed.kind === 'failed') {
-          this.report(listed.err, 'list failed');
-          if (
-            (isExpired(listed.err) || isTooLargeResourceVersion(listed.err)) &&
-            state.relist.resourceVersion
-          ) {
-            // The not-older-than read was refused too: only a consistent read ("") is left.
-            const cause = isExpired(listed.err) ? 'expired' : 'tooLarge';
-            return { kind: 'Empty', cause, relist: { resourceVersion: '' } };
-          }
-          return this.backoffTo(state, listed.err);
-        }
-        this.metrics.listedObjects += listed.items.length;
-        this.setResourceVersion(listed.resourceVersion);
-        out.push({ type: 'init', cause: state.cause });
-        for (const object of listed.items) out.push({ type: 'initApply', object });
-        out.push({ type: 'initDone', resourceVersion: listed.resourceVersion });
-        return { kind: 'InitListed', resourceVersion: listed.resourceVersion, resumed: false };
+        if (this.state.streamMode) return this.watch(requestedResourceVersion(this.state), true);
+        const pageSize = phase.full ? 0 : (this.opts.pageSize ?? 500);
+        const listed = await listAll<T>(this.io, phase.relist, pageSize);
+        if (listed.kind === 'stopped') return undefined;
+        return listed.kind === 'failed' ? { kind: 'listFailed', err: listed.err } : listed;
       }
-
-      case 'InitListed': {
-        const started = await this.startWatch(state.resourceVersion, false);
-        if (started.kind === 'stopped') return state;
-        if (started.kind === 'opened') {
-          if (state.resumed) this.metrics.resumes++;
-          return started.state;
-        }
-        const err = started.err;
-        this.report(err, 'watch failed to start');
-        if (isExpired(err)) return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
-        if (isTooLargeResourceVersion(err)) {
-          // The server is behind our resourceVersion (a lagging server, or a restarted one with a
-          // new store): relist not older than it, and if that is refused too, consistently.
-          return this.backoffTo({ kind: 'Empty', cause: 'tooLarge', relist: this.relistParams() }, err);
-        }
-        return this.backoffTo({ ...state, resumed: true }, err);
-      }
-
+      case 'InitListed':
+        return this.watch(this.state.resourceVersion, false);
       case 'Watching': {
-        const read = await readEvents(this.io, state.stream, this.idleTimeoutMs(state.timeoutMs));
-        const lived = this.clock.now() - state.startedAt;
-        const worked = state.events > 0 || lived >= (this.opts.minWatchMs ?? 1_000);
-        switch (read.kind) {
-          case 'stopped':
-            return state;
-          case 'events':
-            for (const event of read.events) {
-              const ended = this.applyEvent(state, event, out);
-              if (ended) return ended;
-            }
-            return state;
-          case 'idle':
-            // Dead TCP connections are the classic cause of silent informers: give up on this one and resume.
-            this.metrics.watchEnds.idle++;
-            this.opts.logger?.warn?.(
-              { idleMs: this.idleTimeoutMs(state.timeoutMs) },
-              'watch stream silent for too long: resuming',
-            );
-            return this.resume(state);
-          case 'closed':
-            if (lived >= state.timeoutMs - 1_000) this.metrics.watchEnds.timeout++;
-            else this.metrics.watchEnds.serverClose++;
-            if (!worked) {
-              // client-go: a watch that ends at once with nothing is an error, or a hot loop.
-              this.metrics.errors++;
-              return this.backoffTo(this.resume(state));
-            }
-            return this.resume(state);
-          case 'cut':
-            if (isProbableEof(read.err) && worked) {
-              // client-go's IsProbableEOF: a reset or an unexpected EOF ends a watch
-              // that was working the way a clean close does (a load balancer or a
-              // restarting server cut it). Resume at once; backing off would let a
-              // quiet watcher's resourceVersion fall out of the window (410, relist).
-              this.metrics.watchEnds.reset++;
-              this.opts.logger?.info?.(
-                { err: describe(read.err), resourceVersion: this.lastResourceVersion },
-                'watch stream cut: resuming',
-              );
-              return this.resume(state);
-            }
-            this.metrics.watchEnds.error++;
-            this.report(read.err, 'watch stream broke');
-            return this.backoffTo(this.resume(state));
-        }
-        break;
+        const idleMs = this.idleTimeoutMs(phase.timeoutMs);
+        const read = await readEvents(this.io, phase.stream, idleMs);
+        if (read.kind === 'stopped') return undefined;
+        return read.kind === 'idle' ? { kind: 'idle', idleMs } : read;
       }
-
-      case 'Backoff':
-        await sleep(this.clock, state.delayMs, this.abort.signal);
-        return state.retry;
     }
-    return state;
   }
 
-  /** Empty, in streaming-list mode (KEP-3157): the initial state arrives as events on the watch itself. */
-  private async stepStreamingList(
-    state: Extract<State, { kind: 'Empty' }>,
-    out: WatcherEvent<T>[],
-  ): Promise<State> {
-    const from = state.relist.resourceVersion === '0' ? '' : (state.relist.resourceVersion ?? '');
-    const started = await this.startWatch(from, true);
-    if (started.kind === 'stopped') return state;
-    if (started.kind === 'opened') {
-      this.metrics.lists[state.cause]++;
-      out.push({ type: 'init', cause: state.cause });
-      return started.state;
+  /** Start: the state given by `WatcherOptions.initialState`, if any. */
+  private async lookUpInitialState(): Promise<Outcome | undefined> {
+    const given = this.opts.initialState;
+    try {
+      const state = typeof given === 'function' ? await given(this.abort.signal) : given;
+      return this.stopped ? undefined : { kind: 'initialState', given: state };
+    } catch (err) {
+      return this.stopped ? undefined : { kind: 'initialStateFailed', err };
     }
-    const err = started.err;
-    this.report(err, 'watch failed to start');
-    if (isExpired(err)) return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
-    if (isTooLargeResourceVersion(err)) {
-      // The server is behind the resourceVersion asked for: start over with a consistent read.
-      return this.backoffTo({ kind: 'Empty', cause: 'tooLarge', relist: { resourceVersion: '' } }, err);
-    }
-    if (err instanceof StatusError && [400, 403, 422].includes(err.code)) {
-      // sendInitialEvents refused (WatchList off, or an old server): paginated lists from now on, at once.
-      this.streamMode = false;
-      return state;
-    }
-    return this.backoffTo(state, err);
   }
 
-  /** Opens a watch from `resourceVersion` (or a streaming list when `initial`); the Watching state if it opened. */
-  private async startWatch(
-    resourceVersion: string,
-    initial: boolean,
-  ): Promise<
-    | { kind: 'opened'; state: Extract<State, { kind: 'Watching' }> }
-    | { kind: 'failed'; err: unknown }
-    | { kind: 'stopped' }
-  > {
+  /** Opens a watch from `resourceVersion` (or a streaming list when `initial`). */
+  private async watch(resourceVersion: string, initial: boolean): Promise<Outcome | undefined> {
     const [min, max] = this.opts.watchTimeoutMs ?? [300_000, 600_000];
     const timeoutMs = min + this.random() * (max - min);
     const bookmarks = this.opts.bookmarks ?? true;
     const started = await openWatch(this.io, { resourceVersion, initial, bookmarks, timeoutMs });
-    if (started.kind !== 'opened') return started;
-    return {
-      kind: 'opened',
-      state: {
-        kind: 'Watching',
-        resourceVersion,
-        stream: started.stream,
-        startedAt: this.clock.now(),
-        timeoutMs,
-        events: 0,
-        initial,
-      },
-    };
+    if (started.kind === 'stopped') return undefined;
+    if (started.kind === 'failed') return { kind: 'watchFailed', err: started.err };
+    return { kind: 'watchOpened', stream: started.stream, timeoutMs };
   }
 
-  /** Turns one watch event into watcher events; the next state only when an ERROR event ended the stream. */
-  private applyEvent(
-    state: Extract<State, { kind: 'Watching' }>,
-    event: WatchEvent,
-    out: WatcherEvent<T>[],
-  ): State | undefined {
-    state.events++;
-    this.metrics.events[event.type] = (this.metrics.events[event.type] ?? 0) + 1;
-    const object = event.object as T;
-    switch (event.type) {
-      case 'ADDED':
-      case 'MODIFIED':
-        this.setResourceVersion(cacheMeta(object)?.resourceVersion);
-        out.push({ type: state.initial ? 'initApply' : 'apply', object });
-        return undefined;
-      case 'DELETED':
-        this.setResourceVersion(cacheMeta(object)?.resourceVersion);
-        out.push({ type: 'delete', object });
-        return undefined;
-      case 'BOOKMARK': {
-        this.metrics.bookmarks++;
-        const rv = object.metadata?.resourceVersion;
-        this.setResourceVersion(rv);
-        if (state.initial && isInitialEventsEnd(object)) {
-          state.initial = false;
-          out.push({ type: 'initDone', resourceVersion: rv ?? this.lastResourceVersion });
-        } else if (rv) {
-          out.push({ type: 'bookmark', resourceVersion: rv });
-        }
-        return undefined;
-      }
-      case 'ERROR': {
-        state.stream.close();
-        const status = StatusError.fromStream(event.object as never);
-        if (isExpired(status)) {
-          this.metrics.watchEnds.expired++;
-          this.report(status, 'watch expired: relisting');
-          return { kind: 'Empty', cause: 'expired', relist: this.relistParams() };
-        }
-        this.metrics.watchEnds.error++;
-        this.report(status, 'watch ended with an error');
-        return this.backoffTo(this.resume(state), status);
-      }
+  /** Decides what follows `outcome`, and does what the decision says besides the next I/O: count, close, log, report. */
+  private apply(outcome: Outcome): Transition {
+    const before = this.state;
+    this.env.now = this.clock.now();
+    this.env.random = this.random();
+    const t = decide(before, outcome, this.env);
+    this.state = t.next;
+    const m = this.metrics;
+    const { list, watchEnd, resume, error } = t.counted;
+    if (list) m.lists[list]++;
+    if (watchEnd) m.watchEnds[watchEnd]++;
+    if (resume) m.resumes++;
+    if (error) m.errors++;
+    m.resourceVersion = t.next.resourceVersion;
+    // The stream a transition leaves is closed here, however it ended.
+    const left = before.phase;
+    if (
+      left.kind === 'Watching' &&
+      (t.next.phase.kind !== 'Watching' || t.next.phase.stream !== left.stream)
+    ) {
+      left.stream.close();
     }
-    return undefined;
-  }
-
-  /**
-   * After a stream ends: watch again from the last resourceVersion, no list;
-   * a streaming list cut before its end marker starts over instead.
-   */
-  private resume(state: Extract<State, { kind: 'Watching' }>): State {
-    if (state.initial) return { kind: 'Empty', cause: 'error', relist: this.relistParams() };
-    return { kind: 'InitListed', resourceVersion: this.lastResourceVersion, resumed: true };
-  }
-
-  /** Wait the backoff (at least the server's Retry-After, if `err` carries one), then `retry`. */
-  private backoffTo(retry: State, err?: unknown): State {
-    return { kind: 'Backoff', retry, delayMs: this.backoff.next(retryAfterMs(err)) };
-  }
-
-  /** client-go: relist "not older than" the last resourceVersion; "" (consistent) when there is none. */
-  private relistParams(): ListParams {
-    return this.lastResourceVersion
-      ? { resourceVersion: this.lastResourceVersion, resourceVersionMatch: 'NotOlderThan' }
-      : { resourceVersion: '' };
+    if (t.note) this.opts.logger?.[t.note.level]?.(t.note.fields, t.note.msg);
+    if (t.failure) {
+      m.bytesRead = this.source.bytesRead;
+      this.opts.logger?.warn?.({ err: describeError(t.failure.error) }, t.failure.what);
+      this.opts.onError?.(t.failure.error, t.failure);
+    }
+    return t;
   }
 
   private idleTimeoutMs(watchTimeoutMs: number): number {
@@ -427,28 +254,56 @@ export class Watcher<T extends KubeObject = KubeObject> implements AsyncIterable
     }
     return watchTimeoutMs + 5_000;
   }
-
-  private setResourceVersion(rv: string | undefined): void {
-    if (!rv) return;
-    this.lastResourceVersion = rv;
-    this.metrics.resourceVersion = rv;
-  }
-
-  private report(err: unknown, what: string): void {
-    this.metrics.errors++;
-    this.metrics.bytesRead = this.source.bytesRead;
-    this.opts.logger?.warn?.({ err: describe(err) }, what);
-    this.opts.onError?.(err);
-  }
 }
 
-function retryAfterMs(err: unknown): number {
-  if (err instanceof StatusError) return (err.status.details?.retryAfterSeconds ?? 0) * 1000;
-  return 0;
-}
-
-function describe(err: unknown): string {
-  if (err instanceof StatusError) return `${err.code} ${err.reason ?? ''}: ${err.message}`;
-  if (err instanceof TransportError) return err.message;
-  return err instanceof Error ? err.message : String(err);
+/**
+ * The batches `run` hands its sink, as an async iterator: `run` waits until
+ * each batch is taken and the next asked for, as a generator would. When the
+ * iteration ends early, `stop` ends `run` (and it is awaited: its stream closed).
+ */
+async function* handOff<B>(
+  run: (sink: (batch: B) => Promise<void>) => Promise<void>,
+  stop: () => void,
+): AsyncGenerator<B> {
+  let batch: B | undefined;
+  let taken: (() => void) | undefined;
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let failure: { err: unknown } | undefined;
+  const running = run(
+    (b) =>
+      new Promise<void>((resolve) => {
+        batch = b;
+        taken = resolve;
+        wake?.();
+      }),
+  ).then(
+    () => {
+      finished = true;
+      wake?.();
+    },
+    (err: unknown) => {
+      failure = { err };
+      finished = true;
+      wake?.();
+    },
+  );
+  try {
+    for (;;) {
+      while (batch === undefined && !finished) await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+      if (batch === undefined) break;
+      const b = batch;
+      batch = undefined;
+      yield b;
+      const release = taken;
+      taken = undefined;
+      release?.();
+    }
+    if (failure) throw failure.err;
+  } finally {
+    stop();
+    taken?.();
+    await running;
+  }
 }

@@ -1,24 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/client/transport.js';
-import { failureStatus, StatusError } from '../../src/protocol/status.js';
-import { ev, listOf, obj, ScriptedStream, settle } from '../helpers/scripted-source.js';
+import { Watcher } from '../../src/client/watcher.js';
+import { ManualClock } from '../../src/protocol/clock.js';
+import { StatusError } from '../../src/protocol/status.js';
+import {
+  ev,
+  listOf,
+  obj,
+  refusal,
+  ScriptedSource,
+  ScriptedStream,
+  settle,
+} from '../helpers/scripted-source.js';
 import { runWatcher } from '../helpers/watcher-harness.js';
 
 const setup = runWatcher;
 
-const expired = () => StatusError.of('Expired', 'too old resource version: 1 (5)', undefined, 410);
-const tooLarge = () =>
-  new StatusError(
-    failureStatus(
-      'Timeout',
-      'Timeout: Too large resource version: 9, current: 5',
-      {
-        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-        retryAfterSeconds: 1,
-      },
-      504,
-    ),
-  );
+const { expired, tooLarge } = refusal;
 
 describe('Watcher: initial list and watch', () => {
   it('lists from "0" in pages of 500, then watches from the list RV with bookmarks and a timeout in [300, 600) s', async () => {
@@ -348,44 +346,6 @@ describe('Watcher: idle timeout', () => {
   });
 });
 
-describe('Watcher: streaming lists', () => {
-  it('asks for sendInitialEvents and ends the initial state at the end-marker bookmark', async () => {
-    const t = setup({ initial: 'stream' });
-    const s = new ScriptedStream();
-    t.source.onWatch(s);
-    await settle();
-    expect(t.source.calls[0].params).toEqual({
-      resourceVersion: undefined,
-      resourceVersionMatch: 'NotOlderThan',
-      sendInitialEvents: true,
-      allowWatchBookmarks: true,
-      timeoutSeconds: 300,
-    });
-    s.push(
-      ev.added(obj('a', '3')),
-      ev.added(obj('b', '4')),
-      ev.bookmark('9', true),
-      ev.modified(obj('a', '10')),
-    );
-    await settle();
-    expect(t.types()).toEqual(['init:initial', 'initApply:a', 'initApply:b', 'initDone:9', 'apply:a']);
-    await t.stop();
-  });
-
-  it('falls back to the paginated list when the server refuses streaming lists', async () => {
-    const t = setup({ initial: 'stream' });
-    t.source.onWatch(
-      StatusError.of('Invalid', 'sendInitialEvents is forbidden', undefined, 422),
-      new ScriptedStream(),
-    );
-    t.source.onList(listOf('7', [obj('a', '2')]));
-    await settle();
-    expect(t.source.calls.map((c) => c.op)).toEqual(['watch', 'list', 'watch']);
-    expect(t.types()).toEqual(['init:initial', 'initApply:a', 'initDone:7']);
-    await t.stop();
-  });
-});
-
 describe('Watcher: stopping', () => {
   it('stop() ends the iteration and closes the stream; an AbortSignal does the same', async () => {
     const t = setup();
@@ -405,23 +365,14 @@ describe('Watcher: stopping', () => {
     expect(s2.closed).toBe(true);
     await u.stop();
   });
-});
 
-describe('Watcher: streaming list against a server behind our resourceVersion', () => {
-  it('retries with a consistent read instead of the same too-large resourceVersion forever', async () => {
-    const t = setup({ initial: 'stream' });
-    const first = new ScriptedStream();
-    t.source.onWatch(first);
-    await settle();
-    first.push(ev.added(obj('a', '3')), ev.bookmark('9', true), ev.bookmark('50'), ev.error(410, 'Expired'));
-    await settle();
-    t.source.onWatch(tooLarge(), new ScriptedStream());
-    await settle();
-    t.clock.advance(1_000);
-    await settle();
-    const watches = t.source.calls.filter((c) => c.op === 'watch').map((c) => c.params.resourceVersion);
-    expect(watches).toEqual([undefined, '50', undefined]);
-    expect(t.watcher.metrics.lists.tooLarge).toBe(1);
-    await t.stop();
+  it('leaving the iteration early stops the watcher and closes its stream', async () => {
+    const source = new ScriptedSource();
+    const watcher = new Watcher(source, { clock: new ManualClock() });
+    const s = new ScriptedStream().push(ev.added(obj('b', '11')));
+    source.onList(listOf('10', [obj('a', '5')])).onWatch(s);
+    for await (const e of watcher) if (e.type === 'apply') break;
+    expect(watcher.stopped).toBe(true);
+    expect(s.closed).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { ListParams, ListWatchSource, WatchParams, WatchStream } from '../../src/client/listwatch.js';
 import type { KubeList, KubeObject, WatchEvent } from '../../src/protocol/events.js';
+import { failureStatus, StatusError } from '../../src/protocol/status.js';
 
 /** A watch stream the test feeds by hand. */
 export class ScriptedStream implements WatchStream {
@@ -136,6 +137,24 @@ export const ev = {
       code,
     } as never,
   }),
+};
+
+/** A server's answers to a resourceVersion it cannot serve: 410 Expired, and 504 "too large" (Retry-After 1 s). */
+export const refusal = {
+  expired: (message = 'too old resource version: 1 (5)') =>
+    StatusError.of('Expired', message, undefined, 410),
+  tooLarge: () =>
+    new StatusError(
+      failureStatus(
+        'Timeout',
+        'Timeout: Too large resource version: 9, current: 5',
+        {
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          retryAfterSeconds: 1,
+        },
+        504,
+      ),
+    ),
 };
 
 /** Lets pending promise chains run (a few macrotask turns). */

@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import { Checkpoint } from '../client/checkpoint.js';
 import { resolveResource } from '../client/discovery.js';
+import { describeError } from '../client/watch-errors.js';
 import type { WatcherEvent } from '../client/watcher-types.js';
 import { formatDuration } from '../protocol/duration.js';
-import { isExpired } from '../protocol/status.js';
 import { type ConnectionFlags, connect, connectionOptions } from './connect.js';
 import { CliError, durationArg, errorLine } from './errors.js';
 
@@ -89,9 +89,9 @@ export function watchCommand(): Command {
         throw new CliError((err as Error).message);
       }
       const ac = new AbortController();
-      // Every failure is one line on stderr; the watcher retries it with its backoff,
-      // and the command goes on until --for ends or it is interrupted.
-      let reported = '';
+      // Every failure is one line on stderr, from the watcher's decision about it; the
+      // watcher retries it with its backoff, and the command goes on until --for ends or
+      // it is interrupted.
       let lastFailure: string | undefined;
       let failed: string | undefined;
       const checkpoint = checkpointFor(kube, type, flags);
@@ -110,32 +110,30 @@ export function watchCommand(): Command {
           requestTimeoutMs: flags.requestTimeout || undefined,
           initialState: checkpoint?.load,
           logger: {
-            // The watcher reports each failure here, then to onError with the error itself.
+            // Failures come to onError; the logger says what is not one (a stream cut or silent, resumed).
             warn: (o, msg) => {
-              if (!('err' in o)) {
-                process.stderr.write(`note: ${msg}\n`);
-                return;
-              }
-              reported = `${msg}: ${String(o.err)}`;
+              if (!('err' in o)) process.stderr.write(`note: ${msg}\n`);
             },
             info: (o, msg) => {
               const { err, resourceVersion } = o as { err?: string; resourceVersion?: string };
               if (err) process.stderr.write(`note: ${msg} from ${resourceVersion || '""'} (${err})\n`);
             },
           },
-          onError: (err) => {
-            if (isExpired(err)) {
-              // Not a failure: the watcher relists, as it should (the RELIST line follows).
-              process.stderr.write(`note: ${reported}\n`);
+          onError: (err, failure) => {
+            const line = `${failure?.what ?? 'watch failed'}: ${describeError(err)}`;
+            if (failure?.next.action === 'list' && failure.next.cause === 'expired') {
+              // Not a failure: the resourceVersion left the server's history and the watcher
+              // relists, as it should (the RELIST line follows).
+              process.stderr.write(`note: ${line}\n`);
               return;
             }
-            lastFailure = reported;
+            lastFailure = line;
             if (flags.exitOnError) {
-              failed = reported;
+              failed = line;
               ac.abort();
               return;
             }
-            process.stderr.write(`${errorLine(`${reported} (retrying)`)}\n`);
+            process.stderr.write(`${errorLine(`${line} (retrying)`)}\n`);
           },
         },
       );

@@ -23,6 +23,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllForkedServers, type StudyServer, spawnStudyServer } from '../src/process/index.js';
+import { buildPod } from '../src/sim/index.js';
 import { readMachineCpu } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';
 
@@ -88,10 +89,9 @@ async function watchmarkClient(id: string, what: string, kubeconfig: string): Pr
   // Each watchmark client has a fresh server of its own to seed (client-node shares the TLS one).
   await kube.resource('namespaces').create({ metadata: { name: NAMESPACE } });
   for (let i = 0; i < PODS; i++) {
-    await pods.create({
-      metadata: { name: `pod-${i}` },
-      spec: { nodeName: NODE, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] },
-    });
+    await pods.create(
+      buildPod(`pod-${i}`, { nodeName: NODE, container: 'app', image: 'registry.k8s.io/pause:3.10' }),
+    );
   }
   const source = pods.listWatch({ fieldSelector: `spec.nodeName=${NODE}` });
   return {

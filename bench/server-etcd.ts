@@ -18,6 +18,7 @@ import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pollUntil } from '../src/process/index.js';
 import {
   type EtcdCluster,
   findEtcdBinary,
@@ -25,6 +26,7 @@ import {
   startEtcdCluster,
   startServer,
 } from '../src/server/index.js';
+import { buildPod } from '../src/sim/index.js';
 import { forEachBounded, httpExpect, onJsonLines } from './lib/http.js';
 import { type LatencySummary, round, summarize, table } from './lib/report.js';
 
@@ -124,18 +126,13 @@ async function paced(
     const name = `lat-${n++}`;
     sentAt.set(name, performance.now());
     inFlight.push(
-      httpExpect(agent, server.url, 'POST', '/api/v1/namespaces/bench/pods', [201], {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name },
-        spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
-      }),
+      httpExpect(agent, server.url, 'POST', '/api/v1/namespaces/bench/pods', [201], buildPod(name)),
     );
   }
   await Promise.all(inFlight);
   const rate = n / ((Date.now() - started) / 1000);
-  const deadline = Date.now() + 5_000;
-  while (latencies.length < n * 10 && Date.now() < deadline) await sleep(20);
+  // Events still missing after 5 s are left out of the summary, not waited for.
+  await pollUntil(() => latencies.length >= n * 10, { timeoutMs: 5_000, intervalMs: 20 });
   for (const close of closers) close();
   return { latency: summarize(latencies), rate };
 }

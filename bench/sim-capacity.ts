@@ -21,7 +21,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeClient } from '../src/index.js';
-import { startSimulation } from '../src/sim/index.js';
+import { waitUntil } from '../src/process/index.js';
+import { buildDeployment, startSimulation } from '../src/sim/index.js';
 import { otherLoad, readMachineCpu } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';
 import { cpuMsBetween, killAllServers, type ServerSample, spawnServer } from './lib/server-process.js';
@@ -57,7 +58,6 @@ function parseArgs(argv: string[]): Args {
 }
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A kubeconfig for the plain-HTTP, no-auth bench server. */
 function writeKubeconfig(dir: string, url: string): string {
@@ -72,20 +72,6 @@ function writeKubeconfig(dir: string, url: string): string {
   };
   writeFileSync(path, JSON.stringify(config), { mode: 0o600 });
   return path;
-}
-
-function deploymentObject(name: string, replicas: number) {
-  return {
-    metadata: { name },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
-      },
-    },
-  };
 }
 
 interface PhaseResult {
@@ -179,16 +165,19 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     await act();
     let lastReport = t0;
-    for (;;) {
-      const state = await settled();
-      if (state === 'done') break;
-      if (Date.now() - lastReport > 5000) {
-        say(`  ${name}: ${state} after ${round((Date.now() - t0) / 1000, 1)} s`);
-        lastReport = Date.now();
-      }
-      if (Date.now() - t0 > 600_000) throw new Error(`${name} did not settle in 10 minutes (${state})`);
-      await sleep(1000);
-    }
+    let state = '';
+    await waitUntil(
+      async () => {
+        state = await settled();
+        if (state !== 'done' && Date.now() - lastReport > 5000) {
+          say(`  ${name}: ${state} after ${round((Date.now() - t0) / 1000, 1)} s`);
+          lastReport = Date.now();
+        }
+        return state === 'done';
+      },
+      () => `${name} to settle (${state})`,
+      { timeoutMs: 600_000, intervalMs: 1000 },
+    );
     const wallMs = Date.now() - t0;
     const after = { sim: sim.stats(), server: await server.sample(), cpu: process.cpuUsage(before.cpu) };
     const ev = (k: 'created' | 'patched' | 'filtered' | 'dropped') =>
@@ -225,7 +214,7 @@ async function main(): Promise<void> {
     await phase(
       'scale-up',
       async () => {
-        for (const n of names) await deployments.create(deploymentObject(n, perDeployment));
+        for (const n of names) await deployments.create(buildDeployment(n, { replicas: perDeployment }));
       },
       rolledOut,
     );

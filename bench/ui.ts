@@ -26,6 +26,7 @@ import { dirname } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { waitUntil } from '../src/process/index.js';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import { round, table } from './lib/report.js';
 
@@ -171,7 +172,10 @@ async function phase(mode: Mode): Promise<PhaseResult> {
       });
     }
     for (let i = 0; i < WATCHERS; i++) watches.push(openWatch(server, i));
-    await until(() => server.stats.openWatchers >= WATCHERS, 30_000);
+    await waitUntil(() => server.stats.openWatchers >= WATCHERS, 'the watches to open', {
+      timeoutMs: 30_000,
+      intervalMs: 20,
+    });
 
     let browserClose: (() => Promise<void>) | undefined;
     let browserPage: Page | undefined;
@@ -346,12 +350,4 @@ function send(
     req.on('error', reject);
     req.end(payload);
   });
-}
-
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the watches to open');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -23,7 +23,8 @@ import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { spawnStudyServer } from '../../src/process/index.js';
+import { spawnStudyServer, waitUntil } from '../../src/process/index.js';
+import { buildPod } from '../../src/sim/index.js';
 
 const DIST = new URL('../../dist/', import.meta.url).href;
 const WATCHERS = 1_000;
@@ -78,7 +79,10 @@ async function bookmarks(wm: Wm): Promise<{ clientUs: number; serverUs: number; 
     await Promise.all(informers.map((i) => i.synced()));
     const received = () => informers.reduce((n, i) => n + i.watcher.metrics.bookmarks, 0);
     // Every watcher's first bookmark in, before measuring.
-    while (received() < WATCHERS) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => received() >= WATCHERS, "every watcher's first bookmark", {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
     const rows: Array<{ clientUs: number; serverUs: number; ratio: number }> = [];
     for (let w = 0; w < WINDOWS; w++) {
       const n0 = received();
@@ -111,10 +115,7 @@ async function relists(wm: Wm): Promise<{ libraryUs: number; bareUs: number; rat
   try {
     const pods = kube.resource('pods', 'default');
     for (let i = 0; i < 10; i++) {
-      await pods.create({
-        metadata: { name: `pod-${i}` },
-        spec: { nodeName: NODE, containers: [{ name: 'a', image: 'x' }] },
-      });
+      await pods.create(buildPod(`pod-${i}`, { nodeName: NODE, container: 'a', image: 'x' }));
     }
     const io = await import(`${DIST}client/watch-io.js`);
     const { newWatcherMetrics } = await import(`${DIST}client/metrics.js`);

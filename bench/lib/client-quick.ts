@@ -2,7 +2,8 @@
  * The quick mode of the client benchmark (`npm run bench:client -- --quick`):
  * a check to run before a change lands, in under 30 s, that prints the
  * issue's ratios. On a shared machine a single run of each client says
- * little (unchanged code measured 1.17x to 1.41x the floor), so:
+ * little (the same code measures far apart from one run to the next; the
+ * ranges this mode prints show how far), so:
  *
  * - every client is a worker process started once (client-child.ts worker
  *   mode); the parent runs short rounds, each client once per round, in an

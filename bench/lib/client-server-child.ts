@@ -14,7 +14,7 @@
  * Messages out: {type:'ready', ...ServerInfo} | {type:'failed', error}
  */
 import { performance } from 'node:perf_hooks';
-import { runServerChild } from '../../src/process/index.js';
+import { runServerChild, waitUntil } from '../../src/process/index.js';
 import { MemoryStore, startServer } from '../../src/server/index.js';
 import { CHURN_NAMESPACE, type ServerInfo, type ServerPlan, syncNamespace } from './client-plan.js';
 import { churnPod, makePod } from './pods.js';
@@ -88,7 +88,13 @@ runServerChild({
     await churn(store, plan);
     const finalRevision = await store.currentRevision();
     // The watch cache follows the store asynchronously: wait until it holds every update.
-    while (server.latestRevision() < finalRevision) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(
+      () => server.latestRevision() >= finalRevision,
+      `the watch cache to reach ${finalRevision}`,
+      {
+        intervalMs: 10,
+      },
+    );
     const info: ServerInfo = {
       url: server.url,
       pid: process.pid,

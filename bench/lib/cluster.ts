@@ -6,6 +6,7 @@
  */
 import type { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { buildPod } from '../../src/sim/index.js';
 import { forEachBounded, httpExpect } from './http.js';
 import type { WatchFleet } from './watch-fleet.js';
 import type { PodTarget } from './writer.js';
@@ -56,12 +57,19 @@ export async function createPods(
   await withProgress(say, 'pods created', pods.length, (tick) =>
     forEachBounded(pods.length, 32, async (i) => {
       const pod = pods[i];
-      await httpExpect(agent, baseUrl, 'POST', `/api/v1/namespaces/${namespace}/pods`, [201], {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: pod.name, namespace, labels: { app: 'fanout-bench' } },
-        spec: { nodeName: nodeName(pod.node), containers: [{ name: 'app', image: 'nginx:1.27' }] },
-      });
+      await httpExpect(
+        agent,
+        baseUrl,
+        'POST',
+        `/api/v1/namespaces/${namespace}/pods`,
+        [201],
+        buildPod(pod.name, {
+          namespace,
+          labels: { app: 'fanout-bench' },
+          nodeName: nodeName(pod.node),
+          container: 'app',
+        }),
+      );
       tick();
     }),
   );

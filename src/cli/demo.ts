@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { KubeClient } from '../client/client.js';
-import { parseManifests } from '../client/manifest.js';
 import type { FollowedEvent, RolloutFollower } from '../client/rollout/follow.js';
 import type { Watcher } from '../client/watcher.js';
+import { pollUntil } from '../process/index.js';
+import type { KubeObject } from '../protocol/events.js';
 import { type RunningServer, startServer } from '../server/index.js';
-import { startSimulation } from '../sim/index.js';
+import { buildDeployment, buildNamespace, startSimulation } from '../sim/index.js';
 import { checkEvents, describeTotals, totals, type WatchTotals } from './demo-report.js';
 import { CliError } from './errors.js';
 import { CLEAR_LINE, type Output, stdout } from './progress.js';
@@ -26,23 +27,12 @@ const NAMESPACE = 'demo';
 /** Short but realistic: a bookmark a second (kube-apiserver: a minute), so the demo need not wait long for one. */
 const BOOKMARK_INTERVAL_MS = 1_000;
 
-function manifest(image: string): string {
-  return `apiVersion: v1
-kind: Namespace
-metadata: {name: ${NAMESPACE}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: ${NAMESPACE}, labels: {app: web}}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - {name: web, image: "${image}", ports: [{containerPort: 80}]}
-`;
+/** What the demo applies: its namespace and Deployment `web`, 3 replicas of `image`. */
+function manifest(image: string): KubeObject[] {
+  return [
+    buildNamespace(NAMESPACE),
+    buildDeployment('web', { namespace: NAMESPACE, labels: { app: 'web' }, replicas: 3, image, ports: [80] }),
+  ];
 }
 
 /** Options of {@link runDemo}. */
@@ -118,7 +108,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     say(`[2/4] kubectl-style apply of ${NAMESPACE}/web (3 replicas of nginx:1.27), following it until ready`);
     const shown: FollowedEvent[] = [];
     const first = await runRolloutFollow(kube, {
-      objects: await parseManifests(manifest('nginx:1.27'), 'demo.yaml'),
+      objects: manifest('nginx:1.27'),
       source: 'demo.yaml',
       out: indent(out),
       onEvent: (e) => shown.push(e),
@@ -133,7 +123,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     let follower: RolloutFollower | undefined;
     let print: (line: string) => void = say;
     const second = await runRolloutFollow(kube, {
-      objects: await parseManifests(manifest('nginx:1.28'), 'demo.yaml'),
+      objects: manifest('nginx:1.28'),
       source: 'demo.yaml',
       out: indent(out),
       onFollowing: (f, p) => {
@@ -151,9 +141,9 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
               `>> compacted the history at resourceVersion ${compactedAt}: older ones now answer 410 Expired`,
             );
             const watchers = () => [...rollout.metrics().map((m) => m.metrics), withBookmarks.metrics];
-            const caughtUp = await until(
+            const caughtUp = await pollUntil(
               () => watchers().every((m) => Number(m.resourceVersion) >= compactedAt),
-              5_000,
+              { timeoutMs: 5_000 },
             );
             print(
               caughtUp
@@ -175,10 +165,9 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
     if (!strike) throw new CliError('the rolling update showed no ScalingReplicaSet event to strike on');
     const { compactedAt, dropped, stuckAt } = await strike;
     // The watcher without bookmarks reconnects after a backoff: let it meet its 410.
-    await until(
-      () => withoutBookmarks.metrics.lists.expired > 0 && withBookmarks.metrics.resumes > 0,
-      10_000,
-    );
+    await pollUntil(() => withoutBookmarks.metrics.lists.expired > 0 && withBookmarks.metrics.resumes > 0, {
+      timeoutMs: 10_000,
+    });
 
     say();
     say(`[4/4] Summary (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -251,23 +240,13 @@ async function waitForPage(server: RunningServer, say: (text?: string) => void, 
   say(`      live view (this link logs in once): ${server.uiLoginUrl()}`);
   if (server.uiPagesOpen() > 0) return;
   say(`      open it now: the demo goes on when the page is open, or in ${Math.round(ms / 1000)} s`);
-  await until(() => server.uiPagesOpen() > 0, ms);
+  await pollUntil(() => server.uiPagesOpen() > 0, { timeoutMs: ms });
 }
 
 interface Strike {
   compactedAt: number;
   dropped: number;
   stuckAt: string;
-}
-
-/** Polls `condition` every 50 ms until it holds or `ms` pass; resolves whether it held. */
-async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
 }
 
 /** Reads a watcher until it is stopped (its events are not shown; its counters are). */

@@ -32,7 +32,18 @@ import { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
 export { KUBELET_VERSION } from './kubelet/node.js';
 export { ImageRegistry, parseImagesFile } from './kubelet/registry.js';
 export { BUILT_IN_IMAGES } from './kubelet/registry-data.js';
+export type { Deployment, Pod } from './objects.js';
 export { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
+export {
+  buildDeployment,
+  buildNamespace,
+  buildPod,
+  type ContainerOptions,
+  DEFAULT_IMAGE,
+  type DeploymentOptions,
+  type MetadataOptions,
+  type PodOptions,
+} from './workloads.js';
 
 /** Options of {@link startSimulation}. */
 export interface SimulationOptions {

@@ -79,9 +79,9 @@ export class Fleet {
 
   /**
    * The two counters a run's progress line and timeline need, summed without
-   * building {@link totals} (which, over 5,000 watchers, cost the study
-   * process about 7 ms a sample: a sixth of its profiled main-thread time
-   * in a run at 10x).
+   * building {@link totals}: over thousands of watchers, building the totals
+   * at every sample took a visible share of the study process's main thread
+   * in a profile, time the watchers it measures then lacked.
    */
   progress(): { restarts: number; relists: number } {
     let restarts = 0;

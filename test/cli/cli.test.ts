@@ -1,17 +1,15 @@
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import { type CliRun, runCli } from '../helpers/cli.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { startSilentServer } from '../helpers/silent-server.js';
 
 let dir: string;
+const tempDir = tempDirForFile('watchmark-cli-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-cli-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir();
 });
 
 describe('watchmark serve', () => {

@@ -8,14 +8,14 @@
  * where one is named, and no stack trace.
  */
 
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { type SilentServer, startSilentServer } from '../helpers/silent-server.js';
 
 let dir: string;
@@ -27,8 +27,9 @@ let silent: SilentServer;
 let real: RunningServer;
 let realKubeconfig: string;
 
+const tempDir = tempDirForFile('watchmark-failures-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-failures-'));
+  dir = tempDir();
   manifest = join(dir, 'dep.yaml');
   await writeFile(
     manifest,
@@ -65,7 +66,6 @@ afterAll(async () => {
   await real?.close();
   await silent?.close();
   await new Promise((resolve) => failing?.close(resolve));
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Every client command, with the flags each failure needs. */

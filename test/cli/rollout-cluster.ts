@@ -3,13 +3,13 @@
  * 300 ms), the simulated cluster against it, a client, and manifests.
  * Everything is closed by `close()`.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeClient } from '../../src/client/client.js';
 import type { WatcherMetrics } from '../../src/client/metrics.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { type Simulation, startSimulation } from '../../src/sim/index.js';
+import { buildDeployment, buildNamespace, type Simulation, startSimulation } from '../../src/sim/index.js';
+import { makeTempDir } from '../helpers/lifecycle.js';
 
 /** A running test cluster. */
 export interface TestCluster {
@@ -27,7 +27,8 @@ export interface TestCluster {
 export async function startCluster(
   opts: { nodes?: number; bookmarkInterval?: number } = {},
 ): Promise<TestCluster> {
-  const dir = await mkdtemp(join(tmpdir(), 'watchmark-rollout-'));
+  const temp = await makeTempDir('watchmark-rollout-');
+  const dir = temp.path;
   const kubeconfig = join(dir, 'kubeconfig');
   const server = await startServer({
     kubeconfigOut: kubeconfig,
@@ -52,44 +53,32 @@ export async function startCluster(
       await kube.close();
       await sim.stop();
       await server.close();
-      await rm(dir, { recursive: true, force: true });
+      await temp.remove();
     },
   };
 }
 
-/** A namespace and a Deployment `name` of `replicas` pods of `image`. */
+/**
+ * A namespace and a Deployment `name` of `replicas` pods of `image`, as a
+ * manifest file's text (JSON documents, which are YAML too).
+ */
 export function deploymentManifest(
   namespace: string,
   name: string,
   image: string,
-  opts: { replicas?: number; progressDeadlineSeconds?: number } = {},
+  opts: { replicas?: number; progressDeadlineSeconds?: number; paused?: boolean } = {},
 ): string {
-  return `apiVersion: v1
-kind: Namespace
-metadata: {name: ${namespace}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: ${name}, namespace: ${namespace}}
-spec:
-  replicas: ${opts.replicas ?? 3}
-  progressDeadlineSeconds: ${opts.progressDeadlineSeconds ?? 600}
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec:
-      containers:
-      - {name: main, image: "${image}"}
-`;
-}
-
-/** Resolves once `condition` holds (polling every 25 ms); rejects after `ms`. */
-export async function until(what: string, condition: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const deployment = buildDeployment(name, {
+    namespace,
+    replicas: opts.replicas ?? 3,
+    image,
+    container: 'main',
+    spec: {
+      progressDeadlineSeconds: opts.progressDeadlineSeconds ?? 600,
+      ...(opts.paused !== undefined && { paused: opts.paused }),
+    },
+  });
+  return `${JSON.stringify(buildNamespace(namespace))}\n---\n${JSON.stringify(deployment)}\n`;
 }
 
 /** Relists (after the initial list) across watchers. */

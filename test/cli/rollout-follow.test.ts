@@ -12,7 +12,8 @@ import { type FollowReport, type FollowRun, runRolloutFollow } from '../../src/c
 import { parseManifests } from '../../src/client/manifest.js';
 import type { FollowedEvent, RolloutFollower } from '../../src/client/rollout/follow.js';
 import { runCli } from '../helpers/cli.js';
-import { deploymentManifest, relists, startCluster, type TestCluster, until } from './rollout-cluster.js';
+import { waitUntil } from '../helpers/wait.js';
+import { deploymentManifest, relists, startCluster, type TestCluster } from './rollout-cluster.js';
 
 let cluster: TestCluster;
 beforeAll(async () => {
@@ -87,8 +88,11 @@ describe('rollout -f', () => {
     const strike = strikeOnScaling(async (follower) => {
       const compactedAt = await cluster.server.compact();
       // Wait for the next bookmark of every watch: then none needs history from before the compaction.
-      await until('bookmarks past the compaction', () =>
-        follower.metrics().every((m) => Number(m.metrics.resourceVersion) >= compactedAt),
+      await waitUntil(
+        () => follower.metrics().every((m) => Number(m.metrics.resourceVersion) >= compactedAt),
+        'bookmarks past the compaction',
+        10_000,
+        25,
       );
       dropped = cluster.server.dropWatches();
     });

@@ -20,6 +20,7 @@ import { findBuiltin } from '../../src/client/resources.js';
 import { watchRolloutStatus } from '../../src/client/rollout/watch.js';
 import { runCli } from '../helpers/cli.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
+import { waitUntil } from '../helpers/wait.js';
 import { KubectlSession } from '../server/kubectl/run.js';
 import { deploymentManifest, startCluster, type TestCluster } from './rollout-cluster.js';
 
@@ -60,14 +61,18 @@ describe.skipIf(!haveKubectl)('rollout status, compared with kubectl', () => {
 
   async function observed(ns: string, name: string): Promise<void> {
     const deployments = cluster.kube.resource('deployments', ns);
-    for (;;) {
-      const d = (await deployments.get(name)) as {
-        metadata: { generation: number };
-        status?: { observedGeneration?: number };
-      };
-      if ((d.status?.observedGeneration ?? 0) >= d.metadata.generation) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(
+      async () => {
+        const d = (await deployments.get(name)) as {
+          metadata: { generation: number };
+          status?: { observedGeneration?: number };
+        };
+        return (d.status?.observedGeneration ?? 0) >= d.metadata.generation;
+      },
+      `the controller to observe deployment ${ns}/${name}`,
+      30_000,
+      50,
+    );
   }
 
   /**
@@ -121,26 +126,25 @@ describe.skipIf(!haveKubectl)('rollout status, compared with kubectl', () => {
       await apply(deploymentManifest('roll', 'web', 'nginx:1.27'));
       await watchRolloutStatus(cluster.kube, deployments, 'roll', 'web');
       // The new image, paused: every watcher starts on "0 out of 3 new replicas".
-      await apply(
-        deploymentManifest('roll', 'web', 'nginx:1.28').replace('spec:\n', 'spec:\n  paused: true\n'),
-      );
+      await apply(deploymentManifest('roll', 'web', 'nginx:1.28', { paused: true }));
       await observed('roll', 'web');
       return race('roll', ['deployment/web'], () => setPaused('roll', 'web', false));
     });
 
     scenario('progress deadline', async () => {
-      const manifest = deploymentManifest('deadline', 'bad', 'fail:5', {
-        replicas: 2,
-        progressDeadlineSeconds: 2,
-      });
-      await apply(manifest.replace('spec:\n', 'spec:\n  paused: true\n'));
+      await apply(
+        deploymentManifest('deadline', 'bad', 'fail:5', {
+          replicas: 2,
+          progressDeadlineSeconds: 2,
+          paused: true,
+        }),
+      );
       await observed('deadline', 'bad');
       return race('deadline', ['deploy/bad'], () => setPaused('deadline', 'bad', false));
     });
 
     scenario('timeout', async () => {
-      const manifest = deploymentManifest('timeout', 'held', 'nginx:1.27', { replicas: 2 });
-      await apply(manifest.replace('spec:\n', 'spec:\n  paused: true\n'));
+      await apply(deploymentManifest('timeout', 'held', 'nginx:1.27', { replicas: 2, paused: true }));
       await observed('timeout', 'held');
       return race('timeout', ['deployment', 'held', '--timeout=3s']);
     });

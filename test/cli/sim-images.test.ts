@@ -2,11 +2,11 @@
  * `watchmark serve --simulate --sim-images FILE` end to end, and the failure
  * story `watchmark rollout` tells when an image is mistyped (issue #10, item 5).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../helpers/cli.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { deploymentManifest } from './rollout-cluster.js';
 
 const manifest = (name: string, image: string) =>
@@ -17,8 +17,9 @@ describe('watchmark serve --simulate --sim-images', () => {
   let serve: CliRun | undefined;
   let kubeconfig: string;
 
+  const tempDir = tempDirForFile('watchmark-sim-images-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-sim-images-'));
+    dir = tempDir();
     kubeconfig = join(dir, 'kubeconfig');
     await writeFile(join(dir, 'images.yaml'), '# the shop team images\n- ghcr.io/acme/shop:*\n');
     serve = runCli([
@@ -36,7 +37,6 @@ describe('watchmark serve --simulate --sim-images', () => {
       serve.child.kill('SIGTERM');
       await serve.exit;
     }
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('pulls an image the file added: the rollout succeeds', async () => {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { withTempDir } from '../helpers/lifecycle.js';
 
 // Issue #10, item 4: the small things a new user hit first.
 
@@ -41,8 +41,7 @@ describe("the README's startServer snippet", () => {
   it('prints the URL and the kubeconfig path, never the bearer token', async () => {
     const snippet = /### The server as a library\n+```ts\n([\s\S]*?)```/.exec(await readme())?.[1];
     expect(snippet).toBeDefined();
-    const dir = await mkdtemp(join(tmpdir(), 'watchmark-readme-'));
-    try {
+    await withTempDir('watchmark-readme-', async (dir) => {
       // The snippet as written, with the package's export pointed at the sources.
       const server = new URL('../../src/server/index.ts', import.meta.url).href;
       const file = join(dir, 'snippet.mts');
@@ -64,9 +63,7 @@ describe("the README's startServer snippet", () => {
       expect(token).toBeDefined();
       expect(out).not.toContain(token);
       expect((await stat(join(dir, 'kubeconfig'))).mode & 0o777).toBe(0o600);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -1,18 +1,19 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { startTestServer } from '../helpers/server.js';
 
 let dir: string;
 let server: RunningServer;
 let kube: KubeClient;
 let kubeconfig: string;
+const tempDir = tempDirForFile('watchmark-cli-checkpoint-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-cli-checkpoint-'));
+  dir = tempDir();
   kubeconfig = join(dir, 'kubeconfig');
   server = await startTestServer({ kubeconfigOut: kubeconfig, historyWindow: 600_000 });
   kube = await KubeClient.load({ kubeconfig, qps: 0 });
@@ -21,7 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await kube?.close();
   await server?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const listsServed = () => Object.values(server.stats.lists).reduce((a, b) => a + b, 0);

@@ -5,8 +5,7 @@
  * created, configured (a field removed from the file is removed, a field
  * another writer added is kept), unchanged.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -22,6 +21,7 @@ import { threeWayPatch } from '../../src/client/three-way.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { KubectlSession } from '../server/kubectl/run.js';
 
@@ -168,8 +168,9 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
   let kube: KubeClient;
   let kubectl: KubectlSession;
 
+  const tempDir = tempDirForFile('watchmark-apply-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-apply-'));
+    dir = tempDir();
     server = await startServer({ kubeconfigOut: join(dir, 'kubeconfig'), bookmarkInterval: 1000 });
     await mkdir(join(dir, 'kubectl', 'home'), { recursive: true });
     kubectl = new KubectlSession(kubectls[0], join(dir, 'kubectl'), server.kubeconfigPath!, 'kc');
@@ -181,7 +182,6 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
     await kubectl?.close();
     await kube?.close();
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   /** Applies `text` both ways; returns each side's printed lines. */

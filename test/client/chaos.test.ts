@@ -23,8 +23,7 @@
  * The last tests pin the client bugs the chaos found.
  */
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../bench/lib/chaos/engine.js';
@@ -37,6 +36,7 @@ import { ManualClock } from '../../src/protocol/clock.js';
 import { startServer } from '../../src/server/index.js';
 import { buildKubeconfig } from '../../src/server/pki/kubeconfig.js';
 import { etcdAvailable } from '../helpers/etcd.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';
 import { call } from '../helpers/server.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -176,8 +176,10 @@ describe('chaos regressions: resyncs', () => {
 });
 
 describe('chaos regressions over the network', () => {
+  const tempDir = tempDirForFile('watchmark-chaos-');
+
   it('a watch sent on a dead pooled connection is abandoned after the request timeout', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'watchmark-chaos-'));
+    const dir = tempDir();
     const server = await startServer({ insecureHttp: true, insecureNoAuth: true, compactionInterval: 0 });
     const proxy = await FaultProxy.start({ target: server.url });
     const kubeconfig = join(dir, 'kubeconfig');
@@ -199,16 +201,17 @@ describe('chaos regressions over the network', () => {
         body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } },
       });
       expect(created.status).toBe(201);
-      const deadline = Date.now() + 5_000;
-      while (!informer.get('demo/after') && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
-      expect(informer.get('demo/after')).toBeDefined();
+      await waitUntil(
+        () => informer.get('demo/after') !== undefined,
+        'the informer to hold demo/after',
+        5_000,
+        20,
+      );
     } finally {
       await informer.stop();
       await kube.close();
       await proxy.close();
       await server.close();
-      await rm(dir, { recursive: true, force: true });
     }
   });
 });

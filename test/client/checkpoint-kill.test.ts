@@ -7,16 +7,18 @@
  * inside the history window and exactly one after a compaction.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readCheckpointFile } from '../../src/client/checkpoint-file.js';
 import { KubeClient } from '../../src/client/client.js';
 import type { RunningServer } from '../../src/server/index.js';
+import { buildPod } from '../../src/sim/index.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { mulberry32 } from '../helpers/random.js';
 import { startTestServer } from '../helpers/server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const ITERATIONS = Number(process.env.CHECKPOINT_KILLS ?? 50);
 const SEED = Number(process.env.CHECKPOINT_SEED ?? 12);
@@ -26,8 +28,9 @@ const CHILD = join(import.meta.dirname, '../helpers/checkpoint-child.ts');
 let dir: string;
 let server: RunningServer;
 let kube: KubeClient;
+const tempDir = tempDirForFile('watchmark-kill-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-kill-'));
+  dir = tempDir();
   // A history window far longer than the test: only the compactions make a checkpoint too old.
   server = await startTestServer({ kubeconfigOut: join(dir, 'kubeconfig'), historyWindow: 3_600_000 });
   kube = await KubeClient.load({ kubeconfig: join(dir, 'kubeconfig'), qps: 0 });
@@ -36,7 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await kube?.close();
   await server?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 interface ChildState {
@@ -104,10 +106,7 @@ it(`resumes from its checkpoint after kill -9 at ${ITERATIONS} random moments: s
   const write = async () => {
     const name = `p-${Math.floor(random() * 40)}`;
     if (!model.has(name)) {
-      const o = await pods.create({
-        metadata: { name },
-        spec: { containers: [{ name: 'c', image: 'nginx' }] },
-      });
+      const o = await pods.create(buildPod(name, { image: 'nginx' }));
       model.set(name, o.metadata?.resourceVersion ?? '');
     } else if (random() < 0.7) {
       const o = await pods.patch(
@@ -128,13 +127,15 @@ it(`resumes from its checkpoint after kill -9 at ${ITERATIONS} random moments: s
   let child = new Child(path);
   expect((await child.next()).checkpoint.ignored).toBe('no checkpoint file');
   // From here on a checkpoint always exists: each child writes over its predecessor's.
-  while (
-    !(await readCheckpointFile(path).then(
-      () => true,
-      () => false,
-    ))
-  )
-    await new Promise((r) => setTimeout(r, 10));
+  await waitUntil(
+    () =>
+      readCheckpointFile(path).then(
+        () => true,
+        () => false,
+      ),
+    'the first checkpoint file',
+    30_000,
+  );
   const outcomes = { resumedNoList: 0, relistedOnce: 0, killedMidWrite: 0 };
   let compactedAt = 0;
   try {
@@ -167,14 +168,19 @@ it(`resumes from its checkpoint after kill -9 at ${ITERATIONS} random moments: s
       expect(synced.checkpoint.resumed, context).toBe(true);
       const want = sorted();
       let got = await child.state();
-      const deadline = Date.now() + 15_000;
       // After a compaction, also wait for the relist: the missed writes may cancel out (a create, then its delete).
       const done = (g: ChildState) =>
         JSON.stringify(g.objects) === JSON.stringify(want) && (!stale || g.checkpoint.lists > 0);
-      while (!done(got) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 10));
-        got = await child.state();
-      }
+      await waitUntil(
+        async () => {
+          got = await child.state();
+          return done(got);
+        },
+        () =>
+          `${context}: the child's cache to equal the server's${stale ? ' after a relist' : ''} ` +
+          `(want ${want}; got ${got.objects}, ${got.checkpoint.lists} lists)`,
+        15_000,
+      );
       expect(got.objects, context).toEqual(want);
       // A compaction always makes the checkpoint stale (writes landed while the child was down);
       // only the next iteration may still find the pre-compaction state, never a later one.

@@ -6,24 +6,23 @@
  * dead writer's temporary file.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import {
   readCheckpointFile,
   removeStaleTemporaries,
   writeCheckpointFile,
 } from '../../src/client/checkpoint-file.js';
 import { TEST_CHECKPOINT_IDENTITY } from '../helpers/checkpoint-fixture.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const CHILD = join(import.meta.dirname, '../helpers/checkpoint-writer-child.ts');
 let dir: string;
+const tempDir = tempDirForFile('watchmark-torn-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-torn-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir();
 });
 
 it('a writer killed mid-write leaves the previous checkpoint whole, and its temporary file is cleaned up', async () => {
@@ -36,11 +35,7 @@ it('a writer killed mid-write leaves the previous checkpoint whole, and its temp
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path], { stdio: 'ignore' });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const isTmp = (f: string) => f.startsWith('pods.checkpoint.tmp-');
-    const deadline = Date.now() + 30_000;
-    while (!(await readdir(dir)).some(isTmp)) {
-      if (Date.now() > deadline) throw new Error('the writer never started a write');
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    await waitUntil(async () => (await readdir(dir)).some(isTmp), 'the writer to start a write', 30_000, 2);
     child.kill('SIGKILL');
     await exited;
     const loaded = await readCheckpointFile(path);

@@ -1,23 +1,23 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCheckpointFile } from '../../src/client/checkpoint-file.js';
 import { KubeClient } from '../../src/client/client.js';
 import type { Informer, InformerOptions } from '../../src/client/informer.js';
 import { isUndecoded } from '../../src/client/lazy-decode.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
+import { buildPod } from '../../src/sim/index.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { startTestServer } from '../helpers/server.js';
 import { startSilentServer } from '../helpers/silent-server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let dir: string;
+const tempDir = tempDirForFile('watchmark-checkpoint-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-checkpoint-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir();
 });
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -37,10 +37,7 @@ async function serve(): Promise<{ server: RunningServer; kube: KubeClient }> {
   return { server, kube };
 }
 
-const pod = (name: string, image = 'nginx:1.27'): KubeObject => ({
-  metadata: { name },
-  spec: { containers: [{ name: 'c', image }] },
-});
+const pod = (name: string, image = 'nginx:1.27'): KubeObject => buildPod(name, { image });
 
 const lists = (s: RunningServer) => Object.values(s.stats.lists).reduce((a, b) => a + b, 0);
 
@@ -67,13 +64,18 @@ async function same(kube: KubeClient, i: Informer<KubeObject>): Promise<void> {
   const want = (await kube.resource('pods', 'demo').list()).items.map(
     (o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`,
   );
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const got = i.list().map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`);
-    if (JSON.stringify(got.sort()) === JSON.stringify(want.sort())) return;
-    if (Date.now() > deadline) expect(got.sort()).toEqual(want.sort());
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  want.sort();
+  const got = () =>
+    i
+      .list()
+      .map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`)
+      .sort();
+  await waitUntil(
+    () => JSON.stringify(got()) === JSON.stringify(want),
+    () => `the informer's cache to equal the server's list (want ${want}; got ${got()})`,
+    10_000,
+    20,
+  );
 }
 
 async function seed(kube: KubeClient): Promise<void> {
@@ -135,9 +137,7 @@ describe('informer checkpoint', () => {
     cleanups.push(() => i.stop());
     i.on({ delete: (o, info) => void deleted.push([o.metadata?.name ?? '', info.finalStateUnknown]) });
     await i.start().synced();
-    const deadline = Date.now() + 10_000;
-    while (i.watcher.metrics.lists.expired === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => i.watcher.metrics.lists.expired > 0, 'the relist after a 410', 10_000, 20);
     expect(lists(server) - before).toBe(1);
     await same(kube, i);
     expect(i.checkpoint?.status).toMatchObject({ resumed: true, lists: 1 });
@@ -218,13 +218,15 @@ describe('informer checkpoint', () => {
     const path = join(dir, 'running.checkpoint');
     const i = await informer(kube, path);
     await kube.resource('pods', 'demo').create(pod('f'));
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const saved = await readCheckpointFile(path).catch(() => undefined);
-      if (saved?.objects.some((o) => o.metadata?.name === 'f')) break;
-      if (Date.now() > deadline) throw new Error('the checkpoint never held pod f');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(
+      async () => {
+        const saved = await readCheckpointFile(path).catch(() => undefined);
+        return saved?.objects.some((o) => o.metadata?.name === 'f') ?? false;
+      },
+      'the checkpoint to hold pod f',
+      10_000,
+      20,
+    );
     expect(i.checkpoint?.status.writeErrors).toBe(0);
   });
 });
@@ -239,7 +241,7 @@ describe('checkpoint identity', () => {
     cleanups.push(() => kube.close());
     const i = kube.informer('pods', {}, { checkpoint: { path: join(dir, 'silent.checkpoint') } }).start();
     // Wait until the identity request is on the wire, then stop: the stop signal must abort it.
-    while (silent.connections() === 0) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => silent.connections() > 0, 'the identity request');
     await i.stop();
     expect(i.isSynced).toBe(false);
   });

@@ -8,8 +8,10 @@ import { TransportError } from '../../src/client/transport.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { StatusError } from '../../src/protocol/status.js';
 import { MemoryStore, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { buildPod } from '../../src/sim/index.js';
 import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';
 import { startSilentServer } from '../helpers/silent-server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const tempDir = tempDirForFile('watchmark-client-');
 const cleanups = cleanupAfterEach();
@@ -36,18 +38,9 @@ async function serve(
 }
 
 const fast = { backoff: { initialMs: 20, maxMs: 100 }, watchTimeoutMs: [60_000, 60_001] as [number, number] };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(pred: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 function podOn(name: string, node: string): KubeObject {
-  return { metadata: { name }, spec: { nodeName: node, containers: [{ name: 'c', image: 'nginx' }] } };
+  return buildPod(name, { nodeName: node, image: 'nginx' });
 }
 
 async function setupNamespace(kube: KubeClient, ns = 'demo') {
@@ -70,10 +63,10 @@ describe('client against watchmark serve', () => {
     const informer = kube.informer('pods', { namespace: 'demo' }, fast).start();
     cleanups.push(() => informer.stop());
     await informer.synced();
-    await until(() => server.stats.openWatchers === 1, 3000, 'the watch to open');
+    await waitUntil(() => server.stats.openWatchers === 1, 'the watch to open', 3000);
     expect(server.dropWatches()).toBe(1);
     await pods.create(podOn('b', 'n1'));
-    await until(() => informer.size === 2, 5000, 'pod b');
+    await waitUntil(() => informer.size === 2, 'pod b', 5000);
     const m = informer.watcher.metrics;
     expect(m.lists.initial).toBe(1);
     expect(m.lists.expired).toBe(0);
@@ -94,16 +87,16 @@ describe('client against watchmark serve', () => {
       // Churn on another node: this watcher sees none of it, the server's RV races ahead.
       for (let i = 0; i < 5; i++) await pods.create(podOn(`other-${i}`, 'n2'));
       if (bookmarks)
-        await until(
+        await waitUntil(
           () => Number(informer.watcher.resourceVersion) >= server.latestRevision(),
-          3000,
           'bookmark',
+          3000,
         );
-      await until(() => server.stats.openWatchers === 1, 3000, 'the watch to open');
+      await waitUntil(() => server.stats.openWatchers === 1, 'the watch to open', 3000);
       await server.compact();
       server.dropWatches();
       await pods.create(podOn('mine-2', 'n1'));
-      await until(() => informer.size === 2, 5000, 'mine-2');
+      await waitUntil(() => informer.size === 2, 'mine-2', 5000);
       expect(names(informer)).toEqual(['mine', 'mine-2']);
       const m = informer.watcher.metrics;
       expect(m.lists.expired).toBe(bookmarks ? 0 : 1);
@@ -121,7 +114,7 @@ describe('client against watchmark serve', () => {
     await informer.synced();
     expect(names(informer)).toEqual(['a', 'b']);
     await pods.delete('a');
-    await until(() => informer.size === 1, 5000, 'delete');
+    await waitUntil(() => informer.size === 1, 'delete', 5000);
     expect(informer.watcher.metrics.pages).toBe(0);
   });
 
@@ -180,14 +173,14 @@ describe('client against watchmark serve', () => {
     await server.close();
     server = await startServer({ ...opts, port });
     await pods.create(podOn('b', 'n1'));
-    await until(() => informer.size === 2, 5000, 'b after restart');
+    await waitUntil(() => informer.size === 2, 'b after restart', 5000);
     expect(informer.watcher.metrics.lists.expired).toBe(0);
     // A server with a brand-new store: resourceVersions start over, the client's is "too large".
     await server.close();
     const lost = await startServer({ ...opts, store: new MemoryStore(), port });
     await kube.resource('namespaces').create({ metadata: { name: 'demo' } });
     await kube.resource('pods', 'demo').create(podOn('c', 'n1'));
-    await until(() => names(informer).join() === 'c', 8000, 'converge to the new store');
+    await waitUntil(() => names(informer).join() === 'c', 'converge to the new store', 8000);
     const m = informer.watcher.metrics;
     expect(m.lists.expired + m.lists.tooLarge).toBeGreaterThanOrEqual(1);
     await informer.stop();
@@ -212,7 +205,7 @@ describe('client against watchmark serve', () => {
     expect(String(err.message)).not.toContain('wrong-token');
     const errors: unknown[] = [];
     const informer = kube.informer('pods', {}, { ...fast, onError: (e) => errors.push(e) }).start();
-    await until(() => errors.length >= 2, 3000, 'two reported failures');
+    await waitUntil(() => errors.length >= 2, 'two reported failures', 3000);
     expect((errors[0] as StatusError).code).toBe(401);
     await informer.stop();
   });
@@ -273,7 +266,7 @@ describe('client against watchmark serve', () => {
     const pending = kube.transport
       .request({ path: '/api', signal: abort.signal, timeoutMs: 0 })
       .catch((e) => e);
-    await until(() => answered === 2, 1000, 'the second answer to stall');
+    await waitUntil(() => answered === 2, 'the second answer to stall', 1000);
     abort.abort(new Error('caller gave up'));
     expect(String((await pending).message)).toBe('caller gave up');
   });

@@ -207,8 +207,7 @@ describe('an informer with lazyDecode against a real server', () => {
     await informer.synced();
     await pods.patch('a', { metadata: { labels: { v: '2' } } });
     await pods.create({ metadata: { name: 'b' }, spec } as KubeObject);
-    const deadline = Date.now() + 5000;
-    while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => seen.length >= 3, 'the add, the update and the second add', 5000);
     expect(seen.map(objectKey)).toEqual(['lazy/a', 'lazy/a', 'lazy/b']);
     expect(seen.every(isUndecoded)).toBe(true);
     expect(informer.byIndex('namespace', 'lazy').map(objectKey).sort()).toEqual(['lazy/a', 'lazy/b']);

@@ -2,8 +2,6 @@
  * Rollout status, rule by rule, against the messages of kubectl's
  * polymorphichelpers/rollout_status.go (1.27 - 1.33).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
@@ -23,6 +21,7 @@ import {
 } from '../../src/client/rollout/watch.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { waitUntil } from '../helpers/wait.js';
 
 function deployment(
@@ -281,8 +280,9 @@ describe('watchRolloutStatus against a server', () => {
   let server: RunningServer;
   let kube: KubeClient;
 
+  const tempDir = tempDirForFile('watchmark-rollout-status-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-rollout-status-'));
+    dir = tempDir();
     server = await startServer({
       kubeconfigOut: join(dir, 'kubeconfig'),
       bookmarkInterval: 200,
@@ -295,7 +295,6 @@ describe('watchRolloutStatus against a server', () => {
   afterAll(async () => {
     await kube?.close();
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   const template = {

@@ -17,6 +17,7 @@ import {
 import { MemoryStore } from '../../src/server/storage/stores/memory.js';
 import type { Store } from '../../src/server/storage/stores/types.js';
 import { requireTool } from './tools.js';
+import { waitUntil } from './wait.js';
 
 /** Whether etcd tests can run here (warns loudly, or throws under CI=true, when they cannot). */
 export const etcdAvailable: boolean = requireTool('etcd', findEtcdBinary() !== undefined);
@@ -79,14 +80,11 @@ export function useStores(kind: StoreKind): { newStore(): Store } {
  */
 export async function settled(server: RunningServer, timeoutMs = 5_000): Promise<number> {
   const target = await server.store.currentRevision();
-  const deadline = Date.now() + timeoutMs;
-  while (server.latestRevision() < target) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `watch cache at ${server.latestRevision()} did not reach revision ${target} in ${timeoutMs} ms`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  await waitUntil(
+    () => server.latestRevision() >= target,
+    () => `the watch cache (at ${server.latestRevision()}) to reach revision ${target}`,
+    timeoutMs,
+    2,
+  );
   return server.latestRevision();
 }

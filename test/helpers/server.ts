@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { WatchEvent } from '../../src/protocol/events.js';
 import { JsonLinesDecoder } from '../../src/protocol/jsonlines.js';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { buildPod, type Pod } from '../../src/sim/index.js';
 
 /** Starts a plain-HTTP, no-auth server with test-friendly timing; callers close it. */
 export function startTestServer(opts: ServerOptions = {}): Promise<RunningServer> {
@@ -178,17 +179,12 @@ export function watch(
   });
 }
 
-/** A minimal namespaced object body. */
+/** A minimal namespaced object body: a Pod of one nginx:1.27 container `c`. */
 export function pod(
   name: string,
   extra: { labels?: Record<string, string>; nodeName?: string; namespace?: string } = {},
-) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, labels: extra.labels, namespace: extra.namespace },
-    spec: { nodeName: extra.nodeName, containers: [{ name: 'c', image: 'nginx:1.27' }] },
-  };
+): Pod {
+  return buildPod(name, extra);
 }
 
 /** Creates a namespace (ignoring AlreadyExists). */

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -25,6 +24,7 @@ import {
   issueClientCertificate,
   type ServingCertificates,
 } from '../../src/server/pki/tls.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 
 const execFileAsync = promisify(execFile);
@@ -155,8 +155,9 @@ describe('Authenticator behind a real https server', () => {
   let port: number;
   let workDir: string;
 
+  const tempDir = tempDirForFile('watchmark-auth-');
   beforeAll(async () => {
-    workDir = await mkdtemp(join(tmpdir(), 'watchmark-auth-'));
+    workDir = tempDir();
     serving = await generateServingCertificates({ hosts: ['localhost'] });
     clientCA = await generateCertificateAuthority('test-client-ca');
     alice = await issueClientCertificate(clientCA, { commonName: 'alice', organizations: ['dev', 'ops'] });
@@ -176,7 +177,6 @@ describe('Authenticator behind a real https server', () => {
 
   afterAll(async () => {
     await close(server);
-    await rm(workDir, { recursive: true, force: true });
   });
 
   function get(

@@ -16,6 +16,7 @@ import {
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let server: RunningServer;
 let kc: KubeConfig;
@@ -37,21 +38,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Every watch was aborted and every informer stopped: the server holds no stream for them.
-  await waitUntil(() => server.stats.openWatchers === 0, 2000).catch(() => {});
+  await waitUntil(() => server.stats.openWatchers === 0, 'every watch stream to close', 2000).catch(() => {});
   expect(server.stats.openWatchers, 'watch streams left open').toBe(0);
   await server?.close();
   // Nor may a socket (a keep-alive agent, a half-closed stream) outlive the server.
-  await waitUntil(() => openSockets() <= socketsBefore, 2000).catch(() => {});
+  await waitUntil(() => openSockets() <= socketsBefore, 'every socket to close', 2000).catch(() => {});
   expect(openSockets()).toBeLessThanOrEqual(socketsBefore);
 });
-
-async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function podBody(name: string, labels: Record<string, string> = {}): V1Pod {
   return {
@@ -179,7 +172,7 @@ describe('@kubernetes/client-node Watch', () => {
         body: [{ op: 'add', path: '/metadata/labels/seen', value: 'yes' }],
       });
       await core.deleteNamespacedPod({ name: 'w', namespace: ns });
-      await waitUntil(() => events.some((e) => e.type === 'DELETED'));
+      await waitUntil(() => events.some((e) => e.type === 'DELETED'), 'the DELETED event');
       expect(events.filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.name])).toEqual([
         ['ADDED', 'w'],
         ['MODIFIED', 'w'],
@@ -188,7 +181,11 @@ describe('@kubernetes/client-node Watch', () => {
       // A write elsewhere moves the global resourceVersion; the next bookmark carries it.
       await namespace('elsewhere');
       const target = server.latestRevision();
-      await waitUntil(() => events.some((e) => e.type === 'BOOKMARK' && Number(e.rv) >= target), 3000);
+      await waitUntil(
+        () => events.some((e) => e.type === 'BOOKMARK' && Number(e.rv) >= target),
+        `a bookmark at ${target} or later`,
+        3000,
+      );
       const bookmark = events.find((e) => e.type === 'BOOKMARK' && Number(e.rv) >= target);
       expect(bookmark?.name).toBeUndefined();
       expect(bookmark?.rv).toMatch(/^\d+$/);
@@ -196,7 +193,7 @@ describe('@kubernetes/client-node Watch', () => {
     } finally {
       controller.abort();
     }
-    await waitUntil(() => doneWith !== 'not done');
+    await waitUntil(() => doneWith !== 'not done', 'the watch to call done');
   });
 
   it('without allowWatchBookmarks gets no BOOKMARK', async () => {
@@ -219,13 +216,17 @@ describe('@kubernetes/client-node Watch', () => {
     );
     try {
       await core.createNamespacedPod({ namespace: ns, body: podBody('q') });
-      await waitUntil(() => types.includes('ADDED'));
+      await waitUntil(() => types.includes('ADDED'), 'the first ADDED');
       await namespace('quiet-elsewhere');
       const target = server.latestRevision();
-      await waitUntil(() => control.some((e) => e.type === 'BOOKMARK' && Number(e.rv) >= target), 3000);
+      await waitUntil(
+        () => control.some((e) => e.type === 'BOOKMARK' && Number(e.rv) >= target),
+        `a bookmark at ${target} or later on the control watch`,
+        3000,
+      );
       // The barrier: a later pod's ADDED, which the stream carries after any bookmark sent before it.
       await core.createNamespacedPod({ namespace: ns, body: podBody('q2') });
-      await waitUntil(() => types.length >= 2);
+      await waitUntil(() => types.length >= 2, 'the second ADDED');
       expect(types).toEqual(['ADDED', 'ADDED']);
     } finally {
       controller.abort();
@@ -255,7 +256,7 @@ describe('@kubernetes/client-node Watch', () => {
       },
     );
     try {
-      await waitUntil(() => errors.length > 0 && done);
+      await waitUntil(() => errors.length > 0 && done, 'the ERROR event and the end of the watch');
       expect(errors[0]).toMatchObject({ code: 410, reason: 'Expired' });
     } finally {
       controller.abort();
@@ -292,7 +293,10 @@ describe('@kubernetes/client-node informers', () => {
           .map((p) => `${p.metadata?.name}=${p.metadata?.labels?.v}`)
           .sort()
           .join(',');
-      await waitUntil(() => expected(informer.list(ns)) === 'a=2,b=1');
+      await waitUntil(
+        () => expected(informer.list(ns)) === 'a=2,b=1',
+        () => `the informer to hold a=2,b=1 (it holds ${expected(informer.list(ns))})`,
+      );
       expect(informer.get('a', ns)?.metadata?.labels?.v).toBe('2');
       expect(informer.get('pre', ns)).toBeUndefined();
       expect(seen).toEqual(['add pre', 'add a', 'add b', 'update a 2', 'delete pre']);
@@ -331,9 +335,9 @@ describe('@kubernetes/client-node informers', () => {
     try {
       await core.createNamespacedPod({ namespace: ns, body: podBody('a1', { team: 'a' }) });
       await core.createNamespacedPod({ namespace: ns, body: podBody('b1', { team: 'b' }) });
-      await waitUntil(() => lw.list(ns).length === 1);
+      await waitUntil(() => lw.list(ns).length === 1, 'the ListWatch to hold a1');
       expect(server.dropWatches()).toBeGreaterThan(0);
-      await waitUntil(() => errors.length === 1);
+      await waitUntil(() => errors.length === 1, 'the cut watch to report its error');
       await core.createNamespacedPod({ namespace: ns, body: podBody('a2', { team: 'a' }) });
       // a1 stops matching the selector: the resumed watch sends it as DELETED.
       await core.patchNamespacedPod({
@@ -347,6 +351,7 @@ describe('@kubernetes/client-node informers', () => {
             .list(ns)
             .map((p) => p.metadata?.name)
             .join() === 'a2',
+        'the ListWatch to hold only a2',
       );
       // Resumed from the last resourceVersion: no second list.
       expect(lists).toBe(1);

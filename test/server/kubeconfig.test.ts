@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildKubeconfig, writeKubeconfig } from '../../src/server/pki/kubeconfig.js';
 import { generateCertificateAuthority, issueClientCertificate } from '../../src/server/pki/tls.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 
 const execFileAsync = promisify(execFile);
@@ -18,11 +18,9 @@ const CA_PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const TOKEN = 'kubeconfig-test-token-0123456789';
 
 let dir: string;
+const tempDir = tempDirForFile('watchmark-kubeconfig-');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'watchmark-kubeconfig-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir();
 });
 
 describe('buildKubeconfig', () => {

@@ -2,11 +2,11 @@
  * `kubectl explain` shows the upstream field descriptions (issue #10): every real kubectl on the
  * machine (1.27 to 1.33, all of which explain from OpenAPI v3) against one started server.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { KubectlSession } from './kubectl/run.js';
 
@@ -21,8 +21,9 @@ describe.skipIf(!haveKubectl)('kubectl explain', () => {
   let server: RunningServer;
   const sessions = new Map<string, KubectlSession>();
 
+  const tempDir = tempDirForFile('watchmark-explain-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-explain-'));
+    dir = tempDir();
     server = await startServer({ kubeconfigOut: join(dir, 'kubeconfig') });
     for (const binary of kubectls) {
       const home = join(dir, binary.name);
@@ -33,7 +34,6 @@ describe.skipIf(!haveKubectl)('kubectl explain', () => {
   afterAll(async () => {
     await Promise.all([...sessions.values()].map((s) => s.close()));
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it.each(kubectls.map((k) => k.name))('%s shows the upstream descriptions', async (name) => {

@@ -10,13 +10,13 @@
  * stored across kubectls: 1.32+ send those objects as protobuf, and must end
  * up with exactly what kubectl 1.31 (JSON) stores.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
 import { KUBE_GIT_VERSION } from '../../src/server/openapi/discovery.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { call } from '../helpers/server.js';
 import { findKubectls, type KubectlBinary, requireTool } from '../helpers/tools.js';
 import type { GeneratedObjects } from './kubectl/generators.js';
@@ -51,8 +51,9 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
   const serverLog: string[] = [];
   const outcomes = new Map<string, Promise<Outcome>>();
 
+  const tempDir = tempDirForFile('watchmark-kubectl-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-kubectl-'));
+    dir = tempDir();
     server = await startServer({
       kubeconfigOut: join(dir, 'kubeconfig'),
       // Short enough that the 3 s raw watch sees bookmarks, and that `get -w` would too if it asked.
@@ -101,7 +102,6 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
   afterAll(async () => {
     await Promise.allSettled(outcomes.values());
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   for (const binary of kubectls) {

@@ -8,6 +8,7 @@ import { type RunningServer, startServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/storage/stores/types.js';
 import { STORE_KINDS, settled, useStores } from '../helpers/etcd.js';
 import { type Answer, call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let s: RunningServer;
 beforeAll(async () => {
@@ -553,7 +554,12 @@ describe('delete', () => {
         `pods "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
       );
       // The held pod keeps the namespace Terminating until its finalizer goes.
-      await waitFor(async () => (await call(s, 'GET', pods(ns))).body.items.length === 1);
+      await waitUntil(
+        async () => (await call(s, 'GET', pods(ns))).body.items.length === 1,
+        `one pod left in ${ns}`,
+        5000,
+        20,
+      );
       const stillHeld = await call(s, 'GET', `${pods(ns)}/held`);
       expect(stillHeld.body.metadata.deletionTimestamp).toBeTruthy();
       expect((await call(s, 'GET', `/api/v1/namespaces/${ns}`)).status).toBe(200);
@@ -570,14 +576,6 @@ describe('delete', () => {
     }
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * The list rules run against every store (memory, and a real etcd when

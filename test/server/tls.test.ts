@@ -1,8 +1,7 @@
 import { createPrivateKey, X509Certificate as NodeX509Certificate } from 'node:crypto';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ConnectionOptions,
@@ -24,6 +23,7 @@ import {
   type ServingCertificates,
   TlsFileError,
 } from '../../src/server/pki/tls.js';
+import { tempDirForFile, withTempDir } from '../helpers/lifecycle.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -99,17 +99,14 @@ describe('generateServingCertificates', () => {
 
   it('returns a PKCS#8 key that belongs to the leaf', async () => {
     expect(certs.keyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
-    const dir = await mkdtemp(join(tmpdir(), 'watchmark-tls-'));
-    try {
+    await withTempDir('watchmark-tls-', async (dir) => {
       await writeFile(join(dir, 'tls.crt'), certs.certPem);
       await writeFile(join(dir, 'tls.key'), certs.keyPem);
       await expect(loadCertificates(join(dir, 'tls.crt'), join(dir, 'tls.key'))).resolves.toEqual({
         certPem: certs.certPem,
         keyPem: certs.keyPem,
       });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('is read by node (OpenSSL) as a CA and a leaf it issued and signed, for the leaf key', () => {
@@ -252,17 +249,14 @@ describe('loadCertificates', () => {
   let certFile: string;
   let keyFile: string;
 
+  const tempDir = tempDirForFile('watchmark-load-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-load-'));
+    dir = tempDir();
     certs = await generateServingCertificates({ hosts: [] });
     certFile = join(dir, 'tls.crt');
     keyFile = join(dir, 'tls.key');
     await writeFile(certFile, certs.certPem);
     await writeFile(keyFile, certs.keyPem);
-  });
-
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('names the flag and path of a missing file', async () => {

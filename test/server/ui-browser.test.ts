@@ -8,8 +8,6 @@
  *
  * `UPDATE_SCREENSHOT=1` (npm run docs:ui-screenshot) writes docs/ui.png.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -17,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import type { Watcher } from '../../src/client/watcher.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { type Simulation, startSimulation } from '../../src/sim/index.js';
+import { buildDeployment, type Simulation, startSimulation } from '../../src/sim/index.js';
 import { chromiumForTests, launchChromium } from '../helpers/browser.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 
 // The functions given to page.waitForFunction run in the page, where `document` exists.
 declare const document: any;
@@ -37,8 +36,9 @@ describe.skipIf(chromiumPath === undefined)('the live view at /ui, in Chromium',
   let browser: Browser;
   let page: Page;
 
+  const tempDir = tempDirForFile('watchmark-ui-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-ui-'));
+    dir = tempDir();
     const kubeconfig = join(dir, 'kubeconfig');
     server = await startServer({
       ui: true,
@@ -82,7 +82,6 @@ describe.skipIf(chromiumPath === undefined)('the live view at /ui, in Chromium',
     for (const c of clients) await c.close();
     await sim?.stop();
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('shows the lanes and bookmarks, then a 410 and relist for the watcher without bookmarks only', async () => {
@@ -186,19 +185,7 @@ describe.skipIf(chromiumPath === undefined)('the live view at /ui, in Chromium',
 });
 
 function deployment() {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web', namespace: NAMESPACE, labels: { app: 'web' } },
-    spec: {
-      replicas: 3,
-      selector: { matchLabels: { app: 'web' } },
-      template: {
-        metadata: { labels: { app: 'web' } },
-        spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
-      },
-    },
-  };
+  return buildDeployment('web', { namespace: NAMESPACE, labels: { app: 'web' }, replicas: 3 });
 }
 
 async function drain(w: Watcher): Promise<void> {

@@ -4,20 +4,20 @@
  * an anonymous request gets (401, never data), the buttons' guard, and the
  * frames a watch of the real client library produces.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { startTestServer } from '../helpers/server.js';
 import { cookieOf, openEventStream, uiRequest } from '../helpers/ui-http.js';
 
 describe('the /ui door (TLS, token auth)', () => {
   let server: RunningServer;
   let dir: string;
+  const tempDir = tempDirForFile('watchmark-ui-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-ui-'));
+    dir = tempDir();
     server = await startServer({
       ui: true,
       compactionInterval: 0,
@@ -27,7 +27,6 @@ describe('the /ui door (TLS, token auth)', () => {
   });
   afterAll(async () => {
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
   const get = (path: string, headers: Record<string, string> = {}) =>
     uiRequest(`${server.url}${path}`, { headers, ca: server.caPem });

@@ -3,16 +3,18 @@
  * controller manager (against the same server) resumes its four shared
  * informers from their checkpoints instead of listing.
  */
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { startSimulation } from '../../src/sim/index.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 import { FAST } from './harness.js';
 
+const tempDir = tempDirForFile('watchmark-sim-checkpoint-');
+
 it("a restarted simulation resumes the controllers' informers from the checkpoint directory: four lists fewer", async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'watchmark-sim-checkpoint-'));
+  const dir = tempDir();
   const kubeconfig = join(dir, 'kubeconfig');
   const server = await startServer({
     bookmarkInterval: 1000,
@@ -41,6 +43,5 @@ it("a restarted simulation resumes the controllers' informers from the checkpoin
     expect(second).toBe(first - 4);
   } finally {
     await server.close();
-    await rm(dir, { recursive: true, force: true });
   }
 });

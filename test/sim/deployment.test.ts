@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Informer } from '../../src/client/informer.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import type { Deployment, Pod } from '../../src/sim/objects.js';
-import { type Cluster, deployment, eventually, rolledOut, startCluster } from './harness.js';
+import { eventually } from '../helpers/wait.js';
+import { type Cluster, deployment, rolledOut, startCluster } from './harness.js';
 
 let c: Cluster;
 beforeAll(async () => {
@@ -119,7 +120,7 @@ describe('deployment controller', () => {
   ])('rolls out within maxSurge/maxUnavailable at every observed step: %o', async (p) => {
     const name = `roll-${String(p.maxSurge).replace('%', 'p')}-${String(p.maxUnavailable).replace('%', 'p')}`;
     const strategy = {
-      type: 'RollingUpdate',
+      type: 'RollingUpdate' as const,
       rollingUpdate: { maxSurge: p.maxSurge, maxUnavailable: p.maxUnavailable },
     };
     const deployments = c.kube.resource('deployments', c.namespace);

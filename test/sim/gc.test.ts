@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/protocol/events.js';
-import { type Cluster, deployment, eventually, rolledOut, startCluster } from './harness.js';
+import { eventually } from '../helpers/wait.js';
+import { type Cluster, deployment, rolledOut, startCluster } from './harness.js';
 
 let c: Cluster;
 beforeAll(async () => {

@@ -2,13 +2,18 @@
  * Test harness for the simulated cluster: a real in-process API server, the
  * simulation against it, and a client to drive it, all closed by `close()`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient } from '../../src/client/client.js';
-import type { KubeObject } from '../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { type Simulation, type SimulationOptions, startSimulation } from '../../src/sim/index.js';
+import {
+  buildDeployment,
+  type Deployment,
+  type Simulation,
+  type SimulationOptions,
+  startSimulation,
+} from '../../src/sim/index.js';
+import { makeTempDir } from '../helpers/lifecycle.js';
+import { eventually } from '../helpers/wait.js';
 
 /** Timing that keeps a pod's life under ~100 ms. */
 export const FAST = { pullMs: 20, createMs: 5, startMs: 5, readyMs: 10, heartbeatMs: 1000, backoffMs: 200 };
@@ -25,8 +30,8 @@ export interface Cluster {
 
 /** Starts server + simulation + a client, and creates the `demo` namespace. */
 export async function startCluster(opts: Partial<SimulationOptions> = {}): Promise<Cluster> {
-  const dir = await mkdtemp(join(tmpdir(), 'watchmark-sim-'));
-  const kubeconfig = join(dir, 'kubeconfig');
+  const dir = await makeTempDir('watchmark-sim-');
+  const kubeconfig = join(dir.path, 'kubeconfig');
   const server = await startServer({
     bookmarkInterval: 1000,
     compactionInterval: 0,
@@ -43,7 +48,7 @@ export async function startCluster(opts: Partial<SimulationOptions> = {}): Promi
     await sim?.stop();
     await kube?.close();
     await server.close();
-    await rm(dir, { recursive: true, force: true });
+    await dir.remove();
     throw err;
   }
   const s = sim;
@@ -58,53 +63,18 @@ export async function startCluster(opts: Partial<SimulationOptions> = {}): Promi
       await s.stop();
       await k.close();
       await server.close();
-      await rm(dir, { recursive: true, force: true });
+      await dir.remove();
     },
   };
 }
 
-/** A Deployment of `replicas` nginx pods labelled app=<name>. */
-export function deployment(name: string, replicas: number, extra: Record<string, unknown> = {}): KubeObject {
-  const { image = 'nginx:1.27', ...spec } = extra as { image?: string };
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'web', image }] },
-      },
-      ...spec,
-    },
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it returns a truthy value (returned), or fails after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
-      );
-    await sleep(25);
-  }
+/** A Deployment of `replicas` pods labelled app=<name> (nginx:1.27 unless `extra.image`; other `extra` fields go into its spec). */
+export function deployment(
+  name: string,
+  replicas: number,
+  { image, ...spec }: Partial<Deployment['spec']> & { image?: string } = {},
+): Deployment {
+  return buildDeployment(name, { replicas, image, spec });
 }
 
 /** A Deployment's status once it has fully rolled out (kubectl rollout status's rule). */

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/protocol/events.js';
-import { type Cluster, deployment, eventually, FAST, rolledOut, startCluster } from './harness.js';
+import { eventually } from '../helpers/wait.js';
+import { type Cluster, deployment, FAST, rolledOut, startCluster } from './harness.js';
 
 let c: Cluster;
 beforeAll(async () => {

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageRegistry, parseImageReference, parseImagesFile } from '../../src/sim/kubelet/registry.js';
 import { BUILT_IN_IMAGES } from '../../src/sim/kubelet/registry-data.js';
-import { type Cluster, deployment, eventually, rolledOut, startCluster } from './harness.js';
+import { eventually } from '../helpers/wait.js';
+import { type Cluster, deployment, rolledOut, startCluster } from './harness.js';
 
 describe('ImageRegistry', () => {
   const registry = ImageRegistry.builtIn();

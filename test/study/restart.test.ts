@@ -1,17 +1,13 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runRestartStudy } from '../../src/study/restart.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+const tempDir = tempDirForFile('watchmark-restart-test-');
 
 it('watchmark study --restart: a namespace-wide watcher restarted inside the window resumes from its checkpoint without a list', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'watchmark-restart-test-'));
-  dirs.push(dir);
+  const dir = tempDir();
   const lines: string[] = [];
   const result = await runRestartStudy(
     // A 10-minute window (10 s real at 60x): a stall of a loaded machine cannot push the restart out of it.

@@ -1,26 +1,23 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom, streamRandom } from '../../src/process/index.js';
 import { chartSvg, niceScale } from '../../src/study/chart.js';
 import { bestRatio, expectedRestartWork } from '../../src/study/model.js';
 import { resolveOptions } from '../../src/study/options.js';
 import { runStudy, type StudyResult } from '../../src/study/study.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
 
 describe('watchmark study --quick', () => {
   let dir: string;
   let result: StudyResult;
   const lines: string[] = [];
 
+  const tempDir = tempDirForFile('watchmark-study-test-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-study-test-'));
+    dir = tempDir();
     result = await runStudy({ quick: true, outDir: dir }, (line) => lines.push(line));
   }, 120_000);
-
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('runs bookmarks on, off, and off with the window doubled, with the same load', () => {
     expect(result.runs.map((r) => r.id)).toEqual(['bookmarks', 'no-bookmarks', 'no-bookmarks-2x']);

@@ -12,6 +12,7 @@ import {
   type Selection,
   type WatcherMetrics,
 } from '../../../src/index.js';
+import { pollUntil } from '../../../src/process/index.js';
 import type { HandlerHistory } from './history.js';
 import type { ChaosConfig, Res } from './schedule.js';
 import type { World } from './world.js';
@@ -39,8 +40,6 @@ export interface Tracked {
 /** How long a seed may take to converge after its faults stop (the in-process scenarios' default). */
 export const QUIESCE_MS = 10_000;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 /** Whether the watchers can be expected to reach the server's newest resourceVersion (via bookmarks). */
 function expectsBookmarks(config: ChaosConfig): boolean {
   return config.mode === 'bookmarks' || config.mode === 'stream';
@@ -54,20 +53,21 @@ export async function converge(
   when: string,
   quiesceMs = QUIESCE_MS,
 ): Promise<string[]> {
-  const deadline = Date.now() + quiesceMs;
   const needRv = expectsBookmarks(config);
   const pending = new Map<Tracked, string>();
-  for (;;) {
-    const latest = await world.latestRevision();
-    pending.clear();
-    for (const t of tracked) {
-      const d = await divergence(world, t, needRv, latest);
-      if (d) pending.set(t, d);
-    }
-    if (pending.size === 0) return [];
-    if (Date.now() > deadline) break;
-    await sleep(20);
-  }
+  const converged = await pollUntil(
+    async () => {
+      const latest = await world.latestRevision();
+      pending.clear();
+      for (const t of tracked) {
+        const d = await divergence(world, t, needRv, latest);
+        if (d) pending.set(t, d);
+      }
+      return pending.size === 0;
+    },
+    { timeoutMs: quiesceMs, intervalMs: 20 },
+  );
+  if (converged) return [];
   return [...pending].map(
     ([t, d]) => `${t.spec.name}: did not converge ${when} within ${quiesceMs} ms: ${d}; ${metricsLine(t)}`,
   );

@@ -1,9 +1,11 @@
 /**
  * How the chaos server processes run their code. Under tsx every process
- * transpiles and resolves ~200 modules through loader hooks: about 1.3 s of
- * CPU each, and a kill run starts several per seed on a 2-core machine. One
- * esbuild bundle of server-child.ts, built once per run, loads in about
- * 0.5 s. esbuild comes with tsx (its transpiler); where it cannot be
+ * transpiles and resolves the server's modules through loader hooks, which
+ * costs far more CPU than loading built JavaScript (`npm run bench:import`
+ * measures both, bench/results/server-import.json), and a kill run starts
+ * several per seed on a 2-core machine. One esbuild bundle of
+ * server-child.ts, built once per run, loads like built JavaScript.
+ * esbuild comes with tsx (its transpiler); where it cannot be
  * loaded or the bundle cannot be written, the processes run the TypeScript
  * under tsx, only slower.
  */

@@ -8,6 +8,7 @@
  */
 
 import { type KubeClient, type KubeObject, StatusError, TransportError } from '../../../src/index.js';
+import { buildPod } from '../../../src/sim/index.js';
 import type { Res, Step } from './schedule.js';
 
 /** A write step of a schedule. */
@@ -58,10 +59,11 @@ async function writeOnce(kube: KubeClient, step: WriteStep): Promise<KubeObject 
     case 'create':
       return client.create(
         res === 'pods'
-          ? {
-              metadata: { name: step.name, labels: { tier: step.tier }, annotations: { data: step.data } },
-              spec: { containers: [{ name: 'c', image: 'nginx' }] },
-            }
+          ? buildPod(step.name, {
+              labels: { tier: step.tier },
+              annotations: { data: step.data },
+              image: 'nginx',
+            })
           : { metadata: { name: step.name, labels: { tier: step.tier } }, data: { v: step.data } },
       );
     case 'modify':

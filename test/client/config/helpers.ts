@@ -5,7 +5,7 @@
  */
 
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import {
   createServer as createHttpServer,
   type Server as HttpServer,
@@ -14,23 +14,27 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import type { ClusterConnection } from '../../../src/client/config/index.js';
 import { generateServingCertificates } from '../../../src/server/pki/tls.js';
+import { type TempDir as MadeDir, makeTempDir } from '../../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../../helpers/tools.js';
 
 const execFileAsync = promisify(execFile);
 
-/** A temp directory that the test removes in afterEach. */
+/** A temp directory (the shared fixture's) with writers for kubeconfigs and scripts; the test removes it in afterEach. */
 export class TempDir {
-  private constructor(readonly path: string) {}
+  readonly path: string;
+
+  private constructor(private readonly dir: MadeDir) {
+    this.path = dir.path;
+  }
 
   static async create(): Promise<TempDir> {
-    return new TempDir(await mkdtemp(join(tmpdir(), 'watchmark-config-')));
+    return new TempDir(await makeTempDir('watchmark-config-'));
   }
 
   /** Absolute path of `rel` inside the directory. */
@@ -60,8 +64,8 @@ export class TempDir {
     return this.write(rel, text, 0o755);
   }
 
-  async remove(): Promise<void> {
-    await rm(this.path, { recursive: true, force: true });
+  remove(): Promise<void> {
+    return this.dir.remove();
   }
 }
 

@@ -113,27 +113,29 @@ async function writeLoad(
 
 /** Waits until `informer` holds exactly the objects (and resourceVersions) `server` lists. */
 async function converged(informer: Informer, server: RunningServer, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let want = '';
   let have = '';
-  while (Date.now() < deadline) {
-    const list = await call(server, 'GET', PODS);
-    want = list.body.items
-      .map((p: KubeObject) => `${p.metadata?.name}@${p.metadata?.resourceVersion}`)
-      .join(',');
-    have = informer
-      .list()
-      .map((p) => `${p.metadata?.name}@${p.metadata?.resourceVersion}`)
-      .sort((x, y) => x.localeCompare(y, 'en', { numeric: true }))
-      .join(',');
-    const sorted = want
-      .split(',')
-      .sort((x, y) => x.localeCompare(y, 'en', { numeric: true }))
-      .join(',');
-    if (have === sorted) return;
-    await sleep(50);
-  }
-  throw new Error(`informer never converged:\n want ${want}\n have ${have}`);
+  await waitUntil(
+    async () => {
+      const list = await call(server, 'GET', PODS);
+      want = list.body.items
+        .map((p: KubeObject) => `${p.metadata?.name}@${p.metadata?.resourceVersion}`)
+        .join(',');
+      have = informer
+        .list()
+        .map((p) => `${p.metadata?.name}@${p.metadata?.resourceVersion}`)
+        .sort((x, y) => x.localeCompare(y, 'en', { numeric: true }))
+        .join(',');
+      const sorted = want
+        .split(',')
+        .sort((x, y) => x.localeCompare(y, 'en', { numeric: true }))
+        .join(',');
+      return have === sorted;
+    },
+    () => `the informer to converge:\n want ${want}\n have ${have}`,
+    timeoutMs,
+    50,
+  );
 }
 
 describe.skipIf(!etcdAvailable)('HA: 3 etcd members, several API servers, informers under write load', () => {

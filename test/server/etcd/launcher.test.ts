@@ -4,10 +4,7 @@
  * a PortTakenError (so `cluster up` and the launcher itself can start again
  * on other ports), not with an unexplained "exited while starting".
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   freePort,
@@ -15,24 +12,25 @@ import {
   startEtcdCluster,
 } from '../../../src/server/storage/stores/etcd-launcher.js';
 import { etcdAvailable } from '../../helpers/etcd.js';
+import { withTempDir } from '../../helpers/lifecycle.js';
 
 describe.skipIf(!etcdAvailable)('etcd launcher', () => {
   it('a member whose port another process holds fails the start with PortTakenError', async () => {
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
     const taken = (squatter.address() as { port: number }).port;
-    const dataDir = await mkdtemp(join(tmpdir(), 'watchmark-launcher-'));
     try {
-      const start = startEtcdCluster({
-        ports: [{ client: await freePort(), peer: taken }],
-        dataDir,
-        startTimeoutMs: 10_000,
+      await withTempDir('watchmark-launcher-', async (dataDir) => {
+        const start = startEtcdCluster({
+          ports: [{ client: await freePort(), peer: taken }],
+          dataDir,
+          startTimeoutMs: 10_000,
+        });
+        await expect(start).rejects.toBeInstanceOf(PortTakenError);
+        await expect(start).rejects.toThrow(/exited while starting/);
       });
-      await expect(start).rejects.toBeInstanceOf(PortTakenError);
-      await expect(start).rejects.toThrow(/exited while starting/);
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
-      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -168,7 +168,7 @@ describe.skipIf(!etcdAvailable)('several API servers over one etcd', () => {
       // etcd's own check answers up to 2 MiB, its gRPC layer beyond.
       for (const kib of [1700, 2100]) {
         const big = pod(`big${kib}`);
-        (big.spec.containers[0] as Record<string, unknown>).args = Array(kib).fill('x'.repeat(1024));
+        (big.spec.containers![0] as Record<string, unknown>).args = Array(kib).fill('x'.repeat(1024));
         const r = await call(s, 'POST', PODS, { body: big });
         expect(r.status, r.text).toBe(413);
         expect(r.body).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });

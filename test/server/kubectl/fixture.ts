@@ -5,11 +5,11 @@
  * {@link KubectlSession} working in `namespace`, which is created. Everything
  * is closed and removed after the block.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../../../src/server/index.js';
+import { tempDirForFile } from '../../helpers/lifecycle.js';
 import { ensureNamespace } from '../../helpers/server.js';
 import type { KubectlBinary } from '../../helpers/tools.js';
 import { KubectlSession } from './run.js';
@@ -31,8 +31,9 @@ export function useKubectlServer(
   let dir: string | undefined;
   let server: RunningServer | undefined;
   let kubectl: KubectlSession | undefined;
+  const tempDir = tempDirForFile('watchmark-kubectl-');
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'watchmark-kubectl-'));
+    dir = tempDir();
     await mkdir(join(dir, 'home'), { recursive: true });
     server = await startServer({ compactionInterval: 0, ...options, kubeconfigOut: join(dir, 'kubeconfig') });
     kubectl = new KubectlSession(binary, dir, server.kubeconfigPath!, namespace);
@@ -41,7 +42,6 @@ export function useKubectlServer(
   afterAll(async () => {
     await kubectl?.close();
     await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
   const running = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('kubectl fixture used outside its describe block');

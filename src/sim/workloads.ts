@@ -24,8 +24,11 @@ export interface ContainerOptions {
 
 /** The metadata of a built object besides its name. */
 export interface MetadataOptions {
+  /** Its namespace (unset: the one the object is created in). */
   namespace?: string;
+  /** Its labels. */
   labels?: Record<string, string>;
+  /** Its annotations. */
   annotations?: Record<string, string>;
 }
 

@@ -1,13 +1,13 @@
 import type { KubeObject } from '../protocol/events.js';
-import type { CheckpointIdentity } from './checkpoint-file.js';
-import { checkpointIdentity } from './checkpoint-identity.js';
+import type { CheckpointIdentity } from './checkpoint/checkpoint-file.js';
+import { checkpointIdentity } from './checkpoint/checkpoint-identity.js';
 import { type ClusterConnection, type LoadOptions, loadConnection } from './config/index.js';
-import { Informer, type InformerOptions } from './informer.js';
-import { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer-factory.js';
-import { findBuiltin, type ResourceType } from './resources.js';
+import { Transport, type TransportOptions } from './http/transport.js';
+import { Informer, type InformerOptions } from './informer/informer.js';
+import { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer/informer-factory.js';
 import { ResourceClient } from './rest.js';
-import { Transport, type TransportOptions } from './transport.js';
-import { Watcher, type WatcherOptions } from './watcher.js';
+import { findBuiltin, type ResourceType } from './watch/resources.js';
+import { Watcher, type WatcherOptions } from './watch/watcher.js';
 
 /** Which objects a watcher or informer follows. */
 export interface Selection {

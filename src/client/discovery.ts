@@ -1,6 +1,6 @@
-import type { ResourceType } from './resources.js';
-import { findBuiltin } from './resources.js';
-import type { Transport } from './transport.js';
+import type { Transport } from './http/transport.js';
+import type { ResourceType } from './watch/resources.js';
+import { findBuiltin } from './watch/resources.js';
 
 interface APIResource {
   name: string;

@@ -1,10 +1,10 @@
 import { type Clock, systemClock } from '../protocol/clock.js';
 import type { KubeList, KubeObject } from '../protocol/events.js';
 import { type Status, StatusError } from '../protocol/status.js';
-import { sleep } from './backoff.js';
-import { HttpListWatch } from './listwatch.js';
-import { apiVersionOf, ResourcePath, type ResourceType } from './resources.js';
-import type { Transport } from './transport.js';
+import type { Transport } from './http/transport.js';
+import { sleep } from './watch/backoff.js';
+import { HttpListWatch } from './watch/listwatch.js';
+import { apiVersionOf, ResourcePath, type ResourceType } from './watch/resources.js';
 
 /** Patch flavours and their content types. */
 export const PATCH_TYPES = {

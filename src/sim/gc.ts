@@ -12,12 +12,12 @@
  * - Orphan: an owner marked with the `orphan` finalizer has its owner
  *   reference removed from every dependent, then the finalizer.
  */
-import type { Informer } from '../client/informer.js';
+import type { Informer } from '../client/informer/informer.js';
 import { retryOnConflict } from '../client/rest.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
-import { removeOwnerReference } from './claim.js';
-import { Controller, isConflict, isNotFound, type SimContext } from './controller.js';
-import { type Deployment, isDeleting, keyOf, type Pod, type ReplicaSet, splitKey } from './objects.js';
+import { removeOwnerReference } from './core/claim.js';
+import { Controller, isConflict, isNotFound, type SimContext } from './core/controller.js';
+import { type Deployment, isDeleting, keyOf, type Pod, type ReplicaSet, splitKey } from './core/objects.js';
 
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';

@@ -15,7 +15,10 @@ import { setMaxListeners } from 'node:events';
 import { KubeClient } from '../client/client.js';
 import { loadConnection } from '../client/config/index.js';
 import { type Clock, systemClock } from '../protocol/clock.js';
-import { type Controller, isAlreadyExists, type SimContext } from './controller.js';
+import { type Controller, isAlreadyExists, type SimContext } from './core/controller.js';
+import { findCondition } from './core/objects.js';
+import { Semaphore } from './core/semaphore.js';
+import { DEFAULT_TIMING, type SimulationTiming } from './core/timing.js';
 import { DeploymentController } from './deployment/controller.js';
 import { EventBroadcaster, type EventStats } from './events/recorder.js';
 import { GarbageCollector } from './gc.js';
@@ -23,17 +26,14 @@ import { controlPlaneInformers } from './informers.js';
 import { Kubelet } from './kubelet/kubelet.js';
 import { NODE_LEASE_NAMESPACE } from './kubelet/node.js';
 import { ImageRegistry } from './kubelet/registry.js';
-import { findCondition } from './objects.js';
 import { ReplicaSetController } from './replicaset.js';
 import { Scheduler } from './scheduler.js';
-import { Semaphore } from './semaphore.js';
-import { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
 
+export type { Deployment, Pod } from './core/objects.js';
+export { DEFAULT_TIMING, type SimulationTiming } from './core/timing.js';
 export { KUBELET_VERSION } from './kubelet/node.js';
 export { ImageRegistry, parseImagesFile } from './kubelet/registry.js';
 export { BUILT_IN_IMAGES } from './kubelet/registry-data.js';
-export type { Deployment, Pod } from './objects.js';
-export { DEFAULT_TIMING, type SimulationTiming } from './timing.js';
 export {
   buildDeployment,
   buildNamespace,

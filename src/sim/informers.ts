@@ -4,8 +4,8 @@
  * factory), each with the indexes the controllers look things up by.
  */
 import type { KubeClient } from '../client/client.js';
-import type { Informer } from '../client/informer.js';
-import { findBuiltin, type ResourceType } from '../client/resources.js';
+import type { Informer } from '../client/informer/informer.js';
+import { findBuiltin, type ResourceType } from '../client/watch/resources.js';
 import type { KubeObject } from '../protocol/events.js';
 import {
   controllerIndex,
@@ -14,7 +14,7 @@ import {
   ownersIndex,
   type Pod,
   type ReplicaSet,
-} from './objects.js';
+} from './core/objects.js';
 
 /** The control plane's informers. */
 export interface ControlPlaneInformers {

@@ -5,13 +5,12 @@
  * expectations so a lagging cache never doubles a create or a delete; and
  * writes replicas/fullyLabeled/ready/available counts through `status`.
  */
-import type { Informer } from '../client/informer.js';
+import type { Informer } from '../client/informer/informer.js';
 import type { ResourceClient } from '../client/rest.js';
 import type { OwnerReference } from '../protocol/events.js';
-import { claimObjects, recheckOwner } from './claim.js';
-import { Controller, isConflict, isNotFound, type SimContext } from './controller.js';
-import type { EventRecorder } from './events/recorder.js';
-import { Expectations } from './expectations.js';
+import { claimObjects, recheckOwner } from './core/claim.js';
+import { Controller, isConflict, isNotFound, type SimContext } from './core/controller.js';
+import { Expectations } from './core/expectations.js';
 import {
   type Condition,
   controllerOf,
@@ -25,9 +24,10 @@ import {
   rfc3339,
   selectorMatches,
   semanticEqual,
-} from './objects.js';
-import { deletionOrder, isPodActive, isPodAvailable, isPodReady } from './pods.js';
-import { Semaphore } from './semaphore.js';
+} from './core/objects.js';
+import { deletionOrder, isPodActive, isPodAvailable, isPodReady } from './core/pods.js';
+import { Semaphore } from './core/semaphore.js';
+import type { EventRecorder } from './events/recorder.js';
 
 /** kube's `BurstReplicas`: the most pods one sync creates or deletes. */
 const BURST_REPLICAS = 500;

@@ -8,13 +8,13 @@
  * retried when capacity may have freed: a pod deleted or finished, a node
  * added or changed.
  */
-import type { Informer } from '../client/informer.js';
+import type { Informer } from '../client/informer/informer.js';
 import type { TimerHandle } from '../protocol/clock.js';
-import { Controller, isNotFound, type SimContext } from './controller.js';
+import { Controller, isNotFound, type SimContext } from './core/controller.js';
+import { findCondition, isDeleting, keyOf, type Node, type Pod, rfc3339 } from './core/objects.js';
+import { isPodTerminal } from './core/pods.js';
+import { Semaphore } from './core/semaphore.js';
 import type { EventRecorder } from './events/recorder.js';
-import { findCondition, isDeleting, keyOf, type Node, type Pod, rfc3339 } from './objects.js';
-import { isPodTerminal } from './pods.js';
-import { Semaphore } from './semaphore.js';
 
 /** The scheduler's name, in events and `spec.schedulerName`. */
 export const SCHEDULER_NAME = 'default-scheduler';

@@ -7,7 +7,7 @@
  * hand where they are used.
  */
 import type { KubeObject } from '../protocol/events.js';
-import type { Container, Deployment, Pod } from './objects.js';
+import type { Container, Deployment, Pod } from './core/objects.js';
 
 /** The image a workload runs unless told otherwise. */
 export const DEFAULT_IMAGE = 'nginx:1.27';

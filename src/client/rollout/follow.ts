@@ -9,10 +9,10 @@
 import { type Clock, systemClock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { sleep } from '../backoff.js';
 import type { KubeClient } from '../client.js';
-import type { Informer, InformerOptions } from '../informer.js';
-import type { WatcherMetrics } from '../metrics.js';
+import type { Informer, InformerOptions } from '../informer/informer.js';
+import { sleep } from '../watch/backoff.js';
+import type { WatcherMetrics } from '../watch/metrics.js';
 import { deploymentStatus } from './deployment.js';
 import { type CoreEvent, eventTimeMs, involvedRef, OwnershipIndex, occurrenceKey } from './events.js';
 import type { RolloutStatus } from './status.js';

@@ -7,8 +7,8 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import type { KubeClient } from '../client.js';
-import type { InformerOptions } from '../informer.js';
-import type { ResourceType } from '../resources.js';
+import type { InformerOptions } from '../informer/informer.js';
+import type { ResourceType } from '../watch/resources.js';
 import { statusViewerFor } from './index.js';
 import { type RolloutStatus, RolloutStatusError } from './status.js';
 

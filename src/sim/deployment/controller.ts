@@ -5,13 +5,12 @@
  * ReplicaSets, finds or creates the new one (named `<deployment>-<hash>`),
  * then scales, rolls or recreates ({@link rollout.ts}) and writes status.
  */
-import type { Informer } from '../../client/informer.js';
+import type { Informer } from '../../client/informer/informer.js';
 import type { ResourceClient } from '../../client/rest.js';
 import type { OwnerReference } from '../../protocol/events.js';
-import { claimObjects, recheckOwner } from '../claim.js';
-import { Controller, isAlreadyExists, type SimContext } from '../controller.js';
-import type { EventRecorder } from '../events/recorder.js';
-import { podTemplateHash } from '../hash.js';
+import { claimObjects, recheckOwner } from '../core/claim.js';
+import { Controller, isAlreadyExists, type SimContext } from '../core/controller.js';
+import { podTemplateHash } from '../core/hash.js';
 import {
   annotationsOf,
   controllerOf,
@@ -22,7 +21,8 @@ import {
   type Pod,
   type ReplicaSet,
   selectorMatches,
-} from '../objects.js';
+} from '../core/objects.js';
+import type { EventRecorder } from '../events/recorder.js';
 import { dispatch, type RolloutOps } from './rollout.js';
 import { hasProgressDeadline, newCondition, Reasons, setCondition, statusOf } from './status.js';
 import {

@@ -4,7 +4,7 @@
  * runs, the rolling-update steps bounded by maxSurge/maxUnavailable, the
  * recreate steps, and the status write with the Progressing condition.
  */
-import { ControllerError } from '../controller.js';
+import { ControllerError } from '../core/controller.js';
 import {
   type Condition,
   type Deployment,
@@ -15,7 +15,7 @@ import {
   type Pod,
   type ReplicaSet,
   semanticEqual,
-} from '../objects.js';
+} from '../core/objects.js';
 import { cleanupDeployment, type ScalingOps, scale } from './scaling.js';
 import {
   calculateStatus,

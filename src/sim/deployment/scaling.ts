@@ -4,7 +4,7 @@
  * several (a rollout in progress, or paused half way) share the change in
  * proportion to their size, as recorded in their max-replicas annotations.
  */
-import { type Deployment, isDeleting, type ReplicaSet } from '../objects.js';
+import { type Deployment, isDeleting, type ReplicaSet } from '../core/objects.js';
 import {
   activeReplicaSets,
   byCreation,

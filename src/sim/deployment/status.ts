@@ -11,7 +11,7 @@ import {
   findCondition,
   type ReplicaSet,
   rfc3339,
-} from '../objects.js';
+} from '../core/objects.js';
 import {
   actualReplicas,
   availableReplicas,

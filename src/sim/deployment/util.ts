@@ -10,7 +10,7 @@ import {
   type PodTemplate,
   type ReplicaSet,
   semanticEqual,
-} from '../objects.js';
+} from '../core/objects.js';
 
 /** The revision a ReplicaSet (and its Deployment) is at. */
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';

@@ -6,12 +6,12 @@
  * controller that reported them).
  */
 
-import { sleep } from '../../client/backoff.js';
 import type { ResourceClient } from '../../client/rest.js';
+import { sleep } from '../../client/watch/backoff.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import type { SimContext } from '../controller.js';
-import { rfc3339 } from '../objects.js';
+import type { SimContext } from '../core/controller.js';
+import { rfc3339 } from '../core/objects.js';
 import { type Correlation, EventCorrelator } from './correlator.js';
 import type { EventSource, EventType, KubeEvent, ObjectReference } from './types.js';
 

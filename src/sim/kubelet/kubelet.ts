@@ -6,16 +6,16 @@
  * watch sees few events while the cluster's resourceVersion races ahead,
  * and without bookmarks every reconnect after compaction would relist.
  */
-import type { Informer } from '../../client/informer.js';
+import type { Informer } from '../../client/informer/informer.js';
 import type { TimerHandle } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { isAlreadyExists, isConflict, type SimContext } from '../controller.js';
+import { isAlreadyExists, isConflict, type SimContext } from '../core/controller.js';
+import { isDeleting, microTime, type Node, type Pod, rfc3339 } from '../core/objects.js';
+import { isPodTerminal } from '../core/pods.js';
+import type { Semaphore } from '../core/semaphore.js';
+import type { SimulationTiming } from '../core/timing.js';
 import type { EventBroadcaster, EventRecorder } from '../events/recorder.js';
 import type { ObjectReference } from '../events/types.js';
-import { isDeleting, microTime, type Node, type Pod, rfc3339 } from '../objects.js';
-import { isPodTerminal } from '../pods.js';
-import type { Semaphore } from '../semaphore.js';
-import type { SimulationTiming } from '../timing.js';
 import { ImageStore } from './images.js';
 import { leaseObject, NODE_LEASE_NAMESPACE, nodeConditions, nodeIP, nodeObject, podCIDR } from './node.js';
 import { type KubeletHost, PodWorker } from './pod-worker.js';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../protocol/events.js';
-import { type Condition, microTime, type Node, rfc3339 } from '../objects.js';
+import { type Condition, microTime, type Node, rfc3339 } from '../core/objects.js';
 
 /** The kubelet version the simulated nodes report. */
 export const KUBELET_VERSION = 'v1.33.1';

@@ -6,14 +6,14 @@
  * Running, and Ready after the readiness delay. Status goes out through the
  * `status` subresource, coalesced: only the latest status is ever written.
  */
-import { sleep } from '../../client/backoff.js';
+import { sleep } from '../../client/watch/backoff.js';
 import type { Clock } from '../../protocol/clock.js';
 import { formatDuration } from '../../protocol/duration.js';
-import { isInvalid, isNotFound, type SimContext } from '../controller.js';
+import { isInvalid, isNotFound, type SimContext } from '../core/controller.js';
+import { type Condition, type Container, isDeleting, type Pod, rfc3339 } from '../core/objects.js';
+import type { Semaphore } from '../core/semaphore.js';
+import type { SimulationTiming } from '../core/timing.js';
 import type { EventRecorder } from '../events/recorder.js';
-import { type Condition, type Container, isDeleting, type Pod, rfc3339 } from '../objects.js';
-import type { Semaphore } from '../semaphore.js';
-import type { SimulationTiming } from '../timing.js';
 import { containerID, type ImageStore, imageID, imageSize, normalizeImage, pullPolicy } from './images.js';
 import type { ImageRegistry, PullResult } from './registry.js';
 

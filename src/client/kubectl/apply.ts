@@ -1,0 +1,253 @@
+/**
+ * Client-side apply, as `kubectl apply` (without --server-side): each object
+ * carries its own last-applied configuration in an annotation, and an update
+ * is a three-way strategic merge patch (original = last applied, modified =
+ * the file, current = live), so a field removed from the file is removed
+ * from the cluster while fields other writers own are left alone.
+ */
+import type { KubeObject } from '../../protocol/events.js';
+import { isStrategicMergeKind } from '../../protocol/patch/index.js';
+import { StatusError } from '../../protocol/status.js';
+import type { KubeClient } from '../client.js';
+import type { Transport } from '../http/transport.js';
+import { ResourceClient, retryOnConflict } from '../rest.js';
+import { builtinByKind, type ResourceType } from '../watch/resources.js';
+import { goJson } from './manifest.js';
+import { threeWayPatch } from './three-way.js';
+
+/** The annotation kubectl keeps the last applied configuration in. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** The field manager kubectl's client-side apply writes as. */
+export const CLIENT_SIDE_APPLY_MANAGER = 'kubectl-client-side-apply';
+
+/** What apply did to one object. */
+export type ApplyAction = 'created' | 'configured' | 'unchanged';
+
+/** The outcome for one object. */
+export interface ApplyResult {
+  /** kubectl's name for it: `deployment.apps/web`, `namespace/demo`. */
+  ref: string;
+  action: ApplyAction;
+  type: ResourceType;
+  /** The namespace it went to (undefined for cluster-scoped kinds). */
+  namespace: string | undefined;
+  /** The object as the server answered (for `unchanged`: as it was read). */
+  object: KubeObject;
+  /** kubectl's warning when the live object had no last-applied annotation. */
+  warning?: string;
+}
+
+/** Options of {@link applyObject}. */
+export interface ApplyOptions {
+  /** `-n`: the namespace for objects that name none; an object naming another one is an error, as in kubectl. */
+  namespace?: string;
+  /** Where the objects came from, for error messages (a file name or `STDIN`). */
+  source?: string;
+  signal?: AbortSignal;
+}
+
+/** An object that could not be applied; `message` reads like kubectl's. */
+export class ApplyError extends Error {
+  readonly ref: string;
+  override readonly cause: unknown;
+
+  constructor(ref: string, message: string, cause?: unknown) {
+    super(message);
+    this.name = 'ApplyError';
+    this.ref = ref;
+    this.cause = cause;
+  }
+}
+
+/**
+ * The value kubectl writes to {@link LAST_APPLIED_ANNOTATION}: the object
+ * as applied (namespace filled in, its own last-applied annotation removed,
+ * `annotations` present even if empty) as compact, key-sorted JSON plus a
+ * newline (Go's json.Encoder ends every value with one).
+ */
+export function lastAppliedConfiguration(object: KubeObject): string {
+  const copy = structuredClone(object);
+  copy.metadata ??= {};
+  const metadata = copy.metadata;
+  const annotations = { ...(metadata.annotations ?? {}) };
+  delete annotations[LAST_APPLIED_ANNOTATION];
+  metadata.annotations = annotations;
+  return `${goJson(copy)}\n`;
+}
+
+/** kubectl's `kind.group/name` (`deployment.apps/web`, `configmap/settings`). */
+export function refOf(type: Pick<ResourceType, 'group' | 'kind'>, name: string): string {
+  const kind = type.kind.toLowerCase();
+  return `${type.group ? `${kind}.${type.group}` : kind}/${name}`;
+}
+
+/**
+ * Finds the served resource for an object's apiVersion and kind: the built-in
+ * table, else the server's discovery document for that group version (so
+ * custom resources apply too).
+ */
+export async function resolveKind(
+  transport: Transport,
+  apiVersion: string,
+  kind: string,
+): Promise<ResourceType> {
+  const builtin = builtinByKind(apiVersion, kind);
+  if (builtin) return builtin;
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+  const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
+  let list: { resources?: Array<{ name: string; kind: string; namespaced: boolean; shortNames?: string[] }> };
+  try {
+    list = await transport.json({ path });
+  } catch (err) {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    list = {};
+  }
+  const found = (list.resources ?? []).find((r) => r.kind === kind && !r.name.includes('/'));
+  if (!found) {
+    throw new Error(
+      `no matches for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)} (ensure CRDs are installed first)`,
+    );
+  }
+  return {
+    group,
+    version,
+    kind,
+    plural: found.name,
+    namespaced: found.namespaced,
+    shortNames: found.shortNames,
+  };
+}
+
+/**
+ * Applies one object: creates it when absent (with the last-applied
+ * annotation), else patches it with the three-way patch, or leaves it alone
+ * when that patch is empty. A 409 Conflict re-reads and retries, as kubectl.
+ */
+export async function applyObject(
+  kube: KubeClient,
+  manifest: KubeObject,
+  opts: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const name = manifest.metadata?.name ?? '';
+  const kind = manifest.kind ?? '';
+  const apiVersion = manifest.apiVersion ?? '';
+  let type: ResourceType;
+  try {
+    type = await resolveKind(kube.transport, apiVersion, kind);
+  } catch (err) {
+    throw new ApplyError(
+      `${kind.toLowerCase()}/${name}`,
+      `${sourcePrefix(opts)}${(err as Error).message}`,
+      err,
+    );
+  }
+  const ref = refOf(type, name);
+  const object = structuredClone(manifest);
+  object.metadata ??= {};
+  const namespace = type.namespaced ? namespaceFor(object, opts, kube.namespace, ref) : undefined;
+  if (namespace !== undefined) object.metadata.namespace = namespace;
+  else delete object.metadata.namespace;
+  const modifiedJson = lastAppliedConfiguration(object);
+  const modified = JSON.parse(modifiedJson) as KubeObject;
+  modified.metadata!.annotations![LAST_APPLIED_ANNOTATION] = modifiedJson;
+  const resource = new ResourceClient<KubeObject>(kube.transport, type, namespace);
+  const write = { fieldManager: CLIENT_SIDE_APPLY_MANAGER, signal: opts.signal };
+  let phase = 'retrieving current configuration of';
+  let raced = false;
+  const attempt = async (): Promise<ApplyResult> => {
+    phase = 'retrieving current configuration of';
+    const live = await resource.find(name, { signal: opts.signal });
+    if (!live) {
+      phase = 'creating';
+      try {
+        const created = await resource.create(modified, write);
+        return { ref, action: 'created', type, namespace, object: created };
+      } catch (err) {
+        // Created by another applier since the read (two files sharing a namespace): apply to theirs, once.
+        if (raced || !(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+        raced = true;
+        return attempt();
+      }
+    }
+    const lastApplied = live.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
+    const original = lastApplied ? parseLastApplied(lastApplied) : undefined;
+    // Kinds without strategic merge metadata (custom resources) patch as JSON merge patch, as kubectl.
+    const strategic = builtinByKind(apiVersion, kind) !== undefined && isStrategicMergeKind(kind);
+    const patch = threeWayPatch(original, modified, live, strategic ? kind : '');
+    const warning = lastApplied
+      ? undefined
+      : `Warning: resource ${type.plural}/${name} is missing the ${LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.`;
+    if (Object.keys(patch).length === 0)
+      return { ref, action: 'unchanged', type, namespace, object: live, warning };
+    phase = 'applying patch to';
+    const patched = await resource.patch(name, patch, strategic ? 'strategic' : 'merge', write);
+    return { ref, action: 'configured', type, namespace, object: patched, warning };
+  };
+  try {
+    return await retryOnConflict(attempt);
+  } catch (err) {
+    if (err instanceof StatusError) {
+      const what = phase === 'creating' ? '' : ` ${ref} from`;
+      throw new ApplyError(
+        ref,
+        `Error from server (${err.reason ?? err.code}): error when ${phase}${what} ${JSON.stringify(opts.source ?? 'STDIN')}: ${err.message}`,
+        err,
+      );
+    }
+    throw err;
+  }
+}
+
+/**
+ * Applies objects in order, as `kubectl apply -f`: a failing object is
+ * reported through `onError` and the rest still go; resolves with what was
+ * applied. `onResult` sees each outcome as it happens.
+ */
+export async function applyAll(
+  kube: KubeClient,
+  objects: KubeObject[],
+  opts: ApplyOptions & {
+    onResult?: (result: ApplyResult) => void;
+    onError?: (err: ApplyError) => void;
+  } = {},
+): Promise<{ results: ApplyResult[]; errors: ApplyError[] }> {
+  const results: ApplyResult[] = [];
+  const errors: ApplyError[] = [];
+  for (const object of objects) {
+    try {
+      const result = await applyObject(kube, object, opts);
+      results.push(result);
+      opts.onResult?.(result);
+    } catch (err) {
+      if (!(err instanceof ApplyError)) throw err;
+      errors.push(err);
+      opts.onError?.(err);
+    }
+  }
+  return { results, errors };
+}
+
+function namespaceFor(object: KubeObject, opts: ApplyOptions, contextNamespace: string, ref: string): string {
+  const own = object.metadata?.namespace;
+  if (own && opts.namespace && own !== opts.namespace) {
+    throw new ApplyError(
+      ref,
+      `the namespace from the provided object ${JSON.stringify(own)} does not match the namespace ${JSON.stringify(opts.namespace)}. You must pass '--namespace=${own}' to perform this operation.`,
+    );
+  }
+  return own || opts.namespace || contextNamespace;
+}
+
+function parseLastApplied(text: string): KubeObject | undefined {
+  try {
+    return JSON.parse(text) as KubeObject;
+  } catch {
+    // kubectl fails here; a hand-edited annotation should not block an apply, so treat it as absent.
+    return undefined;
+  }
+}
+
+function sourcePrefix(opts: ApplyOptions): string {
+  return opts.source ? `${opts.source}: ` : '';
+}

@@ -5,29 +5,23 @@
  */
 
 export {
-  type ApplyAction,
-  ApplyError,
-  type ApplyOptions,
-  type ApplyResult,
-  applyAll,
-  applyObject,
-  LAST_APPLIED_ANNOTATION,
-} from './client/apply.js';
-export { Backoff, type BackoffOptions, DEFAULT_BACKOFF } from './client/backoff.js';
-export {
   Checkpoint,
   type CheckpointOptions,
   type CheckpointStatus,
   identityMismatch,
-} from './client/checkpoint.js';
+} from './client/checkpoint/checkpoint.js';
 export {
   CHECKPOINT_VERSION,
   CheckpointFileError,
   type CheckpointIdentity,
   readCheckpointFile,
   writeCheckpointFile,
-} from './client/checkpoint-file.js';
-export { checkpointFileName, checkpointIdentity, clusterUid } from './client/checkpoint-identity.js';
+} from './client/checkpoint/checkpoint-file.js';
+export {
+  checkpointFileName,
+  checkpointIdentity,
+  clusterUid,
+} from './client/checkpoint/checkpoint-identity.js';
 export { KubeClient, type Selection } from './client/client.js';
 export {
   type ClusterConnection,
@@ -36,27 +30,33 @@ export {
   type LoadOptions,
   loadConnection,
 } from './client/config/index.js';
-export { Informer, type InformerHandlers, type InformerOptions, objectKey } from './client/informer.js';
+export {
+  type ApiRequest,
+  Transport,
+  TransportError,
+  type TransportOptions,
+} from './client/http/transport.js';
+export {
+  Informer,
+  type InformerHandlers,
+  type InformerOptions,
+  objectKey,
+} from './client/informer/informer.js';
 export {
   type InformerKey,
   SharedInformerFactory,
   type SharedInformerFactoryOptions,
-} from './client/informer-factory.js';
+} from './client/informer/informer-factory.js';
 export {
-  HttpListWatch,
-  type ListParams,
-  type ListWatchSource,
-  type WatchParams,
-  type WatchStream,
-} from './client/listwatch.js';
-export { ManifestError, parseManifests } from './client/manifest.js';
-export {
-  type ListCause,
-  registerWatcherMetrics,
-  type WatchEndCause,
-  type WatcherMetrics,
-} from './client/metrics.js';
-export { BUILTIN_RESOURCES, findBuiltin, ResourcePath, type ResourceType } from './client/resources.js';
+  type ApplyAction,
+  ApplyError,
+  type ApplyOptions,
+  type ApplyResult,
+  applyAll,
+  applyObject,
+  LAST_APPLIED_ANNOTATION,
+} from './client/kubectl/apply.js';
+export { ManifestError, parseManifests } from './client/kubectl/manifest.js';
 export {
   type DeleteOptions,
   type ListOptions,
@@ -81,7 +81,21 @@ export {
   type WatchRolloutOptions,
   watchRolloutStatus,
 } from './client/rollout/watch.js';
-export { type ApiRequest, Transport, TransportError, type TransportOptions } from './client/transport.js';
+export { Backoff, type BackoffOptions, DEFAULT_BACKOFF } from './client/watch/backoff.js';
+export {
+  HttpListWatch,
+  type ListParams,
+  type ListWatchSource,
+  type WatchParams,
+  type WatchStream,
+} from './client/watch/listwatch.js';
+export {
+  type ListCause,
+  registerWatcherMetrics,
+  type WatchEndCause,
+  type WatcherMetrics,
+} from './client/watch/metrics.js';
+export { BUILTIN_RESOURCES, findBuiltin, ResourcePath, type ResourceType } from './client/watch/resources.js';
 export {
   type InitCause,
   type InitialState,
@@ -89,7 +103,7 @@ export {
   Watcher,
   type WatcherEvent,
   type WatcherOptions,
-} from './client/watcher.js';
+} from './client/watch/watcher.js';
 export { type Clock, ManualClock, systemClock } from './protocol/clock.js';
 export {
   INITIAL_EVENTS_END_ANNOTATION,

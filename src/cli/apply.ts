@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { type ApplyResult, applyAll } from '../client/apply.js';
 import type { KubeClient } from '../client/client.js';
-import { ManifestError, parseManifests } from '../client/manifest.js';
+import { type ApplyResult, applyAll } from '../client/kubectl/apply.js';
+import { ManifestError, parseManifests } from '../client/kubectl/manifest.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type ConnectionFlags, connect, connectionOptions, readManifestFile } from './connect.js';
 import { CliError, errorLine } from './errors.js';

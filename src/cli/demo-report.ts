@@ -4,9 +4,9 @@
  * against the server's own list.
  */
 import type { KubeClient } from '../client/client.js';
-import type { WatcherMetrics } from '../client/metrics.js';
 import { type CoreEvent, occurrenceKey } from '../client/rollout/events.js';
 import type { FollowedEvent } from '../client/rollout/follow.js';
+import type { WatcherMetrics } from '../client/watch/metrics.js';
 
 /** Lists (initial + relists), bookmarks and resumes of a set of watchers, summed. */
 export interface WatchTotals {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { KubeClient } from '../client/client.js';
 import type { FollowedEvent, RolloutFollower } from '../client/rollout/follow.js';
-import type { Watcher } from '../client/watcher.js';
+import type { Watcher } from '../client/watch/watcher.js';
 import { pollUntil } from '../process/index.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type RunningServer, startServer } from '../server/index.js';

@@ -5,9 +5,10 @@
  * (progress deadline, --timeout, a deleted Deployment) the Warning events
  * that explain it are printed and the command fails.
  */
-import type { ApplyResult } from '../client/apply.js';
+
 import type { KubeClient } from '../client/client.js';
-import type { InformerOptions } from '../client/informer.js';
+import type { InformerOptions } from '../client/informer/informer.js';
+import type { ApplyResult } from '../client/kubectl/apply.js';
 import {
   type FollowedEvent,
   FollowStartError,

@@ -5,9 +5,9 @@
 import { InvalidArgumentError } from 'commander';
 import type { KubeClient } from '../client/client.js';
 import { resolveResource } from '../client/discovery.js';
-import type { ResourceType } from '../client/resources.js';
 import { RolloutStatusError, statusViewerFor } from '../client/rollout/index.js';
 import { RolloutAbortedError, RolloutDeletedError, watchRolloutStatus } from '../client/rollout/watch.js';
+import type { ResourceType } from '../client/watch/resources.js';
 import { StatusError } from '../protocol/status.js';
 import { type ConnectionFlags, connect, serverErrorLine } from './connect.js';
 import { CliError } from './errors.js';

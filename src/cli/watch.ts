@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
-import { Checkpoint } from '../client/checkpoint.js';
+import { Checkpoint } from '../client/checkpoint/checkpoint.js';
 import { resolveResource } from '../client/discovery.js';
-import { describeError } from '../client/watch-errors.js';
-import type { WatcherEvent } from '../client/watcher-types.js';
+import { describeError } from '../client/watch/watch-errors.js';
+import type { WatcherEvent } from '../client/watch/watcher-types.js';
 import { formatDuration } from '../protocol/duration.js';
 import { type ConnectionFlags, connect, connectionOptions } from './connect.js';
 import { CliError, durationArg, errorLine } from './errors.js';

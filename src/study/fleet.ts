@@ -5,9 +5,9 @@
  * sum the library's own metrics plus the {@link CountingSource} counts.
  */
 import type { KubeClient } from '../client/client.js';
-import { Informer, type InformerOptions } from '../client/informer.js';
-import { newWatcherMetrics, type WatcherMetrics } from '../client/metrics.js';
-import type { WatcherOptions } from '../client/watcher.js';
+import { Informer, type InformerOptions } from '../client/informer/informer.js';
+import { newWatcherMetrics, type WatcherMetrics } from '../client/watch/metrics.js';
+import type { WatcherOptions } from '../client/watch/watcher.js';
 import { streamRandom } from '../process/index.js';
 import type { KubeObject } from '../protocol/events.js';
 import { STUDY_NAMESPACE, type WatcherClass, type WatcherSpec } from './cluster.js';

@@ -5,7 +5,7 @@
  * older than the server's history window (each of which must cost a 410
  * and a relist when the watcher has no bookmark to resume from).
  */
-import type { ListParams, ListWatchSource, WatchParams, WatchStream } from '../client/listwatch.js';
+import type { ListParams, ListWatchSource, WatchParams, WatchStream } from '../client/watch/listwatch.js';
 import type { KubeList, WatchEvent } from '../protocol/events.js';
 
 /** The counts of one {@link CountingSource}. */

@@ -11,8 +11,8 @@
  * at the deadline is counted as missed.
  */
 import type { KubeClient } from '../client/client.js';
-import { objectKey } from '../client/informer.js';
-import { resourceVersionOf } from '../client/listwatch.js';
+import { objectKey } from '../client/informer/informer.js';
+import { resourceVersionOf } from '../client/watch/listwatch.js';
 import type { KubeObject } from '../protocol/events.js';
 import { STUDY_NAMESPACE } from './cluster.js';
 import type { FleetMember } from './fleet.js';

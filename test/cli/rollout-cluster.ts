@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeClient } from '../../src/client/client.js';
-import type { WatcherMetrics } from '../../src/client/metrics.js';
+import type { WatcherMetrics } from '../../src/client/watch/metrics.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { buildDeployment, buildNamespace, type Simulation, startSimulation } from '../../src/sim/index.js';
 import { makeTempDir } from '../helpers/lifecycle.js';

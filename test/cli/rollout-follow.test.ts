@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEvents } from '../../src/cli/demo-report.js';
 import { CLEAR_LINE, type Output, ProgressPrinter } from '../../src/cli/progress.js';
 import { type FollowReport, type FollowRun, runRolloutFollow } from '../../src/cli/rollout-follow.js';
-import { parseManifests } from '../../src/client/manifest.js';
+import { parseManifests } from '../../src/client/kubectl/manifest.js';
 import type { FollowedEvent, RolloutFollower } from '../../src/client/rollout/follow.js';
 import { runCli } from '../helpers/cli.js';
 import { waitUntil } from '../helpers/wait.js';

@@ -14,10 +14,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyAll } from '../../src/client/apply.js';
-import { parseManifests } from '../../src/client/manifest.js';
-import { findBuiltin } from '../../src/client/resources.js';
+import { applyAll } from '../../src/client/kubectl/apply.js';
+import { parseManifests } from '../../src/client/kubectl/manifest.js';
 import { watchRolloutStatus } from '../../src/client/rollout/watch.js';
+import { findBuiltin } from '../../src/client/watch/resources.js';
 import { runCli } from '../helpers/cli.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { waitUntil } from '../helpers/wait.js';

@@ -8,16 +8,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/client/client.js';
 import {
   applyAll,
   applyObject,
   LAST_APPLIED_ANNOTATION,
   lastAppliedConfiguration,
   refOf,
-} from '../../src/client/apply.js';
-import { KubeClient } from '../../src/client/client.js';
-import { goJson, ManifestError, parseManifests } from '../../src/client/manifest.js';
-import { threeWayPatch } from '../../src/client/three-way.js';
+} from '../../src/client/kubectl/apply.js';
+import { goJson, ManifestError, parseManifests } from '../../src/client/kubectl/manifest.js';
+import { threeWayPatch } from '../../src/client/kubectl/three-way.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { runCli } from '../helpers/cli.js';

@@ -31,7 +31,7 @@ import { describeFailure, runSeeds, summaryLine } from '../../bench/lib/chaos/ru
 import type { Disruption } from '../../bench/lib/chaos/schedule.js';
 import { FaultProxy } from '../../bench/lib/fault-proxy.js';
 import { KubeClient } from '../../src/client/client.js';
-import { Informer } from '../../src/client/informer.js';
+import { Informer } from '../../src/client/informer/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { startServer } from '../../src/server/index.js';
 import { buildKubeconfig } from '../../src/server/pki/kubeconfig.js';

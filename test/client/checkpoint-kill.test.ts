@@ -11,7 +11,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readCheckpointFile } from '../../src/client/checkpoint-file.js';
+import { readCheckpointFile } from '../../src/client/checkpoint/checkpoint-file.js';
 import { KubeClient } from '../../src/client/client.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { buildPod } from '../../src/sim/index.js';

@@ -13,7 +13,7 @@ import {
   readCheckpointFile,
   removeStaleTemporaries,
   writeCheckpointFile,
-} from '../../src/client/checkpoint-file.js';
+} from '../../src/client/checkpoint/checkpoint-file.js';
 import { TEST_CHECKPOINT_IDENTITY } from '../helpers/checkpoint-fixture.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { waitUntil } from '../helpers/wait.js';

@@ -3,12 +3,12 @@
  * an async handler holds delivery: a removed handler gets nothing after its
  * removal (not even the rest of a replay or of a relist's differences), and
  * after stop() nothing more is delivered. The rules themselves are in
- * src/client/informer-delivery.ts.
+ * src/client/informer/informer-delivery.ts.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
-import { Informer, type InformerHandlers } from '../../src/client/informer.js';
+import { Informer, type InformerHandlers } from '../../src/client/informer/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';

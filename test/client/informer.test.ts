@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Informer } from '../../src/client/informer.js';
+import { Informer } from '../../src/client/informer/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';

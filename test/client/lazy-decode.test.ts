@@ -1,13 +1,13 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
-import { Informer, objectKey } from '../../src/client/informer.js';
+import { Informer, objectKey } from '../../src/client/informer/informer.js';
 import {
   cacheMeta,
   decodeListLazily,
   decodeWatchLineLazily,
   isUndecoded,
-} from '../../src/client/lazy-decode.js';
+} from '../../src/client/watch/lazy-decode.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { JsonLinesDecoder, JsonLinesError } from '../../src/protocol/jsonlines.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifests } from '../../src/client/manifest.js';
+import { parseManifests } from '../../src/client/kubectl/manifest.js';
 
 // Issue #10: a YAML error used to end on "at line 5, column 1:" with the excerpt cut off,
 // so the user saw where but not what. The one-line message now carries the offending line.

@@ -1,15 +1,15 @@
 /**
- * The watcher's restart table (src/client/restart.ts `decide`), one test row
+ * The watcher's restart table (src/client/watch/restart.ts `decide`), one test row
  * per row of the table in docs/client.md ("The watcher"), in the same order
  * and with the same first cell: the last test checks that the two agree.
  * `decide` is pure, so each row is a state, an outcome and what follows.
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BACKOFF } from '../../src/client/backoff.js';
-import type { WatchStream } from '../../src/client/listwatch.js';
-import { decide } from '../../src/client/restart.js';
-import { TransportError } from '../../src/client/transport.js';
+import { TransportError } from '../../src/client/http/transport.js';
+import { DEFAULT_BACKOFF } from '../../src/client/watch/backoff.js';
+import type { WatchStream } from '../../src/client/watch/listwatch.js';
+import { decide } from '../../src/client/watch/restart.js';
 import type {
   Counted,
   Outcome,
@@ -17,8 +17,8 @@ import type {
   RestartEnv,
   Transition,
   WatcherState,
-} from '../../src/client/watcher-state.js';
-import type { WatcherEvent, WatcherNextAction } from '../../src/client/watcher-types.js';
+} from '../../src/client/watch/watcher-state.js';
+import type { WatcherEvent, WatcherNextAction } from '../../src/client/watch/watcher-types.js';
 import { StatusError } from '../../src/protocol/status.js';
 import { ev, obj, refusal } from '../helpers/scripted-source.js';
 

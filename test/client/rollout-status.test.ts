@@ -5,7 +5,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
-import { findBuiltin } from '../../src/client/resources.js';
 import { type CoreEvent, OwnershipIndex, occurrenceKey } from '../../src/client/rollout/events.js';
 import {
   daemonSetStatus,
@@ -19,6 +18,7 @@ import {
   RolloutDeletedError,
   watchRolloutStatus,
 } from '../../src/client/rollout/watch.js';
+import { findBuiltin } from '../../src/client/watch/resources.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';

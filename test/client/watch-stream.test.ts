@@ -1,6 +1,6 @@
 /**
- * The watch stream's read path (src/client/listwatch.ts ResponseWatchStream,
- * src/client/watch-io.ts readEvents) against a real node:http server that
+ * The watch stream's read path (src/client/watch/listwatch.ts ResponseWatchStream,
+ * src/client/watch/watch-io.ts readEvents) against a real node:http server that
  * writes chunked JSON lines the way an API server does: many events per
  * socket read, lines and UTF-8 characters cut anywhere, a reader that falls
  * behind, a bad line, a cut connection; and the idle timeout of a read,
@@ -9,10 +9,14 @@
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ListWatchSource, ResponseWatchStream, type WatchStream } from '../../src/client/listwatch.js';
-import { newWatcherMetrics } from '../../src/client/metrics.js';
-import { TransportError } from '../../src/client/transport.js';
-import { readEvents, type WatchIoContext } from '../../src/client/watch-io.js';
+import { TransportError } from '../../src/client/http/transport.js';
+import {
+  type ListWatchSource,
+  ResponseWatchStream,
+  type WatchStream,
+} from '../../src/client/watch/listwatch.js';
+import { newWatcherMetrics } from '../../src/client/watch/metrics.js';
+import { readEvents, type WatchIoContext } from '../../src/client/watch/watch-io.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { WatchEvent } from '../../src/protocol/events.js';
 import { JsonLinesError } from '../../src/protocol/jsonlines.js';

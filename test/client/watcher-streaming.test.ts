@@ -6,7 +6,7 @@
  * marker.
  */
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../../src/client/transport.js';
+import { TransportError } from '../../src/client/http/transport.js';
 import { StatusError } from '../../src/protocol/status.js';
 import { ev, listOf, obj, refusal, ScriptedStream, settle } from '../helpers/scripted-source.js';
 import { runWatcher } from '../helpers/watcher-harness.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../../src/client/transport.js';
-import { Watcher } from '../../src/client/watcher.js';
+import { TransportError } from '../../src/client/http/transport.js';
+import { Watcher } from '../../src/client/watch/watcher.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { StatusError } from '../../src/protocol/status.js';
 import {

@@ -3,7 +3,7 @@
  * killed: `node --import tsx checkpoint-writer-child.ts PATH`. The torn-write
  * test kills it while a temporary file is being written.
  */
-import { writeCheckpointFile } from '../../src/client/checkpoint-file.js';
+import { writeCheckpointFile } from '../../src/client/checkpoint/checkpoint-file.js';
 import { TEST_CHECKPOINT_IDENTITY } from './checkpoint-fixture.js';
 
 const [path] = process.argv.slice(2);

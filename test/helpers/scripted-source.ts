@@ -1,4 +1,9 @@
-import type { ListParams, ListWatchSource, WatchParams, WatchStream } from '../../src/client/listwatch.js';
+import type {
+  ListParams,
+  ListWatchSource,
+  WatchParams,
+  WatchStream,
+} from '../../src/client/watch/listwatch.js';
 import type { KubeList, KubeObject, WatchEvent } from '../../src/protocol/events.js';
 import { failureStatus, StatusError } from '../../src/protocol/status.js';
 

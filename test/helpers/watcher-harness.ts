@@ -2,7 +2,7 @@
  * A Watcher over a {@link ScriptedSource} on a ManualClock, its events
  * collected as they come: the setup of the watcher state-machine tests.
  */
-import { Watcher, type WatcherEvent, type WatcherOptions } from '../../src/client/watcher.js';
+import { Watcher, type WatcherEvent, type WatcherOptions } from '../../src/client/watch/watcher.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { ScriptedSource } from './scripted-source.js';
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
-import type { Watcher } from '../../src/client/watcher.js';
+import type { Watcher } from '../../src/client/watch/watcher.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { buildDeployment, type Simulation, startSimulation } from '../../src/sim/index.js';
 import { chromiumForTests, launchChromium } from '../helpers/browser.js';

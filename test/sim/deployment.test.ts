@@ -3,9 +3,9 @@
  * the way a user would: through watches, `status`, and Events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Informer } from '../../src/client/informer.js';
+import type { Informer } from '../../src/client/informer/informer.js';
 import type { KubeObject } from '../../src/protocol/events.js';
-import type { Deployment, Pod } from '../../src/sim/objects.js';
+import type { Deployment, Pod } from '../../src/sim/core/objects.js';
 import { eventually } from '../helpers/wait.js';
 import { type Cluster, deployment, rolledOut, startCluster } from './harness.js';
 

@@ -4,16 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/protocol/clock.js';
+import { podTemplateHash, SAFE_ALPHABET } from '../../src/sim/core/hash.js';
+import type { Deployment, Pod } from '../../src/sim/core/objects.js';
+import { deletionOrder } from '../../src/sim/core/pods.js';
+import { WorkQueue } from '../../src/sim/core/workqueue.js';
 import { maxSurge, maxUnavailable, resolveFenceposts, scaledValue } from '../../src/sim/deployment/util.js';
 import { EventCorrelator } from '../../src/sim/events/correlator.js';
 import type { KubeEvent } from '../../src/sim/events/types.js';
-import { podTemplateHash, SAFE_ALPHABET } from '../../src/sim/hash.js';
 import { normalizeImage } from '../../src/sim/kubelet/images.js';
-import type { Deployment, Pod } from '../../src/sim/objects.js';
-import { deletionOrder } from '../../src/sim/pods.js';
 import { slowStartBatch } from '../../src/sim/replicaset.js';
 import { schedulingFailure } from '../../src/sim/scheduler.js';
-import { WorkQueue } from '../../src/sim/workqueue.js';
 
 function dep(replicas: number, maxSurge?: number | string, maxUnavailable?: number | string): Deployment {
   return {

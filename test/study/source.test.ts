@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ListWatchSource, WatchStream } from '../../src/client/listwatch.js';
+import type { ListWatchSource, WatchStream } from '../../src/client/watch/listwatch.js';
 import type { WatchEvent } from '../../src/protocol/events.js';
 import { CountingSource } from '../../src/study/source.js';
 

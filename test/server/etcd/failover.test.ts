@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../src/client/client.js';
 import type { ClusterConnection } from '../../../src/client/config/index.js';
-import type { Informer } from '../../../src/client/informer.js';
+import type { Informer } from '../../../src/client/informer/informer.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
 import { freePort, TetheredProcess } from '../../../src/server/storage/stores/etcd-launcher.js';

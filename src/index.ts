@@ -102,6 +102,8 @@ export {
   type Logger,
   Watcher,
   type WatcherEvent,
+  type WatcherFailure,
+  type WatcherNextAction,
   type WatcherOptions,
 } from './client/watch/watcher.js';
 export { type Clock, ManualClock, systemClock } from './protocol/clock.js';

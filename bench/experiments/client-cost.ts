@@ -117,8 +117,8 @@ async function relists(wm: Wm): Promise<{ libraryUs: number; bareUs: number; rat
     for (let i = 0; i < 10; i++) {
       await pods.create(buildPod(`pod-${i}`, { nodeName: NODE, container: 'a', image: 'x' }));
     }
-    const io = await import(`${DIST}client/watch-io.js`);
-    const { newWatcherMetrics } = await import(`${DIST}client/metrics.js`);
+    const io = await import(`${DIST}client/watch/watch-io.js`);
+    const { newWatcherMetrics } = await import(`${DIST}client/watch/metrics.js`);
     const { systemClock } = await import(`${DIST}protocol/clock.js`);
     const stopped = new AbortController().signal;
     const selector = `spec.nodeName=${NODE}`;

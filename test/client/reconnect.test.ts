@@ -21,6 +21,7 @@ import { buildKubeconfig } from '../../src/server/pki/kubeconfig.js';
 import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';
 import { call, ensureNamespace, pod, startTestServer } from '../helpers/server.js';
 import { type SeenRequest, TcpProxy } from '../helpers/tcp-proxy.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const tempDir = tempDirForFile('watchmark-reconnect-');
 const cleanups = cleanupAfterEach();
@@ -71,14 +72,6 @@ async function createPod(server: RunningServer, name: string): Promise<string> {
   return res.body.metadata.resourceVersion as string;
 }
 
-async function eventually(pred: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 describe('reconnects like client-go', () => {
   for (const how of ['reset', 'end'] as const) {
     it(`a working watch cut by ${how === 'reset' ? 'a reset (RST)' : 'an EOF (FIN)'} is watched again at once from its last resourceVersion, with no list`, async () => {
@@ -86,7 +79,7 @@ describe('reconnects like client-go', () => {
       const { watcher, events } = nodeWatcher(kube);
       await proxy.waitFor(() => watches(proxy).length === 1, 'the first watch');
       const rv = await createPod(server, 'a');
-      await eventually(() => events.some((e) => e.type === 'apply'), 'the event of pod a');
+      await waitUntil(() => events.some((e) => e.type === 'apply'), 'the event of pod a');
       expect(watcher.resourceVersion).toBe(rv);
 
       const cutAt = performance.now();
@@ -101,7 +94,7 @@ describe('reconnects like client-go', () => {
 
       // The resumed watch works: the next pod arrives on it.
       await createPod(server, 'b');
-      await eventually(
+      await waitUntil(
         () => events.some((e) => e.type === 'apply' && e.object.metadata?.name === 'b'),
         'pod b',
       );
@@ -125,7 +118,7 @@ describe('reconnects like client-go', () => {
     });
     await proxy.waitFor(() => watches(proxy).length === 1, 'the first watch');
     // Cut once its answer has begun: before that, the request itself is replayed (next test).
-    await eventually(() => watcher.metrics.watchesStarted === 1, 'the watch to start');
+    await waitUntil(() => watcher.metrics.watchesStarted === 1, 'the watch to start');
     const cutAt = performance.now();
     proxy.resetAll();
     await proxy.waitFor(() => watches(proxy).length === 2, 'the watch after the backoff');

@@ -20,6 +20,7 @@ import { readEvents, type WatchIoContext } from '../../src/client/watch/watch-io
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { WatchEvent } from '../../src/protocol/events.js';
 import { JsonLinesError } from '../../src/protocol/jsonlines.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -95,7 +96,7 @@ describe('ResponseWatchStream', () => {
       received += n;
     });
     // Nothing is read yet: the answer is paused once 256 KB wait, far short of the ~3 MB sent.
-    await until(() => res.isPaused());
+    await waitUntil(() => res.isPaused(), 'the response to pause');
     const whilePaused = received;
     await new Promise((r) => setImmediate(r));
     expect(received).toBe(whilePaused);
@@ -202,7 +203,7 @@ describe.each([
     await flush();
     expect(second).toBeUndefined();
     clock.advance(10);
-    await until(() => second !== undefined);
+    await waitUntil(() => second !== undefined, 'the second event');
     expect(second).toBe('idle');
   });
 
@@ -264,7 +265,7 @@ describe('readEvents on a real answer (one promise per wait, through onReadable)
     const reading = readEvents(io, stream, 1_000);
     res.write(line.slice(0, 12));
     // The piece arrived, decoded to nothing, and the read went on waiting in next().
-    await until(() => counted.nexts === 1);
+    await waitUntil(() => counted.nexts === 1, 'one call of next()');
     res.write(line.slice(12));
     expect(await reading).toEqual({ kind: 'events', events: [event(3)] });
     res.destroy();
@@ -284,8 +285,3 @@ async function drainInto(stream: WatchStream, out: WatchEvent[]): Promise<unknow
 }
 
 const flush = () => new Promise((r) => setImmediate(r));
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(cond()).toBe(true);
-}

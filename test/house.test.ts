@@ -7,11 +7,16 @@
  *   (src/process/index.ts): a benchmark measures what users get, and a
  *   refactor inside src/ never breaks one;
  * - no import cycle among the files of src/ (a circle between folders is a
- *   design bug, and one between files hides one).
+ *   design bug, and one between files hides one);
+ * - every folder of src/ opens with a README.md whose `May import:` line
+ *   lists the folders its files may import (each folder by itself: a
+ *   subfolder is listed on its own; a file always may import its own
+ *   folder); every import keeps to it, and the folders those lines allow
+ *   form no circle, so arrows only point down.
  *
- * Each failure names the file and the import to change.
+ * Each failure names the file and the import (or the README) to change.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +74,26 @@ function benchBreaches(files: Array<{ path: string; text: string }>): string[] {
   return out;
 }
 
+/** Every cycle of a directed graph (node -> nodes), each as the nodes around it, first node last again. */
+function cyclesOf(edges: Map<string, string[]>): string[][] {
+  // Depth-first search; a back edge to a node still on the stack closes a cycle.
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...edges.keys()].sort()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
 /** Every import cycle among `files` (by their relative imports), each as the files around it. */
 function importCycles(files: Array<{ path: string; text: string }>): string[][] {
   const known = new Set(files.map((f) => f.path));
@@ -79,23 +104,46 @@ function importCycles(files: Array<{ path: string; text: string }>): string[][] 
       .filter((t): t is string => t !== undefined && known.has(t));
     edges.set(path, [...new Set(targets)]);
   }
-  // Depth-first search; a back edge to a file still on the stack closes a cycle.
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const cycles: string[][] = [];
-  const visit = (file: string): void => {
-    state.set(file, 'open');
-    stack.push(file);
-    for (const next of edges.get(file) ?? []) {
-      if (state.get(next) === 'open') {
-        cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(ROOT, f)));
-      } else if (!state.has(next)) visit(next);
-    }
-    stack.pop();
-    state.set(file, 'done');
-  };
-  for (const file of [...edges.keys()].sort()) if (!state.has(file)) visit(file);
-  return cycles;
+  return cyclesOf(edges).map((c) => c.map((f) => relative(ROOT, f)));
+}
+
+/** src/ and every folder below it that holds code (the live view's static page is none). */
+function codeFolders(dir: string): string[] {
+  const out = [dir];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (name !== 'static' && statSync(p).isDirectory()) out.push(...codeFolders(p));
+  }
+  return out;
+}
+
+/** The folders a README's `May import:` line lists, as absolute paths; undefined without that line. */
+function mayImport(folder: string, readme: string): string[] | undefined {
+  const line = readme.split('\n').find((l) => l.startsWith('May import:'));
+  // "May import: nothing of ours." lists no folder.
+  return line === undefined ? undefined : [...line.matchAll(/`([^`]+)`/g)].map((m) => resolve(folder, m[1]));
+}
+
+function readmeOf(folder: string): string {
+  try {
+    return readFileSync(join(folder, 'README.md'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** `file imports spec: not in README` for each import of `file` (in `folder`) that reaches a folder not allowed. */
+function roomBreaches(folder: string, allowed: string[], file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const spec of specifiersOf(text)) {
+    const target = resolveSpecifier(file, spec);
+    // Packages, and data a file reads by URL (package.json), are no rooms.
+    if (target === undefined || !target.endsWith('.ts')) continue;
+    const room = dirname(target);
+    if (room === folder || allowed.includes(room)) continue;
+    out.push(`${relative(ROOT, file)} imports ${spec}: not in ${relative(ROOT, join(folder, 'README.md'))}`);
+  }
+  return out;
 }
 
 const read = (paths: string[]) => paths.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
@@ -109,6 +157,32 @@ describe('house rules', () => {
   it('no import cycle among the files of src/', () => {
     const cycles = importCycles(read(tsFilesUnder(join(ROOT, 'src')))).map((c) => c.join(' -> '));
     expect(cycles).toEqual([]);
+  });
+
+  describe('rooms', () => {
+    const folders = codeFolders(join(ROOT, 'src'));
+    const rules = new Map(folders.map((f) => [f, mayImport(f, readmeOf(f))]));
+
+    it('every folder of src/ opens with a README that says what it may import', () => {
+      const missing = folders.filter((f) => rules.get(f) === undefined).map((f) => relative(ROOT, f));
+      expect(missing, 'folders without a README.md holding a `May import:` line').toEqual([]);
+    });
+
+    it('every import stays within what its folder README allows', () => {
+      const breaches = folders.flatMap((folder) =>
+        read(
+          readdirSync(folder)
+            .filter((n) => n.endsWith('.ts'))
+            .map((n) => join(folder, n)),
+        ).flatMap(({ path, text }) => roomBreaches(folder, rules.get(folder) ?? [], path, text)),
+      );
+      expect(breaches).toEqual([]);
+    });
+
+    it('the rooms the READMEs allow form no circle: arrows only point down', () => {
+      const edges = new Map(folders.map((f) => [f, (rules.get(f) ?? []).filter((a) => a !== f)]));
+      expect(cyclesOf(edges).map((c) => c.map((f) => relative(ROOT, f) || '.').join(' -> '))).toEqual([]);
+    });
   });
 
   it('the checks read every kind of import, and name what breaks them', () => {
@@ -148,5 +222,20 @@ describe('house rules', () => {
         { path: b, text: '' },
       ]),
     ).toEqual([]);
+    // Rooms: the README's line read, a listed folder allowed, an unlisted one (even a subfolder) named.
+    const http = join(ROOT, 'src/room');
+    const file = join(http, 'x.ts');
+    const allowed = mayImport(http, '# room/\n\nMay import: `../kinds`, `../../protocol`\n') ?? [];
+    expect(allowed).toEqual([join(ROOT, 'src/kinds'), join(ROOT, 'protocol')]);
+    expect(mayImport(http, 'May import: nothing of ours.')).toEqual([]);
+    expect(mayImport(http, '# no rule')).toBeUndefined();
+    expect(roomBreaches(http, allowed, file, "import { k } from '../kinds/types.js';")).toEqual([]);
+    expect(roomBreaches(http, allowed, file, "import { s } from './sibling.js';")).toEqual([]);
+    expect(roomBreaches(http, allowed, file, "import { h } from '../handlers/list.js';")).toEqual([
+      'src/room/x.ts imports ../handlers/list.js: not in src/room/README.md',
+    ]);
+    expect(roomBreaches(http, allowed, file, "import { p } from '../../protocol/patch/index.js';")).toEqual([
+      'src/room/x.ts imports ../../protocol/patch/index.js: not in src/room/README.md',
+    ]);
   });
 });

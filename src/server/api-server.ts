@@ -8,7 +8,7 @@ import type { HealthEndpoints } from './http/health.js';
 import { sendStatus, toStatus } from './http/http-io.js';
 import { listen } from './http/listen.js';
 import { parseResourcePath, splitRequestTarget } from './http/request-info.js';
-import { findByPlural, REGISTRY } from './kinds/registry.js';
+import { KindTable } from './kinds/kind-table.js';
 import { type NonResourceContext, serveDebug, serveNonResource, serverHealth } from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
@@ -114,6 +114,8 @@ class ApiServer implements RunningServer {
   private readonly opts: ServerOptions;
   private readonly ownsStore: boolean;
   private readonly clock: Clock;
+  /** The kinds this server serves: the built-ins, and any added while it runs. */
+  private readonly kinds = new KindTable();
   private readonly cacher: Cacher;
   private readonly objects: ObjectStorage;
   private readonly namespaces: NamespaceLifecycle;
@@ -144,7 +146,7 @@ class ApiServer implements RunningServer {
     this.store = opts.store ?? ownStore ?? new MemoryStore();
     this.compactor = new Compactor(this.store);
     this.clock = opts.clock ?? systemClock;
-    this.cacher = new Cacher(this.store, REGISTRY, {
+    this.cacher = new Cacher(this.store, this.kinds, {
       clock: this.clock,
       stats: this.stats,
       history: {
@@ -181,7 +183,7 @@ class ApiServer implements RunningServer {
       tooLargeWaitMs: settings.tooLargeWaitMs,
       random: opts.random ?? Math.random,
       objects: this.objects,
-      kinds: REGISTRY,
+      kinds: this.kinds,
       typeCheck: opts.typeCheck,
       finalizeNamespace: (name) => this.finalizeNamespace(name),
       countBytes: (bytes) => {
@@ -314,7 +316,7 @@ class ApiServer implements RunningServer {
     // Marked before the pass, so a finalizer removed during it still triggers the next one.
     this.terminatingNamespaces.add(name);
     this.runInBackground(`finalize namespace ${name}`, async () => {
-      if (!(await this.namespaces.finalizeNamespace(name, REGISTRY))) return;
+      if (!(await this.namespaces.finalizeNamespace(name, this.kinds.all()))) return;
       this.terminatingNamespaces.delete(name);
       // kube-node-lease may be deleted (it is not immortal); kube-apiserver's system namespaces
       // controller (pkg/controlplane/controller/systemnamespaces, `Controller.sync`, every minute)
@@ -338,6 +340,7 @@ class ApiServer implements RunningServer {
       cacher: this.cacher,
       health: this.health,
       metrics: this.metrics,
+      kinds: this.kinds,
       compact: () => this.compact(),
       dropWatches: () => this.dropWatches(),
     };
@@ -369,7 +372,7 @@ class ApiServer implements RunningServer {
       throw new StatusError(failureStatus('Unauthorized', 'Unauthorized'));
     }
     const method = req.method ?? 'GET';
-    const info = parseResourcePath(segments, findByPlural);
+    const info = parseResourcePath(segments, (g, v, p) => this.kinds.findByPlural(g, v, p));
     if (info && this.ui) {
       // Per request, so the UI can put this client's watch on its lane (user agent, address, selectors).
       const ctx = { ...this.ctx, observeWatch: this.ui.observeWatch(req, info, query) };

@@ -10,7 +10,7 @@ import { StatusError } from '../protocol/status.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
 import { sendJson } from './http/http-io.js';
 import { negotiateDiscovery } from './http/media-types.js';
-import { REGISTRY } from './kinds/registry.js';
+import type { KindTable } from './kinds/kind-table.js';
 import {
   aggregatedDiscovery,
   legacyApiGroup,
@@ -31,6 +31,7 @@ export interface NonResourceContext {
   cacher: Cacher;
   health: HealthEndpoints;
   metrics: ServerMetrics;
+  kinds: KindTable;
   compact(): Promise<number>;
   dropWatches(): number;
 }
@@ -107,14 +108,14 @@ export async function serveNonResource(
       const scope = path === '/api' ? 'core' : 'groups';
       const negotiated = negotiateDiscovery(req.headers.accept);
       if (negotiated !== 'legacy') {
-        const body = aggregatedDiscovery(REGISTRY, scope, negotiated.version);
+        const body = aggregatedDiscovery(ctx.kinds.all(), scope, negotiated.version);
         return reply(ctx, res, 200, body, negotiated.contentType);
       }
       return reply(
         ctx,
         res,
         200,
-        scope === 'core' ? legacyApiVersions(REGISTRY) : legacyApiGroupList(REGISTRY),
+        scope === 'core' ? legacyApiVersions(ctx.kinds.all()) : legacyApiGroupList(ctx.kinds.all()),
       );
     }
     case '/openapi/v2': {
@@ -131,22 +132,22 @@ export async function serveNonResource(
   }
   if (path.startsWith('/openapi/v3')) {
     const { servedOpenApiV3 } = await import('./openapi/openapi.js');
-    const openapi = await servedOpenApiV3(REGISTRY);
+    const openapi = await servedOpenApiV3(ctx.kinds.all());
     if (path === '/openapi/v3') return reply(ctx, res, 200, openapi.root);
     const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));
     if (doc) return reply(ctx, res, 200, doc.body);
   }
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api' && parts.length === 2) {
-    const list = legacyApiResourceList(REGISTRY, '', parts[1]);
+    const list = legacyApiResourceList(ctx.kinds.all(), '', parts[1]);
     if (list) return reply(ctx, res, 200, list);
   }
   if (parts[0] === 'apis' && parts.length === 2) {
-    const group = legacyApiGroup(REGISTRY, parts[1]);
+    const group = legacyApiGroup(ctx.kinds.all(), parts[1]);
     if (group) return reply(ctx, res, 200, group);
   }
   if (parts[0] === 'apis' && parts.length === 3) {
-    const list = legacyApiResourceList(REGISTRY, parts[1], parts[2]);
+    const list = legacyApiResourceList(ctx.kinds.all(), parts[1], parts[2]);
     if (list) return reply(ctx, res, 200, list);
   }
   throw StatusError.of('NotFound', 'the server could not find the requested resource', {});

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { sendJson } from '../http/http-io.js';
+import type { KindTable } from '../kinds/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import type { ListContext } from './list.js';
@@ -16,7 +17,8 @@ import type { WatchContext } from './watch.js';
 /** Everything a resource request needs from the server. */
 export interface ResourceContext extends ListContext, WatchContext {
   objects: ObjectStorage;
-  kinds: ResourceKind[];
+  /** The kinds this server serves now. */
+  kinds: KindTable;
   /** Runs the namespace controller's cleanup for a terminating namespace. */
   finalizeNamespace(name: string): void;
   /** Counts bytes of non-watch answers. */

@@ -1,8 +1,9 @@
 import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
+import type { KindTable } from '../kinds/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
-import { resourceId, resourceIdOfKey } from '../storage/stores/keys.js';
+import { resourceId, resourceIdOfKey, resourcePrefix } from '../storage/stores/keys.js';
 import type { Store, StoreEvent, StoreWatch } from '../storage/stores/types.js';
 import { type HistoryOptions, ResourceCache } from './resource-cache.js';
 
@@ -31,7 +32,8 @@ export interface CacherOptions {
 export class Cacher {
   private readonly caches = new Map<string, ResourceCache>();
   private readonly store: Store;
-  private readonly kinds: ResourceKind[];
+  /** The kinds followed: the table's, plus those whose cache is being started. */
+  private readonly kinds = new Map<string, ResourceKind>();
   private readonly opts: CacherOptions;
   private storeWatch: StoreWatch | undefined;
   private revision = 0;
@@ -39,10 +41,16 @@ export class Cacher {
   private refillTimer: TimerHandle | undefined;
   private stopped = false;
 
-  constructor(store: Store, kinds: ResourceKind[], opts: CacherOptions) {
+  /** Caches are made and dropped as `kinds` gains and loses kinds. */
+  constructor(store: Store, kinds: KindTable, opts: CacherOptions) {
     this.store = store;
-    this.kinds = kinds;
     this.opts = opts;
+    for (const kind of kinds.all()) this.kinds.set(resourceId(kind), kind);
+    kinds.onChange((change) => {
+      if ('removed' in change) this.dropKind(change.removed);
+      // A kind served without addKind first still gets its cache (and its stored objects).
+      else void this.addKind(change.added).catch((err: Error) => this.opts.onError?.(err));
+    });
   }
 
   /** The newest revision the caches have applied. */
@@ -65,7 +73,7 @@ export class Cacher {
     const { items, revision } = await this.store.list('/');
     if (this.stopped) return;
     const caches = new Map<string, ResourceCache>();
-    for (const kind of this.kinds) {
+    for (const kind of this.kinds.values()) {
       caches.set(
         resourceId(kind),
         new ResourceCache(kind, revision, this.opts.clock, this.opts.stats, this.opts.history),
@@ -86,6 +94,43 @@ export class Cacher {
       (err) => this.onStoreError(err),
     );
     this.wakeWaiters();
+  }
+
+  /**
+   * Starts a cache for a kind that is about to be served, as kube-apiserver
+   * starts a cacher for a newly established custom resource
+   * (apiextensions-apiserver's crdHandler `getOrCreateServingInfoFor`). The
+   * cache follows the store from the revision reached now; objects stored
+   * before that (a definition deleted and created again while objects were
+   * left) are read from the store, and those changed since then arrive as
+   * events. Resolves once the cache holds them: only then may the kind be
+   * served.
+   */
+  async addKind(kind: ResourceKind): Promise<void> {
+    const id = resourceId(kind);
+    if (this.caches.has(id)) return;
+    this.kinds.set(id, kind);
+    const from = this.revision;
+    const cache = new ResourceCache(kind, from, this.opts.clock, this.opts.stats, this.opts.history);
+    this.caches.set(id, cache);
+    const { items } = await this.store.list(resourcePrefix(kind));
+    for (const kv of items) {
+      if (kv.modRevision <= from && !cache.has(kv.key))
+        cache.load(kv.key, decodeStored(kv.value, kv.modRevision), kv.modRevision);
+    }
+  }
+
+  /**
+   * Drops the cache of a kind no longer served and ends its watches, as the
+   * custom resource handler tears down a deleted definition's storage.
+   */
+  private dropKind(kind: ResourceKind): void {
+    const id = resourceId(kind);
+    this.kinds.delete(id);
+    const cache = this.caches.get(id);
+    if (!cache) return;
+    this.caches.delete(id);
+    for (const w of cache.watchers.all()) w.close('shutdown');
   }
 
   /** The cache of `kind`. */

@@ -78,6 +78,11 @@ export class ResourceCache {
     return this.history.length - this.head;
   }
 
+  /** Whether an object with this key is cached. */
+  has(key: string): boolean {
+    return this.objects.has(key);
+  }
+
   /** Loads an object while filling the cache (no event, no history). */
   load(key: string, object: KubeObject, revision: number): void {
     this.reindex(key, this.objects.get(key)?.object, object);

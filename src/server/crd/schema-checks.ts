@@ -1,0 +1,179 @@
+/**
+ * The leaf checks of kube-openapi's validators, one value at a time (k8s.io/kube-openapi
+ * pkg/validation/validate: type.go `typeValidator`, validator.go `stringValidator`,
+ * `numberValidator`, `basicCommonValidator`, formats.go `formatValidator`), each returning
+ * kube-openapi's error with its message (pkg/validation/errors/schema.go) for
+ * schema-validate.ts to turn into field errors.
+ */
+import { goFloat, goQuote, goValue } from '../schema/go-text.js';
+import { formatChecker } from './schema-formats.js';
+import { isJsonObject, type Structural } from './structural.js';
+
+/** kube-openapi errors/schema.go failure codes the conversion tells apart. */
+export type Code =
+  | 'type'
+  | 'required'
+  | 'tooLong'
+  | 'enum'
+  | 'maxItems'
+  | 'tooManyProperties'
+  | 'other'
+  /** Not an `*errors.Validation` (the anyOf/oneOf/allOf/not messages): no name, no value. */
+  | 'composite';
+
+export interface OpenAPIError {
+  code: Code;
+  name: string;
+  message: string;
+  value?: unknown;
+  /** The limit (`Valid`): maxLength's or maxItems' bound. */
+  valid?: number;
+  values?: unknown[];
+}
+
+export const IN = 'body';
+
+/** errors.InvalidType: a string value is quoted into the message (`typeFailWithData`). */
+export function invalidType(path: string, typeName: string, value: string): OpenAPIError {
+  return {
+    code: 'type',
+    name: path,
+    value,
+    message: `${path} in ${IN} must be of type ${typeName}: ${goQuote(value)}`,
+  };
+}
+
+/** type.go `schemaInfoForType`: the JSON type and Go format of a decoded value. */
+export function schemaInfo(data: unknown): [string, string] {
+  if (typeof data === 'boolean') return ['boolean', ''];
+  if (typeof data === 'string') return ['string', ''];
+  if (typeof data === 'number') return Number.isInteger(data) ? ['integer', 'int64'] : ['number', 'float64'];
+  if (Array.isArray(data)) return ['array', ''];
+  return ['object', ''];
+}
+
+/** type.go `typeValidator.Validate`. */
+export function validateType(s: Structural, data: unknown, path: string): OpenAPIError[] {
+  const types = s.types;
+  if (data === null) {
+    if (types.length > 0 && !types.includes('null') && !s.nullable)
+      return [invalidType(path, types.join(','), 'null')];
+    return [];
+  }
+  const [schType, format] = schemaInfo(data);
+  const stringOrSlice = typeof data === 'string' || Array.isArray(data);
+  const fmt = s.format ?? '';
+  const isLowerInt = fmt === 'int64' && format === 'int32';
+  const isIntFloat = schType === 'integer' && types.includes('number');
+  if (
+    !stringOrSlice &&
+    fmt !== '' &&
+    !(types.includes(schType) || format === fmt || isIntFloat || isLowerInt)
+  ) {
+    return [invalidType(path, fmt, format)];
+  }
+  if (!(types.includes('number') || types.includes('integer')) && fmt !== '' && stringOrSlice) return [];
+  if (!(types.includes(schType) || isIntFloat)) return [invalidType(path, types.join(','), schType)];
+  return [];
+}
+
+/** validator.go `stringValidator.Validate`: the first of maxLength, minLength, pattern to fail. */
+export function validateString(s: Structural, data: string, path: string): OpenAPIError[] {
+  // values.go MaxLength/MinLength count runes (utf8.RuneCount), not UTF-16 units.
+  const runes = [...data].length;
+  if (s.maxLength !== undefined && runes > s.maxLength) {
+    const message = `${path} in ${IN} should be at most ${s.maxLength} chars long`;
+    return [{ code: 'tooLong', name: path, value: data, valid: s.maxLength, message }];
+  }
+  if (s.minLength !== undefined && runes < s.minLength) {
+    return [
+      {
+        code: 'other',
+        name: path,
+        value: data,
+        message: `${path} in ${IN} should be at least ${s.minLength} chars long`,
+      },
+    ];
+  }
+  const p = s.pattern;
+  if (p !== undefined) {
+    // values.go Pattern: an uncompilable pattern fails every value.
+    if ('error' in p) {
+      const message = `${path} in ${IN} should match '${p.source}, but pattern is invalid: ${p.error}'`;
+      return [{ code: 'other', name: path, value: data, message }];
+    }
+    if (!p.regexp.test(data)) {
+      return [
+        { code: 'other', name: path, value: data, message: `${path} in ${IN} should match '${p.source}'` },
+      ];
+    }
+  }
+  return [];
+}
+
+/** formats.go `formatValidator` and values.go `FormatOf`. */
+export function validateFormat(format: string, data: string, path: string): OpenAPIError[] {
+  const check = formatChecker(format);
+  if (check === undefined || check(data)) return [];
+  return [invalidType(path, format, data)];
+}
+
+/** A bound as `%v` prints it: int64(bound) against an integer, the float64 otherwise (values.go `*NativeType`). */
+export function boundText(bound: number, integerValue: boolean): string {
+  return integerValue ? String(Math.trunc(bound)) : goFloat(bound);
+}
+
+/** validator.go `numberValidator.Validate`: multipleOf, minimum, maximum (format ranges are not checked). */
+export function validateNumber(s: Structural, data: number, path: string): OpenAPIError[] {
+  const out: OpenAPIError[] = [];
+  const int = Number.isInteger(data);
+  const err = (message: string): OpenAPIError => ({ code: 'other', name: path, value: data, message });
+  if (s.multipleOf !== undefined) {
+    const factor = int ? Math.trunc(s.multipleOf) : s.multipleOf;
+    if (factor <= 0) {
+      out.push(err(`factor MultipleOf declared for ${path} must be positive: ${boundText(factor, int)}`));
+    } else {
+      const mult = !int && factor < 1 ? (1 / factor) * data : data / factor;
+      if (!Number.isInteger(mult))
+        out.push(err(`${path} in ${IN} should be a multiple of ${boundText(factor, int)}`));
+    }
+  }
+  if (s.minimum !== undefined) {
+    const min = int ? Math.trunc(s.minimum) : s.minimum;
+    const ex = s.exclusiveMinimum;
+    if (ex ? data <= min : data < min) {
+      const word = ex ? 'greater than' : 'greater than or equal to';
+      out.push(err(`${path} in ${IN} should be ${word} ${boundText(min, int)}`));
+    }
+  }
+  if (s.maximum !== undefined) {
+    const max = int ? Math.trunc(s.maximum) : s.maximum;
+    const ex = s.exclusiveMaximum;
+    if (ex ? data >= max : data > max) {
+      const word = ex ? 'less than' : 'less than or equal to';
+      out.push(err(`${path} in ${IN} should be ${word} ${boundText(max, int)}`));
+    }
+  }
+  return out;
+}
+
+/** Go's reflect.DeepEqual of two decoded JSON values. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** validator.go `basicCommonValidator.Validate`: the value must equal one of the enum's. */
+export function validateEnum(s: Structural, data: unknown, path: string): OpenAPIError[] {
+  if (!s.enum || s.enum.length === 0) return [];
+  // A null never matches (reflect.ValueOf(nil) is not valid); numbers compare by value.
+  if (data !== null && s.enum.some((e) => jsonEqual(e, data))) return [];
+  const message = `${path} in ${IN} should be one of [${s.enum.map(goValue).join(' ')}]`;
+  return [{ code: 'enum', name: path, value: data, values: s.enum, message }];
+}

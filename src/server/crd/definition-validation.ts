@@ -17,6 +17,7 @@ import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
 import type { FieldError } from '../kinds/types.js';
 import { validateObjectMeta } from '../kinds/validation.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../kinds/validation-names.js';
+import { API_APPROVAL_ANNOTATION, apiApprovalState, isProtectedCommunityGroup } from './conditions.js';
 import { invalid, key, required } from './definition-errors.js';
 import {
   goVersions,
@@ -227,44 +228,15 @@ function validateStoredVersions(stored: string[], versions: InternalVersion[], p
   return errs;
 }
 
-const APPROVAL = 'api-approved.kubernetes.io';
-type Approval = 'invalid' | 'approved' | 'bypassed' | 'missing';
-
-/** apihelpers `GetAPIApprovalState`. */
-function approvalState(annotations: unknown): [Approval, string] {
-  const value = str(rec(annotations)[APPROVAL]);
-  if (value === '')
-    return [
-      'missing',
-      `protected groups must have approval annotation "${APPROVAL}", see https://github.com/kubernetes/enhancements/pull/1111`,
-    ];
-  if (value.startsWith('unapproved')) return ['bypassed', `not approved: ${JSON.stringify(value)}`];
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]+/.test(value)) return ['approved', `approved in ${value}`];
-  return [
-    'invalid',
-    `protected groups must have approval annotation "${APPROVAL}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
-  ];
-}
-
-/** apihelpers `IsProtectedCommunityGroup`: k8s.io and kubernetes.io and their subdomains. */
-export function isProtectedCommunityGroup(group: string): boolean {
-  return (
-    group === 'k8s.io' ||
-    group.endsWith('.k8s.io') ||
-    group === 'kubernetes.io' ||
-    group.endsWith('.kubernetes.io')
-  );
-}
-
 /** `validateAPIApproval`: a protected group needs the approval annotation (unless it did not change). */
 function validateAPIApproval(crd: JsonObject, old: JsonObject | undefined): FieldError[] {
   if (!isProtectedCommunityGroup(str(rec(crd.spec).group))) return [];
   const annotations = rec(rec(crd.metadata).annotations);
-  const [state, reason] = approvalState(annotations);
-  if (old !== undefined && approvalState(rec(rec(old.metadata).annotations))[0] === state) return [];
-  const path = key('metadata.annotations', APPROVAL);
+  const [state, reason] = apiApprovalState(annotations);
+  if (old !== undefined && apiApprovalState(rec(rec(old.metadata).annotations))[0] === state) return [];
+  const path = key('metadata.annotations', API_APPROVAL_ANNOTATION);
   if (state === 'missing') return [required(path, reason)];
-  if (state === 'invalid') return [invalid(path, str(annotations[APPROVAL]), reason)];
+  if (state === 'invalid') return [invalid(path, str(annotations[API_APPROVAL_ANNOTATION]), reason)];
   return [];
 }
 

@@ -5,6 +5,7 @@
  * NamesAccepted and Established conditions.
  */
 import { describe, expect, it } from 'vitest';
+import { apiApprovalCondition } from '../../../src/server/crd/conditions.js';
 import {
   acceptedNamesForGroup,
   establish,
@@ -191,5 +192,47 @@ describe('establish and setCondition', () => {
       t1,
     );
     expect(flipped[0]).toMatchObject({ status: 'True', lastTransitionTime: t1 });
+  });
+});
+
+describe('apiApprovalCondition', () => {
+  const inGroup = (group: string, annotation?: string) => ({
+    metadata: { annotations: annotation === undefined ? {} : { 'api-approved.kubernetes.io': annotation } },
+    spec: { group },
+  });
+  const pr = 'see https://github.com/kubernetes/enhancements/pull/1111';
+
+  it('sets nothing outside k8s.io and kubernetes.io', () => {
+    expect(apiApprovalCondition(inGroup('example.com'))).toBeUndefined();
+    expect(apiApprovalCondition(inGroup('notk8s.io'))).toBeUndefined();
+  });
+
+  it.each<[string | undefined, string, string, string]>([
+    [
+      undefined,
+      'False',
+      'MissingAnnotation',
+      `protected groups must have approval annotation "api-approved.kubernetes.io", ${pr}`,
+    ],
+    [
+      'https://github.com/kubernetes/kubernetes/pull/78458',
+      'True',
+      'ApprovedAnnotation',
+      'approved in https://github.com/kubernetes/kubernetes/pull/78458',
+    ],
+    ['unapproved, experimental', 'False', 'UnapprovedAnnotation', 'not approved: "unapproved, experimental"'],
+    [
+      'yes',
+      'False',
+      'InvalidAnnotation',
+      `protected groups must have approval annotation "api-approved.kubernetes.io" with either a URL or a reason starting with "unapproved", ${pr}`,
+    ],
+  ])('annotation %s', (annotation, status, reason, message) => {
+    expect(apiApprovalCondition(inGroup('widgets.k8s.io', annotation))).toEqual({
+      type: 'KubernetesAPIApprovalPolicyConformant',
+      status,
+      reason,
+      message,
+    });
   });
 });

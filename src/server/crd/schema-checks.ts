@@ -123,11 +123,37 @@ export function boundText(bound: number, integerValue: boolean): string {
   return integerValue ? String(Math.trunc(bound)) : goFloat(bound);
 }
 
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * values.go `IsValueValidAgainstRange` for the value ("Checked"): an int32 must fit 32 bits, a
+ * float must fit a float32. Its error is a plain Go error, not a Validation, so it is reported
+ * without a path (code `composite`).
+ */
+function rangeError(s: Structural, data: number, path: string): OpenAPIError | undefined {
+  if (s.types.length !== 1) return undefined;
+  const [type] = s.types;
+  let bad = false;
+  if (type === 'integer' && s.format === 'int32') {
+    bad = !Number.isInteger(data) || data < -(2 ** 31) || data > 2 ** 31 - 1;
+  } else if (type === 'number' && s.format === 'float') {
+    bad = Math.abs(data) > FLOAT32_MAX;
+  }
+  if (!bad) return undefined;
+  return {
+    code: 'composite',
+    name: path,
+    message: `Checked value must be of type ${type} with format ${s.format} in ${path}`,
+  };
+}
+
 /** validator.go `numberValidator.Validate`: multipleOf, minimum, maximum (format ranges are not checked). */
 export function validateNumber(s: Structural, data: number, path: string): OpenAPIError[] {
   const out: OpenAPIError[] = [];
   const int = Number.isInteger(data);
   const err = (message: string): OpenAPIError => ({ code: 'other', name: path, value: data, message });
+  const range = rangeError(s, data, path);
+  if (range) out.push(range);
   if (s.multipleOf !== undefined) {
     const factor = int ? Math.trunc(s.multipleOf) : s.multipleOf;
     if (factor <= 0) {

@@ -4,8 +4,10 @@
  * order, the type, allOf/anyOf/oneOf/not, string, format, number, slice, enum and object
  * validators that apply to the value's kind), then apiextensions-apiserver
  * pkg/apiserver/validation/validation.go `kubeOpenAPIResultToFieldErrors` turns each message
- * into a field error, then pkg/apiserver/schema/listtype/validation.go `ValidateListSetsAndMaps`
- * adds duplicates in `x-kubernetes-list-type` set and map lists (schema-list-type.ts).
+ * into a field error; then, as pkg/registry/customresource/strategy.go `Validate` orders them,
+ * embedded resources are checked (objectmeta `Validate`, schema-embedded.ts), duplicates in
+ * `x-kubernetes-list-type` set and map lists are found (listtype `ValidateListSetsAndMaps`,
+ * schema-list-type.ts), and the CEL hook runs only when nothing blocking was found.
  *
  * Paths are kube-openapi's: `spec.size`, `spec.items[0].name`; `required` and additional
  * properties are named `<parent>.<key>` even at the root, whose leading `.` the conversion trims.
@@ -24,7 +26,9 @@ import {
   validateString,
   validateType,
 } from './schema-checks.js';
+import { validateEmbeddedResources } from './schema-embedded.js';
 import {
+  CrdErrorType,
   invalidError,
   notSupportedError,
   requiredError,
@@ -60,10 +64,28 @@ export function validateCustomObject(
 ): FieldError[] {
   const base = options.fieldPath;
   const errors = validateNode(schema, value, '').map((e) => toFieldError(e, base));
-  if (isJsonObject(value)) errors.push(...validateListSetsAndMaps(base ?? '', schema, value));
-  if (options.cel) errors.push(...runCel(schema, value, base ?? '', options.cel));
+  // The strategy's embedded-resource and list checks run on the whole object only.
+  if (isJsonObject(value) && base === undefined) {
+    errors.push(...validateEmbeddedResources(schema, value));
+    errors.push(...validateListSetsAndMaps('', schema, value));
+  }
+  if (options.cel) {
+    // strategy.go `hasBlockingErr`: CEL is skipped once an error makes its input unreliable.
+    if (errors.some((e) => BLOCKING.has(e.type))) errors.push(invalidError('<nil>', null, CEL_SKIPPED));
+    else errors.push(...runCel(schema, value, base ?? '', options.cel));
+  }
   return errors;
 }
+
+const BLOCKING: ReadonlySet<string> = new Set([
+  CrdErrorType.NotSupported,
+  CrdErrorType.Required,
+  CrdErrorType.TooLong,
+  CrdErrorType.TooMany,
+  CrdErrorType.TypeInvalid,
+]);
+const CEL_SKIPPED =
+  'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
 /** validation.go `kubeOpenAPIResultToFieldErrors`, one error. */
 function toFieldError(err: OpenAPIError, base: string | undefined): FieldError {

@@ -82,10 +82,10 @@ describe('CRD defaulting', () => {
     expect(b.spec!.strategy.type).toBe('Rolling');
   });
 
-  it('then drops the nulls no default replaced where the schema is not nullable', () => {
+  it('drops the nulls no default replaces where the schema is not nullable (the decoder, before defaulting)', () => {
     const obj = { spec: { optional: null, note: null, unknown: null } };
-    applyDefaults(obj, schema);
     pruneNonNullableNulls(obj, schema);
+    applyDefaults(obj, schema);
     expect(obj.spec).toEqual({
       note: null,
       unknown: null,

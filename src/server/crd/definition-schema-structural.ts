@@ -13,6 +13,7 @@
 import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
 import type { FieldError } from '../kinds/types.js';
 import { forbidden, invalid, key, required } from './definition-errors.js';
+import { compileStructural } from './structural.js';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -99,15 +100,15 @@ function valueValidation(
   });
   if (isObject(s.not)) errs.push(...nested(s.not, false, `${path}.not`));
   if (str(s.pattern) !== '') {
-    try {
-      new RegExp(str(s.pattern));
-    } catch (e) {
+    // The schema engine's RE2-to-JavaScript translation (inline flags such as `^(?i)...`) decides.
+    const compiled = compileStructural({ pattern: str(s.pattern) }).pattern;
+    if (compiled !== undefined && 'error' in compiled) {
       // Go's RE2 words its parse errors differently; the rule, path and value are upstream's.
       errs.push(
         invalid(
           `${path}.pattern`,
           s.pattern,
-          `must be a valid regular expression, but isn't: ${(e as Error).message}`,
+          `must be a valid regular expression, but isn't: ${compiled.error}`,
         ),
       );
     }

@@ -211,6 +211,14 @@ describe('OpenAPI rules of a CRD schema', () => {
     expect(errorsOf(schema)).toEqual(expected);
   });
 
+  it("an invalid pattern (the detail is the JavaScript parser's, not RE2's)", () => {
+    const errs = errorsOf(obj({ name: { type: 'string', pattern: '([a-z' } }));
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatch(
+      /^spec\.validation\.openAPIV3Schema\.properties\[name\]\.pattern: Invalid value: "\(\[a-z": must be a valid regular expression, but isn't: /,
+    );
+  });
+
   it('with the status subresource, only some keywords at the root', () => {
     expect(errorsOf({ type: 'string' }, { status: true })).toEqual([
       `${P}.type: Invalid value: "string": only "object" is allowed as the type at the root of the schema if the status subresource is enabled`,

@@ -7,7 +7,7 @@
  * net/mail.ParseAddress, time.ParseDuration) are approximated by the patterns below, which
  * agree with them on ordinary input. `password` accepts anything.
  */
-import { isIP, isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 import { isDNS1123Label, isDNS1123Subdomain } from '../kinds/validation-names.js';
 
 type Check = (value: string) => boolean;
@@ -17,9 +17,9 @@ const re =
   (v) =>
     pattern.test(v);
 
-// strfmt default.go HostnamePattern, and at most 255 characters.
+// strfmt default.go HostnamePattern (IsHostname also limits the name to 255 bytes, each label to 63).
 const HOSTNAME =
-  /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z0-9-\p{L}]){2,63})$/u;
+  /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 
 const OCTET = '(0|[1-9]\\d?|1\\d\\d|2[0-4]\\d|25[0-5])';
 const RGB = new RegExp(`^rgb\\(\\s*${OCTET}\\s*,\\s*${OCTET}\\s*,\\s*${OCTET}\\s*\\)$`);
@@ -33,26 +33,67 @@ function isDate(v: string): boolean {
   return mo >= 1 && mo <= 12 && d >= 1 && d <= days;
 }
 
-/** strfmt time.go `ParseDateTime`: RFC 3339 with optional fraction; zone Z, ±hh:mm or ±hhmm; or local time. */
+/**
+ * strfmt time.go `IsDateTime`: lower-cased and split at `t`, a full-date, then
+ * `hh:mm:ss[.frac]` with a zone `z` or `±hh:mm` (`DateTimePattern`), hours to 23, minutes and
+ * seconds to 59.
+ */
 function isDateTime(v: string): boolean {
-  const m = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(v);
-  return m !== null && isDate(m[1]!);
+  if (v.length < 4) return false;
+  const parts = v.toLowerCase().split('t');
+  if (parts.length < 2 || !isDate(parts[0]!)) return false;
+  const m = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/.exec(parts[1]!);
+  return m !== null && m[1]! <= '23' && m[2]! <= '59' && m[3]! <= '59';
 }
 
-/** strfmt duration.go `ParseDuration`: Go durations (`1h30m`) or `<n> <unit>` forms (`22 ns`, `3 days`). */
+const DURATION_UNITS = [
+  ['ns', 'nano'],
+  ['us', 'µs', 'micro'],
+  ['ms', 'milli'],
+  ['s', 'sec'],
+  ['m', 'min'],
+  ['h', 'hr', 'hour'],
+  ['d', 'day'],
+  ['w', 'wk', 'week'],
+];
+
+/**
+ * strfmt duration.go `ParseDuration`: a Go duration (`1h30m`), or else any `<digits><unit>`
+ * found in the string whose unit is a known one or starts with its longest name (`5 minutes`).
+ */
 function isDuration(v: string): boolean {
-  if (/^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/.test(v) || v === '0') return true;
-  return /^(\d+)\s*(ns|us|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|[a-z]+s?)$/i.test(
-    v,
-  );
+  if (v === '0' || /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/.test(v)) return true;
+  for (const m of v.matchAll(/(\d+)\s*([A-Za-zµ]+)/g)) {
+    const unit = m[2]!.toLowerCase().trim();
+    for (const variants of DURATION_UNITS) {
+      if (
+        variants.some(
+          (variant, i) => variant === unit || (i === variants.length - 1 && unit.startsWith(variant)),
+        )
+      ) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
-/** net.ParseCIDR. */
+/**
+ * k8s.io/utils/net `ParseIPSloppy` for IPv4 (strfmt default.go `isIPv4`): four decimal fields
+ * up to 255, leading zeros tolerated (as Go before 1.17); an IPv6 address holding a `.` (an
+ * IPv4-mapped one) counts too.
+ */
+function isIPv4Sloppy(v: string): boolean {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(v)) return v.split('.').every((f) => Number(f) <= 255);
+  return isIPv6(v) && v.includes('.');
+}
+
+/** `ParseCIDRSloppy` (strfmt default.go `isCIDR`): an address and a prefix length that fits it. */
 function isCidr(v: string): boolean {
   const [ip, bits, more] = v.split('/');
   if (more !== undefined || ip === undefined || bits === undefined || !/^\d{1,3}$/.test(bits)) return false;
-  const family = isIP(ip);
-  return family !== 0 && Number(bits) <= (family === 4 ? 32 : 128);
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(ip)) return isIPv4Sloppy(ip) && Number(bits) <= 32;
+  return isIPv6(ip) && Number(bits) <= 128;
 }
 
 /** net.ParseMAC: 6, 8 or 20 octets separated by `:` or `-`, or groups of four hex digits by `.`. */
@@ -102,8 +143,9 @@ const CHECKS: Record<string, Check> = {
   bsonobjectid: re(/^[0-9a-fA-F]{24}$/),
   uri: re(/^([a-zA-Z][a-zA-Z0-9+.-]*:\S*|\/\S*)$/),
   email: re(/^([^<>]*<\s*)?[^\s@<>]+@[^\s@<>]+(\s*>)?$/),
-  hostname: (v) => v.length <= 255 && HOSTNAME.test(v),
-  ipv4: (v) => isIPv4(v),
+  hostname: (v) =>
+    HOSTNAME.test(v) && Buffer.byteLength(v) <= 255 && v.split('.').every((l) => Buffer.byteLength(l) <= 63),
+  ipv4: isIPv4Sloppy,
   ipv6: (v) => isIPv6(v),
   cidr: isCidr,
   mac: isMac,
@@ -115,10 +157,12 @@ const CHECKS: Record<string, Check> = {
   isbn10: (v) => isIsbn(v, 10),
   isbn13: (v) => isIsbn(v, 13),
   creditcard: isCreditCard,
-  ssn: re(/^\d{3}[- ]?\d{2}[- ]?\d{4}$/),
+  // govalidator IsSSN: eleven characters, so both separators.
+  ssn: (v) => v.length === 11 && /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(v),
   hexcolor: re(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/),
   rgbcolor: re(RGB),
-  byte: re(/^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/),
+  // govalidator IsBase64: at least one group, so not the empty string.
+  byte: re(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/),
   password: () => true,
   date: isDate,
   duration: isDuration,

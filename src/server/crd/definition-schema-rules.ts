@@ -7,15 +7,17 @@
  * (forbidden keywords, and the walk that applies definition-schema-lists.ts's
  * list, map and CEL-rule checks at every node).
  *
- * Not here yet: compiling CEL rules and their cost (`cel.Compile`), and
- * `structuraldefaulting.ValidateDefaults` (defaults validated and pruned).
+ * Defaults are checked by definition-schema-defaults.ts. Not here yet:
+ * compiling CEL rules and their cost (`cel.Compile`).
  */
 import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
 import type { FieldError } from '../kinds/types.js';
 import { forbidden, invalid, key, notSupported } from './definition-errors.js';
 import { GoRendered, goSchemaProps } from './definition-internal.js';
+import { validateSchemaDefaults } from './definition-schema-defaults.js';
 import { celRuleShapes, listAndMapTypes } from './definition-schema-lists.js';
 import { newStructuralError, validateStructural } from './definition-schema-structural.js';
+import type { CrdSchemaProps } from './structural.js';
 
 /** `openapiV3Types`, sorted as `sets.String.List()`. */
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -267,7 +269,13 @@ export function validateCustomResourceValidation(
   }
   if (schema.nullable === true) errs.push(forbidden(`${at}.nullable`, 'nullable cannot be true at the root'));
   const initError = newStructuralError(schema);
-  if (initError === undefined) errs.push(...validateStructural(schema, at));
+  if (initError === undefined) {
+    const structuralErrs = validateStructural(schema, at);
+    // Defaults are judged only against a structural schema.
+    errs.push(
+      ...(structuralErrs.length > 0 ? structuralErrs : validateSchemaDefaults(schema as CrdSchemaProps, at)),
+    );
+  }
   errs.push(
     ...validateOpenAPISchema(
       schema,

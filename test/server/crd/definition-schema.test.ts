@@ -227,6 +227,42 @@ describe('OpenAPI rules of a CRD schema', () => {
   });
 });
 
+describe('defaults (defaulting/validation.go ValidateDefaults, judged by the schema engine)', () => {
+  const withSpec = (spec: Json): Json => obj({ spec });
+  it.each<[string, Json, string[]]>([
+    [
+      'a default of the wrong type',
+      withSpec({ type: 'object', properties: { replicas: { type: 'integer', default: 'x' } } }),
+      [
+        `${P}.properties[spec].properties[replicas].default: Invalid value: "string":  in body must be of type integer: "string"`,
+      ],
+    ],
+    [
+      'a default with a field the schema prunes',
+      withSpec({ type: 'object', default: { a: 1, b: 2 }, properties: { a: { type: 'integer' } } }),
+      [`${P}.properties[spec].default: Invalid value: {"a":1,"b":2}: must not have unknown fields`],
+    ],
+    [
+      'a default outside the enum',
+      withSpec({ type: 'object', properties: { size: { type: 'string', enum: ['S', 'M'], default: 'L' } } }),
+      [`${P}.properties[spec].properties[size].default: Unsupported value: "L": supported values: "S", "M"`],
+    ],
+    [
+      'a valid default',
+      withSpec({ type: 'object', properties: { size: { type: 'integer', maximum: 3, default: 2 } } }),
+      [],
+    ],
+  ])('%s', (_name, schema, expected) => {
+    expect(errorsOf(schema)).toEqual(expected);
+  });
+
+  it('defaults are not judged while the schema is not structural', () => {
+    expect(errorsOf(withSpec({ properties: { replicas: { type: 'integer', default: 'x' } } }))).toEqual([
+      `${P}.properties[spec].type: Required value: must not be empty for specified object fields`,
+    ]);
+  });
+});
+
 describe('selectable fields', () => {
   const schema = obj({
     spec: obj({

@@ -3,9 +3,11 @@
  * apiextensions-apiserver (pkg/apiserver/customresource_handler.go) does with
  * `structuralSchemas[version]`, minus the HTTP and storage. The order a write takes is:
  *
- * 1. {@link CrdSchema.prune} as the decoder's `unstructuredSchemaCoercer.apply` does: unknown
- *    fields dropped (`PruneWithOptions`), then nulls no schema allows and no default replaces
- *    (`PruneNonNullableNullsWithoutDefaults`). The returned paths become, per `fieldValidation`,
+ * 1. {@link CrdSchema.prune} as the decoder's `unstructuredSchemaCoercer.apply` does: the
+ *    object's metadata coerced to ObjectMeta, unknown fields dropped (`PruneWithOptions`), nulls
+ *    no schema allows and no default replaces dropped (`PruneNonNullableNullsWithoutDefaults`),
+ *    embedded resources' metadata coerced (schema-objectmeta.ts). The returned paths become, per
+ *    `fieldValidation`,
  *    nothing (Ignore), `unknown field "<path>"` warnings (Warn) or a strict decoding error
  *    (Strict), exactly as for built-in kinds.
  * 2. {@link CrdSchema.default} as `unstructuredDefaulter.Default` does, on create, update and
@@ -16,6 +18,7 @@
  */
 import type { FieldError } from '../kinds/types.js';
 import { applyDefaults, pruneNonNullableNulls } from './schema-default.js';
+import { coerceEmbeddedMetadata, coerceRootMetadata } from './schema-objectmeta.js';
 import { type PruneOptions, pruneUnknownFields } from './schema-prune.js';
 import { type ValidateOptions, validateCustomObject } from './schema-validate.js';
 import { type CrdSchemaProps, compileStructural, type Structural } from './structural.js';
@@ -26,7 +29,7 @@ export interface CrdSchema {
   readonly structural: Structural;
   /** Field errors of an object (or, with `fieldPath`, of a part such as `status`). */
   validate(obj: unknown, options?: ValidateOptions): FieldError[];
-  /** Drops unknown fields and disallowed nulls in place; returns the dropped fields' paths, sorted. */
+  /** Drops unknown fields (metadata's too) and disallowed nulls in place; returns the unknown fields' paths. */
   prune(obj: unknown, options?: PruneOptions): string[];
   /** Applies `default` values in place. */
   default(obj: unknown): void;
@@ -39,8 +42,11 @@ export function compileCrdSchema(openAPIV3Schema: CrdSchemaProps | undefined): C
     structural,
     validate: (obj, options) => validateCustomObject(structural, obj, options),
     prune: (obj, options) => {
-      const paths = pruneUnknownFields(obj, structural, options);
+      const root = options?.isResourceRoot ?? true;
+      const paths = root ? coerceRootMetadata(obj) : [];
+      paths.push(...pruneUnknownFields(obj, structural, options));
       pruneNonNullableNulls(obj, structural);
+      paths.push(...coerceEmbeddedMetadata(obj, structural));
       return paths;
     },
     default: (obj) => applyDefaults(obj, structural),

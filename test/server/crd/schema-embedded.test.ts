@@ -103,3 +103,42 @@ describe('compileCrdSchema', () => {
     expect(crd.validate(obj)).toEqual([]);
   });
 });
+
+describe('ObjectMeta coercion (compileCrdSchema.prune)', () => {
+  it('drops unknown and malformed fields of the object’s metadata, naming the unknown ones first', () => {
+    const obj: Record<string, any> = {
+      apiVersion: 'x.io/v1',
+      kind: 'X',
+      metadata: { name: 'a', labels: { a: 'b' }, colour: 'red', generation: 'one' },
+      spec: { junk: 1 },
+    };
+    expect(crd.prune(obj)).toEqual(['metadata.colour', 'spec.junk']);
+    expect(obj.metadata).toEqual({ name: 'a', labels: { a: 'b' } });
+  });
+
+  it('coerces an embedded resource’s metadata and names its unknown fields under its path', () => {
+    const obj: Record<string, any> = {
+      spec: {
+        template: {
+          apiVersion: 'v1',
+          kind: 7,
+          metadata: {
+            name: 'p',
+            ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', extra: 1 }],
+            shade: 1,
+          },
+          anything: { kept: true },
+        },
+      },
+    };
+    expect(crd.prune(obj)).toEqual([
+      'spec.template.metadata.ownerReferences[0].extra',
+      'spec.template.metadata.shade',
+    ]);
+    expect(obj.spec.template).toEqual({
+      apiVersion: 'v1',
+      metadata: { name: 'p', ownerReferences: [{ apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u' }] },
+      anything: { kept: true },
+    });
+  });
+});

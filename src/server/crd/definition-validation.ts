@@ -10,8 +10,11 @@
  * `PrepareForUpdate` (pkg/registry/customresourcedefinition/strategy.go,
  * which decide `status.storedVersions`).
  *
- * Not yet: CEL compilation and cost, default validation, selectable fields'
- * schema lookup beyond plain `.a.b` paths, the CA bundle check.
+ * Not yet: CEL compilation and cost, defaults inside embedded metadata,
+ * the deprecation warning's printable-character rule, the CA bundle check
+ * (upstream allows a bad one until the CRD is Established anyway), and the
+ * update-time leniency for schemas stored before a rule existed (a v1 object
+ * created here always met them).
  */
 import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
 import type { FieldError } from '../kinds/types.js';

@@ -10,10 +10,9 @@
  * `PrepareForUpdate` (pkg/registry/customresourcedefinition/strategy.go,
  * which decide `status.storedVersions`).
  *
- * Not yet: CEL compilation and cost, defaults inside embedded metadata,
- * the deprecation warning's printable-character rule, the CA bundle check
- * (upstream allows a bad one until the CRD is Established anyway), and the
- * update-time leniency for schemas stored before a rule existed (a v1 object
+ * Not yet: CEL compilation and cost, defaults inside embedded metadata, the
+ * CA bundle check (upstream allows a bad one until the CRD is Established
+ * anyway), and the update-time leniency for schemas stored before a rule existed (a v1 object
  * created here always met them).
  */
 import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
@@ -73,6 +72,16 @@ function validateVersion(v: InternalVersion, spec: InternalSpec, opts: Options, 
       errs.push(invalid(`${path}.deprecationWarning`, warning, 'must be <= 256 characters long'));
     if (warning.length === 0)
       errs.push(invalid(`${path}.deprecationWarning`, warning, 'must not be an empty string'));
+    // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space; the index is in bytes.
+    let offset = 0;
+    for (const ch of warning) {
+      if (ch !== ' ' && !/^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch)) {
+        const detail = `must only contain printable UTF-8 characters; non-printable character found at index ${offset}`;
+        errs.push(invalid(`${path}.deprecationWarning`, warning, detail));
+        break;
+      }
+      offset += Buffer.byteLength(ch);
+    }
   }
   // getSubresourcesForVersion: per-version ones when any version has them, else the top level.
   const perVersion = spec.versions.some((x) => x.subresources !== undefined);

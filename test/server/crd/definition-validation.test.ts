@@ -206,6 +206,16 @@ describe('validateCustomResourceDefinition', () => {
       },
       ['spec.versions[0].deprecationWarning: Invalid value: "old": can only be set for deprecated versions'],
     ],
+    [
+      'a deprecation warning with a control character',
+      (c) => {
+        v0(c).deprecated = true;
+        v0(c).deprecationWarning = 'é\tx';
+      },
+      [
+        'spec.versions[0].deprecationWarning: Invalid value: "é\\tx": must only contain printable UTF-8 characters; non-printable character found at index 2',
+      ],
+    ],
   ])('%s', (_name, edit, expected) => {
     expect(create(edit)).toEqual(expected);
   });

@@ -36,6 +36,7 @@ import {
   tooManyError,
   typeInvalidError,
 } from './schema-errors.js';
+import { formatChecker } from './schema-formats.js';
 import { validateListSetsAndMaps } from './schema-list-type.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 
@@ -63,7 +64,12 @@ export function validateCustomObject(
   options: ValidateOptions = {},
 ): FieldError[] {
   const base = options.fieldPath;
-  const errors = validateNode(schema, value, '').map((e) => toFieldError(e, base));
+  // result.go `AddErrors`: a message already reported is not reported again.
+  const seen = new Set<string>();
+  const unique = validateNode(schema, value, '').errors.filter(
+    (e) => !seen.has(e.message) && seen.add(e.message),
+  );
+  const errors = unique.map((e) => toFieldError(e, base));
   // The strategy's embedded-resource and list checks run on the whole object only.
   if (isJsonObject(value) && base === undefined) {
     errors.push(...validateEmbeddedResources(schema, value));
@@ -113,145 +119,189 @@ function toFieldError(err: OpenAPIError, base: string | undefined): FieldError {
   }
 }
 
-/** kube-openapi `SchemaValidator.Validate`: the validators that apply to the value's kind. */
-function validateNode(s: Structural, data: unknown, path: string): OpenAPIError[] {
-  const out: OpenAPIError[] = [];
+/**
+ * A validator's findings and its `MatchCount` (result.go `Result`): how many validators
+ * applied and passed below, which decides which failed anyOf/oneOf branch is reported.
+ */
+interface Result {
+  errors: OpenAPIError[];
+  count: number;
+}
+
+/**
+ * kube-openapi `SchemaValidator.Validate`: the validators that apply to the value's kind, each
+ * counted (`result.Inc()`); the type validator adds a match only when it passes, the number and
+ * slice validators one of their own, the object validator its children's.
+ */
+function validateNode(s: Structural, data: unknown, path: string): Result {
+  const r: Result = { errors: [], count: 0 };
+  const add = (errors: readonly OpenAPIError[], count = 0): void => {
+    r.errors.push(...errors);
+    r.count += count;
+  };
   const typed = s.types.length > 0 || s.format !== undefined;
   if (data === null || data === undefined) {
-    // Only the type and common (enum) validators see a null.
-    if (typed) out.push(...validateType(s, null, path));
-    out.push(...validateEnum(s, null, path));
-    return out;
+    // Only the type and common (enum) validators see a null, uncounted.
+    if (typed) {
+      const errors = validateType(s, null, path);
+      add(errors, errors.length === 0 ? 1 : 0);
+    }
+    add(validateEnum(s, null, path));
+    return r;
   }
-  if (typed) out.push(...validateType(s, data, path));
-  out.push(...validateSchemaProps(s, data, path));
+  if (typed) {
+    const errors = validateType(s, data, path);
+    add(errors, errors.length === 0 ? 2 : 1);
+  }
+  const props = validateSchemaProps(s, data, path);
+  add(props.errors, props.count + 1);
   if (typeof data === 'string') {
-    out.push(...validateString(s, data, path));
-    if (s.format !== undefined) out.push(...validateFormat(s.format, data, path));
+    add(validateString(s, data, path), 1);
+    if (s.format !== undefined && formatChecker(s.format)) add(validateFormat(s.format, data, path), 1);
   }
-  if (typeof data === 'number') out.push(...validateNumber(s, data, path));
-  if (Array.isArray(data)) out.push(...validateSlice(s, data, path));
-  out.push(...validateEnum(s, data, path));
-  if (isJsonObject(data)) out.push(...validateObject(s, data, path));
-  return out;
+  if (typeof data === 'number') add(validateNumber(s, data, path), 2);
+  if (Array.isArray(data)) {
+    const slice = validateSlice(s, data, path);
+    add(slice.errors, slice.count + 1);
+  }
+  add(validateEnum(s, data, path), 1);
+  if (isJsonObject(data)) {
+    const object = validateObject(s, data, path);
+    add(object.errors, object.count + 1);
+  }
+  r.count++;
+  return r;
+}
+
+/** The failure kept for an anyOf/oneOf: the one that matched most, the first among equals. */
+function better(best: Result | undefined, r: Result): Result {
+  return best === undefined || r.count > best.count ? r : best;
 }
 
 /** schema_props.go `schemaPropsValidator.Validate`: allOf, anyOf, oneOf and not. */
-function validateSchemaProps(s: Structural, data: unknown, path: string): OpenAPIError[] {
-  const out: OpenAPIError[] = [];
+function validateSchemaProps(s: Structural, data: unknown, path: string): Result {
+  const out: Result = { errors: [], count: 1 };
+  const merge = (r: Result | undefined): void => {
+    if (r === undefined) return;
+    out.errors.push(...r.errors);
+    out.count += r.count;
+  };
   const composite = (message: string): OpenAPIError => ({ code: 'composite', name: path, message });
   if (s.anyOf.length > 0) {
-    // Upstream keeps the failure that matched most validators; this keeps the first failure.
-    let firstFailure: OpenAPIError[] | undefined;
-    let ok = false;
+    let best: Result | undefined;
+    let success: Result | undefined;
     for (const sub of s.anyOf) {
       const r = validateNode(sub, data, path);
-      if (r.length === 0) {
-        ok = true;
+      if (r.errors.length === 0) {
+        success = r;
         break;
       }
-      firstFailure ??= r;
+      best = better(best, r);
     }
-    if (!ok)
-      out.push(
-        composite(`${goQuote(path)} must validate at least one schema (anyOf)`),
-        ...(firstFailure ?? []),
-      );
+    if (success === undefined)
+      out.errors.push(composite(`${goQuote(path)} must validate at least one schema (anyOf)`));
+    merge(success ?? best);
   }
   if (s.oneOf.length > 0) {
     let validated = 0;
-    let firstFailure: OpenAPIError[] | undefined;
+    let best: Result | undefined;
+    let success: Result | undefined;
     for (const sub of s.oneOf) {
       const r = validateNode(sub, data, path);
-      if (r.length === 0) validated++;
-      else if (validated === 0) firstFailure ??= r;
+      if (r.errors.length === 0) {
+        validated++;
+        best = undefined;
+        success ??= r;
+      } else if (validated === 0) best = better(best, r);
     }
     if (validated !== 1) {
       const more = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
-      out.push(composite(`${goQuote(path)} must validate one and only one schema (oneOf). ${more}`));
-      if (validated === 0) out.push(...(firstFailure ?? []));
-    }
+      out.errors.push(composite(`${goQuote(path)} must validate one and only one schema (oneOf). ${more}`));
+      merge(best);
+    } else merge(success);
   }
   if (s.allOf.length > 0) {
     let validated = 0;
     for (const sub of s.allOf) {
       const r = validateNode(sub, data, path);
-      if (r.length === 0) validated++;
-      out.push(...r);
+      if (r.errors.length === 0) validated++;
+      merge(r);
     }
     if (validated !== s.allOf.length) {
       const more = validated === 0 ? '. None validated' : '';
-      out.push(composite(`${goQuote(path)} must validate all the schemas (allOf)${more}`));
+      out.errors.push(composite(`${goQuote(path)} must validate all the schemas (allOf)${more}`));
     }
   }
-  if (s.not && validateNode(s.not, data, path).length === 0) {
-    out.push(composite(`${goQuote(path)} must not validate the schema (not)`));
+  if (s.not && validateNode(s.not, data, path).errors.length === 0) {
+    out.errors.push(composite(`${goQuote(path)} must not validate the schema (not)`));
   }
   return out;
 }
 
 /** slice_validator.go `schemaSliceValidator.Validate`: items, then minItems, maxItems, uniqueItems. */
-function validateSlice(s: Structural, data: unknown[], path: string): OpenAPIError[] {
-  const out: OpenAPIError[] = [];
-  if (s.items)
+function validateSlice(s: Structural, data: unknown[], path: string): Result {
+  const out: Result = { errors: [], count: 1 };
+  if (s.items) {
     data.forEach((v, i) => {
-      out.push(...validateNode(s.items!, v, `${path}[${i}]`));
+      const r = validateNode(s.items!, v, `${path}[${i}]`);
+      out.errors.push(...r.errors);
+      out.count += r.count;
     });
+  }
   const size = data.length;
   if (s.minItems !== undefined && size < s.minItems) {
-    out.push({
-      code: 'other',
-      name: path,
-      value: size,
-      message: `${path} in ${IN} should have at least ${s.minItems} items`,
-    });
+    const message = `${path} in ${IN} should have at least ${s.minItems} items`;
+    out.errors.push({ code: 'other', name: path, value: size, message });
   }
   if (s.maxItems !== undefined && size > s.maxItems) {
     const message = `${path} in ${IN} should have at most ${s.maxItems} items`;
-    out.push({ code: 'maxItems', name: path, value: size, valid: s.maxItems, message });
+    out.errors.push({ code: 'maxItems', name: path, value: size, valid: s.maxItems, message });
   }
   if (s.uniqueItems && data.some((v, i) => data.slice(0, i).some((u) => jsonEqual(u, v)))) {
-    out.push({ code: 'other', name: path, message: `${path} in ${IN} shouldn't contain duplicates` });
+    out.errors.push({ code: 'other', name: path, message: `${path} in ${IN} shouldn't contain duplicates` });
   }
   return out;
 }
 
 /** object_validator.go `objectValidator.Validate`. */
-function validateObject(s: Structural, data: Record<string, unknown>, path: string): OpenAPIError[] {
-  const out: OpenAPIError[] = [];
+function validateObject(s: Structural, data: Record<string, unknown>, path: string): Result {
+  const out: Result = { errors: [], count: 0 };
+  const child = (schema: Structural, value: unknown, at: string): void => {
+    const r = validateNode(schema, value, at);
+    out.errors.push(...r.errors);
+    out.count += r.count;
+  };
   const keys = Object.keys(data);
   if (s.minProperties !== undefined && keys.length < s.minProperties) {
     const message = `${path} in ${IN} should have at least ${s.minProperties} properties`;
-    out.push({ code: 'other', name: path, value: keys.length, message });
+    out.errors.push({ code: 'other', name: path, value: keys.length, message });
   }
   if (s.maxProperties !== undefined && keys.length > s.maxProperties) {
     const message = `${path} in ${IN} should have at most ${s.maxProperties} properties`;
-    out.push({ code: 'tooManyProperties', name: path, value: keys.length, valid: s.maxProperties, message });
+    out.errors.push({
+      code: 'tooManyProperties',
+      name: path,
+      value: keys.length,
+      valid: s.maxProperties,
+      message,
+    });
   }
   const extra = additionalSchema(s);
   for (const key of keys) {
     if (s.properties?.has(key)) continue;
     if (s.additionalProperties === false) {
-      out.push({
-        code: 'other',
-        name: path,
-        value: key,
-        message: `${path}.${key} in ${IN} is a forbidden property`,
-      });
-    } else if (extra) {
-      out.push(...validateNode(extra, data[key], `${path}.${key}`));
-    }
+      const message = `${path}.${key} in ${IN} is a forbidden property`;
+      out.errors.push({ code: 'other', name: path, value: key, message });
+    } else if (extra) child(extra, data[key], `${path}.${key}`);
   }
   for (const [name, prop] of s.properties ?? []) {
-    if (name in data) out.push(...validateNode(prop, data[name], path === '' ? name : `${path}.${name}`));
+    if (name in data) child(prop, data[name], path === '' ? name : `${path}.${name}`);
   }
   for (const name of s.required) {
-    if (!(name in data))
-      out.push({
-        code: 'required',
-        name: `${path}.${name}`,
-        message: `${path}.${name} in ${IN} is required`,
-      });
+    if (!(name in data)) {
+      const message = `${path}.${name} in ${IN} is required`;
+      out.errors.push({ code: 'required', name: `${path}.${name}`, message });
+    }
   }
   return out;
 }

@@ -215,7 +215,7 @@ describe('CRD schema validation: one keyword at a time', () => {
       ['spec.f: Invalid value: "boolean": spec.f in body must be of type integer,string: "boolean"'],
     ],
     [
-      'anyOf none',
+      'anyOf none: the branch that matched most (the string one) is reported (result.go MatchCount)',
       {
         'x-kubernetes-int-or-string': true,
         anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\d+%$' }],
@@ -223,7 +223,7 @@ describe('CRD schema validation: one keyword at a time', () => {
       'x',
       [
         '<nil>: Invalid value: "": "spec.f" must validate at least one schema (anyOf)',
-        `spec.f: Invalid value: "string": spec.f in body must be of type integer: "string"`,
+        `spec.f: Invalid value: "x": spec.f in body should match '^\\d+%$'`,
       ],
     ],
     [
@@ -261,6 +261,14 @@ describe('CRD schema validation: one keyword at a time', () => {
   ];
   it.each(table)('%s', (_name, field, value, expected) => {
     expect(errorsOf(field, value)).toEqual(expected);
+  });
+
+  it('reports the same message once (result.go AddErrors)', () => {
+    const field: CrdSchemaProps = { type: 'integer', allOf: [{ minimum: 5 }, { minimum: 5 }] };
+    expect(errorsOf(field, 1)).toEqual([
+      'spec.f: Invalid value: 1: spec.f in body should be greater than or equal to 5',
+      '<nil>: Invalid value: "": "spec.f" must validate all the schemas (allOf). None validated',
+    ]);
   });
 
   it('names a required field at the root without a leading dot, and reports the type FieldValueRequired', () => {

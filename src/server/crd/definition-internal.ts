@@ -189,8 +189,12 @@ function goColumn(c: unknown): string {
   ]);
 }
 
-/** `[]apiextensions.CustomResourceDefinitionVersion` as `ErrorBody` prints it (the internal, hoisted form). */
-export function goVersions(versions: readonly InternalVersion[]): GoRendered {
+/**
+ * `[]apiextensions.CustomResourceDefinitionVersion` as `ErrorBody` prints it
+ * (the internal, hoisted form); `null` for a nil slice (no `versions` sent).
+ */
+export function goVersions(versions: readonly InternalVersion[] | undefined): GoRendered {
+  if (versions === undefined) return new GoRendered('null');
   const one = (v: InternalVersion): string =>
     goStruct([
       ['Name', jstr(v.name)],
@@ -203,7 +207,7 @@ export function goVersions(versions: readonly InternalVersion[]): GoRendered {
       ['AdditionalPrinterColumns', jlist(v.additionalPrinterColumns, goColumn)],
       ['SelectableFields', jlist(v.selectableFields, (f) => goStruct([['JSONPath', jstr(rec(f).jsonPath)]]))],
     ]);
-  return new GoRendered(versions.length === 0 ? 'null' : `[${versions.map(one).join(',')}]`);
+  return new GoRendered(`[${versions.map(one).join(',')}]`);
 }
 
 /** One entry of the internal `spec.versions` (per-version fields undefined once hoisted). */
@@ -228,6 +232,8 @@ export interface InternalSpec {
   validation?: JsonObject;
   subresources?: JsonObject;
   versions: InternalVersion[];
+  /** False when the request had no `versions` list (Go's nil slice, printed `null`). */
+  versionsSent: boolean;
   additionalPrinterColumns?: unknown[];
   selectableFields?: unknown[];
   conversion?: JsonObject;
@@ -260,6 +266,7 @@ export function toInternalSpec(specIn: unknown): InternalSpec {
     names: rec(spec.names),
     scope: str(spec.scope),
     versions,
+    versionsSent: Array.isArray(spec.versions),
     conversion: pointer(spec.conversion),
     preserveUnknownFields: spec.preserveUnknownFields,
   };

@@ -163,7 +163,7 @@ function validateSpec(spec: InternalSpec, opts: Options, path: string): FieldErr
     if (nameErrs.length > 0) errs.push(invalid(`${path}.versions[${i}].name`, v.name, nameErrs.join(',')));
     errs.push(...validateVersion(v, spec, opts, `${path}.versions[${i}]`));
   });
-  const versionsValue = goVersions(spec.versions);
+  const versionsValue = goVersions(spec.versionsSent ? spec.versions : undefined);
   if (!unique) errs.push(invalid(`${path}.versions`, versionsValue, 'must contain unique version names'));
   if (storageCount !== 1) {
     errs.push(

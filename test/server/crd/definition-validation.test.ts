@@ -220,6 +220,20 @@ describe('validateCustomResourceDefinition', () => {
     expect(create(edit)).toEqual(expected);
   });
 
+  it('reports no versions as Go prints a nil or an empty slice', () => {
+    const noVersions = 'must have exactly one version marked as storage version';
+    const noStored = 'status.storedVersions: Invalid value: null: must have at least one stored version';
+    expect(create((c) => delete c.spec.versions)).toEqual([
+      `spec.versions: Invalid value: null: ${noVersions}`,
+      noStored,
+    ]);
+    expect(
+      create((c) => {
+        c.spec.versions = [];
+      }),
+    ).toEqual([`spec.versions: Invalid value: []: ${noVersions}`, noStored]);
+  });
+
   it('reports duplicate versions and two storage versions with the internal versions value', () => {
     const errs = create((c) => {
       const versions = c.spec.versions as Json[];

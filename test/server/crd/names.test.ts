@@ -12,6 +12,7 @@ import {
   namesAndConditions,
   setCondition,
 } from '../../../src/server/crd/names.js';
+import { REGISTRY } from '../../../src/server/kinds/registry.js';
 
 type Names = {
   plural: string;
@@ -155,6 +156,30 @@ describe('namesAndConditions', () => {
       status: 'False',
       reason: 'KindConflict',
       message: '"Deployment" is already in use',
+    });
+  });
+});
+
+describe('built-in kinds as claimed names', () => {
+  it("takes a group's built-in resources straight from the kind registry", () => {
+    const group = 'apps';
+    const fresh = crd(group, {
+      plural: 'widgets',
+      singular: 'widget',
+      kind: 'Widget',
+      listKind: 'WidgetList',
+      shortNames: ['deploy'],
+    });
+    const inUse = acceptedNamesForGroup(
+      group,
+      [fresh],
+      REGISTRY.filter((k) => k.group === group),
+    );
+    expect(namesAndConditions(fresh, inUse).namesAccepted).toEqual({
+      type: 'NamesAccepted',
+      status: 'False',
+      reason: 'ShortNamesConflict',
+      message: '"deploy" is already in use',
     });
   });
 });

@@ -7,7 +7,8 @@
  * into a field error; then, as pkg/registry/customresource/strategy.go `Validate` orders them,
  * embedded resources are checked (objectmeta `Validate`, schema-embedded.ts), duplicates in
  * `x-kubernetes-list-type` set and map lists are found (listtype `ValidateListSetsAndMaps`,
- * schema-list-type.ts), and the CEL hook runs only when nothing blocking was found.
+ * schema-list-type.ts), and the CEL hook runs only when nothing blocking was found. On update
+ * (`oldObject`), errors in values left unchanged are ratcheted away (ratcheting.go).
  *
  * Paths are kube-openapi's: `spec.size`, `spec.items[0].name`; `required` and additional
  * properties are named `<parent>.<key>` even at the root, whose leading `.` the conversion trims.
@@ -52,7 +53,16 @@ export interface ValidateOptions {
   fieldPath?: string;
   /** Evaluates CEL rules; without it `x-kubernetes-validations` are not checked. */
   cel?: CelHook;
+  /**
+   * On update, the stored object (or, with `fieldPath`, its part): errors in values left as
+   * they were are ratcheted away (validation.go `ValidateCustomResourceUpdate` with
+   * CRDValidationRatcheting, GA since 1.33; ratcheting.go `ratchetingValueValidator`).
+   */
+  oldObject?: unknown;
 }
+
+/** The old value a new one is correlated with (k8s.io/apiserver cel/common `CorrelatedObject`). */
+type Old = { value: unknown } | undefined;
 
 /**
  * The field errors of `value` against `schema`, as validation.go `ValidateCustomResource`
@@ -66,14 +76,21 @@ export function validateCustomObject(
   const base = options.fieldPath;
   // result.go `AddErrors`: a message already reported is not reported again.
   const seen = new Set<string>();
-  const unique = validateNode(schema, value, '').errors.filter(
-    (e) => !seen.has(e.message) && seen.add(e.message),
-  );
+  const unique = validateNode(
+    schema,
+    value,
+    '',
+    options.oldObject === undefined ? undefined : { value: options.oldObject },
+  ).errors.filter((e) => !seen.has(e.message) && seen.add(e.message));
   const errors = unique.map((e) => toFieldError(e, base));
   // The strategy's embedded-resource and list checks run on the whole object only.
   if (isJsonObject(value) && base === undefined) {
     errors.push(...validateEmbeddedResources(schema, value));
-    errors.push(...validateListSetsAndMaps('', schema, value));
+    // strategy.go `ValidateUpdate`: list duplicates count only when the old object had none.
+    const old = options.oldObject;
+    if (!isJsonObject(old) || validateListSetsAndMaps('', schema, old).length === 0) {
+      errors.push(...validateListSetsAndMaps('', schema, value));
+    }
   }
   if (options.cel) {
     // strategy.go `hasBlockingErr`: CEL is skipped once an error makes its input unreliable.
@@ -133,7 +150,7 @@ interface Result {
  * counted (`result.Inc()`); the type validator adds a match only when it passes, the number and
  * slice validators one of their own, the object validator its children's.
  */
-function validateNode(s: Structural, data: unknown, path: string): Result {
+function validateNode(s: Structural, data: unknown, path: string, old: Old, branch = false): Result {
   const r: Result = { errors: [], count: 0 };
   const add = (errors: readonly OpenAPIError[], count = 0): void => {
     r.errors.push(...errors);
@@ -147,13 +164,13 @@ function validateNode(s: Structural, data: unknown, path: string): Result {
       add(errors, errors.length === 0 ? 1 : 0);
     }
     add(validateEnum(s, null, path));
-    return r;
+    return ratchet(r, data, old, branch);
   }
   if (typed) {
     const errors = validateType(s, data, path);
     add(errors, errors.length === 0 ? 2 : 1);
   }
-  const props = validateSchemaProps(s, data, path);
+  const props = validateSchemaProps(s, data, path, old);
   add(props.errors, props.count + 1);
   if (typeof data === 'string') {
     add(validateString(s, data, path), 1);
@@ -161,16 +178,44 @@ function validateNode(s: Structural, data: unknown, path: string): Result {
   }
   if (typeof data === 'number') add(validateNumber(s, data, path), 2);
   if (Array.isArray(data)) {
-    const slice = validateSlice(s, data, path);
+    const slice = validateSlice(s, data, path, old);
     add(slice.errors, slice.count + 1);
   }
   add(validateEnum(s, data, path), 1);
   if (isJsonObject(data)) {
-    const object = validateObject(s, data, path);
+    const object = validateObject(s, data, path, old);
     add(object.errors, object.count + 1);
   }
   r.count++;
-  return r;
+  return ratchet(r, data, old, branch);
+}
+
+/**
+ * ratcheting.go `ratchetingValueValidator.Validate`: a value that fails but equals its old
+ * value has its errors turned into warnings (dropped here), its match count kept. An anyOf,
+ * allOf or oneOf branch is a plain validator upstream (only its children are correlated).
+ */
+function ratchet(r: Result, data: unknown, old: Old, branch: boolean): Result {
+  if (branch || old === undefined || r.errors.length === 0 || !jsonEqual(data ?? null, old.value ?? null))
+    return r;
+  return { errors: [], count: r.count };
+}
+
+/** `CorrelatedObject.Key`: the old object's value at a key; never for apiVersion and kind at the root. */
+function oldField(old: Old, key: string, path: string): Old {
+  if (old === undefined || !isJsonObject(old.value) || !(key in old.value)) return undefined;
+  if (path === '' && (key === 'apiVersion' || key === 'kind')) return undefined;
+  return { value: old.value[key] };
+}
+
+/** `CorrelatedObject.Index`: only a `map` list's items correlate, by their key fields. */
+function oldItem(old: Old, s: Structural, item: unknown): Old {
+  if (old === undefined || !Array.isArray(old.value) || s.listType !== 'map' || !isJsonObject(item))
+    return undefined;
+  const match = old.value.find(
+    (o) => isJsonObject(o) && s.listMapKeys.every((k) => jsonEqual(o[k] ?? null, item[k] ?? null)),
+  );
+  return match === undefined ? undefined : { value: match };
 }
 
 /** The failure kept for an anyOf/oneOf: the one that matched most, the first among equals. */
@@ -179,7 +224,7 @@ function better(best: Result | undefined, r: Result): Result {
 }
 
 /** schema_props.go `schemaPropsValidator.Validate`: allOf, anyOf, oneOf and not. */
-function validateSchemaProps(s: Structural, data: unknown, path: string): Result {
+function validateSchemaProps(s: Structural, data: unknown, path: string, old: Old): Result {
   const out: Result = { errors: [], count: 1 };
   const merge = (r: Result | undefined): void => {
     if (r === undefined) return;
@@ -191,7 +236,7 @@ function validateSchemaProps(s: Structural, data: unknown, path: string): Result
     let best: Result | undefined;
     let success: Result | undefined;
     for (const sub of s.anyOf) {
-      const r = validateNode(sub, data, path);
+      const r = validateNode(sub, data, path, old, true);
       if (r.errors.length === 0) {
         success = r;
         break;
@@ -207,7 +252,7 @@ function validateSchemaProps(s: Structural, data: unknown, path: string): Result
     let best: Result | undefined;
     let success: Result | undefined;
     for (const sub of s.oneOf) {
-      const r = validateNode(sub, data, path);
+      const r = validateNode(sub, data, path, old, true);
       if (r.errors.length === 0) {
         validated++;
         best = undefined;
@@ -223,7 +268,7 @@ function validateSchemaProps(s: Structural, data: unknown, path: string): Result
   if (s.allOf.length > 0) {
     let validated = 0;
     for (const sub of s.allOf) {
-      const r = validateNode(sub, data, path);
+      const r = validateNode(sub, data, path, old, true);
       if (r.errors.length === 0) validated++;
       merge(r);
     }
@@ -232,18 +277,18 @@ function validateSchemaProps(s: Structural, data: unknown, path: string): Result
       out.errors.push(composite(`${goQuote(path)} must validate all the schemas (allOf)${more}`));
     }
   }
-  if (s.not && validateNode(s.not, data, path).errors.length === 0) {
+  if (s.not && validateNode(s.not, data, path, old, true).errors.length === 0) {
     out.errors.push(composite(`${goQuote(path)} must not validate the schema (not)`));
   }
   return out;
 }
 
 /** slice_validator.go `schemaSliceValidator.Validate`: items, then minItems, maxItems, uniqueItems. */
-function validateSlice(s: Structural, data: unknown[], path: string): Result {
+function validateSlice(s: Structural, data: unknown[], path: string, old: Old): Result {
   const out: Result = { errors: [], count: 1 };
   if (s.items) {
     data.forEach((v, i) => {
-      const r = validateNode(s.items!, v, `${path}[${i}]`);
+      const r = validateNode(s.items!, v, `${path}[${i}]`, oldItem(old, s, v));
       out.errors.push(...r.errors);
       out.count += r.count;
     });
@@ -264,10 +309,10 @@ function validateSlice(s: Structural, data: unknown[], path: string): Result {
 }
 
 /** object_validator.go `objectValidator.Validate`. */
-function validateObject(s: Structural, data: Record<string, unknown>, path: string): Result {
+function validateObject(s: Structural, data: Record<string, unknown>, path: string, old: Old): Result {
   const out: Result = { errors: [], count: 0 };
-  const child = (schema: Structural, value: unknown, at: string): void => {
-    const r = validateNode(schema, value, at);
+  const child = (schema: Structural, key: string, at: string): void => {
+    const r = validateNode(schema, data[key], at, oldField(old, key, path));
     out.errors.push(...r.errors);
     out.count += r.count;
   };
@@ -292,10 +337,10 @@ function validateObject(s: Structural, data: Record<string, unknown>, path: stri
     if (s.additionalProperties === false) {
       const message = `${path}.${key} in ${IN} is a forbidden property`;
       out.errors.push({ code: 'other', name: path, value: key, message });
-    } else if (extra) child(extra, data[key], `${path}.${key}`);
+    } else if (extra) child(extra, key, `${path}.${key}`);
   }
   for (const [name, prop] of s.properties ?? []) {
-    if (name in data) child(prop, data[name], path === '' ? name : `${path}.${name}`);
+    if (name in data) child(prop, name, path === '' ? name : `${path}.${name}`);
   }
   for (const name of s.required) {
     if (!(name in data)) {

@@ -18,9 +18,13 @@ export type Code =
   | 'maxItems'
   | 'tooManyProperties'
   | 'other'
-  /** Not an `*errors.Validation` (the anyOf/oneOf/allOf/not messages): no name, no value. */
+  /**
+   * Not an `*errors.Validation` (the anyOf/oneOf/allOf/not messages, a format range): reported
+   * at the root path with an empty value.
+   */
   | 'composite';
 
+/** One kube-openapi error: `Name` (its path), `Value`, `Valid` and `Values`, and its message. */
 export interface OpenAPIError {
   code: Code;
   name: string;
@@ -31,6 +35,7 @@ export interface OpenAPIError {
   values?: unknown[];
 }
 
+/** Where kube-openapi says a custom object's values are (`in body`). */
 export const IN = 'body';
 
 /** errors.InvalidType: a string value is quoted into the message (`typeFailWithData`). */

@@ -51,8 +51,8 @@ export function goJson(v: unknown): string {
 }
 
 /**
- * A bad value as `ErrorBody` prints it. `goInt` marks a Go `int` (TooMany's count), which the
- * default branch prints as JSON: the same digits.
+ * A bad value as `ErrorBody` prints it: a Go `int` (TooMany's count) goes through the JSON
+ * branch, which prints the same digits as `%v` does for an int64.
  */
 export function badValueText(v: unknown): string {
   if (typeof v === 'number') return goNumberText(v);

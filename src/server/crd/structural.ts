@@ -149,17 +149,62 @@ function keptFormat(type: string | undefined, format: string | undefined): strin
   }
 }
 
-function compilePattern(source: string): CompiledPattern {
-  // Go's RE2 and JavaScript agree on the patterns CRDs use, except RE2's inline flags: a
-  // leading `(?i)` (often after `^`, as in `^(?i)(abort|warn)?$`) becomes the `i` flag; `u`
-  // makes classes rune-based as in Go.
-  let body = source;
+const POSIX_CLASSES: Record<string, string> = {
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
+};
+
+/**
+ * An RE2 pattern (Go's regexp, which kube-openapi values.go `Pattern` compiles) in JavaScript's
+ * syntax: a leading inline flag group `(?i)` (often after `^`, as in `^(?i)(abort|warn)?$`)
+ * becomes a flag, `\A` and `\z` the input's ends, `(?P<name>` a named group, `[[:alpha:]]`
+ * classes their ASCII ranges. Everything else reads the same in both.
+ */
+export function re2ToJs(source: string): { body: string; flags: string } {
+  let body = '';
   let flags = 'u';
-  const inline = /^(\^?)\(\?([ims]+)\)/.exec(body);
+  let rest = source;
+  const inline = /^(\^?)\(\?([ims]+)\)/.exec(rest);
   if (inline) {
-    body = inline[1] + body.slice(inline[0].length);
+    rest = inline[1] + rest.slice(inline[0].length);
     for (const f of inline[2]!) if (!flags.includes(f)) flags += f;
   }
+  for (let i = 0; i < rest.length; i++) {
+    const ch = rest[i]!;
+    if (ch === '\\' && i + 1 < rest.length) {
+      const next = rest[i + 1]!;
+      body += next === 'A' ? '^' : next === 'z' ? '$' : ch + next;
+      i++;
+    } else if (rest.startsWith('(?P<', i)) {
+      body += '(?<';
+      i += 3;
+    } else if (rest.startsWith('[:', i)) {
+      const m = /^\[:(\^?)([a-z]+):\]/.exec(rest.slice(i));
+      const range = m ? POSIX_CLASSES[m[2]!] : undefined;
+      if (m && range !== undefined && m[1] === '') {
+        body += range;
+        i += m[0].length - 1;
+      } else body += ch;
+    } else body += ch;
+  }
+  return { body, flags };
+}
+
+function compilePattern(source: string): CompiledPattern {
+  const { body, flags } = re2ToJs(source);
+  // `u` makes classes rune-based as in Go; a pattern only the looser mode reads is tried there.
   try {
     return { source, regexp: new RegExp(body, flags) };
   } catch {

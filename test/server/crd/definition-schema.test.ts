@@ -6,7 +6,7 @@
  * reported at `spec.validation.openAPIV3Schema`, as kube-apiserver does.
  */
 import { describe, expect, it } from 'vitest';
-import { validateCustomResourceDefinition } from '../../../src/server/crd/definition-validation.js';
+import { validateCustomResourceDefinition } from '../../../src/server/crd/definition/validation.js';
 
 type Json = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import {
   validateCustomResourceDefinition,
   validateCustomResourceDefinitionUpdate,
-} from '../../../src/server/crd/definition-validation.js';
+} from '../../../src/server/crd/definition/validation.js';
 
 type Json = Record<string, unknown>;
 

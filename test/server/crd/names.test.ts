@@ -5,13 +5,13 @@
  * NamesAccepted and Established conditions.
  */
 import { describe, expect, it } from 'vitest';
-import { apiApprovalCondition } from '../../../src/server/crd/conditions.js';
+import { apiApprovalCondition } from '../../../src/server/crd/definition/conditions.js';
 import {
   acceptedNamesForGroup,
   establish,
   namesAndConditions,
   setCondition,
-} from '../../../src/server/crd/names.js';
+} from '../../../src/server/crd/definition/names.js';
 import { REGISTRY } from '../../../src/server/kinds/registry.js';
 
 type Names = {

@@ -3,8 +3,8 @@
  * prunenulls.go `PruneNonNullableNullsWithoutDefaults`).
  */
 import { describe, expect, it } from 'vitest';
-import { applyDefaults, pruneNonNullableNulls } from '../../../src/server/crd/schema-default.js';
-import { compileStructural } from '../../../src/server/crd/structural.js';
+import { applyDefaults, pruneNonNullableNulls } from '../../../src/server/crd/schema/default.js';
+import { compileStructural } from '../../../src/server/crd/schema/structural.js';
 
 const schema = compileStructural({
   type: 'object',

@@ -4,7 +4,7 @@
  * facade (schema-engine.ts) in the order the custom resource handler applies them.
  */
 import { describe, expect, it } from 'vitest';
-import { compileCrdSchema } from '../../../src/server/crd/schema-engine.js';
+import { compileCrdSchema } from '../../../src/server/crd/schema/engine.js';
 
 const crd = compileCrdSchema({
   type: 'object',

@@ -3,8 +3,8 @@
  * `supportedVersionedFormats`, checked by kube-openapi strfmt's default registry).
  */
 import { describe, expect, it } from 'vitest';
-import { formatChecker } from '../../../src/server/crd/schema-formats.js';
-import { compileStructural } from '../../../src/server/crd/structural.js';
+import { formatChecker } from '../../../src/server/crd/schema/formats.js';
+import { compileStructural } from '../../../src/server/crd/schema/structural.js';
 
 describe('CRD string formats', () => {
   const table: Array<[string, string[], string[]]> = [

@@ -3,8 +3,8 @@
  * with `TrackUnknownFieldPaths`): what is dropped, what is kept, and the sorted paths returned.
  */
 import { describe, expect, it } from 'vitest';
-import { pruneUnknownFields } from '../../../src/server/crd/schema-prune.js';
-import { compileStructural } from '../../../src/server/crd/structural.js';
+import { pruneUnknownFields } from '../../../src/server/crd/schema/prune.js';
+import { compileStructural } from '../../../src/server/crd/schema/structural.js';
 
 const schema = compileStructural({
   type: 'object',

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { applyDefaults } from '../../../src/server/crd/schema-default.js';
-import { pruneUnknownFields } from '../../../src/server/crd/schema-prune.js';
-import { validateCustomObject } from '../../../src/server/crd/schema-validate.js';
-import { type CrdSchemaProps, compileStructural } from '../../../src/server/crd/structural.js';
+import { applyDefaults } from '../../../src/server/crd/schema/default.js';
+import { pruneUnknownFields } from '../../../src/server/crd/schema/prune.js';
+import { type CrdSchemaProps, compileStructural } from '../../../src/server/crd/schema/structural.js';
+import { validateCustomObject } from '../../../src/server/crd/schema/validate.js';
 
 const fixture = (name: string): unknown =>
   parse(readFileSync(new URL(`../fixtures/crds/${name}`, import.meta.url), 'utf8'));

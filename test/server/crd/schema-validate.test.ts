@@ -4,8 +4,8 @@
  * validation.go `kubeOpenAPIResultToFieldErrors`, printed as apimachinery `field.Error`).
  */
 import { describe, expect, it } from 'vitest';
-import { validateCustomObject } from '../../../src/server/crd/schema-validate.js';
-import { type CrdSchemaProps, compileStructural } from '../../../src/server/crd/structural.js';
+import { type CrdSchemaProps, compileStructural } from '../../../src/server/crd/schema/structural.js';
+import { validateCustomObject } from '../../../src/server/crd/schema/validate.js';
 
 /** The full texts (`field: message`) of validating `spec` under a schema for `spec.<field>`. */
 function errorsOf(field: CrdSchemaProps, value: unknown, extra: CrdSchemaProps = {}): string[] {

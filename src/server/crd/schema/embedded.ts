@@ -9,11 +9,11 @@
  *
  * Paths are field.Path's (`.child`, `[key]`, `[i]`), as in listtype.
  */
-import type { FieldError } from '../kinds/types.js';
-import { validateObjectMeta } from '../kinds/validation.js';
-import { isDNS1035Label } from '../kinds/validation-names.js';
-import { jsonKindOf } from '../schema/go-text.js';
-import { invalidError, requiredError } from './schema-errors.js';
+import type { FieldError } from '../../kinds/types.js';
+import { validateObjectMeta } from '../../kinds/validation.js';
+import { isDNS1035Label } from '../../kinds/validation-names.js';
+import { jsonKindOf } from '../../schema/go-text.js';
+import { invalidError, requiredError } from './errors.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);

@@ -11,8 +11,8 @@
  * ObjectMeta's typed check is the built-in schema engine's (../schema/typed-check.ts), the same
  * one every built-in kind's metadata goes through.
  */
-import { strictPath } from '../schema/issue-text.js';
-import { checkerOf, runCheck } from '../schema/typed-check.js';
+import { strictPath } from '../../schema/issue-text.js';
+import { checkerOf, runCheck } from '../../schema/typed-check.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';

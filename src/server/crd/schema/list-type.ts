@@ -5,8 +5,8 @@
  * {"name":"http"}`. Only the second occurrence of a value is named (`validateListSet`).
  * Paths are field.Path's: `.child`, `[key]` for a map's key, `[i]` for an index.
  */
-import type { FieldError } from '../kinds/types.js';
-import { duplicateError, goJson, invalidError } from './schema-errors.js';
+import type { FieldError } from '../../kinds/types.js';
+import { duplicateError, goJson, invalidError } from './errors.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);

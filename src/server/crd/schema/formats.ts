@@ -8,7 +8,7 @@
  * agree with them on ordinary input. `password` accepts anything.
  */
 import { isIPv6 } from 'node:net';
-import { isDNS1123Label, isDNS1123Subdomain } from '../kinds/validation-names.js';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../kinds/validation-names.js';
 
 type Check = (value: string) => boolean;
 

@@ -8,7 +8,7 @@
  * (`sync`). A fresh kube-apiserver runs both within milliseconds of a create,
  * so the server may apply {@link namesAndConditions} then {@link establish} at once.
  */
-import { arr, rec, str } from '../kinds/access.js';
+import { arr, rec, str } from '../../kinds/access.js';
 import type { CustomResourceDefinitionCondition, CustomResourceDefinitionNames } from './types.js';
 
 /** A CRD's names, read tolerantly (absent lists stay absent, as Go's nil slices). */

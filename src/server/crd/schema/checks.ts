@@ -3,10 +3,10 @@
  * pkg/validation/validate: type.go `typeValidator`, validator.go `stringValidator`,
  * `numberValidator`, `basicCommonValidator`, formats.go `formatValidator`), each returning
  * kube-openapi's error with its message (pkg/validation/errors/schema.go) for
- * schema-validate.ts to turn into field errors.
+ * validate.ts to turn into field errors.
  */
-import { goFloat, goQuote, goValue } from '../schema/go-text.js';
-import { formatChecker } from './schema-formats.js';
+import { goFloat, goQuote, goValue } from '../../schema/go-text.js';
+import { formatChecker } from './formats.js';
 import { isJsonObject, type Structural } from './structural.js';
 
 /** kube-openapi errors/schema.go failure codes the conversion tells apart. */

@@ -6,7 +6,7 @@
  * `ValidateCustomResourceDefinitionUpdate` and what they call), after what
  * the request path does first: v1 defaulting (`SetDefaults_CustomResourceDefinitionSpec`,
  * pkg/apis/apiextensions/v1/defaults.go), the internal conversion
- * (definition-internal.ts) and the strategy's `PrepareForCreate` /
+ * (internal.ts) and the strategy's `PrepareForCreate` /
  * `PrepareForUpdate` (pkg/registry/customresourcedefinition/strategy.go,
  * which decide `status.storedVersions`).
  *
@@ -15,27 +15,22 @@
  * anyway), and the update-time leniency for schemas stored before a rule existed (a v1 object
  * created here always met them).
  */
-import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
-import type { FieldError } from '../kinds/types.js';
-import { validateObjectMeta } from '../kinds/validation.js';
-import { isDNS1035Label, isDNS1123Subdomain } from '../kinds/validation-names.js';
+import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import type { FieldError } from '../../kinds/types.js';
+import { validateObjectMeta } from '../../kinds/validation.js';
+import { isDNS1035Label, isDNS1123Subdomain } from '../../kinds/validation-names.js';
 import { API_APPROVAL_ANNOTATION, apiApprovalState, isProtectedCommunityGroup } from './conditions.js';
-import { invalid, key, required } from './definition-errors.js';
-import {
-  goVersions,
-  type InternalSpec,
-  type InternalVersion,
-  toInternalSpec,
-} from './definition-internal.js';
+import { invalid, key, required } from './errors.js';
+import { goVersions, type InternalSpec, type InternalVersion, toInternalSpec } from './internal.js';
 import {
   validateColumn,
   validateCustomResourceConversion,
   validateEnumStrings,
   validateNames,
   validateSubresources,
-} from './definition-parts.js';
-import { schemaHas, validateCustomResourceValidation } from './definition-schema-rules.js';
-import { validateSelectableFields } from './definition-selectable.js';
+} from './parts.js';
+import { schemaHas, validateCustomResourceValidation } from './schema-rules.js';
+import { validateSelectableFields } from './selectable.js';
 
 /** The knobs upstream's `validationOptions` turns on an update (create uses the strict ones). */
 interface Options {

@@ -4,20 +4,20 @@
  * words them: `validateCustomResourceDefinitionValidation` (the root rules
  * with the status subresource, structural-ness) and
  * `ValidateCustomResourceDefinitionOpenAPISchema` with `specStandardValidatorV3.validate`
- * (forbidden keywords, and the walk that applies definition-schema-lists.ts's
+ * (forbidden keywords, and the walk that applies schema-lists.ts's
  * list, map and CEL-rule checks at every node).
  *
- * Defaults are checked by definition-schema-defaults.ts. Not here yet:
+ * Defaults are checked by schema-defaults.ts. Not here yet:
  * compiling CEL rules and their cost (`cel.Compile`).
  */
-import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
-import type { FieldError } from '../kinds/types.js';
-import { forbidden, invalid, key, notSupported } from './definition-errors.js';
-import { GoRendered, goSchemaProps } from './definition-internal.js';
-import { validateSchemaDefaults } from './definition-schema-defaults.js';
-import { celRuleShapes, listAndMapTypes } from './definition-schema-lists.js';
-import { newStructuralError, validateStructural } from './definition-schema-structural.js';
-import type { CrdSchemaProps } from './structural.js';
+import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import type { FieldError } from '../../kinds/types.js';
+import type { CrdSchemaProps } from '../schema/structural.js';
+import { forbidden, invalid, key, notSupported } from './errors.js';
+import { GoRendered, goSchemaProps } from './internal.js';
+import { validateSchemaDefaults } from './schema-defaults.js';
+import { celRuleShapes, listAndMapTypes } from './schema-lists.js';
+import { newStructuralError, validateStructural } from './schema-structural.js';
 
 /** `openapiV3Types`, sorted as `sets.String.List()`. */
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];

@@ -5,9 +5,9 @@
  * pkg/apiserver/schema/cel/validation.go, array notation off), outside
  * metadata, to a string, boolean or integer; at most 8 distinct.
  */
-import { isObject, type JsonObject, rec, str } from '../kinds/access.js';
-import type { FieldError } from '../kinds/types.js';
-import { duplicate, invalid, required, tooMany } from './definition-errors.js';
+import { isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import type { FieldError } from '../../kinds/types.js';
+import { duplicate, invalid, required, tooMany } from './errors.js';
 
 /** `MaxSelectableFields`. */
 export const MAX_SELECTABLE_FIELDS = 8;

@@ -5,9 +5,9 @@
  * an internal struct as {@link GoRendered}. The kinds room's helpers keep the
  * older `%#v` style for their own kinds; CRD errors follow the current one.
  */
-import type { FieldError } from '../kinds/types.js';
-import { FieldErrorType } from '../kinds/validation.js';
-import { GoRendered, goJson } from './definition-internal.js';
+import type { FieldError } from '../../kinds/types.js';
+import { FieldErrorType } from '../../kinds/validation.js';
+import { GoRendered, goJson } from './internal.js';
 
 function body(head: string, value: unknown, detail: string): string {
   let text: string;

@@ -5,10 +5,10 @@
  * k8s.io/apiserver pkg/util/webhook's URL and service rules), printer
  * columns, the scale subresource's paths, and the names.
  */
-import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
-import type { FieldError } from '../kinds/types.js';
-import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from '../kinds/validation-names.js';
-import { forbidden, invalid, notSupported, required } from './definition-errors.js';
+import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import type { FieldError } from '../../kinds/types.js';
+import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from '../../kinds/validation-names.js';
+import { forbidden, invalid, notSupported, required } from './errors.js';
 
 /** `validateEnumStrings`: required when `isRequired`, else one of `accepted`. */
 export function validateEnumStrings(

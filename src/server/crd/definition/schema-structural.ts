@@ -10,10 +10,10 @@
  * that validates, prunes and defaults custom resources lives beside it
  * (structural*, validate*, prune*, default*).
  */
-import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
-import type { FieldError } from '../kinds/types.js';
-import { forbidden, invalid, key, required } from './definition-errors.js';
-import { compileStructural } from './structural.js';
+import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import type { FieldError } from '../../kinds/types.js';
+import { compileStructural } from '../schema/structural.js';
+import { forbidden, invalid, key, required } from './errors.js';
 
 type Level = 'root' | 'item' | 'field';
 

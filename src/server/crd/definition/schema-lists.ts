@@ -5,10 +5,10 @@
  * (x-kubernetes-list-type / -map-type / -list-map-keys, `validateMapListKeysMapSet`,
  * and the shape of `x-kubernetes-validations` entries; the CEL itself is not compiled).
  */
-import { arr, isObject, type JsonObject, rec, str } from '../kinds/access.js';
-import type { FieldError } from '../kinds/types.js';
-import { forbidden, invalid, key, notSupported, required } from './definition-errors.js';
-import { GoRendered, goSchemaProps } from './definition-internal.js';
+import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import type { FieldError } from '../../kinds/types.js';
+import { forbidden, invalid, key, notSupported, required } from './errors.js';
+import { GoRendered, goSchemaProps } from './internal.js';
 
 /** The list-type, map-type and list-map-key rules of `ValidateCustomResourceDefinitionOpenAPISchema`. */
 export function listAndMapTypes(s: JsonObject, path: string): FieldError[] {

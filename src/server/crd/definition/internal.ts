@@ -12,7 +12,7 @@
  *   `json.Marshal`; the internal structs carry no json tags, so the value reads
  *   `[{"Name":"v1","Served":true,...}]` with Go's field names and order.
  */
-import { arr, isObject, type JsonObject, rec, sameJson, str } from '../kinds/access.js';
+import { arr, isObject, type JsonObject, rec, sameJson, str } from '../../kinds/access.js';
 
 /** A value already rendered as `ErrorBody` prints it (for internal structs). */
 export class GoRendered {

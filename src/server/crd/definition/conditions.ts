@@ -8,7 +8,7 @@
  * (`IsProtectedCommunityGroup`, `GetAPIApprovalState`) and
  * pkg/controller/apiapproval/apiapproval_controller.go (`calculateCondition`).
  */
-import { rec, str } from '../kinds/access.js';
+import { rec, str } from '../../kinds/access.js';
 import type { CustomResourceDefinitionCondition } from './types.js';
 
 /** `KubeAPIApprovedAnnotation`. */

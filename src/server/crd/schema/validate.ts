@@ -5,9 +5,9 @@
  * validators that apply to the value's kind), then apiextensions-apiserver
  * pkg/apiserver/validation/validation.go `kubeOpenAPIResultToFieldErrors` turns each message
  * into a field error; then, as pkg/registry/customresource/strategy.go `Validate` orders them,
- * embedded resources are checked (objectmeta `Validate`, schema-embedded.ts), duplicates in
+ * embedded resources are checked (objectmeta `Validate`, embedded.ts), duplicates in
  * `x-kubernetes-list-type` set and map lists are found (listtype `ValidateListSetsAndMaps`,
- * schema-list-type.ts), and the CEL hook runs only when nothing blocking was found. On update
+ * list-type.ts), and the CEL hook runs only when nothing blocking was found. On update
  * (`oldObject`), errors in values left unchanged are ratcheted away (ratcheting.go).
  *
  * Paths are kube-openapi's: `spec.size`, `spec.items[0].name`; `required` and additional
@@ -15,8 +15,8 @@
  * Where upstream iterates a Go map (properties, keys) the order here is the schema's or the
  * object's; kube's own order is random.
  */
-import type { FieldError } from '../kinds/types.js';
-import { goQuote } from '../schema/go-text.js';
+import type { FieldError } from '../../kinds/types.js';
+import { goQuote } from '../../schema/go-text.js';
 import {
   IN,
   jsonEqual,
@@ -26,8 +26,8 @@ import {
   validateNumber,
   validateString,
   validateType,
-} from './schema-checks.js';
-import { validateEmbeddedResources } from './schema-embedded.js';
+} from './checks.js';
+import { validateEmbeddedResources } from './embedded.js';
 import {
   CrdErrorType,
   invalidError,
@@ -36,9 +36,9 @@ import {
   tooLongError,
   tooManyError,
   typeInvalidError,
-} from './schema-errors.js';
-import { formatChecker } from './schema-formats.js';
-import { validateListSetsAndMaps } from './schema-list-type.js';
+} from './errors.js';
+import { formatChecker } from './formats.js';
+import { validateListSetsAndMaps } from './list-type.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 
 /**

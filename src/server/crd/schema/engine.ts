@@ -6,7 +6,7 @@
  * 1. {@link CrdSchema.prune} as the decoder's `unstructuredSchemaCoercer.apply` does: the
  *    object's metadata coerced to ObjectMeta, unknown fields dropped (`PruneWithOptions`), nulls
  *    no schema allows and no default replaces dropped (`PruneNonNullableNullsWithoutDefaults`),
- *    embedded resources' metadata coerced (schema-objectmeta.ts). The returned paths become, per
+ *    embedded resources' metadata coerced (objectmeta.ts). The returned paths become, per
  *    `fieldValidation`,
  *    nothing (Ignore), `unknown field "<path>"` warnings (Warn) or a strict decoding error
  *    (Strict), exactly as for built-in kinds.
@@ -16,12 +16,12 @@
  *
  * A version served with `x-kubernetes-preserve-unknown-fields` at the root simply prunes nothing.
  */
-import type { FieldError } from '../kinds/types.js';
-import { applyDefaults, pruneNonNullableNulls } from './schema-default.js';
-import { coerceEmbeddedMetadata, coerceRootMetadata } from './schema-objectmeta.js';
-import { type PruneOptions, pruneUnknownFields } from './schema-prune.js';
-import { type ValidateOptions, validateCustomObject } from './schema-validate.js';
+import type { FieldError } from '../../kinds/types.js';
+import { applyDefaults, pruneNonNullableNulls } from './default.js';
+import { coerceEmbeddedMetadata, coerceRootMetadata } from './objectmeta.js';
+import { type PruneOptions, pruneUnknownFields } from './prune.js';
 import { type CrdSchemaProps, compileStructural, type Structural } from './structural.js';
+import { type ValidateOptions, validateCustomObject } from './validate.js';
 
 /** A compiled CRD version schema. */
 export interface CrdSchema {

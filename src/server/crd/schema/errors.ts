@@ -9,8 +9,8 @@
  * slices, Go `int`s, nil) as JSON: `spec.size: Invalid value: 0: spec.size in body should be
  * greater than or equal to 1`.
  */
-import type { FieldError } from '../kinds/types.js';
-import { goFloat, goQuote } from '../schema/go-text.js';
+import type { FieldError } from '../../kinds/types.js';
+import { goFloat, goQuote } from '../../schema/go-text.js';
 
 /** The `reason` of each cause (field.ErrorType). */
 export const CrdErrorType = {

@@ -4,18 +4,18 @@
  * pkg/apiserver/schema/defaulting/validation.go `ValidateDefaults`, run by
  * validation.go's `validateCustomResourceDefinitionValidation` once the
  * schema is structural. The value checks are the schema engine's own
- * (schema-validate.ts, schema-prune.ts), so a default is judged exactly as a
+ * (../schema/validate.ts, ../schema/prune.ts), so a default is judged exactly as a
  * custom object's field would be.
  *
  * Not here: defaults inside embedded resources' metadata (upstream coerces
  * and validates them as ObjectMeta; top-level metadata defaults are already
  * forbidden) and CEL rules on defaults.
  */
-import type { FieldError } from '../kinds/types.js';
-import { invalid, key } from './definition-errors.js';
-import { pruneUnknownFields } from './schema-prune.js';
-import { validateCustomObject } from './schema-validate.js';
-import { type CrdSchemaProps, compileStructural, type Structural } from './structural.js';
+import type { FieldError } from '../../kinds/types.js';
+import { pruneUnknownFields } from '../schema/prune.js';
+import { type CrdSchemaProps, compileStructural, type Structural } from '../schema/structural.js';
+import { validateCustomObject } from '../schema/validate.js';
+import { invalid, key } from './errors.js';
 
 /** `validate` of defaulting/validation.go: each default, then items and properties (sorted). */
 function walk(s: Structural, path: string, insideMeta: boolean, errs: FieldError[]): void {

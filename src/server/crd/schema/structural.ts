@@ -1,7 +1,7 @@
 /**
  * A CRD version's `openAPIV3Schema` compiled once into a {@link Structural} tree that the
- * validator (schema-validate.ts), the pruner (schema-prune.ts) and the defaulter
- * (schema-default.ts) walk. The shape follows apiextensions-apiserver
+ * validator (validate.ts), the pruner (prune.ts) and the defaulter
+ * (default.ts) walk. The shape follows apiextensions-apiserver
  * pkg/apiserver/schema/structural.go `Structural` (items, properties, additionalProperties,
  * the Generic/Extensions parts) plus the value validations kube-openapi checks
  * (`ValueValidation`, including allOf/anyOf/oneOf/not, which in a structural schema may only

@@ -70,6 +70,13 @@ describe('JsonPath.findResults', () => {
     expect(find(".metadata.labels['kubernetes.io/os']")).toEqual([]);
   });
 
+  it("a union of dict keys, as client-go's own test `{.items[*]['metadata.name', 'status.capacity']}`", () => {
+    const nodes = { items: [{ metadata: { name: 'n1' }, status: { capacity: { cpu: '4' } } }] };
+    expect(printResults(find(".items[*]['metadata.name', 'status.capacity']", nodes))).toBe('n1 {"cpu":"4"}');
+    expect(new JsonPath('{[-1].x}').findResults([{ x: null }])).toEqual([[null]]);
+    expect(printResults([null])).toBe('null');
+  });
+
   it('an action left open is a syntax error', () => {
     expect(() => new JsonPath('{.a')).toThrow('unclosed action');
   });

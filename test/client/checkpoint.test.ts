@@ -10,7 +10,7 @@ import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { buildPod } from '../../src/sim/index.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServerWithClient } from '../helpers/server.js';
 import { startSilentServer } from '../helpers/silent-server.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -25,17 +25,8 @@ afterEach(async () => {
 });
 
 let n = 0;
-async function serve(): Promise<{ server: RunningServer; kube: KubeClient }> {
-  const kubeconfig = join(dir, `kubeconfig-${n++}`);
-  const server = await startTestServer({ kubeconfigOut: kubeconfig, historyWindow: 600_000 });
-  const kube = await KubeClient.load({ kubeconfig, qps: 0 });
-  cleanups.push(async () => {
-    await kube.close();
-    await server.close();
-  });
-  await kube.resource('namespaces').create({ metadata: { name: 'demo' } });
-  return { server, kube };
-}
+const serve = () =>
+  startTestServerWithClient(join(dir, `kubeconfig-${n++}`), cleanups, { historyWindow: 600_000 });
 
 const pod = (name: string, image = 'nginx:1.27'): KubeObject => buildPod(name, { image });
 

@@ -7,30 +7,20 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KubeClient } from '../../src/client/client.js';
+import type { KubeClient } from '../../src/client/client.js';
 import { Informer, type InformerHandlers } from '../../src/client/informer/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream } from '../helpers/scripted-source.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServerWithClient } from '../helpers/server.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const tempDir = tempDirForFile('watchmark-informer-delivery-');
 const cleanups = cleanupAfterEach();
 
 let n = 0;
-async function serve(): Promise<{ kube: KubeClient }> {
-  const kubeconfig = join(tempDir(), `kubeconfig-${n++}`);
-  const server = await startTestServer({ kubeconfigOut: kubeconfig });
-  const kube = await KubeClient.load({ kubeconfig, qps: 0 });
-  cleanups.push(async () => {
-    await kube.close();
-    await server.close();
-  });
-  await kube.resource('namespaces').create({ metadata: { name: 'demo' } });
-  return { kube };
-}
+const serve = () => startTestServerWithClient(join(tempDir(), `kubeconfig-${n++}`), cleanups);
 
 /** A promise the test settles: `open()` resolves `closed`. */
 function gate(): { closed: Promise<void>; open: () => void } {

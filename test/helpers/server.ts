@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { KubeClient } from '../../src/client/client.js';
 import type { WatchEvent } from '../../src/protocol/events.js';
 import { JsonLinesDecoder } from '../../src/protocol/jsonlines.js';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
@@ -193,4 +194,24 @@ export async function ensureNamespace(server: RunningServer, name: string): Prom
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
   });
   if (r.status !== 201 && r.status !== 409) throw new Error(`namespace ${name}: ${r.status} ${r.text}`);
+}
+
+/**
+ * A test server with a `demo` namespace and a KubeClient loaded from the
+ * kubeconfig it writes at `kubeconfig`; `cleanups` (see cleanupAfterEach)
+ * closes both.
+ */
+export async function startTestServerWithClient(
+  kubeconfig: string,
+  cleanups: Array<() => Promise<void>>,
+  opts: ServerOptions = {},
+): Promise<{ server: RunningServer; kube: KubeClient }> {
+  const server = await startTestServer({ kubeconfigOut: kubeconfig, ...opts });
+  const kube = await KubeClient.load({ kubeconfig, qps: 0 });
+  cleanups.push(async () => {
+    await kube.close();
+    await server.close();
+  });
+  await kube.resource('namespaces').create({ metadata: { name: 'demo' } });
+  return { server, kube };
 }

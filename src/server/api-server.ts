@@ -121,6 +121,8 @@ class ApiServer implements RunningServer {
   private readonly namespaces: NamespaceLifecycle;
   private readonly metrics: ServerMetrics;
   private readonly ctx: ResourceContext;
+  /** What the non-resource paths (health, discovery, OpenAPI, metrics, debug) read. */
+  private readonly nonResource: NonResourceContext;
   private readonly health: HealthEndpoints;
   private authenticator: Authenticator | undefined;
   private ui: LiveUi | undefined;
@@ -189,6 +191,16 @@ class ApiServer implements RunningServer {
       countBytes: (bytes) => {
         this.stats.responseBytesWritten += bytes;
       },
+    };
+    this.nonResource = {
+      stats: this.stats,
+      store: this.store,
+      cacher: this.cacher,
+      health: this.health,
+      metrics: this.metrics,
+      kinds: this.kinds,
+      compact: () => this.compact(),
+      dropWatches: () => this.dropWatches(),
     };
   }
 
@@ -333,19 +345,6 @@ class ApiServer implements RunningServer {
     this.background.add(p);
   }
 
-  private nonResourceContext(): NonResourceContext {
-    return {
-      stats: this.stats,
-      store: this.store,
-      cacher: this.cacher,
-      health: this.health,
-      metrics: this.metrics,
-      kinds: this.kinds,
-      compact: () => this.compact(),
-      dropWatches: () => this.dropWatches(),
-    };
-  }
-
   private handle(req: IncomingMessage, res: ServerResponse): void {
     this.stats.requests++;
     res.on('finish', () => {
@@ -381,13 +380,13 @@ class ApiServer implements RunningServer {
     }
     if (info) return handleResource(this.ctx, req, res, info, query);
     if (path.startsWith('/debug/watchmark/'))
-      return serveDebug(this.nonResourceContext(), method, path.slice('/debug/watchmark/'.length), res);
+      return serveDebug(this.nonResource, method, path.slice('/debug/watchmark/'.length), res);
     if (method !== 'GET' && method !== 'HEAD') {
       throw StatusError.of(
         'MethodNotAllowed',
         `the server does not allow this method on the requested resource`,
       );
     }
-    return serveNonResource(this.nonResourceContext(), req, res, path, query);
+    return serveNonResource(this.nonResource, req, res, path, query);
   }
 }

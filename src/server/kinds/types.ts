@@ -58,6 +58,25 @@ export interface ResourceKind {
   columnsIncludeName?: boolean;
   /** For the scale subresource: where replicas and the selector live. */
   scale?: { specReplicas: string; statusReplicas: string; labelSelector: string };
+  /** Set on kinds a CustomResourceDefinition defines; undefined on the built-ins. */
+  custom?: CustomKindInfo;
+}
+
+/** What a kind defined by a CustomResourceDefinition carries beyond a built-in's entry. */
+export interface CustomKindInfo {
+  /** The definition's name, `widgets.example.com`. */
+  crdName: string;
+  /** The definition's uid: discovery and OpenAPI caches are keyed by it. */
+  crdUid: string;
+  /** The version objects are stored in (`spec.versions[].storage`). */
+  storageVersion: string;
+  /** Every served version, in the definition's order. */
+  servedVersions: string[];
+  /** This version's `schema.openAPIV3Schema`, as the definition holds it (undefined: none). */
+  openAPIV3Schema?: Readonly<Record<string, unknown>>;
+  /** This version's `deprecated` and `deprecationWarning`. */
+  deprecated?: boolean;
+  deprecationWarning?: string;
 }
 
 /** A validation failure of one field, reported in a 422 Status's causes. */

@@ -36,8 +36,17 @@ const MODELS_DIR = join(CLIENT_NODE_DIR, 'dist', 'gen', 'models');
 
 /** One field of a @kubernetes/client-node model: its OpenAPI `format` (`int32`, `int64`, `byte`, ...). */
 interface ModelAttribute {
+  name: string;
   baseName: string;
+  type: string;
   format: string;
+}
+
+/** A client-node model: each JSON field's format, and its attributes as the model lists them. */
+interface Model {
+  file: string;
+  formats: Map<string, string>;
+  attributes: ModelAttribute[];
 }
 
 /**
@@ -47,8 +56,8 @@ interface ModelAttribute {
  * own OpenAPI document and keep its `format` on each field, which the schema engine needs to
  * refuse 3000000000 for an int32 as Go's decoder does.
  */
-async function loadModelFormats(): Promise<Map<string, Map<string, string>>> {
-  const models = new Map<string, Map<string, string>>();
+async function loadModelFormats(): Promise<Map<string, Model>> {
+  const models = new Map<string, Model>();
   for (const file of readdirSync(MODELS_DIR)) {
     if (!file.endsWith('.js') || file === 'ObjectSerializer.js' || file === 'all.js') continue;
     const module = (await import(pathToFileURL(join(MODELS_DIR, file)).href)) as Record<
@@ -58,7 +67,11 @@ async function loadModelFormats(): Promise<Map<string, Map<string, string>>> {
     const name = file.replace(/\.js$/, '');
     const attributes = module[name]?.attributeTypeMap;
     if (!attributes) continue;
-    models.set(name, new Map(attributes.map((a) => [a.baseName, a.format])));
+    models.set(name, {
+      file: join(MODELS_DIR, `${name}.d.ts`),
+      formats: new Map(attributes.map((a) => [a.baseName, a.format])),
+      attributes,
+    });
   }
   return models;
 }
@@ -67,10 +80,7 @@ async function loadModelFormats(): Promise<Map<string, Map<string, string>>> {
  * The client-node model of an OpenAPI type: `V1<Kind>`, or `<Group>V1<Kind>` where the
  * generator had to tell two groups' types of one name apart (`CoreV1Event`).
  */
-function modelOf(
-  models: Map<string, Map<string, string>>,
-  openApiName: string,
-): Map<string, string> | undefined {
+function modelOf(models: Map<string, Model>, openApiName: string): Model | undefined {
   const parts = openApiName.split('.');
   const [kind, version, group] = [parts.at(-1)!, parts.at(-2)!, parts.at(-3)!];
   const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -90,12 +100,30 @@ function withFormat(type: ApiFieldType, format: string | undefined, where: strin
   return type;
 }
 
+/**
+ * The kubernetes-types modules whose types live outside `io.k8s.api.<group>.<version>`, by their
+ * OpenAPI name prefix: the apimachinery packages, and the apiextensions-apiserver's own API
+ * (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1, whose OpenAPI names keep the
+ * module path, `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps`).
+ */
+const PACKAGES: Readonly<Record<string, string>> = {
+  'meta/v1': 'io.k8s.apimachinery.pkg.apis.meta.v1',
+  'api/resource': 'io.k8s.apimachinery.pkg.api.resource',
+  runtime: 'io.k8s.apimachinery.pkg.runtime',
+  'apiextensions/v1': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1',
+};
+
 /** kubernetes-types module (`core/v1`, `meta/v1`, `api/resource`, `runtime`) → OpenAPI name prefix. */
 function openApiPackage(module: string): string {
-  if (module === 'meta/v1') return 'io.k8s.apimachinery.pkg.apis.meta.v1';
-  if (module === 'api/resource') return 'io.k8s.apimachinery.pkg.api.resource';
-  if (module === 'runtime') return 'io.k8s.apimachinery.pkg.runtime';
-  return `io.k8s.api.${module.replace('/', '.')}`;
+  return PACKAGES[module] ?? `io.k8s.api.${module.replace('/', '.')}`;
+}
+
+/** The kubernetes-types module and interface of an OpenAPI name (the inverse of {@link openApiPackage}). */
+function moduleOf(openApiName: string): { module: string; name: string } {
+  const dot = openApiName.lastIndexOf('.');
+  const [prefix, name] = [openApiName.slice(0, dot), openApiName.slice(dot + 1)];
+  const known = Object.entries(PACKAGES).find(([, p]) => p === prefix);
+  return { module: known ? known[0] : prefix.replace(/^io\.k8s\.api\./, '').replace('.', '/'), name };
 }
 
 /** Type aliases of kubernetes-types whose JSON form is a scalar. */
@@ -107,21 +135,60 @@ const SCALAR_ALIASES: Record<string, ApiType> = {
 /** kubernetes-types inlines IntOrString as `number | string`; the OpenAPI document names it. */
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 
+/**
+ * The apiextensions types with a JSON form of their own (apiextensions/v1 marshal.go: each has an
+ * UnmarshalJSON): `JSON` (any JSON value: `default`, `example`, `enum` items), and the unions
+ * kubernetes-types declares as TypeScript unions.
+ */
+const APIEXTENSIONS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
+const SPECIAL_INTERFACES: Record<string, ApiType> = {
+  [`${APIEXTENSIONS}.JSON`]: { scalar: 'json' },
+  // An empty Go struct, not free-form JSON: strict decoding reports any field set in it.
+  [`${APIEXTENSIONS}.CustomResourceSubresourceStatus`]: { fields: {} },
+};
+Object.assign(SCALAR_ALIASES, {
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrBool`]: { scalar: 'schema-or-bool' },
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrArray`]: { scalar: 'schema-or-array' },
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrStringArray`]: { scalar: 'schema-or-string-array' },
+});
+
+/**
+ * A client-node model attribute's type as a table field type, for the fields kubernetes-types
+ * leaves out (JSONSchemaProps' `x-kubernetes-*`, whose names are not TypeScript identifiers).
+ */
+function modelFieldType(type: string, named: (modelClass: string) => string): ApiFieldType {
+  const list = /^Array<(.+)>$/.exec(type);
+  if (list) return `[]${modelFieldType(list[1]!, named)}`;
+  if (type === 'string' || type === 'boolean') return type;
+  if (/^V\d/.test(type)) return named(type);
+  throw new Error(`unsupported client-node attribute type ${type}`);
+}
+
+/** The TSDoc of each member of a client-node model class, by its JavaScript name. */
+function modelDocs(file: string): Map<string, string> {
+  const program = ts.createProgram([file], { noEmit: true, types: [] });
+  const checker = program.getTypeChecker();
+  const docs = new Map<string, string>();
+  ts.forEachChild(program.getSourceFile(file)!, function visit(node) {
+    if (ts.isPropertyDeclaration(node)) {
+      const symbol = checker.getSymbolAtLocation(node.name);
+      const text = symbol ? ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim() : '';
+      docs.set(node.name.getText().replace(/^'(.*)'$/, '$1'), text);
+    }
+    ts.forEachChild(node, visit);
+  });
+  return docs;
+}
+
 /** The types reachable from `roots` (OpenAPI names such as `io.k8s.api.apps.v1.Deployment`). */
 function generateApiTypes(
   roots: string[],
-  models: Map<string, Map<string, string>>,
+  models: Map<string, Model>,
 ): {
   types: Record<string, ApiType>;
   descriptions: ApiDescriptionTable;
 } {
-  const modules = roots.map((r) =>
-    r
-      .replace(/^io\.k8s\.api\./, '')
-      .split('.')
-      .slice(0, 2)
-      .join('/'),
-  );
+  const modules = roots.map((r) => moduleOf(r).module);
   const program = ts.createProgram(
     [...new Set(modules)].map((m) => join(TYPES_DIR, `${m}.d.ts`)),
     { noEmit: true, types: [] },
@@ -187,6 +254,11 @@ function generateApiTypes(
     }
     if (!ts.isInterfaceDeclaration(decl)) throw new Error(`unsupported declaration of ${name}`);
     addDescription(name, '', docOf(decl.name));
+    const special = SPECIAL_INTERFACES[name];
+    if (special) {
+      types.set(name, special);
+      return name;
+    }
     if (decl.members.length === 0) {
       // FieldsV1, RawExtension: free-form JSON objects.
       types.set(name, { scalar: 'object' });
@@ -199,30 +271,51 @@ function generateApiTypes(
     for (const member of decl.members) {
       if (!ts.isPropertySignature(member) || !member.type) continue;
       const field = member.name.getText().replace(/^"(.*)"$/, '$1');
-      struct.fields[field] = withFormat(fieldType(member.type), model?.get(field), `${name}.${field}`);
+      struct.fields[field] = withFormat(
+        fieldType(member.type),
+        model?.formats.get(field),
+        `${name}.${field}`,
+      );
       addDescription(name, field, docOf(member.name));
       if (!member.questionToken) required.push(field);
+    }
+    // Fields kube-apiserver publishes that kubernetes-types has no name for (JSONSchemaProps'
+    // `x-kubernetes-*`): their types and texts from the client-node model, which is generated
+    // from the published document.
+    // (Only those: client-node is generated from a newer Kubernetes than kubernetes-types, and
+    // its other extra fields are newer API, not served here.)
+    const missing =
+      model?.attributes.filter(
+        (a) => a.baseName.startsWith('x-kubernetes-') && !(a.baseName in struct.fields),
+      ) ?? [];
+    if (missing.length) {
+      const docs = modelDocs(model!.file);
+      for (const a of missing) {
+        struct.fields[a.baseName] = modelFieldType(a.type, (cls) =>
+          namedInterface(`${name.slice(0, name.lastIndexOf('.'))}.${cls.replace(/^V\d+/, '')}`),
+        );
+        addDescription(name, a.baseName, docs.get(a.name) ?? '');
+      }
+      struct.fields = Object.fromEntries(
+        Object.entries(struct.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      );
     }
     if (required.length) struct.required = required;
     return name;
   };
 
-  for (const root of roots) {
-    const [module, kind] = [
-      root
-        .replace(/^io\.k8s\.api\./, '')
-        .split('.')
-        .slice(0, 2)
-        .join('/'),
-      root.split('.').at(-1)!,
-    ];
+  /** Declares the kubernetes-types interface of an OpenAPI name, with everything it reaches. */
+  function namedInterface(openApiName: string): string {
+    const { module, name } = moduleOf(openApiName);
     const file = program.getSourceFile(join(TYPES_DIR, `${module}.d.ts`));
     const decl = file?.statements.find(
-      (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === kind,
+      (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name,
     );
-    if (!decl) throw new Error(`kubernetes-types ${TYPES_VERSION} has no ${root}`);
-    namedType(decl);
+    if (!decl) throw new Error(`kubernetes-types ${TYPES_VERSION} has no ${openApiName}`);
+    return namedType(decl);
   }
+
+  for (const root of roots) namedInterface(root);
   const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     types: Object.fromEntries([...types].sort(byName)),
@@ -253,9 +346,19 @@ function descriptionTable(byType: Record<string, Record<string, string>>): ApiDe
   return { texts, types };
 }
 
-/** The roots: every served kind, and autoscaling/v1 Scale (the `/scale` subresource). */
+/**
+ * The roots: every built-in kind (REGISTRY), autoscaling/v1 Scale (the `/scale` subresource),
+ * ListMeta (the custom resources' list schemas, openapi/custom-openapi.ts), and the
+ * CustomResourceDefinition kind, which every server serves but which is registered beside the
+ * CRD serving code (server/crd/serve/), not in REGISTRY.
+ */
 function roots(kinds: readonly ResourceKind[]): string[] {
-  return [...kinds.map(schemaNameOf), schemaNameOf({ group: 'autoscaling', version: 'v1', kind: 'Scale' })];
+  return [
+    ...kinds.map(schemaNameOf),
+    schemaNameOf({ group: 'autoscaling', version: 'v1', kind: 'Scale' }),
+    'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',
+    schemaNameOf({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }),
+  ];
 }
 
 /** `text` formatted by biome as `path`, so that lint accepts the generated file as is. */

@@ -11,10 +11,26 @@
  */
 export type ApiFieldType = string;
 
-/** One named Kubernetes API type: a struct with its JSON fields, or a scalar with a JSON form of its own. */
+/**
+ * One named Kubernetes API type: a struct with its JSON fields, or a scalar with a JSON form of its
+ * own: `object` a free-form JSON object (FieldsV1, RawExtension); `json` any JSON value
+ * (apiextensions `JSON`); `schema-or-bool`, `schema-or-array`, `schema-or-string-array` the
+ * apiextensions unions (a JSONSchemaProps, or a boolean, a list of them, a list of strings), each
+ * decoded by its own UnmarshalJSON (apiextensions/v1 marshal.go).
+ */
 export type ApiType =
   | { fields: Record<string, ApiFieldType>; required?: string[] }
-  | { scalar: 'string' | 'date-time' | 'int-or-string' | 'object' };
+  | {
+      scalar:
+        | 'string'
+        | 'date-time'
+        | 'int-or-string'
+        | 'object'
+        | 'json'
+        | 'schema-or-bool'
+        | 'schema-or-array'
+        | 'schema-or-string-array';
+    };
 
 /**
  * The upstream descriptions of the types: each distinct text once in `texts`; per type (by

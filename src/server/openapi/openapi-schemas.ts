@@ -53,8 +53,23 @@ const PRIMITIVES: ReadonlyMap<string, OpenApiSchema> = new Map<string, OpenApiSc
   ['bytes', { type: 'string', format: 'byte' }],
 ]);
 
-/** The OpenAPI name of a kind's schema: `io.k8s.api.apps.v1.Deployment`, `io.k8s.api.core.v1.Pod`. */
-export function schemaNameOf(k: Pick<ResourceKind, 'group' | 'version' | 'kind'>): string {
+/**
+ * The built-in groups whose Go API packages live outside k8s.io/api, by OpenAPI name prefix
+ * (kube-apiserver names a type after its Go package, apiserver endpoints/openapi DefinitionNamer).
+ */
+const GROUP_PACKAGES: Readonly<Record<string, string>> = {
+  'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
+};
+
+/**
+ * The OpenAPI name of a kind's schema: `io.k8s.api.apps.v1.Deployment`, `io.k8s.api.core.v1.Pod`;
+ * for a custom resource the reversed group, `com.example.v1.Widget`, as apiextensions-apiserver's
+ * builder.go `gvkToModelName` names it.
+ */
+export function schemaNameOf(k: Pick<ResourceKind, 'group' | 'version' | 'kind' | 'custom'>): string {
+  if (k.custom) return `${k.group.split('.').reverse().join('.')}.${k.version}.${k.kind}`;
+  const pkg = GROUP_PACKAGES[k.group];
+  if (pkg) return `${pkg}.${k.version}.${k.kind}`;
   // API packages are named after the group's first label: coordination.k8s.io → coordination.
   return `io.k8s.api.${k.group ? k.group.split('.')[0] : 'core'}.${k.version}.${k.kind}`;
 }
@@ -169,6 +184,12 @@ function scalarSchema(scalar: Extract<ApiType, { scalar: string }>['scalar']): O
       return { type: 'string', format: 'date-time' };
     case 'int-or-string':
       return { type: 'string', format: 'int-or-string' };
+    case 'json':
+    case 'schema-or-bool':
+    case 'schema-or-array':
+    case 'schema-or-string-array':
+      // Their OpenAPISchemaType is nil (apiextensions/v1 types_jsonschema.go): published untyped.
+      return {};
     default:
       return { type: scalar };
   }

@@ -1341,6 +1341,197 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       runAsUserName: 'string',
     },
   },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition': {
+    fields: {
+      description: 'string',
+      format: 'string',
+      jsonPath: 'string',
+      name: 'string',
+      priority: 'int32',
+      type: 'string',
+    },
+    required: ['jsonPath', 'name', 'type'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion': {
+    fields: {
+      strategy: 'string',
+      webhook: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion',
+    },
+    required: ['strategy'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition': {
+    fields: {
+      apiVersion: 'string',
+      kind: 'string',
+      metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      spec: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec',
+      status: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus',
+    },
+    required: ['spec'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition': {
+    fields: {
+      lastTransitionTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+      message: 'string',
+      reason: 'string',
+      status: 'string',
+      type: 'string',
+    },
+    required: ['status', 'type'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames': {
+    fields: {
+      categories: '[]string',
+      kind: 'string',
+      listKind: 'string',
+      plural: 'string',
+      shortNames: '[]string',
+      singular: 'string',
+    },
+    required: ['kind', 'plural'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec': {
+    fields: {
+      conversion: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion',
+      group: 'string',
+      names: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
+      preserveUnknownFields: 'boolean',
+      scope: 'string',
+      versions: '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion',
+    },
+    required: ['group', 'names', 'scope', 'versions'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus': {
+    fields: {
+      acceptedNames: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
+      conditions:
+        '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
+      storedVersions: '[]string',
+    },
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion': {
+    fields: {
+      additionalPrinterColumns:
+        '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
+      deprecated: 'boolean',
+      deprecationWarning: 'string',
+      name: 'string',
+      schema: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation',
+      selectableFields: '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField',
+      served: 'boolean',
+      storage: 'boolean',
+      subresources: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources',
+    },
+    required: ['name', 'served', 'storage'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale': {
+    fields: { labelSelectorPath: 'string', specReplicasPath: 'string', statusReplicasPath: 'string' },
+    required: ['specReplicasPath', 'statusReplicasPath'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus': { fields: {} },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources': {
+    fields: {
+      scale: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale',
+      status: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus',
+    },
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation': {
+    fields: { openAPIV3Schema: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps' },
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation': {
+    fields: { description: 'string', url: 'string' },
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON': { scalar: 'json' },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps': {
+    fields: {
+      $ref: 'string',
+      $schema: 'string',
+      additionalItems: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+      additionalProperties: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
+      allOf: '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      anyOf: '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      default: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON',
+      definitions: '{}io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      dependencies: '{}io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray',
+      description: 'string',
+      enum: '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON',
+      example: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON',
+      exclusiveMaximum: 'boolean',
+      exclusiveMinimum: 'boolean',
+      externalDocs: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
+      format: 'string',
+      id: 'string',
+      items: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray',
+      maxItems: 'int64',
+      maxLength: 'int64',
+      maxProperties: 'int64',
+      maximum: 'number',
+      minItems: 'int64',
+      minLength: 'int64',
+      minProperties: 'int64',
+      minimum: 'number',
+      multipleOf: 'number',
+      not: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      nullable: 'boolean',
+      oneOf: '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      pattern: 'string',
+      patternProperties: '{}io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      properties: '{}io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+      required: '[]string',
+      title: 'string',
+      type: 'string',
+      uniqueItems: 'boolean',
+      'x-kubernetes-embedded-resource': 'boolean',
+      'x-kubernetes-int-or-string': 'boolean',
+      'x-kubernetes-list-map-keys': '[]string',
+      'x-kubernetes-list-type': 'string',
+      'x-kubernetes-map-type': 'string',
+      'x-kubernetes-preserve-unknown-fields': 'boolean',
+      'x-kubernetes-validations': '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule',
+    },
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray': {
+    scalar: 'schema-or-array',
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool': {
+    scalar: 'schema-or-bool',
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray': {
+    scalar: 'schema-or-string-array',
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField': {
+    fields: { jsonPath: 'string' },
+    required: ['jsonPath'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference': {
+    fields: { name: 'string', namespace: 'string', path: 'string', port: 'int32' },
+    required: ['name', 'namespace'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule': {
+    fields: {
+      fieldPath: 'string',
+      message: 'string',
+      messageExpression: 'string',
+      optionalOldSelf: 'boolean',
+      reason: 'string',
+      rule: 'string',
+    },
+    required: ['rule'],
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig': {
+    fields: {
+      caBundle: 'bytes',
+      service: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference',
+      url: 'string',
+    },
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion': {
+    fields: {
+      clientConfig: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig',
+      conversionReviewVersions: '[]string',
+    },
+    required: ['conversionReviewVersions'],
+  },
   'io.k8s.apimachinery.pkg.api.resource.Quantity': { scalar: 'string' },
   'io.k8s.apimachinery.pkg.apis.meta.v1.Condition': {
     fields: {
@@ -1363,6 +1554,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement': {
     fields: { key: 'string', operator: 'string', values: '[]string' },
     required: ['key', 'operator'],
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta': {
+    fields: {
+      continue: 'string',
+      remainingItemCount: 'int64',
+      resourceVersion: 'string',
+      selfLink: 'string',
+    },
   },
   'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
     fields: {

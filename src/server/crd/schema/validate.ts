@@ -41,11 +41,31 @@ import { formatChecker } from './formats.js';
 import { validateListSetsAndMaps } from './list-type.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 
+/** What a {@link CelHook} knows of the node beyond its rules, value and path. */
+export interface CelNode {
+  schema: Structural;
+  /**
+   * The old value correlated with this one on update (validation.go `validateMap` by key,
+   * `validateArray` by a map list's keys); transition rules (`oldSelf`) run only with one.
+   */
+  old?: { value: unknown };
+  /** Whether the nearest correlated value is unchanged: its rule errors are then ratcheted. */
+  unchanged(): boolean;
+}
+
 /**
  * Hook for `x-kubernetes-validations`: called with each node's rules and value after the
- * OpenAPI checks. CEL is not implemented here; a caller may supply an evaluator.
+ * OpenAPI checks (the evaluator lives in ../cel). `exhausted` stops the walk once the
+ * request's cost budget is spent (validation.go returns as soon as `remainingBudget < 0`).
  */
-export type CelHook = (rules: readonly unknown[], value: unknown, path: string) => FieldError[];
+export type CelHook = ((
+  rules: readonly unknown[],
+  value: unknown,
+  path: string,
+  node: CelNode,
+) => FieldError[]) & {
+  exhausted?: () => boolean;
+};
 
 /** Options of {@link validateCustomObject}. */
 export interface ValidateOptions {
@@ -95,7 +115,11 @@ export function validateCustomObject(
   if (options.cel) {
     // strategy.go `hasBlockingErr`: CEL is skipped once an error makes its input unreliable.
     if (errors.some((e) => BLOCKING.has(e.type))) errors.push(invalidError('<nil>', null, CEL_SKIPPED));
-    else errors.push(...runCel(schema, value, base ?? '', options.cel));
+    else {
+      const old = options.oldObject;
+      const correlated = old === undefined || old === null ? undefined : { value: old };
+      errors.push(...runCel(schema, value, base ?? '', options.cel, correlated, () => false));
+    }
   }
   return errors;
 }
@@ -351,17 +375,50 @@ function validateObject(s: Structural, data: Record<string, unknown>, path: stri
   return out;
 }
 
-/** Each node's CEL rules handed to the hook, walking the value as the schema describes it. */
-function runCel(s: Structural, value: unknown, path: string, cel: CelHook): FieldError[] {
-  const out: FieldError[] = s.celRules.length > 0 ? cel(s.celRules, value, path) : [];
+/** The result of `f`, computed once. */
+function once(f: () => boolean): () => boolean {
+  let v: boolean | undefined;
+  return () => (v ??= f());
+}
+
+/**
+ * Each node's CEL rules handed to the hook, walking the value as the schema describes it
+ * (pkg/apiserver/schema/cel/validation.go `Validator.validate`), with the old value each
+ * correlates with: a property by key (`validateMap`), a map list's item by its keys
+ * (`validateArray`, maplist.go). `unchanged` is the ratcheting question `shouldRatchetError`
+ * asks of the nearest correlated value.
+ */
+function runCel(
+  s: Structural,
+  value: unknown,
+  path: string,
+  cel: CelHook,
+  old: Old,
+  parentUnchanged: () => boolean,
+): FieldError[] {
+  if (value === null || value === undefined) return [];
+  const unchanged = old === undefined ? parentUnchanged : once(() => jsonEqual(value, old.value ?? null));
+  const out: FieldError[] =
+    s.celRules.length > 0 ? cel(s.celRules, value, path, { schema: s, old, unchanged }) : [];
+  const stop = (): boolean => cel.exhausted?.() === true;
+  if (stop()) return out;
+  const present = (o: Old): Old =>
+    o === undefined || o.value === null || o.value === undefined ? undefined : o;
   if (Array.isArray(value) && s.items) {
-    value.forEach((v, i) => {
-      out.push(...runCel(s.items!, v, `${path}[${i}]`, cel));
-    });
+    for (const [i, v] of value.entries()) {
+      out.push(...runCel(s.items, v, `${path}[${i}]`, cel, present(oldItem(old, s, v)), unchanged));
+      if (stop()) break;
+    }
   } else if (isJsonObject(value)) {
+    const oldMap = old !== undefined && isJsonObject(old.value) ? old.value : undefined;
     for (const [k, v] of Object.entries(value)) {
-      const sub = s.properties?.get(k) ?? additionalSchema(s);
-      if (sub) out.push(...runCel(sub, v, path === '' ? k : `${path}.${k}`, cel));
+      const named = s.properties?.get(k);
+      const sub = named ?? additionalSchema(s);
+      if (!sub) continue;
+      const at = named ? (path === '' ? k : `${path}.${k}`) : `${path}[${k}]`;
+      const o = oldMap !== undefined && k in oldMap ? { value: oldMap[k] } : undefined;
+      out.push(...runCel(sub, v, at, cel, present(o), unchanged));
+      if (stop()) break;
     }
   }
   return out;

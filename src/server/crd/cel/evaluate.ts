@@ -1,0 +1,204 @@
+/**
+ * Running a node's compiled rules on a write, as pkg/apiserver/schema/cel/validation.go
+ * `validateExpressions` (v1.33) does: transition rules only with a correlated old value (or
+ * `optionalOldSelf`), each evaluation bounded by `PerCallLimit` and all of a request's by
+ * `RuntimeCELCostBudget`, a failed rule reported at its node (or its `fieldPath`) with its
+ * `message`, `messageExpression` or `failed rule: <rule>`, as its `reason` says, and, when the
+ * value is unchanged and the rule does not use `oldSelf`, ratcheted away.
+ */
+import { Optional } from '@marcbachmann/cel-js';
+import type { FieldError } from '../../kinds/types.js';
+import { badValueText, CrdErrorType } from '../schema/errors.js';
+import type { Structural } from '../schema/structural.js';
+import type { CelHook, CelNode } from '../schema/validate.js';
+import { CostLimitExceeded, meter, PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cost.js';
+import type { Program } from './program.js';
+import { type CompiledRule, compiledRules, type ValidationRule } from './rules.js';
+import { toCel } from './values.js';
+
+/** celconfig `MaxEvaluatedMessageExpressionSizeBytes`. */
+const MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;
+const OUT_OF_BUDGET =
+  'validation failed due to running out of cost budget, no further validation rules will be run';
+
+/** The node's `type` as the error value: `"object"`, `"string"`, `""` for int-or-string. */
+const typeOf = (s: Structural): string => (s.types.length === 1 ? s.types[0]! : '');
+
+function fieldError(type: string, field: string, message: string): FieldError {
+  return { type, field, message };
+}
+const invalid = (field: string, value: unknown, detail: string): FieldError =>
+  fieldError(CrdErrorType.Invalid, field, `Invalid value: ${badValueText(value)}: ${detail}`);
+
+/** validation.go `fieldErrorForReason`. */
+function errorForReason(
+  field: string,
+  value: string,
+  detail: string,
+  reason: string | undefined,
+): FieldError {
+  switch (reason) {
+    case 'FieldValueForbidden':
+      return fieldError('FieldValueForbidden', field, `Forbidden: ${detail}`);
+    case 'FieldValueRequired':
+      return fieldError(CrdErrorType.Required, field, `Required value: ${detail}`);
+    case 'FieldValueDuplicate':
+      return fieldError(CrdErrorType.Duplicate, field, `Duplicate value: ${badValueText(value)}`);
+    default:
+      return invalid(field, value, detail);
+  }
+}
+
+/** `ruleErrorString`: the message when there is one, else the rule. */
+const ruleErrorString = (r: ValidationRule): string => (r.message ? r.message.trim() : r.rule.trim());
+const ruleMessageOrDefault = (r: ValidationRule): string =>
+  r.message ? r.message.trim() : `failed rule: ${ruleErrorString(r)}`;
+
+type Run = { ok: true; value: unknown; cost: number } | { ok: false; error: Error; cost: number };
+
+/** One bounded evaluation: the meter is set to the per-call limit and read back. */
+function evaluate(program: Program, vars: { self: unknown; oldSelf?: unknown }): Run {
+  meter.spent = 0;
+  meter.limit = PER_CALL_LIMIT;
+  try {
+    meter.spent += program.baseCost;
+    const value = program.run(vars);
+    return { ok: true, value, cost: meter.spent };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error : new Error(String(error)), cost: meter.spent };
+  } finally {
+    meter.limit = Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * A {@link CelHook} for one request (one object written): it keeps that request's remaining
+ * budget, and says `exhausted` once it is spent.
+ */
+export function celHook(): CelHook {
+  let remaining = RUNTIME_COST_BUDGET;
+  const hook: CelHook = (_rules, value, pathIn, node) => {
+    const errs: FieldError[] = [];
+    const path = pathIn === '' ? '<nil>' : pathIn;
+    const s = node.schema;
+    if (remaining <= 0) {
+      remaining = -1;
+      return [invalid(path, typeOf(s), OUT_OF_BUDGET)];
+    }
+    for (const compiled of compiledRules(s)) {
+      const stop = runRule(compiled, value, path, node, errs, (cost) => {
+        remaining -= cost;
+        return remaining;
+      });
+      if (stop) {
+        remaining = -1;
+        break;
+      }
+    }
+    return errs;
+  };
+  hook.exhausted = () => remaining < 0;
+  return hook;
+}
+
+/** One rule; true when no further rule may run. `spend` takes a cost and returns what is left. */
+function runRule(
+  compiled: CompiledRule,
+  value: unknown,
+  path: string,
+  node: CelNode,
+  errs: FieldError[],
+  spend: (cost: number) => number,
+): boolean {
+  const { rule, program } = compiled;
+  const s = node.schema;
+  const type = typeOf(s);
+  if (compiled.error !== undefined) {
+    errs.push(invalid(path, type, `rule compile error: ${compiled.error}`));
+    return false;
+  }
+  if (program === undefined) return false;
+  const optional = rule.optionalOldSelf === true;
+  if (program.usesOldSelf && node.old === undefined && !optional) return false;
+  const self = toCel(value, s);
+  const oldSelf = node.old === undefined ? undefined : toCel(node.old.value, s);
+  const vars = {
+    self,
+    oldSelf: optional ? (oldSelf === undefined ? Optional.none() : Optional.of(oldSelf)) : oldSelf,
+  };
+  const result = evaluate(program, vars);
+  if (!result.ok && result.error instanceof CostLimitExceeded) {
+    errs.push(
+      invalid(
+        path,
+        type,
+        `'${result.error.message}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule)}`,
+      ),
+    );
+    return true;
+  }
+  if (result.cost > spend(0)) {
+    errs.push(invalid(path, type, OUT_OF_BUDGET));
+    return true;
+  }
+  spend(result.cost);
+  if (!result.ok) {
+    const message = result.error.message.split('\n')[0] ?? '';
+    errs.push(
+      invalid(
+        path,
+        type,
+        message.startsWith('no such overload') || message.startsWith('found no matching overload')
+          ? `'${message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`
+          : `${message} evaluating rule: ${ruleErrorString(rule)}`,
+      ),
+    );
+    return false;
+  }
+  if (result.value === true) return false;
+  const at =
+    compiled.fieldPath === ''
+      ? path
+      : path === '<nil>'
+        ? compiled.fieldPath
+        : `${path}.${compiled.fieldPath}`;
+  const ratchet = !program.usesOldSelf && node.unchanged();
+  let detail: string | undefined;
+  if (compiled.messageExpression !== undefined) {
+    // The message sees `oldSelf` plainly (validation.go passes `activation`, not the optional one).
+    const m = evaluate(compiled.messageExpression, { self, oldSelf });
+    if (!m.ok && m.error instanceof CostLimitExceeded) {
+      const src = JSON.stringify(rule.messageExpression);
+      if (!ratchet)
+        errs.push(
+          invalid(
+            at,
+            type,
+            `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${src}`,
+          ),
+        );
+      return true;
+    }
+    if (m.cost > spend(0)) {
+      if (!ratchet)
+        errs.push(
+          invalid(
+            at,
+            type,
+            'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run',
+          ),
+        );
+      return true;
+    }
+    spend(m.cost);
+    // A message that fails, is not a string, is too long, has a line break or is empty is
+    // logged upstream and the rule's message used instead.
+    if (m.ok && typeof m.value === 'string') {
+      const text = m.value.trim();
+      if (text !== '' && Buffer.byteLength(text) <= MAX_MESSAGE_EXPRESSION_BYTES && !/\n/.test(text))
+        detail = text;
+    }
+  }
+  if (!ratchet) errs.push(errorForReason(at, type, detail ?? ruleMessageOrDefault(rule), rule.reason));
+  return false;
+}

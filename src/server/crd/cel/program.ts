@@ -1,0 +1,242 @@
+/**
+ * One CEL expression compiled for a schema node: parsed and type-checked as written (the
+ * errors a CRD is refused with), then rewritten for evaluation so that every comprehension
+ * charges the cost meter on entry and `.matches` runs RE2's syntax. The rewrite works on
+ * source ranges of the parsed tree, so the checked and the evaluated expression are the same
+ * program.
+ */
+import { Environment, type ParseError } from '@marcbachmann/cel-js';
+import { additionalSchema, type Structural } from '../schema/structural.js';
+import { charge, maxSize } from './cost.js';
+import { registerKubernetesLibraries } from './library.js';
+
+/** The rule's variables: `self` always; `oldSelf` plain, or optional (`optionalOldSelf`). */
+function newEnv(optionalOldSelf: boolean): Environment {
+  const env = new Environment({
+    enableOptionalTypes: true,
+    homogeneousAggregateLiterals: false,
+    limits: {
+      maxAstNodes: 100_000,
+      maxDepth: 250,
+      maxListElements: 10_000,
+      maxMapEntries: 10_000,
+      maxCallArguments: 32,
+    },
+  });
+  env.registerVariable('self', 'dyn');
+  env.registerVariable('oldSelf', optionalOldSelf ? 'optional<dyn>' : 'dyn');
+  registerKubernetesLibraries(env);
+  env.registerFunction('__cost(dyn, int): dyn', (range: unknown, perItem: bigint) => {
+    const n = Array.isArray(range)
+      ? range.length
+      : typeof range === 'object' && range !== null
+        ? Object.keys(range).length
+        : 0;
+    charge(n * Number(perItem));
+    return range;
+  });
+  return env;
+}
+
+let envs: [Environment, Environment] | undefined;
+/** Environments are costly to build; two are shared by every CRD. */
+function env(optionalOldSelf: boolean): Environment {
+  envs ??= [newEnv(false), newEnv(true)];
+  return envs[optionalOldSelf ? 1 : 0];
+}
+
+/** A parsed node (the library's AST, read structurally). */
+interface Node {
+  op: string;
+  args: unknown;
+  start: number;
+  end: number;
+}
+const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && 'op' in x && 'start' in x;
+
+function children(n: Node): Node[] {
+  const out: Node[] = [];
+  const visit = (x: unknown): void => {
+    if (isNode(x)) out.push(x);
+    else if (Array.isArray(x)) x.forEach(visit);
+  };
+  visit(n.args);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'existsOne', 'map', 'filter']);
+const STRING_SCANS = new Set([
+  'contains',
+  'startsWith',
+  'endsWith',
+  'matches',
+  'indexOf',
+  'lastIndexOf',
+  'split',
+  'replace',
+  'lowerAscii',
+  'upperAscii',
+  'trim',
+  'find',
+  'findAll',
+  'substring',
+  'charAt',
+  'join',
+  'format',
+  'url',
+  'isURL',
+  'quantity',
+  'isQuantity',
+  'validate',
+]);
+
+/** A comprehension call: `receiver.all(x, body)`. */
+function comprehension(n: Node): { receiver: Node; iterVar: string; body: Node[] } | undefined {
+  if (n.op !== 'rcall' || !Array.isArray(n.args)) return undefined;
+  const [name, receiver, args] = n.args as [string, Node, Node[]];
+  if (!COMPREHENSIONS.has(name) || !Array.isArray(args) || args.length < 2) return undefined;
+  const iter = args[0];
+  if (!isNode(iter) || iter.op !== 'id') return undefined;
+  return { receiver, iterVar: iter.args as string, body: args.slice(1) };
+}
+
+/** Nodes counted once (a comprehension's body is charged at run time, per element). */
+function flatCost(n: Node): number {
+  const c = comprehension(n);
+  if (c) return 1 + flatCost(c.receiver);
+  return 1 + children(n).reduce((sum, k) => sum + flatCost(k), 0);
+}
+
+/** The source of `n` with comprehensions metered and `.matches` made RE2. */
+function instrument(src: string, n: Node): string {
+  const c = comprehension(n);
+  const args = Array.isArray(n.args) ? (n.args as unknown[]) : [];
+  const receiver = n.op === 'rcall' && args[0] === 'matches' ? (args[1] as Node) : undefined;
+  let out = '';
+  let at = n.start;
+  for (const k of children(n)) {
+    let gap = src.slice(at, k.start);
+    // The text between a receiver and its first argument is `.name(`.
+    if (receiver !== undefined && at === receiver.end)
+      gap = gap.replace(/^(\s*\.\s*)matches/, '$1re2Matches');
+    let piece = instrument(src, k);
+    if (c && k === c.receiver) {
+      const perItem = c.body.reduce((sum, b) => sum + flatCost(b), 2);
+      piece = `__cost(${piece}, ${perItem})`;
+    }
+    out += gap + piece;
+    at = k.end;
+  }
+  return out + src.slice(at, n.end);
+}
+
+/** Upstream's variable sizes: where a path from `self` leads in the schema. */
+type Scope = Map<string, Structural | undefined>;
+
+/** The schema an expression's value has, when it is a path from `self` or an iteration variable. */
+function schemaOf(n: Node, scope: Scope): Structural | undefined {
+  if (n.op === 'id') return scope.get(n.args as string);
+  if ((n.op === '.' || n.op === '.?') && Array.isArray(n.args)) {
+    const [obj, field] = n.args as [Node, string];
+    const s = schemaOf(obj, scope);
+    return s?.properties?.get(field) ?? (s ? additionalSchema(s) : undefined);
+  }
+  if (n.op === '[]' && Array.isArray(n.args)) {
+    const s = schemaOf((n.args as Node[])[0]!, scope);
+    return s?.items ?? (s ? additionalSchema(s) : undefined);
+  }
+  return undefined;
+}
+
+/** The element schema a comprehension's variable ranges over (a map's keys are strings). */
+function elementOf(s: Structural | undefined): Structural | undefined {
+  if (s === undefined) return undefined;
+  if (s.types.includes('array')) return s.items;
+  return { ...s, types: ['string'], maxLength: undefined, properties: undefined } as Structural;
+}
+
+/** The estimated largest cost of `n` (cel-go checker/cost.go's shape). */
+function estimate(n: Node, scope: Scope): number {
+  const c = comprehension(n);
+  if (c) {
+    const range = schemaOf(c.receiver, scope);
+    const inner = new Map(scope).set(c.iterVar, elementOf(range));
+    const body = c.body.reduce((sum, b) => sum + estimate(b, inner), 0);
+    return 1 + estimate(c.receiver, scope) + maxSize(range) * (body + 2);
+  }
+  let cost = 1 + children(n).reduce((sum, k) => sum + estimate(k, scope), 0);
+  if ((n.op === 'rcall' || n.op === 'call') && Array.isArray(n.args)) {
+    const name = n.args[0] as string;
+    if (STRING_SCANS.has(name)) {
+      const operands = (
+        n.op === 'rcall' ? [n.args[1], ...(n.args[2] as Node[])] : (n.args[1] as Node[])
+      ) as Node[];
+      for (const o of operands) {
+        const s = schemaOf(o, scope);
+        if (s?.types.includes('string')) cost += Math.ceil(0.1 * maxSize(s));
+      }
+    }
+  }
+  return cost;
+}
+
+/** A compiled expression. */
+export interface Program {
+  /** Evaluates with `self` and `oldSelf` bound; throws the library's errors or the cost error. */
+  run(vars: { self: unknown; oldSelf?: unknown }): unknown;
+  /** The type the checker found (`bool`, `string`, `dyn`, ...). */
+  type: string;
+  usesOldSelf: boolean;
+  /** The estimated largest cost of one evaluation on the node's schema. */
+  maxCost: number;
+  /** The cost charged before any comprehension. */
+  baseCost: number;
+}
+
+/** cel-go's issue text: `ERROR: <input>:line:col: message` then the line and a caret. */
+function issueText(src: string, err: Error & { range?: { start: number } }): string {
+  const summary = (err.message.split('\n')[0] ?? '').trim();
+  const pos = err.range?.start ?? 0;
+  const before = src.slice(0, pos);
+  const line = before.split('\n').length;
+  const col = pos - (before.lastIndexOf('\n') + 1);
+  const text = src.split('\n')[line - 1] ?? '';
+  return `ERROR: <input>:${line}:${col + 1}: ${summary}\n | ${text}\n | ${'.'.repeat(col)}^`;
+}
+
+/** Compiles `src` for a node of schema `schema`; a string is the compile error (cel-go's issues). */
+export function compileExpression(
+  src: string,
+  schema: Structural,
+  optionalOldSelf: boolean,
+): Program | string {
+  const e = env(optionalOldSelf);
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = e.parse(src);
+  } catch (err) {
+    return issueText(src, err as ParseError);
+  }
+  const checked = parsed.check();
+  if (!checked.valid) return issueText(src, checked.error as Error);
+  const root = parsed.ast as unknown as Node;
+  let usesOldSelf = false;
+  const walk = (n: Node): void => {
+    if (n.op === 'id' && n.args === 'oldSelf') usesOldSelf = true;
+    children(n).forEach(walk);
+  };
+  walk(root);
+  const scope: Scope = new Map([
+    ['self', schema],
+    ['oldSelf', schema],
+  ]);
+  const program = e.parse(instrument(src, root));
+  program.check();
+  return {
+    run: (vars) => program(vars),
+    type: checked.type ?? 'dyn',
+    usesOldSelf,
+    maxCost: estimate(root, scope),
+    baseCost: flatCost(root),
+  };
+}

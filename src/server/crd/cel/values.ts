@@ -1,0 +1,74 @@
+/**
+ * A decoded JSON value as CEL sees it, typed by its schema (apiextensions-apiserver
+ * pkg/apiserver/schema/cel/values.go `UnstructuredToVal`): `integer` fields are CEL ints
+ * (bigint here), `number` fields doubles even when written `3`, untyped whole numbers
+ * (int-or-string, preserved unknown fields) ints. Property names that are not CEL identifiers
+ * are reachable only under their escaped names (apiserver pkg/cel/escaping.go `Escape`):
+ * `foo-bar` as `foo__dash__bar`, a keyword `namespace` as `__namespace__`.
+ */
+import { additionalSchema, isJsonObject, type Structural } from '../schema/structural.js';
+
+const RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
+
+/** escaping.go `Escape`: the name CEL reads a property by, or undefined when it cannot. */
+export function escapeName(name: string): string | undefined {
+  if (RESERVED.has(name)) return `__${name}__`;
+  let out = '';
+  for (let i = 0; i < name.length; i++) {
+    const ch = name[i]!;
+    if (name.startsWith('__', i)) {
+      out += '__underscores__';
+      i++;
+    } else if (ch === '.') out += '__dot__';
+    else if (ch === '-') out += '__dash__';
+    else if (ch === '/') out += '__slash__';
+    else if (/[A-Za-z0-9_]/.test(ch)) out += ch;
+    else return undefined;
+  }
+  return /^[A-Za-z_]/.test(out) ? out : undefined;
+}
+
+/** The CEL value of `v` under schema `s` (undefined schema: typed by the value alone). */
+export function toCel(v: unknown, s: Structural | undefined): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') {
+    const double = s !== undefined && s.types.length === 1 && s.types[0] === 'number';
+    return !double && Number.isInteger(v) ? BigInt(v) : v;
+  }
+  if (Array.isArray(v)) return v.map((x) => toCel(x, s?.items));
+  if (isJsonObject(v)) {
+    const out: Record<string, unknown> = {};
+    const extra = s ? additionalSchema(s) : undefined;
+    const isStruct = s?.properties !== undefined && s.additionalProperties === undefined;
+    for (const [k, x] of Object.entries(v)) {
+      const sub = s?.properties?.get(k) ?? extra;
+      // Struct fields are read by escaped names; map keys stay as they are (`self['a-b']`).
+      const name = isStruct ? escapeName(k) : k;
+      if (name !== undefined) out[name] = toCel(x, sub);
+    }
+    return out;
+  }
+  return v;
+}

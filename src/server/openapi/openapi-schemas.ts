@@ -112,6 +112,24 @@ export function componentSchemas(
   return schemas;
 }
 
+/**
+ * The schemas of the named table types `roots` and every type they reach, by name, with the
+ * patch extensions any kind's ObjectMeta carries (`metadata` rules are the same for every kind,
+ * strategic-rules.ts): the meta types a custom resource's document refers to.
+ */
+export function namedTypeSchemas(
+  roots: readonly string[],
+  descriptions?: ApiDescriptionTable,
+): Record<string, OpenApiSchema> {
+  const patchMeta = new PatchMetadata();
+  patchMeta.collect('ConfigMap', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', ['metadata']);
+  const names = new Set<string>();
+  for (const name of roots) reach(name, names);
+  const schemas: Record<string, OpenApiSchema> = {};
+  for (const name of [...names].sort()) schemas[name] = typeSchema(name, patchMeta, descriptions);
+  return schemas;
+}
+
 function apiType(name: string): ApiType {
   const t = API_TYPES[name];
   if (!t) throw new Error(`OpenAPI: no generated API type ${name}`);
@@ -225,22 +243,28 @@ class PatchMetadata {
     return this.byField.get(`${typeName}\u0000${field}`);
   }
 
-  /** Walks `kind`'s schema from its root type, list elements transparent, as the table's paths are. */
-  collect(kind: string, root: string): void {
-    const walk = (typeName: string, path: string[], depth: number) => {
-      const t = apiType(typeName);
-      // The served types have no recursion; the bound only guards against a future one.
-      if (!('fields' in t) || depth > 32) return;
+  /**
+   * Walks `kind`'s schema from `typeName` (its root type, or a type at `path` in it), list
+   * elements transparent, as the table's paths are. A type already on the walk's path is not
+   * entered again: JSONSchemaProps holds itself, and the table has no paths through recursion.
+   */
+  collect(kind: string, typeName: string, path: string[] = []): void {
+    const onPath = new Set<string>();
+    const walk = (name: string, at: string[]) => {
+      const t = apiType(name);
+      if (!('fields' in t) || onPath.has(name)) return;
+      onPath.add(name);
       for (const [field, type] of Object.entries(t.fields)) {
-        const fieldPath = [...path, field];
+        const fieldPath = [...at, field];
         const strategy = fieldStrategyFor(kind, fieldPath);
-        if (strategy) this.add(typeName, field, strategy, `${kind} ${fieldPath.join('.')}`);
+        if (strategy) this.add(name, field, strategy, `${kind} ${fieldPath.join('.')}`);
         // Maps are keyed by data, not field names, so the table has no paths through them.
         const element = type.replace(/^(\[\])+/, '');
-        if (!element.startsWith('{}') && !PRIMITIVES.has(element)) walk(element, fieldPath, depth + 1);
+        if (!element.startsWith('{}') && !PRIMITIVES.has(element)) walk(element, fieldPath);
       }
+      onPath.delete(name);
     };
-    walk(root, [], 0);
+    walk(typeName, path);
   }
 
   private add(typeName: string, field: string, strategy: FieldPatchStrategy, where: string): void {

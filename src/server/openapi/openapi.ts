@@ -15,47 +15,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResourceKind } from '../kinds/types.js';
+import { CUSTOM_DOCUMENT_INFO, customComponentSchemas, customKindPaths } from './custom-openapi.js';
 import { groupVersionsOf, KUBE_GIT_VERSION, resourceVerbs } from './discovery.js';
 import { loadApiDescriptions } from './openapi-descriptions.js';
 import type { ApiDescriptionTable } from './openapi-model.js';
 import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
-import {
-  DELETE_PARAMS,
-  LIST_CONTENT_TYPES,
-  LIST_PARAMS,
-  OBJECT_CONTENT_TYPES,
-  type OpenApiParameter,
-  P,
-  PATCH_CONTENT_TYPES,
-  PATCH_PARAMS,
-  WRITE_PARAMS,
-} from './parameters.js';
+import { BUILTIN_MEDIA, type Gvk, type OpenApiPathItem, type OpSpec, operation } from './operations.js';
+import { P } from './parameters.js';
 
+export type { OpenApiOperation, OpenApiPathItem } from './operations.js';
 export type { OpenApiParameter } from './parameters.js';
-
-/** `x-kubernetes-group-version-kind`; `group` is "" for core. */
-interface Gvk {
-  group: string;
-  version: string;
-  kind: string;
-}
-
-/** An OpenAPI v3 operation object with the Kubernetes extensions kubectl reads. */
-export interface OpenApiOperation {
-  tags: string[];
-  description: string;
-  operationId: string;
-  parameters?: OpenApiParameter[];
-  requestBody?: { content: Record<string, { schema: object }>; required: boolean };
-  responses: Record<string, { description: string; content?: Record<string, { schema: object }> }>;
-  'x-kubernetes-action': string;
-  'x-kubernetes-group-version-kind': Gvk;
-}
-
-/** An OpenAPI v3 path item: operations plus path-level parameters. */
-export type OpenApiPathItem = {
-  parameters?: OpenApiParameter[];
-} & Partial<Record<'get' | 'put' | 'post' | 'delete' | 'patch', OpenApiOperation>>;
 
 /** One group-version document (`/openapi/v3/apis/apps/v1`). */
 export interface OpenApiV3GroupDocument {
@@ -148,10 +117,6 @@ export function openApiV2Response(): { status: 200; contentType: string; body: B
 // ---------------------------------------------------------------------------
 // Group-version documents
 
-function content(types: string[]): Record<string, { schema: object }> {
-  return Object.fromEntries(types.map((t) => [t, { schema: { type: 'object' } }]));
-}
-
 /** `apps` → `Apps`, `coordination.k8s.io` → `Coordination`, `rbac.authorization.k8s.io` → `RbacAuthorization`. */
 function groupPascal(group: string): string {
   if (!group) return 'Core';
@@ -160,83 +125,6 @@ function groupPascal(group: string): string {
     .split(/[.-]/)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
-}
-
-interface OpSpec {
-  /** Verb prefix of the operationId: list, create, read, replace, patch, delete, deletecollection. */
-  verb: 'list' | 'create' | 'read' | 'replace' | 'patch' | 'delete' | 'deletecollection';
-  /** Middle of the operationId, e.g. `NamespacedPod`, `PodForAllNamespaces`, `NamespacedPodStatus`. */
-  subject: string;
-  gvk: Gvk;
-  tag: string;
-  prefix: string;
-  description: string;
-}
-
-const ACTIONS: Record<OpSpec['verb'], string> = {
-  list: 'list',
-  create: 'post',
-  read: 'get',
-  replace: 'put',
-  patch: 'patch',
-  delete: 'delete',
-  deletecollection: 'deletecollection',
-};
-
-function operation(spec: OpSpec): OpenApiOperation {
-  const operationId =
-    spec.verb === 'deletecollection'
-      ? `delete${spec.prefix}Collection${spec.subject}`
-      : `${spec.verb}${spec.prefix}${spec.subject}`;
-  const op: OpenApiOperation = {
-    tags: [spec.tag],
-    description: spec.description,
-    operationId,
-    responses: {},
-    'x-kubernetes-action': ACTIONS[spec.verb],
-    'x-kubernetes-group-version-kind': { ...spec.gvk },
-  };
-  const ok = { description: 'OK', content: content(OBJECT_CONTENT_TYPES) };
-  switch (spec.verb) {
-    case 'list':
-      op.parameters = [...LIST_PARAMS];
-      op.responses = { '200': { description: 'OK', content: content(LIST_CONTENT_TYPES) } };
-      break;
-    case 'create':
-      op.parameters = [...WRITE_PARAMS];
-      op.requestBody = { content: content(['*/*']), required: true };
-      op.responses = {
-        '200': ok,
-        '201': { ...ok, description: 'Created' },
-        '202': { ...ok, description: 'Accepted' },
-      };
-      break;
-    case 'read':
-      op.responses = { '200': ok };
-      break;
-    case 'replace':
-      op.parameters = [...WRITE_PARAMS];
-      op.requestBody = { content: content(['*/*']), required: true };
-      op.responses = { '200': ok, '201': { ...ok, description: 'Created' } };
-      break;
-    case 'patch':
-      op.parameters = [...PATCH_PARAMS];
-      op.requestBody = { content: content(PATCH_CONTENT_TYPES), required: true };
-      op.responses = { '200': ok, '201': { ...ok, description: 'Created' } };
-      break;
-    case 'delete':
-      op.parameters = [...DELETE_PARAMS];
-      op.requestBody = { content: content(['*/*']), required: false };
-      op.responses = { '200': ok, '202': { ...ok, description: 'Accepted' } };
-      break;
-    case 'deletecollection':
-      op.parameters = [...DELETE_PARAMS, ...LIST_PARAMS.filter((p) => p.name !== 'watch')];
-      op.requestBody = { content: content(['*/*']), required: false };
-      op.responses = { '200': ok };
-      break;
-  }
-  op.responses['401'] = { description: 'Unauthorized' };
-  return op;
 }
 
 /** The paths (with all their operations) one kind contributes to its group-version document. */
@@ -250,7 +138,7 @@ function kindPaths(k: ResourceKind): Record<string, OpenApiPathItem> {
   const item = `${collection}/{name}`;
   const scopeParams = k.namespaced ? [P.namespace] : [];
   const op = (verb: OpSpec['verb'], subject: string, description: string, opGvk: Gvk = gvk) =>
-    operation({ verb, subject, gvk: opGvk, tag, prefix, description });
+    operation({ verb, subject, gvk: opGvk, tag, prefix, description, media: BUILTIN_MEDIA });
 
   const paths: Record<string, OpenApiPathItem> = {
     [collection]: {
@@ -310,11 +198,20 @@ export function openApiV3GroupDocument(
   const served = kinds
     .filter((k) => k.group === group && k.version === version)
     .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
-  for (const k of served) Object.assign(paths, kindPaths(k));
+  for (const k of served) Object.assign(paths, k.custom ? customKindPaths(k) : kindPaths(k));
+  const builtins = served.filter((k) => !k.custom);
+  const schemas = {
+    ...componentSchemas(builtins, descriptions),
+    ...customComponentSchemas(served, descriptions),
+  };
   return {
     openapi: '3.0.0',
-    info: { title: 'Kubernetes', version: KUBE_GIT_VERSION },
+    // A group-version of definitions only is apiextensions-apiserver's document (openapiv3 controller).
+    info:
+      builtins.length === 0
+        ? { ...CUSTOM_DOCUMENT_INFO }
+        : { title: 'Kubernetes', version: KUBE_GIT_VERSION },
     paths,
-    components: { schemas: componentSchemas(served, descriptions) },
+    components: { schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))) },
   };
 }

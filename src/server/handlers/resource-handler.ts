@@ -56,10 +56,18 @@ export async function handleResource(
       if (isWatch) return watch(ctx, req, res, info, query);
       if (name === undefined) return list(ctx, req, res, kind, namespace, query);
       if (subresource === 'scale')
-        return reply(ctx, res, 200, toScale(await getObject(ctx, kind, namespace, name, query)));
+        return reply(ctx, res, 200, toScale(kind, await getObject(ctx, kind, namespace, name, query)));
       return replyObject(ctx, req, res, 200, kind, await getObject(ctx, kind, namespace, name, query), query);
     case 'POST': {
       if (name !== undefined) throw methodNotAllowed(method, kind);
+      // customresource_handler.go `serveResource`: a terminating definition's objects may be
+      // read, changed and deleted, but no new one created.
+      if (kind.custom?.state.terminating) {
+        throw StatusError.of(
+          'MethodNotAllowed',
+          'create not allowed while custom resource definition is terminating',
+        );
+      }
       const body = await readObject(req);
       const rules = await loadWriteRules();
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
@@ -99,6 +107,12 @@ export async function handleResource(
       throw methodNotAllowed(method, kind);
   }
 }
+
+const CUSTOM_PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/apply-patch+yaml',
+];
 
 function methodNotAllowed(method: string, kind: ResourceKind): StatusError {
   return StatusError.of(
@@ -197,6 +211,15 @@ async function patch(
 ): Promise<void> {
   const raw = await readBody(req, MAX_BODY_BYTES);
   const contentType = mediaType(req.headers['content-type']);
+  // Custom resources have no Go struct to read patch strategies from: the custom resource
+  // handler (apiextensions-apiserver customresource_handler.go, `supportedTypes`) accepts JSON
+  // patches, merge patches and apply, and answers anything else with the negotiation's 415.
+  if (kind.custom && !CUSTOM_PATCH_TYPES.includes(contentType)) {
+    throw StatusError.of(
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: ${CUSTOM_PATCH_TYPES.join(', ')}`,
+    );
+  }
   const isDryRun = dryRun(query);
   // The patch code is loaded on the first PATCH: a server that is only read
   // or watched (most programs importing it) never pays for it.

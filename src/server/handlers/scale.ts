@@ -10,18 +10,78 @@ import { notFound, qualifiedResource } from '../storage/object-errors.js';
 import type { Query, ResourceContext } from './resource-context.js';
 import { dryRun } from './write-input.js';
 
-/** The autoscaling/v1 Scale view of a scalable object. */
-export function toScale(obj: KubeObject): KubeObject {
-  const spec = (obj.spec ?? {}) as {
-    replicas?: number;
-    selector?: Parameters<typeof labelSelectorFromObject>[0];
+/** The value at a dotted path (`spec.replicas`), or undefined. */
+function valueAt(obj: unknown, path: string): unknown {
+  let v = obj;
+  for (const part of path.split('.')) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/** Sets the value at a dotted path, making the maps on the way (unstructured `SetNestedField`). */
+function setAt(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = obj;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+/** An int64 field read as unstructured `NestedInt64` does: absent is 0, any other type an error. */
+function nestedInt(obj: KubeObject, path: string): number {
+  const v = valueAt(obj, path);
+  if (v === undefined) return 0;
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw StatusError.of(
+      'InternalError',
+      `.${path} accessor error: ${JSON.stringify(v)} is of the type ${typeof v}, expected int64`,
+    );
+  }
+  return v;
+}
+
+/**
+ * The autoscaling/v1 Scale view of a scalable object. A custom kind's comes from its CRD's
+ * paths (apiextensions-apiserver pkg/registry/customresource/etcd.go `scaleFromCustomResource`:
+ * absent replicas are 0, the selector is the string at `labelSelectorPath`).
+ */
+export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
+  const paths = kind.scale ?? {
+    specReplicas: 'spec.replicas',
+    statusReplicas: 'status.replicas',
+    labelSelector: '',
   };
-  const status = (obj.status ?? {}) as { replicas?: number };
   let selector = '';
-  try {
-    selector = formatLabelSelector(labelSelectorFromObject(spec.selector, { nilSelectsNothing: false }));
-  } catch (err) {
-    if (!(err instanceof SelectorError)) throw err;
+  let specReplicas: number;
+  let statusReplicas: number;
+  if (kind.custom) {
+    specReplicas = nestedInt(obj, paths.specReplicas);
+    statusReplicas = nestedInt(obj, paths.statusReplicas);
+    const s = paths.labelSelector ? valueAt(obj, paths.labelSelector) : undefined;
+    if (s !== undefined && typeof s !== 'string') {
+      throw StatusError.of(
+        'InternalError',
+        `.${paths.labelSelector} accessor error: ${JSON.stringify(s)} is of the type ${typeof s}, expected string`,
+      );
+    }
+    selector = s ?? '';
+  } else {
+    const spec = (obj.spec ?? {}) as {
+      replicas?: number;
+      selector?: Parameters<typeof labelSelectorFromObject>[0];
+    };
+    try {
+      selector = formatLabelSelector(labelSelectorFromObject(spec.selector, { nilSelectsNothing: false }));
+    } catch (err) {
+      if (!(err instanceof SelectorError)) throw err;
+    }
+    specReplicas = spec.replicas ?? 0;
+    statusReplicas = ((obj.status ?? {}) as { replicas?: number }).replicas ?? 0;
   }
   const m = obj.metadata ?? {};
   return {
@@ -34,8 +94,8 @@ export function toScale(obj: KubeObject): KubeObject {
       resourceVersion: m.resourceVersion,
       creationTimestamp: m.creationTimestamp,
     },
-    spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector },
+    spec: { replicas: specReplicas },
+    status: { replicas: statusReplicas, selector },
   };
 }
 
@@ -56,7 +116,7 @@ export async function updateScale(
     'main',
     { dryRun: dryRun(query) },
     (current) => {
-      const before = toScale(current);
+      const before = toScale(kind, current);
       const after = change(structuredClone(before));
       const wanted = after.metadata?.resourceVersion;
       if (typeof wanted === 'string' && wanted !== '' && wanted !== current.metadata?.resourceVersion) {
@@ -72,8 +132,14 @@ export async function updateScale(
           `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
         );
       }
+      if (kind.custom) {
+        // etcd.go `scaleUpdatedObjectInfo`: the replicas are set at specReplicasPath.
+        const next = structuredClone(current) as Record<string, unknown>;
+        setAt(next, kind.scale!.specReplicas, replicas);
+        return next as KubeObject;
+      }
       return { ...current, spec: { ...(current.spec as object), replicas } };
     },
   );
-  return toScale(updated);
+  return toScale(kind, updated);
 }

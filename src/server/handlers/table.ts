@@ -30,7 +30,7 @@ export interface TableColumnDefinition {
 
 /** One row: the printed cells and (per `includeObject`) the object they describe. */
 export interface TableRow {
-  cells: Array<string | number | boolean>;
+  cells: Array<string | number | boolean | null>;
   object?: KubeObject;
 }
 

@@ -8,8 +8,11 @@ export interface TableColumn {
   description?: string;
   /** 0 = default output, 1 = only with `-o wide`. */
   priority: number;
-  /** Computes the cell for one object; `now` is the server clock, for ages. */
-  cell(obj: KubeObject, now: number): string | number | boolean;
+  /**
+   * Computes the cell for one object; `now` is the server clock, for ages. Null only in a
+   * custom resource's columns, where kube-apiserver sends `null` for a missing value.
+   */
+  cell(obj: KubeObject, now: number): string | number | boolean | null;
 }
 
 /**
@@ -35,8 +38,11 @@ export interface ResourceKind {
   generationFields: string[];
   /** Fills in kube-apiserver's defaults in place (on create and update). */
   defaults?(obj: KubeObject): void;
-  /** Returns field errors (empty when valid). */
-  validate?(obj: KubeObject): FieldError[];
+  /**
+   * Returns field errors (empty when valid). On an update `old` is the stored object: custom
+   * kinds ratchet (errors in values left unchanged are dropped) and run CEL transition rules.
+   */
+  validate?(obj: KubeObject, old?: KubeObject): FieldError[];
   /**
    * Extra checks of an update against the stored object (kube's
    * `ValidateXUpdate`: immutable selectors, immutable ConfigMaps/Secrets, ...),
@@ -49,6 +55,27 @@ export interface ResourceKind {
    * which the namespace lifecycle later removes. Runs after `defaults`, before `validate`.
    */
   prepareForCreate?(obj: KubeObject): void;
+  /**
+   * Update-only changes of the strategy's `PrepareForUpdate` beyond the generic ones (the
+   * CustomResourceDefinition's new storage version recorded in status.storedVersions), run on
+   * a main update after the status was restored from `old`.
+   */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /**
+   * Drops the fields the kind's schema does not know and returns their paths
+   * (`spec.foo`): a custom kind's pruning, which `fieldValidation` reports as a built-in
+   * kind's typed decoding reports unknown fields.
+   */
+  pruneUnknown?(obj: KubeObject): string[];
+  /** Fills in defaults on an object read from storage (a custom kind's schema defaults). */
+  readDefaults?(obj: KubeObject): void;
+  /**
+   * Set on kinds whose first DELETE only marks the object (deletionTimestamp) and changes it
+   * as this says, whatever finalizers it has: a CustomResourceDefinition gets its cleanup
+   * finalizer and Terminating condition (apiextensions-apiserver
+   * pkg/registry/customresourcedefinition/etcd.go `REST.Delete`). `now` is RFC 3339.
+   */
+  markDeleted?(obj: KubeObject, now: string): void;
   /** Table columns (after Name, which is always first). */
   columns: TableColumn[];
   /**
@@ -56,10 +83,23 @@ export interface ResourceKind {
    * Events print it last and only with `-o wide`. The table builder then adds none.
    */
   columnsIncludeName?: boolean;
-  /** For the scale subresource: where replicas and the selector live. */
+  /**
+   * For the scale subresource: where replicas and the selector live, as dotted paths. A
+   * built-in's selector is a LabelSelector object; a custom kind's (`labelSelectorPath`) is the
+   * selector's string form, and may be absent ('').
+   */
   scale?: { specReplicas: string; statusReplicas: string; labelSelector: string };
   /** Set on kinds a CustomResourceDefinition defines; undefined on the built-ins. */
   custom?: CustomKindInfo;
+}
+
+/** The live state of a served definition. */
+export interface CustomDefinitionState {
+  /**
+   * True once the definition is being deleted (its Terminating condition): its objects can
+   * still be read, changed and deleted, but no new one created.
+   */
+  terminating: boolean;
 }
 
 /** What a kind defined by a CustomResourceDefinition carries beyond a built-in's entry. */
@@ -74,6 +114,8 @@ export interface CustomKindInfo {
   servedVersions: string[];
   /** This version's `schema.openAPIV3Schema`, as the definition holds it (undefined: none). */
   openAPIV3Schema?: Readonly<Record<string, unknown>>;
+  /** What the definition's controller changes in place, shared by every version's kind. */
+  readonly state: CustomDefinitionState;
   /** This version's `deprecated` and `deprecationWarning`. */
   deprecated?: boolean;
   deprecationWarning?: string;

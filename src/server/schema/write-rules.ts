@@ -38,18 +38,37 @@ export interface DecodeTarget {
   kind: string;
   /** `io.k8s.api.core.v1.Pod`. */
   schemaName: string;
+  /**
+   * A custom kind's pruning (its {@link ResourceKind.pruneUnknown}): custom objects are
+   * unstructured, so nothing fails to decode; the fields their schema does not know are
+   * dropped and reported as a typed decode reports unknown fields.
+   */
+  prune?: (obj: KubeObject) => string[];
 }
 
 const targets = new WeakMap<object, DecodeTarget>();
 
 /** The Go type of a served kind (one object per kind, made once). */
-export function decodeTargetOf(k: Pick<ResourceKind, 'group' | 'version' | 'kind'>): DecodeTarget {
+export function decodeTargetOf(
+  k: Pick<ResourceKind, 'group' | 'version' | 'kind'> & Partial<Pick<ResourceKind, 'pruneUnknown'>>,
+): DecodeTarget {
   let target = targets.get(k);
   if (!target) {
     target = { group: k.group, version: k.version, kind: k.kind, schemaName: schemaNameOf(k) };
+    if (k.pruneUnknown) target.prune = k.pruneUnknown;
     targets.set(k, target);
   }
   return target;
+}
+
+/**
+ * A custom object pruned: its unknown fields as the serializer's strict errors
+ * (apiextensions-apiserver customresource_handler.go `unstructuredSchemaCoercer.apply`
+ * returns their paths; the codec reports them as `unknown field "spec.foo"`).
+ */
+function pruneCustom(write: TypedWrite, prune: (obj: KubeObject) => string[], obj: KubeObject): string[] {
+  if (!write.enabled) return [];
+  return prune(obj).map((path) => `unknown field ${JSON.stringify(path)}`);
 }
 
 /** The autoscaling/v1 Scale every `/scale` subresource reads and writes. */
@@ -124,6 +143,11 @@ function cannotBeHandled(target: DecodeTarget, obj: KubeObject, error: string): 
 /** A create or update body (PUT, PUT .../status, PUT .../scale), checked and repaired in place. */
 export function decodeBody(write: TypedWrite, obj: KubeObject): void {
   checkTypeMetaTypes(write.target, obj);
+  if (write.target.prune) {
+    const error = strictOutcome(write, pruneCustom(write, write.target.prune, obj));
+    if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
+    return;
+  }
   const issues = check(write, obj);
   if (!issues || issues.length === 0) return;
   const error = decoderError(issues) ?? strictOutcome(write, decoderStrictErrors(issues));
@@ -141,6 +165,12 @@ function invalidPatch(value: string, detail: string): StatusError {
 
 /** A JSON patch's or merge patch's result, checked and repaired in place. */
 export function decodeJsonPatched(write: TypedWrite, patched: KubeObject): void {
+  if (write.target.prune) {
+    const before = JSON.stringify(patched);
+    const error = strictOutcome(write, pruneCustom(write, write.target.prune, patched));
+    if (error !== undefined) throw invalidPatch(before, error);
+    return;
+  }
   const issues = check(write, patched);
   if (!issues || issues.length === 0) return;
   const error = decoderError(issues) ?? strictOutcome(write, decoderStrictErrors(issues));
@@ -182,6 +212,19 @@ function plainError(message: string): StatusError {
  */
 export function typeApplyConfiguration(write: TypedWrite, applied: KubeObject): void {
   if (!write.enabled) return;
+  if (write.target.prune) {
+    // structured-merge-diff types the configuration with the CRD's schema: what it does not
+    // declare is an error, `.spec.foo: field not declared in schema`.
+    const unknown = write.target
+      .prune(structuredClone(applied))
+      .map((p) => `.${p}: field not declared in schema`);
+    if (unknown.length > 0) {
+      throw plainError(
+        `failed to create typed patch object (${objectGVKNN(applied)}): ${joinApplyErrors(unknown)}`,
+      );
+    }
+    return;
+  }
   const checker = checkerOf(write.target.schemaName);
   if (!checker) return;
   // The check repairs what it walks; the configuration must reach the merge as it was sent.
@@ -196,6 +239,10 @@ export function typeApplyConfiguration(write: TypedWrite, applied: KubeObject): 
 
 /** A server-side apply's merged object, on its way back to the Go type, checked and repaired in place. */
 export function convertApplied(write: TypedWrite, merged: KubeObject, applied: KubeObject): void {
+  if (write.target.prune) {
+    write.target.prune(merged);
+    return;
+  }
   const issues = check(write, merged);
   if (!issues || issues.length === 0) return;
   const error = converterError(issues);

@@ -56,7 +56,9 @@ export function deletionFinalizers(
   if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) {
     finalizers.push('foregroundDeletion');
   }
-  return { finalizers, marks: finalizers.length > 0 || isNamespace(kind) };
+  const firstOfMarkingKind =
+    kind.markDeleted !== undefined && metaOf(current).deletionTimestamp === undefined;
+  return { finalizers, marks: finalizers.length > 0 || isNamespace(kind) || firstOfMarkingKind };
 }
 
 /**
@@ -74,6 +76,13 @@ export function markedForDeletion(
   const nm = metaOf(next);
   const firstMark = nm.deletionTimestamp === undefined;
   nm.deletionTimestamp ??= rfc3339(now);
+  if (kind.markDeleted) {
+    // A kind whose REST storage marks the first delete itself (a CustomResourceDefinition)
+    // sets only the deletionTimestamp and what its rule adds.
+    if (finalizers.length > 0) nm.finalizers = finalizers;
+    if (firstMark) kind.markDeleted(next, nm.deletionTimestamp);
+    return next;
+  }
   // The generic store marks an object held by finalizers with a grace period of 0; the
   // namespace storage sets only the deletionTimestamp.
   if (!isNamespace(kind)) nm.deletionGracePeriodSeconds = 0;

@@ -81,7 +81,7 @@ export class ObjectStorage {
   ): Promise<KubeObject> {
     const kv = await this.read(kind, namespace, name, revision);
     if (!kv) throw notFound(kind, name);
-    return decodeStored(kv.value, kv.modRevision);
+    return this.decode(kind, kv);
   }
 
   /** Creates `input` in `namespace` and returns it as stored. */
@@ -172,7 +172,7 @@ export class ObjectStorage {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.read(kind, namespace, name);
       if (!kv) throw notFound(kind, name);
-      const current = decodeStored(kv.value, kv.modRevision);
+      const current = this.decode(kind, kv);
       const desired = await mutate(structuredClone(current));
       const next = prepareUpdate(kind, current, desired, scope);
       const allocating = isService(kind) && scope === 'main';
@@ -217,7 +217,7 @@ export class ObjectStorage {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.read(kind, namespace, name);
       if (!kv) throw notFound(kind, name);
-      const current = decodeStored(kv.value, kv.modRevision);
+      const current = this.decode(kind, kv);
       const meta = metaOf(current);
       checkPreconditions(kind, name, meta, opts.preconditions);
       if (isNamespace(kind)) {
@@ -282,8 +282,18 @@ export class ObjectStorage {
     }
   }
 
+  /** A stored object as read: stamped with its revision, and defaulted when its kind says so. */
+  private decode(kind: ResourceKind, kv: StoreKV): KubeObject {
+    const obj = decodeStored(kv.value, kv.modRevision);
+    kind.readDefaults?.(obj);
+    return obj;
+  }
+
   private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
-    const errors = [...(kind.validate?.(obj) ?? []), ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : [])];
+    const errors = [
+      ...(kind.validate?.(obj, old) ?? []),
+      ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : []),
+    ];
     this.failOn(kind, obj, errors);
   }
 

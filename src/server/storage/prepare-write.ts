@@ -28,11 +28,18 @@ export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number):
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
   delete meta.managedFields;
-  if (kind.generationFields.length > 0) meta.generation = 1;
+  if (kind.generationFields.length > 0 || kind.custom) meta.generation = 1;
   else delete meta.generation;
-  // With a status subresource, a create cannot set status (the strategies'
-  // PrepareForCreate); Nodes are the exception: kubelets register with status.
-  if (kind.subresources.includes('status') && kind.kind !== 'Node') obj.status = {};
+  if (kind.custom) {
+    // A custom resource's create drops status when /status is served (apiextensions-apiserver
+    // pkg/registry/customresource/strategy.go `PrepareForCreate`: `delete(customResource,
+    // "status")`), where built-in strategies reset it to an empty struct.
+    if (kind.subresources.includes('status')) delete obj.status;
+  } else if (kind.subresources.includes('status') && kind.kind !== 'Node') {
+    // With a status subresource, a create cannot set status (the strategies'
+    // PrepareForCreate); Nodes are the exception: kubelets register with status.
+    obj.status = {};
+  }
   kind.defaults?.(obj);
   kind.prepareForCreate?.(obj);
 }
@@ -72,7 +79,8 @@ export function prepareUpdate(
   delete meta.selfLink;
   if (kind.subresources.includes('status')) {
     if (scope === 'main' || scope === 'finalize') {
-      next.status = current.status;
+      if (current.status === undefined) delete next.status;
+      else next.status = current.status;
       // A Namespace's spec.finalizers change only through /finalize: its
       // strategy's PrepareForUpdate (pkg/registry/core/namespace/strategy.go)
       // keeps the old ones on a main update; finalizeStrategy takes the new.
@@ -82,6 +90,13 @@ export function prepareUpdate(
         // `finalizers,omitempty`: an empty list is not written.
         next.spec = Array.isArray(finalizers) && finalizers.length > 0 ? { finalizers } : {};
       }
+    } else if (kind.custom) {
+      // A custom resource's /status takes the status and nothing else, metadata included
+      // (strategy.go `statusStrategy.PrepareForUpdate` copies the old object and sets status).
+      const kept = structuredClone(current);
+      if (next.status === undefined) delete kept.status;
+      else kept.status = next.status;
+      return prepareStatus(kind, kept);
     } else {
       // Through /status the spec cannot change. Annotations can (the deployment
       // controller records its revision there), and so can labels except on the
@@ -98,8 +113,13 @@ export function prepareUpdate(
       return prepareStatus(kind, kept);
     }
   }
+  if (scope === 'main') kind.prepareForUpdate?.(next, current);
   kind.defaults?.(next);
-  if (kind.generationFields.length > 0) {
+  if (kind.custom) {
+    // Custom resources: any change but metadata's (and status', which a main update cannot
+    // make when /status is served) bumps the generation (strategy.go `PrepareForUpdate`).
+    meta.generation = (cur.generation ?? 1) + (contentChanged(next, current) ? 1 : 0);
+  } else if (kind.generationFields.length > 0) {
     const changed = kind.generationFields.some((f) => !jsonEqual(valueAt(next, f), valueAt(current, f)));
     meta.generation = (cur.generation ?? 1) + (changed ? 1 : 0);
   }
@@ -110,6 +130,17 @@ export function prepareUpdate(
 function prepareStatus(kind: ResourceKind, obj: KubeObject): KubeObject {
   kind.defaults?.(obj);
   return obj;
+}
+
+/** True when anything but metadata differs between two versions of a custom object. */
+function contentChanged(next: KubeObject, current: KubeObject): boolean {
+  const keys = new Set([...Object.keys(next), ...Object.keys(current)]);
+  keys.delete('metadata');
+  for (const k of keys) {
+    if (!jsonEqual((next as Record<string, unknown>)[k], (current as Record<string, unknown>)[k]))
+      return true;
+  }
+  return false;
 }
 
 /** The value at a dotted path (`spec`, `metadata.annotations`). */

@@ -5,6 +5,7 @@ import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
 import { resourceId, resourceIdOfKey, resourcePrefix } from '../storage/stores/keys.js';
 import type { Store, StoreEvent, StoreWatch } from '../storage/stores/types.js';
+import type { CacheEvent } from './event.js';
 import { type HistoryOptions, ResourceCache } from './resource-cache.js';
 
 /** Parses a stored value and stamps it with its resourceVersion. */
@@ -13,6 +14,20 @@ export function decodeStored(value: string, revision: number): KubeObject {
   object.metadata = { ...object.metadata, resourceVersion: String(revision) };
   return object;
 }
+
+/**
+ * A stored value as a kind's cache holds it: decoded, and defaulted when the kind says so (a
+ * custom resource's schema defaults apply to every object read from storage, as
+ * apiextensions-apiserver's storage decoder applies them).
+ */
+function decodeFor(kind: ResourceKind, value: string, revision: number): KubeObject {
+  const object = decodeStored(value, revision);
+  kind.readDefaults?.(object);
+  return object;
+}
+
+/** Told of each change the caches apply, in order; `kind` is the cache's kind. */
+export type CacheListener = (kind: ResourceKind, event: CacheEvent) => void;
 
 /** Options of the {@link Cacher}. */
 export interface CacherOptions {
@@ -40,6 +55,8 @@ export class Cacher {
   private waiters: Array<{ revision: number; resolve: () => void }> = [];
   private refillTimer: TimerHandle | undefined;
   private stopped = false;
+  private readonly listeners = new Set<CacheListener>();
+  private readonly fillListeners = new Set<() => void>();
 
   /** Caches are made and dropped as `kinds` gains and loses kinds. */
   constructor(store: Store, kinds: KindTable, opts: CacherOptions) {
@@ -51,6 +68,30 @@ export class Cacher {
       // A kind served without addKind first still gets its cache (and its stored objects).
       else void this.addKind(change.added).catch((err: Error) => this.opts.onError?.(err));
     });
+  }
+
+  /**
+   * Calls `listener` with every change the caches apply, after the watchers got it: the
+   * server's own controllers (custom resource definitions) follow the store this way, so a
+   * change made through another server over the same etcd reaches them too. Returns the
+   * unsubscriber.
+   */
+  listen(listener: CacheListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` after every (re)fill: the caches were replaced from a fresh list, and
+   * changes between the old and the new caches were never told to {@link listen}ers.
+   */
+  onFill(listener: () => void): () => void {
+    this.fillListeners.add(listener);
+    return () => this.fillListeners.delete(listener);
+  }
+
+  private notify(kind: ResourceKind, event: CacheEvent): void {
+    for (const listener of this.listeners) listener(kind, event);
   }
 
   /** The newest revision the caches have applied. */
@@ -84,7 +125,7 @@ export class Cacher {
     for (const [id, cache] of caches) this.caches.set(id, cache);
     for (const kv of items) {
       const cache = this.cacheOfKey(kv.key);
-      cache?.load(kv.key, decodeStored(kv.value, kv.modRevision), kv.modRevision);
+      cache?.load(kv.key, decodeFor(cache.kind, kv.value, kv.modRevision), kv.modRevision);
     }
     this.revision = Math.max(this.revision, revision);
     for (const cache of stale) for (const w of cache.watchers.all()) w.close('shutdown');
@@ -94,6 +135,7 @@ export class Cacher {
       (err) => this.onStoreError(err),
     );
     this.wakeWaiters();
+    for (const listener of this.fillListeners) listener();
   }
 
   /**
@@ -116,7 +158,7 @@ export class Cacher {
     const { items } = await this.store.list(resourcePrefix(kind));
     for (const kv of items) {
       if (kv.modRevision <= from && !cache.has(kv.key))
-        cache.load(kv.key, decodeStored(kv.value, kv.modRevision), kv.modRevision);
+        cache.load(kv.key, decodeFor(kind, kv.value, kv.modRevision), kv.modRevision);
     }
   }
 
@@ -188,10 +230,22 @@ export class Cacher {
       const cache = this.cacheOfKey(ev.key);
       if (cache) {
         if (ev.type === 'put') {
-          const object = decodeStored(ev.value!, ev.revision);
-          cache.apply(ev.prevValue === undefined ? 'ADDED' : 'MODIFIED', ev.key, ev.revision, object);
+          const object = decodeFor(cache.kind, ev.value!, ev.revision);
+          const change = cache.apply(
+            ev.prevValue === undefined ? 'ADDED' : 'MODIFIED',
+            ev.key,
+            ev.revision,
+            object,
+          );
+          this.notify(cache.kind, change);
         } else if (ev.prevValue !== undefined) {
-          cache.apply('DELETED', ev.key, ev.revision, decodeStored(ev.prevValue, ev.revision));
+          const change = cache.apply(
+            'DELETED',
+            ev.key,
+            ev.revision,
+            decodeFor(cache.kind, ev.prevValue, ev.revision),
+          );
+          this.notify(cache.kind, change);
         }
       }
       this.revision = ev.revision;

@@ -15,7 +15,7 @@ function names(k: ResourceKind, priority?: number): string[] {
     .map((c) => c.name.toUpperCase());
 }
 
-function row(k: ResourceKind, obj: KubeObject): Array<string | number | boolean> {
+function row(k: ResourceKind, obj: KubeObject): Array<string | number | boolean | null> {
   return k.columns.map((c) => c.cell(obj, now));
 }
 

@@ -1,6 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import { failureStatus, StatusError } from '../protocol/status.js';
+import { CrdController } from './crd/serve/controller.js';
+import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
 import { handleResource, type ResourceContext } from './handlers/resource-handler.js';
 import type { WatchSettings } from './handlers/watch.js';
 import { Authenticator, generateToken, parseTokenFile, type UserInfo } from './http/auth.js';
@@ -9,6 +11,7 @@ import { sendStatus, toStatus } from './http/http-io.js';
 import { listen } from './http/listen.js';
 import { parseResourcePath, splitRequestTarget } from './http/request-info.js';
 import { KindTable } from './kinds/kind-table.js';
+import { REGISTRY } from './kinds/registry.js';
 import { type NonResourceContext, serveDebug, serveNonResource, serverHealth } from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
@@ -114,8 +117,9 @@ class ApiServer implements RunningServer {
   private readonly opts: ServerOptions;
   private readonly ownsStore: boolean;
   private readonly clock: Clock;
-  /** The kinds this server serves: the built-ins, and any added while it runs. */
-  private readonly kinds = new KindTable();
+  /** The kinds this server serves: the built-ins, and custom kinds as their definitions are established. */
+  private readonly kinds = new KindTable([...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS]);
+  private readonly crds: CrdController;
   private readonly cacher: Cacher;
   private readonly objects: ObjectStorage;
   private readonly namespaces: NamespaceLifecycle;
@@ -159,6 +163,13 @@ class ApiServer implements RunningServer {
     });
     this.objects = new ObjectStorage(this.store, this.clock, this.stats);
     this.namespaces = new NamespaceLifecycle(this.objects, this.store, this.clock);
+    this.crds = new CrdController({
+      objects: this.objects,
+      cacher: this.cacher,
+      kinds: this.kinds,
+      clock: this.clock,
+      log,
+    });
     this.metrics = new ServerMetrics(this.stats);
     this.health = serverHealth(this.store, this.clock, () => this.closing);
     // A namespace held by objects with finalizers finishes when the last of them goes.
@@ -211,6 +222,8 @@ class ApiServer implements RunningServer {
   async start(): Promise<void> {
     const opts = this.opts;
     await this.cacher.start();
+    // The definitions stored now are served before the server answers anything.
+    await this.crds.start();
     if (opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
     for (const name of await this.namespaces.terminating()) this.finalizeNamespace(name);
     if (!opts.insecureNoAuth) {
@@ -294,6 +307,7 @@ class ApiServer implements RunningServer {
     this.compactionTimer?.cancel();
     this.ui?.close();
     for (const cache of this.cacher.all()) for (const w of cache.watchers.all()) w.close('shutdown');
+    await this.crds.stop();
     this.cacher.stop();
     const http = this.http;
     if (http) {

@@ -13,6 +13,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CUSTOM_RESOURCE_DEFINITIONS } from '../../src/server/crd/serve/crd-kind.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { REGISTRY } from '../../src/server/kinds/registry.js';
 import { KUBE_GIT_VERSION } from '../../src/server/openapi/discovery.js';
@@ -87,7 +88,7 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
       };
       const outcome = runScenario({
         kubectl: session,
-        kinds: REGISTRY,
+        kinds: [...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS],
         minor: minorOf(binary),
         nodePort: 30080 + index,
         touch,

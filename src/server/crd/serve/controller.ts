@@ -1,0 +1,361 @@
+/**
+ * The controllers apiextensions-apiserver runs beside its handler, as one queue per server:
+ * the names controller (pkg/controller/status/naming_controller.go) grants a definition its
+ * names and the `NamesAccepted` condition; the establishing controller
+ * (pkg/controller/establish/establishing_controller.go) makes it `Established`; the API
+ * approval controller (pkg/controller/apiapproval) judges Kubernetes' own groups; the
+ * serving side (customresource_handler.go) starts serving its versions once established; and
+ * the finalizer (pkg/controller/finalizer/crd_finalizer.go) deletes a deleted definition's
+ * objects before letting it go.
+ *
+ * Everything is driven by the watch cache, never by the request that made the change: a
+ * definition created through another server over the same etcd is served here too.
+ */
+import type { Clock, TimerHandle } from '../../../protocol/clock.js';
+import type { KubeObject } from '../../../protocol/events.js';
+import { StatusError } from '../../../protocol/status.js';
+import { arr, rec, str } from '../../kinds/access.js';
+import type { KindTable } from '../../kinds/kind-table.js';
+import type { CustomDefinitionState, ResourceKind } from '../../kinds/types.js';
+import type { ObjectStorage } from '../../storage/object-storage.js';
+import { objectKey } from '../../storage/stores/keys.js';
+import type { Cacher } from '../../watchcache/cacher.js';
+import { apiApprovalCondition } from '../definition/conditions.js';
+import { acceptedNamesForGroup, establish, namesAndConditions, setCondition } from '../definition/names.js';
+import type { CustomResourceDefinitionCondition } from '../definition/types.js';
+import { CLEANUP_FINALIZER, CUSTOM_RESOURCE_DEFINITIONS } from './crd-kind.js';
+import { customKindsOf } from './custom-kind.js';
+
+/** What the controller works with: the server's storage, caches and kind table. */
+export interface CrdControllerDeps {
+  objects: ObjectStorage;
+  cacher: Cacher;
+  kinds: KindTable;
+  clock: Clock;
+  log: (message: string) => void;
+}
+
+/** A definition being served: what it was built from, and its kinds. */
+interface Served {
+  /** The uid, spec and accepted names the kinds were built from. */
+  key: string;
+  kinds: ResourceKind[];
+  state: CustomDefinitionState;
+}
+
+const rfc3339 = (ms: number): string =>
+  new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+const conditionsOf = (crd: KubeObject): CustomResourceDefinitionCondition[] =>
+  arr(rec(crd.status).conditions) as CustomResourceDefinitionCondition[];
+
+const isTrue = (crd: KubeObject, type: string): boolean =>
+  conditionsOf(crd).some((c) => c.type === type && c.status === 'True');
+
+const sameCondition = (
+  a: CustomResourceDefinitionCondition | undefined,
+  b: CustomResourceDefinitionCondition,
+) => a !== undefined && a.status === b.status && a.reason === b.reason && a.message === b.message;
+
+export class CrdController {
+  private readonly deps: CrdControllerDeps;
+  private readonly served = new Map<string, Served>();
+  /**
+   * The definitions as this controller last wrote them, until the cache catches up (the
+   * naming controller's mutation cache): two definitions synced one after the other must see
+   * each other's accepted names even before the store's events reach the cache.
+   */
+  private readonly written = new Map<string, KubeObject>();
+  private readonly queue = new Set<string>();
+  private running: Promise<void> | undefined;
+  private readonly unsubscribe: Array<() => void> = [];
+  private retryTimer: TimerHandle | undefined;
+  private retryDelay = 0;
+  private stopped = false;
+
+  constructor(deps: CrdControllerDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * Follows the definitions from now on; resolves once every definition stored now has been
+   * synced (served when established), as kube-apiserver's readiness waits for its CRD
+   * informer and handler.
+   */
+  async start(): Promise<void> {
+    this.unsubscribe.push(this.deps.cacher.listen((kind, event) => this.onChange(kind, event.object)));
+    this.unsubscribe.push(this.deps.cacher.onFill(() => this.enqueueAll()));
+    this.enqueueAll();
+    await this.idle();
+  }
+
+  /** Resolves when nothing is queued or running. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Stops following; a sync under way finishes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.retryTimer?.cancel();
+    for (const u of this.unsubscribe) u();
+    await this.running;
+  }
+
+  /** The kinds served for a definition now (none when not served). */
+  kindsOf(crdName: string): readonly ResourceKind[] {
+    return this.served.get(crdName)?.kinds ?? [];
+  }
+
+  private onChange(kind: ResourceKind, object: KubeObject): void {
+    if (kind === CUSTOM_RESOURCE_DEFINITIONS) this.enqueue(str(object.metadata?.name));
+    // An object of a terminating definition went: the finalizer may be done.
+    else if (kind.custom?.state.terminating) this.enqueue(kind.custom.crdName);
+  }
+
+  private definitions(): KubeObject[] {
+    const cached = [...this.deps.cacher.cacheFor(CUSTOM_RESOURCE_DEFINITIONS).objects.values()];
+    return cached.map((c) => this.newest(c.object));
+  }
+
+  private definition(name: string): KubeObject | undefined {
+    const key = objectKey(CUSTOM_RESOURCE_DEFINITIONS, undefined, name);
+    const cached = this.deps.cacher.cacheFor(CUSTOM_RESOURCE_DEFINITIONS).objects.get(key)?.object;
+    return cached && this.newest(cached);
+  }
+
+  /** The cached definition, or the one this controller wrote if that is newer. */
+  private newest(cached: KubeObject): KubeObject {
+    const name = str(cached.metadata?.name);
+    const mine = this.written.get(name);
+    if (!mine) return cached;
+    const rv = (o: KubeObject) => Number(o.metadata?.resourceVersion ?? 0);
+    if (mine.metadata?.uid === cached.metadata?.uid && rv(mine) > rv(cached)) return mine;
+    this.written.delete(name);
+    return cached;
+  }
+
+  private enqueueAll(): void {
+    for (const crd of this.definitions()) this.enqueue(str(crd.metadata?.name));
+    for (const name of this.served.keys()) this.enqueue(name);
+  }
+
+  private enqueue(name: string): void {
+    if (this.stopped || name === '') return;
+    this.queue.add(name);
+    this.running ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.size > 0 && !this.stopped) {
+        const name = this.queue.values().next().value as string;
+        this.queue.delete(name);
+        try {
+          await this.sync(name);
+          this.retryDelay = 0;
+        } catch (err) {
+          this.deps.log(`custom resource definition ${name}: ${(err as Error).message}`);
+          this.retryLater(name);
+        }
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** A failed sync is tried again with a backoff (the controllers' rate-limited requeue). */
+  private retryLater(name: string): void {
+    if (this.stopped) return;
+    this.retryDelay = Math.min(Math.max(this.retryDelay * 2, 5), 1_000);
+    this.retryTimer = this.deps.clock.setTimeout(() => this.enqueue(name), this.retryDelay);
+  }
+
+  private async sync(name: string): Promise<void> {
+    const crd = this.definition(name);
+    if (!crd) {
+      this.unserve(name);
+      return;
+    }
+    if (crd.metadata?.deletionTimestamp) {
+      if ((crd.metadata.finalizers ?? []).includes(CLEANUP_FINALIZER)) await this.finalize(crd);
+      return;
+    }
+    const named = await this.grantNames(name);
+    if (!named) return;
+    const established = await this.establish(named);
+    if (established && isTrue(established, 'Established')) await this.serve(established);
+  }
+
+  /**
+   * naming_controller.go `sync`: the names the definition may have and the NamesAccepted
+   * condition, written when they changed; then every definition of the group is synced again,
+   * as one may have released a name another wants. Returns the definition as it is now.
+   */
+  private async grantNames(name: string): Promise<KubeObject | undefined> {
+    let released: string | undefined;
+    const updated = await this.updateStatus(name, (current) => {
+      const group = str(rec(current.spec).group);
+      const inUse = acceptedNamesForGroup(group, this.definitions());
+      const decision = namesAndConditions(current, inUse);
+      const status = rec(current.status);
+      const conditions = conditionsOf(current);
+      const approval = apiApprovalCondition(current);
+      const oldNames = conditions.find((c) => c.type === 'NamesAccepted');
+      const oldApproval = conditions.find((c) => c.type === approval?.type);
+      const namesSame =
+        JSON.stringify(status.acceptedNames ?? {}) === JSON.stringify(decision.acceptedNames) &&
+        sameCondition(oldNames, decision.namesAccepted);
+      if (namesSame && (approval === undefined || sameCondition(oldApproval, approval))) return undefined;
+      const now = rfc3339(this.deps.clock.now());
+      let next = conditions;
+      if (!namesSame) {
+        next = setCondition(next, decision.namesAccepted, now);
+        next = setCondition(next, decision.established, now);
+        released = group;
+      }
+      if (approval) next = setCondition(next, approval, now);
+      return { ...status, acceptedNames: decision.acceptedNames, conditions: next };
+    });
+    if (released !== undefined) {
+      for (const other of this.definitions()) {
+        if (str(rec(other.spec).group) === released && other.metadata?.name !== name)
+          this.enqueue(str(other.metadata?.name));
+      }
+    }
+    return updated;
+  }
+
+  /** establishing_controller.go `sync`: Established once the names are accepted. */
+  private async establish(crd: KubeObject): Promise<KubeObject | undefined> {
+    if (!establish(conditionsOf(crd))) return crd;
+    return this.updateStatus(str(crd.metadata?.name), (current) => {
+      const condition = establish(conditionsOf(current));
+      if (!condition) return undefined;
+      const conditions = setCondition(conditionsOf(current), condition, rfc3339(this.deps.clock.now()));
+      return { ...rec(current.status), conditions };
+    });
+  }
+
+  /**
+   * Writes the status `change` makes of the stored definition (undefined: no change) through
+   * the status subresource, as the controllers' UpdateStatus; returns the definition as it is
+   * after, or undefined when it is gone.
+   */
+  private async updateStatus(
+    name: string,
+    change: (current: KubeObject) => Record<string, unknown> | undefined,
+  ): Promise<KubeObject | undefined> {
+    try {
+      const updated = await this.deps.objects.guaranteedUpdate(
+        CUSTOM_RESOURCE_DEFINITIONS,
+        undefined,
+        name,
+        'status',
+        {},
+        (current) => {
+          const status = change(current);
+          return status === undefined ? current : { ...current, status };
+        },
+      );
+      this.written.set(name, updated);
+      return updated;
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Serves an established definition's versions (customresource_handler.go
+   * `getOrCreateServingInfoFor`): when its uid, spec or accepted names changed, the old kinds
+   * go (their watches end, as the handler's old storage is destroyed) and new ones come, each
+   * only once its watch cache holds the stored objects.
+   */
+  private async serve(crd: KubeObject): Promise<void> {
+    const name = str(crd.metadata?.name);
+    const key = JSON.stringify([crd.metadata?.uid, crd.spec, rec(crd.status).acceptedNames]);
+    const current = this.served.get(name);
+    if (current?.key === key) return;
+    const state: CustomDefinitionState = current?.state ?? { terminating: false };
+    this.unserve(name);
+    const kinds = customKindsOf(crd, state);
+    if (kinds.length === 0) return;
+    await this.deps.cacher.addKind(kinds[0]);
+    const added: ResourceKind[] = [];
+    for (const kind of kinds) {
+      try {
+        this.deps.kinds.add(kind);
+        added.push(kind);
+      } catch (err) {
+        // A built-in resource of the same group holds the URL: kube-apiserver's built-in
+        // handler would answer there, and this version is never reached.
+        this.deps.log(
+          `custom resource definition ${name}: version ${kind.version} not served: ${(err as Error).message}`,
+        );
+      }
+    }
+    this.served.set(name, { key, kinds: added, state });
+  }
+
+  private unserve(name: string): void {
+    const served = this.served.get(name);
+    if (!served) return;
+    this.served.delete(name);
+    for (const kind of served.kinds) this.deps.kinds.remove(kind);
+  }
+
+  /**
+   * crd_finalizer.go `sync`: a deleted definition's objects are deleted (through the normal
+   * delete, so their own finalizers hold them), the Terminating condition says how far it got,
+   * and once none remain the cleanup finalizer goes, which removes the definition.
+   */
+  private async finalize(crd: KubeObject): Promise<void> {
+    const name = str(crd.metadata?.name);
+    const served = this.served.get(name);
+    if (served) served.state.terminating = true;
+    const setTerminating = (condition: CustomResourceDefinitionCondition) =>
+      this.updateStatus(name, (current) => {
+        const old = conditionsOf(current).find((c) => c.type === 'Terminating');
+        if (sameCondition(old, condition)) return undefined;
+        return {
+          ...rec(current.status),
+          conditions: setCondition(conditionsOf(current), condition, rfc3339(this.deps.clock.now())),
+        };
+      });
+    // No need to delete anything when the definition was never established: nothing was served.
+    const kind = served?.kinds[0];
+    if (kind && isTrue(crd, 'Established')) {
+      await setTerminating({
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionInProgress',
+        message: 'CustomResource deletion is in progress',
+      });
+      const cache = this.deps.cacher.cacheFor(kind);
+      for (const { object } of [...cache.objects.values()]) {
+        const m = object.metadata ?? {};
+        if (m.deletionTimestamp) continue;
+        await this.deps.objects.delete(kind, m.namespace, str(m.name)).catch((err: unknown) => {
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        });
+      }
+      // Objects held by their own finalizers stay; their deletion brings the next sync.
+      if (cache.objects.size > 0) return;
+    }
+    await setTerminating({
+      type: 'Terminating',
+      status: 'False',
+      reason: 'InstanceDeletionCompleted',
+      message: 'removed all instances',
+    });
+    await this.deps.objects
+      .guaranteedUpdate(CUSTOM_RESOURCE_DEFINITIONS, undefined, name, 'main', {}, (current) => {
+        const finalizers = (current.metadata?.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
+        return { ...current, metadata: { ...current.metadata, finalizers } };
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof StatusError && err.code === 404)) throw err;
+      });
+  }
+}

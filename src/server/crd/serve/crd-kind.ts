@@ -1,0 +1,121 @@
+/**
+ * The CustomResourceDefinition resource itself (apiextensions.k8s.io/v1), as
+ * apiextensions-apiserver's registry serves it (pkg/registry/customresourcedefinition:
+ * strategy.go, etcd.go): cluster-scoped, with a status subresource, defaulted as
+ * pkg/apis/apiextensions/v1/defaults.go does and validated by ../definition/validation.ts.
+ */
+import type { KubeObject } from '../../../protocol/events.js';
+import { arr, rec, str } from '../../kinds/access.js';
+import type { ResourceKind } from '../../kinds/types.js';
+import { setCondition } from '../definition/names.js';
+import type { CustomResourceDefinitionCondition } from '../definition/types.js';
+import {
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionUpdate,
+} from '../definition/validation.js';
+
+/** The finalizer a definition's deletion gets, until its objects are gone (apiextensions `CustomResourceCleanupFinalizer`). */
+export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+/**
+ * defaults.go `SetDefaults_CustomResourceDefinitionSpec`: the singular is the lower-cased kind,
+ * the list kind `<Kind>List`, conversion `None`; `SetDefaults_ServiceReference`: a webhook
+ * service's port is 443.
+ */
+export function defaultCustomResourceDefinition(obj: KubeObject): void {
+  const spec = rec(obj.spec);
+  if (typeof obj.spec !== 'object' || obj.spec === null) return;
+  const names = rec(spec.names);
+  if (typeof spec.names === 'object' && spec.names !== null) {
+    if (str(names.singular) === '') names.singular = str(names.kind).toLowerCase();
+    if (str(names.listKind) === '' && str(names.kind) !== '') names.listKind = `${str(names.kind)}List`;
+  }
+  if (spec.conversion === undefined || spec.conversion === null) spec.conversion = { strategy: 'None' };
+  const service = rec(rec(rec(spec.conversion).webhook).clientConfig).service;
+  if (typeof service === 'object' && service !== null && rec(service).port === undefined)
+    rec(service).port = 443;
+}
+
+/** The version marked `storage: true`, or undefined. */
+export function storageVersionOf(crd: unknown): string | undefined {
+  const v = arr(rec(rec(crd).spec).versions).find((x) => rec(x).storage === true);
+  return v === undefined ? undefined : str(rec(v).name);
+}
+
+/**
+ * strategy.go `PrepareForCreate`: a new definition's status is empty but for the storage
+ * version, recorded in `storedVersions`; accepted names start empty (their two required
+ * fields are always written) and the controllers fill them in.
+ */
+function prepareCreate(obj: KubeObject): void {
+  const storage = storageVersionOf(obj);
+  obj.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
+}
+
+/** strategy.go `PrepareForUpdate`: a storage version not stored before joins `storedVersions`. */
+function prepareUpdate(obj: KubeObject, _old: KubeObject): void {
+  const storage = storageVersionOf(obj);
+  if (storage === undefined) return;
+  const status = rec(obj.status);
+  const stored = arr(status.storedVersions).map(str);
+  if (!stored.includes(storage)) obj.status = { ...status, storedVersions: [...stored, storage] };
+}
+
+/**
+ * etcd.go `REST.Delete`, on the first delete: the definition is marked, gets the cleanup
+ * finalizer, and says it is terminating; the finalizer controller then deletes its objects.
+ */
+function markDeleted(obj: KubeObject, now: string): void {
+  const meta = obj.metadata ?? {};
+  const finalizers = meta.finalizers ?? [];
+  if (!finalizers.includes(CLEANUP_FINALIZER)) meta.finalizers = [...finalizers, CLEANUP_FINALIZER];
+  const status = rec(obj.status);
+  const conditions = arr(status.conditions) as CustomResourceDefinitionCondition[];
+  obj.status = {
+    ...status,
+    conditions: setCondition(
+      conditions,
+      {
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionPending',
+        message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+      },
+      now,
+    ),
+  };
+}
+
+/** The registry's entry of `customresourcedefinitions`. */
+export const CUSTOM_RESOURCE_DEFINITIONS: ResourceKind = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+  singular: 'customresourcedefinition',
+  namespaced: false,
+  shortNames: ['crd', 'crds'],
+  categories: ['api-extensions'],
+  fields: {},
+  subresources: ['status'],
+  // strategy.go `PrepareForUpdate`: any spec change bumps the generation.
+  generationFields: ['spec'],
+  defaults: defaultCustomResourceDefinition,
+  prepareForCreate: prepareCreate,
+  prepareForUpdate: prepareUpdate,
+  markDeleted,
+  validate: (obj, old) =>
+    old ? validateCustomResourceDefinitionUpdate(obj, old) : validateCustomResourceDefinition(obj),
+  // The registry's table convertor is the default one (rest.NewDefaultTableConvertor): Name and
+  // the creation time, RFC 3339 in UTC.
+  columns: [
+    {
+      name: 'Created At',
+      type: 'date',
+      description:
+        'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+      priority: 0,
+      cell: (obj) => str(obj.metadata?.creationTimestamp),
+    },
+  ],
+};

@@ -1,0 +1,167 @@
+/**
+ * The served kinds of an established CustomResourceDefinition: one {@link ResourceKind} per
+ * served version, as apiextensions-apiserver's crdHandler builds a version's storage and
+ * handler (pkg/apiserver/customresource_handler.go `getOrCreateServingInfoFor`): the accepted
+ * names, the scope, the version's schema compiled once (pruning, defaulting, validation), its
+ * subresources, printer columns and selectable fields.
+ */
+import type { KubeObject } from '../../../protocol/events.js';
+import { arr, rec, str } from '../../kinds/access.js';
+import type { CustomDefinitionState, FieldError, ResourceKind, TableColumn } from '../../kinds/types.js';
+import { invalid, validateObjectMeta } from '../../kinds/validation.js';
+import { type CustomResourceColumnDefinition, printerColumns } from '../definition/printer-columns.js';
+import { compileCrdSchema } from '../schema/engine.js';
+import type { CrdSchemaProps } from '../schema/structural.js';
+
+/** `.spec.replicas` → `spec.replicas` (the paths are simple JSON paths; validation says so). */
+const dotted = (jsonPath: string): string => jsonPath.replace(/^\./, '');
+
+/** The value at a dotted path, or undefined. */
+function valueAt(obj: unknown, path: string): unknown {
+  let v = obj;
+  for (const part of path.split('.')) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/**
+ * apihelpers `serveDefaultColumnsIfEmpty`: a version without printer columns is printed with
+ * its age.
+ */
+const AGE_COLUMN: CustomResourceColumnDefinition = {
+  name: 'Age',
+  type: 'date',
+  description:
+    'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+  jsonPath: '.metadata.creationTimestamp',
+};
+
+/**
+ * A selectable field's value as the field selector compares it (strategy.go
+ * `selectableFields`): strings as they are, booleans and integers in their decimal form.
+ */
+function selectableReader(path: string): (obj: KubeObject) => string | undefined {
+  return (obj) => {
+    const v = valueAt(obj, path);
+    if (typeof v === 'string') return v;
+    if (typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v))) return String(v);
+    return undefined;
+  };
+}
+
+/**
+ * validator.go `ValidateScaleSpec` and `ValidateScaleStatus`: the replicas at the scale paths
+ * are non-negative int32s, the selector a string. Paths are named as the CRD spells them.
+ */
+function validateScale(obj: KubeObject, scale: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  const replicas = (jsonPath: string): void => {
+    if (jsonPath === '') return;
+    const v = valueAt(obj, dotted(jsonPath));
+    if (v === undefined) return;
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      errors.push(
+        invalid(
+          jsonPath,
+          0,
+          `${jsonPath} accessor error: ${JSON.stringify(v)} is of the type ${typeof v}, expected int64`,
+        ),
+      );
+    } else if (v < 0) errors.push(invalid(jsonPath, v, 'should be a non-negative integer'));
+    else if (v > 2147483647) errors.push(invalid(jsonPath, v, 'should be less than or equal to 2147483647'));
+  };
+  replicas(str(scale.specReplicasPath));
+  replicas(str(scale.statusReplicasPath));
+  const selectorPath = str(scale.labelSelectorPath);
+  if (selectorPath !== '') {
+    const v = valueAt(obj, dotted(selectorPath));
+    if (v !== undefined && typeof v !== 'string') {
+      errors.push(
+        invalid(
+          selectorPath,
+          '',
+          `${selectorPath} accessor error: ${JSON.stringify(v)} is of the type ${typeof v}, expected string`,
+        ),
+      );
+    }
+  }
+  return errors;
+}
+
+/**
+ * The kinds a definition serves now: one per served version, named by its accepted names
+ * (`status.acceptedNames`, which the names controller grants), all sharing `state`.
+ */
+export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): ResourceKind[] {
+  const crd = rec(crdIn);
+  const spec = rec(crd.spec);
+  const names = rec(rec(crd.status).acceptedNames);
+  const versions = arr(spec.versions).map(rec);
+  const storageVersion = str(versions.find((v) => v.storage === true)?.name);
+  const servedVersions = versions.filter((v) => v.served === true).map((v) => str(v.name));
+  const meta = rec(crd.metadata);
+  return versions
+    .filter((v) => v.served === true)
+    .map((version): ResourceKind => {
+      const schemaProps = rec(version.schema).openAPIV3Schema as CrdSchemaProps | undefined;
+      const schema = compileCrdSchema(schemaProps);
+      const sub = rec(version.subresources);
+      const scale = sub.scale === undefined || sub.scale === null ? undefined : rec(sub.scale);
+      const defs = arr(version.additionalPrinterColumns) as CustomResourceColumnDefinition[];
+      const { columns } = printerColumns(defs.length > 0 ? defs : [AGE_COLUMN]);
+      const fields: ResourceKind['fields'] = {};
+      for (const f of arr(version.selectableFields)) {
+        const path = dotted(str(rec(f).jsonPath));
+        fields[path] = selectableReader(path);
+      }
+      const kind: ResourceKind = {
+        group: str(spec.group),
+        version: str(version.name),
+        kind: str(names.kind),
+        plural: str(names.plural),
+        singular: str(names.singular),
+        namespaced: spec.scope === 'Namespaced',
+        shortNames: arr(names.shortNames).map(str),
+        categories: arr(names.categories).map(str),
+        fields,
+        subresources: [
+          ...(sub.status !== undefined && sub.status !== null ? (['status'] as const) : []),
+          ...(scale ? (['scale'] as const) : []),
+        ],
+        generationFields: [],
+        defaults: (obj) => schema.default(obj),
+        readDefaults: (obj) => schema.default(obj),
+        pruneUnknown: (obj) => schema.prune(obj),
+        // strategy.go `Validate`/`ValidateUpdate` through validator.go: the metadata (names are
+        // DNS subdomains), the schema (ratcheting unchanged values on update), then the scale paths.
+        validate: (obj, old) => [
+          ...validateObjectMeta(obj),
+          ...schema.validate(obj, old ? { oldObject: old } : {}),
+          ...(scale ? validateScale(obj, scale) : []),
+        ],
+        columns: columns as TableColumn[],
+        custom: {
+          crdName: str(meta.name),
+          crdUid: str(meta.uid),
+          storageVersion,
+          servedVersions,
+          openAPIV3Schema: schemaProps as Readonly<Record<string, unknown>> | undefined,
+          state,
+          ...(version.deprecated === true ? { deprecated: true } : {}),
+          ...(typeof version.deprecationWarning === 'string'
+            ? { deprecationWarning: version.deprecationWarning }
+            : {}),
+        },
+      };
+      if (scale) {
+        kind.scale = {
+          specReplicas: dotted(str(scale.specReplicasPath)),
+          statusReplicas: dotted(str(scale.statusReplicasPath)),
+          labelSelector: dotted(str(scale.labelSelectorPath)),
+        };
+      }
+      return kind;
+    });
+}

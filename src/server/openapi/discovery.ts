@@ -5,6 +5,7 @@
  * docs kubectl-needs §3): `responseKind`/`kind` and `scope`/`namespaced` are load-bearing.
  */
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { customDiscoveryVerbs, customSubresources, storageVersionHash } from './custom-discovery.js';
 
 /** The Kubernetes version this server claims; kubectl's dispatcher picks its binary by major/minor. */
 export const KUBE_GIT_VERSION = 'v1.33.1';
@@ -35,6 +36,11 @@ export function resourceVerbs(kind: Pick<ResourceKind, 'group' | 'plural'>): str
   return [...RESOURCE_VERBS];
 }
 
+/** The verbs discovery lists for `kind`: a custom resource's are its definition's (custom-discovery.ts). */
+export function discoveryVerbs(kind: ResourceKind): string[] {
+  return kind.custom ? customDiscoveryVerbs(kind) : resourceVerbs(kind);
+}
+
 /** Verbs served on the `status` and `scale` subresources. */
 export const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
 
@@ -45,6 +51,7 @@ export const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
  * pkg/registry/core/namespace/storage/storage.go has no get).
  */
 export function subresourceVerbs(kind: ResourceKind): Array<{ name: string; verbs: string[] }> {
+  if (kind.custom) return customSubresources(kind, SUBRESOURCE_VERBS);
   const subs = kind.subresources.map((name) => ({ name: name as string, verbs: [...SUBRESOURCE_VERBS] }));
   if (kind.group === '' && kind.plural === 'namespaces') subs.push({ name: 'finalize', verbs: ['update'] });
   return subs.sort((a, b) => a.name.localeCompare(b.name));
@@ -82,13 +89,21 @@ export function compareVersionPriority(a: string, b: string): number {
 }
 
 /**
- * The group-versions served, core first, then groups in the order the kind table first names them
- * (that order is the server's group priority); within a group, preferred version first.
+ * The group-versions served, core first, then the built-in groups in the order the kind table
+ * first names them (that order is the server's group priority), then the custom resources'
+ * groups by name: their APIServices all get group priority 1000 (apiextensions-apiserver's
+ * crdregistration controller; aggregated/handler.go breaks ties by name), below every built-in
+ * group served here. Within a group, preferred version first.
  */
 export function groupVersionsOf(kinds: readonly ResourceKind[]): GroupVersion[] {
   const byGroup = new Map<string, Set<string>>();
   const core = kinds.filter((k) => k.group === '');
-  for (const k of [...core, ...kinds.filter((k) => k.group !== '')]) {
+  const builtinGroups = new Set(kinds.filter((k) => !k.custom).map((k) => k.group));
+  const builtins = kinds.filter((k) => k.group !== '' && builtinGroups.has(k.group));
+  const custom = kinds
+    .filter((k) => !builtinGroups.has(k.group))
+    .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+  for (const k of [...core, ...builtins, ...custom]) {
     const versions = byGroup.get(k.group) ?? new Set<string>();
     versions.add(k.version);
     byGroup.set(k.group, versions);
@@ -145,7 +160,7 @@ function resourceDiscovery(k: ResourceKind): APIResourceDiscovery {
     responseKind,
     scope: k.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: k.singular,
-    verbs: resourceVerbs(k),
+    verbs: discoveryVerbs(k),
   };
   if (k.shortNames.length > 0) entry.shortNames = [...k.shortNames];
   if (k.categories.length > 0) entry.categories = [...k.categories];
@@ -223,6 +238,7 @@ export interface APIResource {
   verbs: string[];
   shortNames?: string[];
   categories?: string[];
+  storageVersionHash?: string;
 }
 
 /** A meta/v1 `APIResourceList`. */
@@ -303,10 +319,11 @@ export function legacyApiResourceList(
       singularName: k.singular,
       namespaced: k.namespaced,
       kind: k.kind,
-      verbs: resourceVerbs(k),
+      verbs: discoveryVerbs(k),
     };
     if (k.shortNames.length > 0) main.shortNames = [...k.shortNames];
     if (k.categories.length > 0) main.categories = [...k.categories];
+    if (k.custom) main.storageVersionHash = storageVersionHash(k.group, k.custom.storageVersion, k.kind);
     resources.push(main);
     for (const sub of subresourceVerbs(k)) {
       const entry: APIResource = {

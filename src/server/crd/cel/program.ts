@@ -26,6 +26,11 @@ function newEnv(optionalOldSelf: boolean): Environment {
   env.registerVariable('self', 'dyn');
   env.registerVariable('oldSelf', optionalOldSelf ? 'optional<dyn>' : 'dyn');
   registerKubernetesLibraries(env);
+  env.registerFunction('__has(dyn, string): bool', (obj: unknown, field: string) => {
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+      throw new Error(`invalid type for field selection.`);
+    return Object.hasOwn(obj, field);
+  });
   env.registerFunction('__cost(dyn, int): dyn', (range: unknown, perItem: bigint) => {
     const n = Array.isArray(range)
       ? range.length
@@ -107,11 +112,27 @@ function flatCost(n: Node): number {
   return 1 + children(n).reduce((sum, k) => sum + flatCost(k), 0);
 }
 
-/** The source of `n` with comprehensions metered and `.matches` made RE2. */
-function instrument(src: string, n: Node): string {
-  const c = comprehension(n);
+/** A select chain down to a variable (`a.b.c`), the only argument the library's `has` takes. */
+function isSelectChain(n: Node): boolean {
+  if (n.op === 'id') return true;
+  return (n.op === '.' || n.op === '.?') && isSelectChain((n.args as [Node, string])[0]);
+}
+
+/**
+ * The source of `n` rewritten: `has(x[0].f)` (any operand, as cel-go allows) as
+ * `__has(x[0], 'f')`; with `meter`, comprehensions charged and `.matches` made RE2.
+ */
+function rewrite(src: string, n: Node, meter: boolean): string {
   const args = Array.isArray(n.args) ? (n.args as unknown[]) : [];
-  const receiver = n.op === 'rcall' && args[0] === 'matches' ? (args[1] as Node) : undefined;
+  if (n.op === 'call' && args[0] === 'has') {
+    const arg = (args[1] as Node[] | undefined)?.[0];
+    if (arg !== undefined && arg.op === '.' && !isSelectChain(arg)) {
+      const [obj, field] = arg.args as [Node, string];
+      return `__has(${rewrite(src, obj, meter)}, ${JSON.stringify(field)})`;
+    }
+  }
+  const c = meter ? comprehension(n) : undefined;
+  const receiver = meter && n.op === 'rcall' && args[0] === 'matches' ? (args[1] as Node) : undefined;
   let out = '';
   let at = n.start;
   for (const k of children(n)) {
@@ -119,7 +140,7 @@ function instrument(src: string, n: Node): string {
     // The text between a receiver and its first argument is `.name(`.
     if (receiver !== undefined && at === receiver.end)
       gap = gap.replace(/^(\s*\.\s*)matches/, '$1re2Matches');
-    let piece = instrument(src, k);
+    let piece = rewrite(src, k, meter);
     if (c && k === c.receiver) {
       const perItem = c.body.reduce((sum, b) => sum + flatCost(b), 2);
       piece = `__cost(${piece}, ${perItem})`;
@@ -128,6 +149,11 @@ function instrument(src: string, n: Node): string {
     at = k.end;
   }
   return out + src.slice(at, n.end);
+}
+
+/** `rewrite` of a whole expression: a parenthesized root's range leaves out its parentheses. */
+function rewriteAll(src: string, root: Node, meter: boolean): string {
+  return src.slice(0, root.start) + rewrite(src, root, meter) + src.slice(root.end);
 }
 
 /** Upstream's variable sizes: where a path from `self` leads in the schema. */
@@ -217,9 +243,10 @@ export function compileExpression(
   } catch (err) {
     return issueText(src, err as ParseError);
   }
-  const checked = parsed.check();
-  if (!checked.valid) return issueText(src, checked.error as Error);
   const root = parsed.ast as unknown as Node;
+  const checkedSrc = rewriteAll(src, root, false);
+  const checked = (checkedSrc === src ? parsed : e.parse(checkedSrc)).check();
+  if (!checked.valid) return issueText(checkedSrc, checked.error as Error);
   let usesOldSelf = false;
   const walk = (n: Node): void => {
     if (n.op === 'id' && n.args === 'oldSelf') usesOldSelf = true;
@@ -230,8 +257,14 @@ export function compileExpression(
     ['self', schema],
     ['oldSelf', schema],
   ]);
-  const program = e.parse(instrument(src, root));
-  program.check();
+  const rewritten = rewriteAll(src, root, true);
+  let program: ReturnType<Environment['parse']>;
+  try {
+    program = e.parse(rewritten);
+    program.check();
+  } catch (err) {
+    return `internal error: the metered form of the rule does not compile: ${(err as Error).message.split('\n')[0]}`;
+  }
   return {
     run: (vars) => program(vars),
     type: checked.type ?? 'dyn',

@@ -3,10 +3,24 @@
  * k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go
  * `ValidateCustomResourceDefinitionOpenAPISchema` checks them at each node
  * (x-kubernetes-list-type / -map-type / -list-map-keys, `validateMapListKeysMapSet`,
- * and the shape of `x-kubernetes-validations` entries; the CEL itself is not compiled).
+ * and the shape of `x-kubernetes-validations` entries), and the rules' CEL compiled with its
+ * cost estimated (`celRuleCompilation`, over the cel room).
  */
 import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
 import type { FieldError } from '../../kinds/types.js';
+import {
+  compileRule,
+  costErrorMessage,
+  STATIC_ESTIMATED_COST_LIMIT,
+  STATIC_ESTIMATED_CRD_COST_LIMIT,
+  unboundedCardinality,
+} from '../cel/index.js';
+import {
+  additionalSchema,
+  type CrdSchemaProps,
+  compileStructural,
+  type Structural,
+} from '../schema/structural.js';
 import { forbidden, invalid, key, notSupported, required } from './errors.js';
 import { GoRendered, goSchemaProps } from './internal.js';
 
@@ -142,7 +156,7 @@ export function listAndMapTypes(s: JsonObject, path: string): FieldError[] {
   return errs;
 }
 
-/** The shape of `x-kubernetes-validations` entries (the CEL expressions themselves are not compiled here). */
+/** The shape of `x-kubernetes-validations` entries (their CEL is compiled by `celRuleCompilation`). */
 export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const newline = /[\n\r]+/;
@@ -173,5 +187,126 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
     if (newline.test(fieldPath))
       errs.push(invalid(`${at}.fieldPath`, fieldPath, 'must not contain line breaks'));
   });
+  return errs;
+}
+
+/** An `x-kubernetes-validations` entry as the internal ValidationRule struct prints (`%#v`-free JSON, no tags). */
+function goRule(raw: unknown): GoRendered {
+  const v = rec(raw);
+  const jstr = (x: unknown): string => JSON.stringify(str(x));
+  const jptr = (x: unknown): string => (x === undefined || x === null ? 'null' : JSON.stringify(x));
+  return new GoRendered(
+    `{"Rule":${jstr(v.rule)},"Message":${jstr(v.message)},"MessageExpression":${jstr(v.messageExpression)},"Reason":${jptr(v.reason)},"FieldPath":${jstr(v.fieldPath)},"OptionalOldSelf":${jptr(v.optionalOldSelf)}}`,
+  );
+}
+
+/**
+ * The CEL half of `ValidateCustomResourceDefinitionOpenAPISchema`'s x-kubernetes-validations
+ * check, over a whole (already valid, structural) `openAPIV3Schema` at `at`: each rule compiled
+ * (`cel.Compile`), its estimated cost times how often its node can occur refused above
+ * `StaticEstimatedCostLimit`, `oldSelf` refused where no old value correlates (inside a list
+ * that is not a map list), `optionalOldSelf` refused without `oldSelf`, and the schema's total
+ * refused above `StaticEstimatedCRDCostLimit`. Only properties, items and additionalProperties
+ * are walked, as upstream's CEL context is (allOf and friends get none).
+ */
+export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const costs: Array<{ path: string; cost: number }> = [];
+  const walk = (
+    s: JsonObject,
+    node: Structural,
+    path: string,
+    cardinality: number | undefined,
+    uncorrelatable: string | undefined,
+  ): void => {
+    const rules = arr(s['x-kubernetes-validations']);
+    rules.forEach((raw, i) => {
+      const rulePath = `${path}.x-kubernetes-validations[${i}]`;
+      const compiled = compileRule(raw, node);
+      const times = cardinality ?? unboundedCardinality(node);
+      const cost = (compiled.program?.maxCost ?? 0) * times;
+      if (cost > STATIC_ESTIMATED_COST_LIMIT)
+        errs.push(
+          forbidden(
+            `${rulePath}.rule`,
+            costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT),
+          ),
+        );
+      costs.push({ path: `${rulePath}.rule`, cost });
+      if (compiled.error !== undefined) errs.push(invalid(`${rulePath}.rule`, goRule(raw), compiled.error));
+      if (compiled.messageExpressionError !== undefined) {
+        errs.push(invalid(`${rulePath}.messageExpression`, goRule(raw), compiled.messageExpressionError));
+      } else if (compiled.messageExpression !== undefined) {
+        const messageCost = compiled.messageExpression.maxCost * times;
+        if (messageCost > STATIC_ESTIMATED_COST_LIMIT)
+          errs.push(
+            forbidden(
+              `${rulePath}.messageExpression`,
+              costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT),
+            ),
+          );
+        costs.push({ path: `${rulePath}.messageExpression`, cost: messageCost });
+      }
+      if (compiled.program?.usesOldSelf) {
+        if (uncorrelatable !== undefined)
+          errs.push(
+            invalid(
+              `${rulePath}.rule`,
+              compiled.rule.rule,
+              `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`,
+            ),
+          );
+      } else if (compiled.program !== undefined && compiled.rule.optionalOldSelf !== undefined) {
+        errs.push(
+          invalid(
+            `${rulePath}.optionalOldSelf`,
+            compiled.rule.optionalOldSelf,
+            'may not be set if oldSelf is not used in rule',
+          ),
+        );
+      }
+    });
+    const times = (n: number): number | undefined =>
+      cardinality === undefined ? undefined : cardinality * n;
+    const props = rec(s.properties);
+    for (const [k, sub] of Object.entries(props)) {
+      const child = node.properties?.get(k);
+      if (isObject(sub) && child) walk(sub, child, key(`${path}.properties`, k), cardinality, uncorrelatable);
+    }
+    if (isObject(s.items) && node.items) {
+      const bounded = typeof s.maxItems === 'number' ? times(s.maxItems) : undefined;
+      // Only a map list's items correlate with old ones (validation.go `withForbidOldSelfValidations`).
+      const within = uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : path);
+      walk(s.items, node.items, `${path}.items`, bounded, within);
+    }
+    const extra = additionalSchema(node);
+    if (isObject(s.additionalProperties) && extra) {
+      const bounded = typeof s.maxProperties === 'number' ? times(s.maxProperties) : undefined;
+      walk(s.additionalProperties, extra, `${path}.additionalProperties`, bounded, uncorrelatable);
+    }
+  };
+  walk(root, compileStructural(root as CrdSchemaProps), at, 1, undefined);
+  const total = costs.reduce((sum, c) => sum + c.cost, 0);
+  if (total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
+    // TotalCost.MostExpensive: the four costliest expressions.
+    const most = [...costs].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    for (const m of most)
+      errs.push(
+        forbidden(
+          m.path,
+          'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema',
+        ),
+      );
+    errs.push(
+      forbidden(
+        at,
+        costErrorMessage(
+          'x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema',
+          total,
+          STATIC_ESTIMATED_CRD_COST_LIMIT,
+        ),
+      ),
+    );
+  }
   return errs;
 }

@@ -10,7 +10,8 @@
  * `PrepareForUpdate` (pkg/registry/customresourcedefinition/strategy.go,
  * which decide `status.storedVersions`).
  *
- * Not yet: CEL compilation and cost, defaults inside embedded metadata, the
+ * CEL rules are compiled and their cost estimated (schema-lists.ts `celRuleCompilation`, README
+ * of ../cel for how close the estimate is). Not yet: defaults inside embedded metadata, the
  * CA bundle check (upstream allows a bad one until the CRD is Established
  * anyway), and the update-time leniency for schemas stored before a rule existed (a v1 object
  * created here always met them).
@@ -29,6 +30,7 @@ import {
   validateNames,
   validateSubresources,
 } from './parts.js';
+import { celRuleCompilation } from './schema-lists.js';
 import { schemaHas, validateCustomResourceValidation } from './schema-rules.js';
 import { validateSelectableFields } from './selectable.js';
 
@@ -56,6 +58,16 @@ function defaultedSpec(specIn: unknown): JsonObject {
 const preserveUnknown = (spec: InternalSpec): boolean => spec.preserveUnknownFields === true;
 const hasStatus = (sub: JsonObject | undefined): boolean => sub !== undefined && isObject(sub.status);
 
+/**
+ * A schema's errors, then, when it has none (upstream compiles CEL only in a valid structural
+ * schema), its rules' compilation and cost errors (schema-lists.ts `celRuleCompilation`).
+ */
+function withCel(validation: JsonObject | undefined, schemaErrs: FieldError[], path: string): FieldError[] {
+  const schema = validation?.openAPIV3Schema;
+  if (schemaErrs.length > 0 || !isObject(schema)) return schemaErrs;
+  return celRuleCompilation(schema, `${path}.openAPIV3Schema`);
+}
+
 /** `validateCustomResourceDefinitionVersion`. */
 function validateVersion(v: InternalVersion, spec: InternalSpec, opts: Options, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -81,7 +93,13 @@ function validateVersion(v: InternalVersion, spec: InternalSpec, opts: Options, 
   // getSubresourcesForVersion: per-version ones when any version has them, else the top level.
   const perVersion = spec.versions.some((x) => x.subresources !== undefined);
   const subresources = perVersion ? v.subresources : spec.subresources;
-  errs.push(...validateCustomResourceValidation(v.schema, hasStatus(subresources), `${path}.schema`));
+  errs.push(
+    ...withCel(
+      v.schema,
+      validateCustomResourceValidation(v.schema, hasStatus(subresources), `${path}.schema`),
+      `${path}.schema`,
+    ),
+  );
   errs.push(...validateSubresources(v.subresources, `${path}.subresources`));
   (v.additionalPrinterColumns ?? []).forEach((c, i) => {
     errs.push(...validateColumn(c, `${path}.additionalPrinterColumns[${i}]`));
@@ -175,7 +193,13 @@ function validateSpec(spec: InternalSpec, opts: Options, path: string): FieldErr
   }
   errs.push(...validateNames(spec.names, `${path}.names`));
   const anyStatus = hasStatus(spec.subresources) || spec.versions.some((v) => hasStatus(v.subresources));
-  errs.push(...validateCustomResourceValidation(spec.validation, anyStatus, `${path}.validation`));
+  errs.push(
+    ...withCel(
+      spec.validation,
+      validateCustomResourceValidation(spec.validation, anyStatus, `${path}.validation`),
+      `${path}.validation`,
+    ),
+  );
   errs.push(...validateSubresources(spec.subresources, `${path}.subresources`));
   (spec.additionalPrinterColumns ?? []).forEach((c, i) => {
     errs.push(...validateColumn(c, `${path}.additionalPrinterColumns[${i}]`));

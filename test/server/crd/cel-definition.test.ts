@@ -1,0 +1,139 @@
+/**
+ * CEL rules judged when a CRD is written (validation.go `ValidateCustomResourceDefinitionOpenAPISchema`'s
+ * x-kubernetes-validations branch, over src/server/crd/cel): compile errors, unsupported
+ * functions, estimated cost, and oldSelf where nothing correlates, with kube-apiserver's paths.
+ */
+import { describe, expect, it } from 'vitest';
+import { validateCustomResourceDefinition } from '../../../src/server/crd/definition/validation.js';
+
+type Json = Record<string, unknown>;
+
+function errorsOf(schema: Json): string[] {
+  const crd = {
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
+  };
+  return validateCustomResourceDefinition(crd).map((e) => `${e.field}: ${e.message}`);
+}
+
+const P = 'spec.validation.openAPIV3Schema';
+const withSpec = (spec: Json): Json => ({ type: 'object', properties: { spec } });
+const goRule = (rule: string): string =>
+  `{"Rule":${JSON.stringify(rule)},"Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}`;
+
+describe('CEL compilation when a CRD is written', () => {
+  it('accepts rules that compile', () => {
+    const spec = {
+      type: 'object',
+      'x-kubernetes-validations': [
+        { rule: 'self.minReplicas <= self.maxReplicas', message: 'bad' },
+        { rule: 'self.name == oldSelf.name', messageExpression: '"was " + oldSelf.name' },
+      ],
+      properties: {
+        minReplicas: { type: 'integer' },
+        maxReplicas: { type: 'integer' },
+        name: { type: 'string' },
+      },
+    };
+    expect(errorsOf(withSpec(spec))).toEqual([]);
+  });
+
+  it('refuses a syntax error at the rule, echoing the rule as the internal struct prints', () => {
+    const spec = { type: 'object', 'x-kubernetes-validations': [{ rule: 'self.a +' }] };
+    expect(errorsOf(withSpec(spec))).toEqual([
+      `${P}.properties[spec].x-kubernetes-validations[0].rule: Invalid value: ${goRule('self.a +')}: compilation failed: ERROR: <input>:1:9: Unexpected token: EOF\n | self.a +\n | ........^`,
+    ]);
+  });
+
+  it('refuses an unsupported function at compile time, not at write time', () => {
+    const spec = { type: 'string', 'x-kubernetes-validations': [{ rule: 'ip(self).family() == 4' }] };
+    const errs = errorsOf(withSpec(spec));
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatch(
+      /^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*: compilation failed: ERROR: <input>:1:1: found no matching overload for 'ip\(dyn\)'/,
+    );
+  });
+
+  it('refuses a rule that does not give a bool, and a messageExpression that does not give a string', () => {
+    const spec = {
+      type: 'object',
+      'x-kubernetes-validations': [{ rule: '1 + 2' }, { rule: 'true', messageExpression: '42' }],
+    };
+    const errs = errorsOf(withSpec(spec));
+    expect(errs[0]).toBe(
+      `${P}.properties[spec].x-kubernetes-validations[0].rule: Invalid value: ${goRule('1 + 2')}: cel expression must evaluate to a bool`,
+    );
+    expect(errs[1]).toMatch(
+      /x-kubernetes-validations\[1\]\.messageExpression: Invalid value: .*: messageExpression must evaluate to a string$/,
+    );
+  });
+
+  it('refuses a nested comprehension over unbounded lists by its estimated cost', () => {
+    const spec = {
+      type: 'object',
+      properties: { l: { type: 'array', items: { type: 'string' } } },
+      'x-kubernetes-validations': [{ rule: 'self.l.all(x, self.l.all(y, x == y))' }],
+    };
+    expect(errorsOf(withSpec(spec))).toEqual([
+      `${P}.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+      `${P}.properties[spec].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `${P}: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    ]);
+  });
+
+  it('accepts the same rule once maxItems bounds the lists, and a single comprehension over an unbounded list', () => {
+    const bounded = {
+      type: 'object',
+      properties: { l: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 20 } } },
+      'x-kubernetes-validations': [{ rule: 'self.l.all(x, self.l.all(y, x == y))' }],
+    };
+    expect(errorsOf(withSpec(bounded))).toEqual([]);
+    const single = {
+      type: 'array',
+      items: { type: 'integer' },
+      'x-kubernetes-validations': [{ rule: 'self.all(x, x == 5)' }],
+    };
+    expect(errorsOf(withSpec(single))).toEqual([]);
+  });
+
+  it('multiplies by how often the node occurs: a rule on items of an unbounded list of lists', () => {
+    const spec = {
+      type: 'array',
+      items: {
+        type: 'array',
+        items: { type: 'integer' },
+        'x-kubernetes-validations': [{ rule: 'self.all(x, x == 5)' }],
+      },
+    };
+    expect(errorsOf(withSpec(spec))[0]).toBe(
+      `${P}.properties[spec].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    );
+  });
+
+  it('refuses oldSelf inside a list that is not a map list, and optionalOldSelf without oldSelf', () => {
+    const spec = {
+      type: 'array',
+      maxItems: 10,
+      items: { type: 'string', maxLength: 10, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] },
+      'x-kubernetes-validations': [{ rule: 'self.size() > 0', optionalOldSelf: true }],
+    };
+    expect(errorsOf(withSpec(spec))).toEqual([
+      `${P}.properties[spec].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`,
+      `${P}.properties[spec].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${P}.properties[spec]`,
+    ]);
+  });
+
+  it('does not compile CEL in a schema that has other errors', () => {
+    const spec = {
+      type: 'object',
+      properties: { a: {} },
+      'x-kubernetes-validations': [{ rule: 'self.a +' }],
+    };
+    expect(errorsOf(withSpec(spec)).some((e) => e.includes('compilation failed'))).toBe(false);
+  });
+});

@@ -82,6 +82,47 @@ function reply(
   ctx.stats.responseBytesWritten += sendJson(res, code, body, contentType);
 }
 
+/**
+ * One `/openapi/v3/<group-version>` document, as kube-openapi handler3.go `HandleGroupVersion`
+ * serves it: its hash as the quoted ETag (a matching If-None-Match is a 304); with `?hash=`, a
+ * 301 to the current document's URL when the hash is stale (the kinds changed since the client
+ * read the root), else the document marked immutable for a year.
+ */
+function serveOpenApiV3Document(
+  ctx: NonResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  doc: { key: string; body: string; hash: string },
+  query: URLSearchParams,
+): void {
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json',
+    Etag: `"${doc.hash}"`,
+    Vary: 'Accept',
+  };
+  const hash = query.get('hash');
+  if (hash) {
+    if (hash !== doc.hash) {
+      res.writeHead(301, { ...headers, Location: `/openapi/v3/${doc.key}?hash=${doc.hash}` });
+      res.end();
+      return;
+    }
+    headers['Cache-Control'] = 'public, immutable';
+    headers.Expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString().replace('GMT', 'UTC');
+  }
+  // http.ServeContent's conditional GET (checkIfNoneMatch): a matching ETag is a 304.
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === headers.Etag || t.trim() === '*')) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  headers['Content-Length'] = Buffer.byteLength(doc.body);
+  res.writeHead(200, headers);
+  res.end(req.method === 'HEAD' ? undefined : doc.body);
+  ctx.stats.responseBytesWritten += Buffer.byteLength(doc.body);
+}
+
 /** Answers a GET or HEAD of a non-resource path, or throws a 404 Status. */
 export async function serveNonResource(
   ctx: NonResourceContext,
@@ -135,7 +176,7 @@ export async function serveNonResource(
     const openapi = await servedOpenApiV3(ctx.kinds.all());
     if (path === '/openapi/v3') return reply(ctx, res, 200, openapi.root);
     const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));
-    if (doc) return reply(ctx, res, 200, doc.body);
+    if (doc) return serveOpenApiV3Document(ctx, req, res, doc, query);
   }
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api' && parts.length === 2) {

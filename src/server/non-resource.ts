@@ -112,7 +112,7 @@ function serveOpenApiV3Document(
   }
   // http.ServeContent's conditional GET (checkIfNoneMatch): a matching ETag is a 304.
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === headers.Etag || t.trim() === '*')) {
+  if (ifNoneMatch?.split(',').some((t) => t.trim() === headers.Etag || t.trim() === '*')) {
     res.writeHead(304, headers);
     res.end();
     return;

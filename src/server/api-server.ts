@@ -12,6 +12,7 @@ import { listen } from './http/listen.js';
 import { parseResourcePath, splitRequestTarget } from './http/request-info.js';
 import { KindTable } from './kinds/kind-table.js';
 import { REGISTRY } from './kinds/registry.js';
+import type { ResourceKind } from './kinds/types.js';
 import { type NonResourceContext, serveDebug, serveNonResource, serverHealth } from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
@@ -342,7 +343,7 @@ class ApiServer implements RunningServer {
     // Marked before the pass, so a finalizer removed during it still triggers the next one.
     this.terminatingNamespaces.add(name);
     this.runInBackground(`finalize namespace ${name}`, async () => {
-      if (!(await this.namespaces.finalizeNamespace(name, this.kinds.all()))) return;
+      if (!(await this.namespaces.finalizeNamespace(name, this.deletableKinds()))) return;
       this.terminatingNamespaces.delete(name);
       // kube-node-lease may be deleted (it is not immortal); kube-apiserver's system namespaces
       // controller (pkg/controlplane/controller/systemnamespaces, `Controller.sync`, every minute)
@@ -350,6 +351,23 @@ class ApiServer implements RunningServer {
       if (this.opts.systemNamespaces !== false && (SYSTEM_NAMESPACES as readonly string[]).includes(name))
         await this.namespaces.ensureNamespaces([name]);
     });
+  }
+
+  /**
+   * One kind per resource, as the namespace deleter discovers them (preferred versions): a
+   * custom resource's storage version, not each of its served versions.
+   */
+  private deletableKinds(): ResourceKind[] {
+    const custom = new Map<string, ResourceKind>();
+    const out: ResourceKind[] = [];
+    for (const k of this.kinds.all()) {
+      if (!k.custom) out.push(k);
+      else if (!k.custom.conversionError) {
+        const seen = custom.get(k.custom.crdName);
+        if (!seen || k.version === k.custom.storageVersion) custom.set(k.custom.crdName, k);
+      }
+    }
+    return [...out, ...custom.values()];
   }
 
   private runInBackground(what: string, work: () => Promise<void>): void {

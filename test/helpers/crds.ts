@@ -75,7 +75,7 @@ export function conditionTrue(crd: any, type: string): boolean {
   return (crd?.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');
 }
 
-/** Creates `crd` and waits until it is Established and its first version answers a list. */
+/** Creates `crd` and waits until it is Established and its storage (or first served) version answers a list. */
 export async function installCrd(server: RunningServer, crd: any): Promise<any> {
   const created = await call(server, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
     body: crd,
@@ -93,7 +93,8 @@ export async function installCrd(server: RunningServer, crd: any): Promise<any> 
     return conditionTrue(got.body, 'Established');
   }, `${crd.metadata.name} to be Established`);
   const { group, versions, names, scope } = crd.spec;
-  const path = `/apis/${group}/${versions.find((v: any) => v.served).name}${scope === 'Namespaced' ? '/namespaces/default' : ''}/${names.plural}`;
+  const version = versions.find((v: any) => v.served && v.storage) ?? versions.find((v: any) => v.served);
+  const path = `/apis/${group}/${version.name}${scope === 'Namespaced' ? '/namespaces/default' : ''}/${names.plural}`;
   await waitUntil(async () => (await call(server, 'GET', path)).status === 200, `${path} to be served`);
   return established;
 }

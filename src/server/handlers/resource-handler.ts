@@ -39,6 +39,11 @@ export async function handleResource(
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const { kind, name, subresource } = info;
+  // A version whose objects need a conversion webhook: kube-apiserver answers the webhook's
+  // failure as an internal error (apiextensions-apiserver pkg/apiserver/conversion/webhook_converter.go).
+  if (kind.custom?.conversionError) {
+    throw StatusError.of('InternalError', `Internal error occurred: ${kind.custom.conversionError}`);
+  }
   const namespace = kind.namespaced ? info.namespace : undefined;
   // `watch=1` means nothing to a subresource: its GET is a plain read, as in kube-apiserver.
   const isWatch = info.watchPath || (subresource === undefined && queryFlag(query.get('watch')) === true);

@@ -67,8 +67,14 @@ export interface ResourceKind {
    * kind's typed decoding reports unknown fields.
    */
   pruneUnknown?(obj: KubeObject): string[];
-  /** Fills in defaults on an object read from storage (a custom kind's schema defaults). */
-  readDefaults?(obj: KubeObject): void;
+  /**
+   * Turns an object read from storage into this kind's form, in place: a custom kind's version
+   * conversion (the stored apiVersion rewritten, strategy `None`) and its schema defaults,
+   * which apply to every object read, as apiextensions-apiserver's storage codec applies them.
+   */
+  fromStorage?(obj: KubeObject): void;
+  /** Turns an object of this kind into the stored form, in place (a custom kind's storage version). */
+  toStorage?(obj: KubeObject): void;
   /**
    * Set on kinds whose first DELETE only marks the object (deletionTimestamp) and changes it
    * as this says, whatever finalizers it has: a CustomResourceDefinition gets its cleanup
@@ -116,6 +122,11 @@ export interface CustomKindInfo {
   openAPIV3Schema?: Readonly<Record<string, unknown>>;
   /** What the definition's controller changes in place, shared by every version's kind. */
   readonly state: CustomDefinitionState;
+  /**
+   * Set when objects cannot be converted to this version (a `Webhook` conversion strategy
+   * and a version other than the storage one): every request for it fails with this message.
+   */
+  conversionError?: string;
   /** This version's `deprecated` and `deprecationWarning`. */
   deprecated?: boolean;
   deprecationWarning?: string;

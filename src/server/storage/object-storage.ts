@@ -114,11 +114,11 @@ export class ObjectStorage {
     this.validate(kind, obj);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
     const key = objectKey(kind, namespace, meta.name!);
-    const kv = await this.store.create(key, this.encode(obj)).catch((err) => {
+    const kv = await this.store.create(key, this.encode(kind, obj)).catch((err) => {
       throw storeErrorToStatus(err, kind, meta.name!);
     });
     this.stats.writes++;
-    return decodeStored(kv.value, kv.modRevision);
+    return this.decode(kind, kv);
   }
 
   /**
@@ -191,11 +191,11 @@ export class ObjectStorage {
           const deleted = await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
           this.onFinalized?.(meta.namespace);
-          return decodeStored(this.encode(next), deleted.modRevision);
+          return this.decode(kind, { value: this.encode(kind, next), modRevision: deleted.modRevision });
         }
-        const written = await this.store.update(kv.key, this.encode(next), kv.modRevision);
+        const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
         this.stats.writes++;
-        return decodeStored(written.value, written.modRevision);
+        return this.decode(kind, written);
       } catch (err) {
         if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
         throw storeErrorToStatus(err, kind, name);
@@ -234,13 +234,13 @@ export class ObjectStorage {
       if (opts.dryRun) return next ?? current;
       try {
         if (next) {
-          const written = await this.store.update(kv.key, this.encode(next), kv.modRevision);
+          const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
           this.stats.writes++;
-          return decodeStored(written.value, written.modRevision);
+          return this.decode(kind, written);
         }
         const deleted = await this.store.delete(kv.key, kv.modRevision);
         this.stats.writes++;
-        return decodeStored(deleted.value, deleted.modRevision);
+        return this.decode(kind, deleted);
       } catch (err) {
         if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
         throw storeErrorToStatus(err, kind, name);
@@ -283,9 +283,9 @@ export class ObjectStorage {
   }
 
   /** A stored object as read: stamped with its revision, and defaulted when its kind says so. */
-  private decode(kind: ResourceKind, kv: StoreKV): KubeObject {
+  private decode(kind: ResourceKind, kv: Pick<StoreKV, 'value' | 'modRevision'>): KubeObject {
     const obj = decodeStored(kv.value, kv.modRevision);
-    kind.readDefaults?.(obj);
+    kind.fromStorage?.(obj);
     return obj;
   }
 
@@ -309,9 +309,10 @@ export class ObjectStorage {
     });
   }
 
-  private encode(obj: KubeObject): string {
+  private encode(kind: ResourceKind, obj: KubeObject): string {
     const copy = { ...obj, metadata: { ...obj.metadata } };
     delete copy.metadata.resourceVersion;
+    kind.toStorage?.(copy);
     return JSON.stringify(copy);
   }
 }

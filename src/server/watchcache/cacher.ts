@@ -22,12 +22,21 @@ export function decodeStored(value: string, revision: number): KubeObject {
  */
 function decodeFor(kind: ResourceKind, value: string, revision: number): KubeObject {
   const object = decodeStored(value, revision);
-  kind.readDefaults?.(object);
+  kind.fromStorage?.(object);
   return object;
 }
 
+/**
+ * The cache of a kind: one per served kind, so each version of a custom resource has its own,
+ * holding objects in that version, as apiextensions-apiserver gives every served version its
+ * own storage and watch cache (customresource_handler.go `getOrCreateServingInfoFor`).
+ */
+const cacheId = (kind: ResourceKind): string => `${resourceId(kind)}@${kind.version}`;
+
 /** Told of each change the caches apply, in order; `kind` is the cache's kind. */
 export type CacheListener = (kind: ResourceKind, event: CacheEvent) => void;
+
+const NO_CACHES: readonly ResourceCache[] = [];
 
 /** Options of the {@link Cacher}. */
 export interface CacherOptions {
@@ -45,7 +54,10 @@ export interface CacherOptions {
  * keeps the bookmarks of quiet, selective watchers fresh.
  */
 export class Cacher {
+  /** By {@link cacheId}. */
   private readonly caches = new Map<string, ResourceCache>();
+  /** The caches fed from each resource's keys (several versions of one custom resource). */
+  private readonly byResource = new Map<string, ResourceCache[]>();
   private readonly store: Store;
   /** The kinds followed: the table's, plus those whose cache is being started. */
   private readonly kinds = new Map<string, ResourceKind>();
@@ -62,7 +74,7 @@ export class Cacher {
   constructor(store: Store, kinds: KindTable, opts: CacherOptions) {
     this.store = store;
     this.opts = opts;
-    for (const kind of kinds.all()) this.kinds.set(resourceId(kind), kind);
+    for (const kind of kinds.all()) this.kinds.set(cacheId(kind), kind);
     kinds.onChange((change) => {
       if ('removed' in change) this.dropKind(change.removed);
       // A kind served without addKind first still gets its cache (and its stored objects).
@@ -113,19 +125,17 @@ export class Cacher {
   private async fill(): Promise<void> {
     const { items, revision } = await this.store.list('/');
     if (this.stopped) return;
-    const caches = new Map<string, ResourceCache>();
-    for (const kind of this.kinds.values()) {
-      caches.set(
-        resourceId(kind),
-        new ResourceCache(kind, revision, this.opts.clock, this.opts.stats, this.opts.history),
-      );
-    }
     const stale = [...this.caches.values()];
     this.caches.clear();
-    for (const [id, cache] of caches) this.caches.set(id, cache);
+    this.byResource.clear();
+    for (const kind of this.kinds.values()) {
+      if (kind.custom?.conversionError) continue;
+      this.index(new ResourceCache(kind, revision, this.opts.clock, this.opts.stats, this.opts.history));
+    }
     for (const kv of items) {
-      const cache = this.cacheOfKey(kv.key);
-      cache?.load(kv.key, decodeFor(cache.kind, kv.value, kv.modRevision), kv.modRevision);
+      for (const cache of this.cachesOfKey(kv.key)) {
+        cache.load(kv.key, decodeFor(cache.kind, kv.value, kv.modRevision), kv.modRevision);
+      }
     }
     this.revision = Math.max(this.revision, revision);
     for (const cache of stale) for (const w of cache.watchers.all()) w.close('shutdown');
@@ -149,12 +159,13 @@ export class Cacher {
    * served.
    */
   async addKind(kind: ResourceKind): Promise<void> {
-    const id = resourceId(kind);
-    if (this.caches.has(id)) return;
+    const id = cacheId(kind);
+    // A version whose objects cannot be converted is never read (its requests fail first).
+    if (this.caches.has(id) || kind.custom?.conversionError) return;
     this.kinds.set(id, kind);
     const from = this.revision;
     const cache = new ResourceCache(kind, from, this.opts.clock, this.opts.stats, this.opts.history);
-    this.caches.set(id, cache);
+    this.index(cache);
     const { items } = await this.store.list(resourcePrefix(kind));
     for (const kv of items) {
       if (kv.modRevision <= from && !cache.has(kv.key))
@@ -167,18 +178,27 @@ export class Cacher {
    * custom resource handler tears down a deleted definition's storage.
    */
   private dropKind(kind: ResourceKind): void {
-    const id = resourceId(kind);
+    const id = cacheId(kind);
     this.kinds.delete(id);
     const cache = this.caches.get(id);
     if (!cache) return;
     this.caches.delete(id);
+    const siblings = (this.byResource.get(resourceId(kind)) ?? []).filter((c) => c !== cache);
+    if (siblings.length > 0) this.byResource.set(resourceId(kind), siblings);
+    else this.byResource.delete(resourceId(kind));
     for (const w of cache.watchers.all()) w.close('shutdown');
+  }
+
+  private index(cache: ResourceCache): void {
+    this.caches.set(cacheId(cache.kind), cache);
+    const id = resourceId(cache.kind);
+    this.byResource.set(id, [...(this.byResource.get(id) ?? []), cache]);
   }
 
   /** The cache of `kind`. */
   cacheFor(kind: ResourceKind): ResourceCache {
-    const cache = this.caches.get(resourceId(kind));
-    if (!cache) throw new Error(`no watch cache for ${resourceId(kind)}`);
+    const cache = this.caches.get(cacheId(kind));
+    if (!cache) throw new Error(`no watch cache for ${cacheId(kind)}`);
     return cache;
   }
 
@@ -219,16 +239,15 @@ export class Cacher {
     this.storeWatch = undefined;
   }
 
-  private cacheOfKey(key: string): ResourceCache | undefined {
+  private cachesOfKey(key: string): readonly ResourceCache[] {
     const id = resourceIdOfKey(key);
-    return id === undefined ? undefined : this.caches.get(id);
+    return (id === undefined ? undefined : this.byResource.get(id)) ?? NO_CACHES;
   }
 
   private onStoreEvents(events: StoreEvent[]): void {
     for (const ev of events) {
       if (ev.revision <= this.revision) continue;
-      const cache = this.cacheOfKey(ev.key);
-      if (cache) {
+      for (const cache of this.cachesOfKey(ev.key)) {
         if (ev.type === 'put') {
           const object = decodeFor(cache.kind, ev.value!, ev.revision);
           const change = cache.apply(

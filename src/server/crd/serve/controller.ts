@@ -281,7 +281,8 @@ export class CrdController {
     this.unserve(name);
     const kinds = customKindsOf(crd, state);
     if (kinds.length === 0) return;
-    await this.deps.cacher.addKind(kinds[0]);
+    // Every version's cache holds the stored objects before any version is served.
+    for (const kind of kinds) await this.deps.cacher.addKind(kind);
     const added: ResourceKind[] = [];
     for (const kind of kinds) {
       try {
@@ -324,7 +325,7 @@ export class CrdController {
         };
       });
     // No need to delete anything when the definition was never established: nothing was served.
-    const kind = served?.kinds[0];
+    const kind = served?.kinds.find((k) => k.version === k.custom?.storageVersion) ?? served?.kinds[0];
     if (kind && isTrue(crd, 'Established')) {
       await setTerminating({
         type: 'Terminating',

@@ -128,6 +128,40 @@ describe('CEL compilation when a CRD is written', () => {
     ]);
   });
 
+  it('refuses a field the schema does not declare, as a schema-typed self does', () => {
+    const spec = {
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer' },
+        'max-surge': { type: 'integer' },
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      'x-kubernetes-validations': [
+        { rule: 'self.replica > 0' },
+        {
+          rule: 'self.max__dash__surge >= 0 && self.labels.anything == "x" && self.labels.all(k, k.size() > 0)',
+        },
+      ],
+    };
+    expect(errorsOf(withSpec(spec))).toEqual([
+      `${P}.properties[spec].x-kubernetes-validations[0].rule: Invalid value: ${goRule('self.replica > 0')}: compilation failed: ERROR: <input>:1:5: undefined field 'replica'\n | self.replica > 0\n | ....^`,
+    ]);
+  });
+
+  it('gives the root apiVersion, kind and a metadata of name and generateName only', () => {
+    const root = (rule: string): Json => ({
+      type: 'object',
+      properties: { spec: { type: 'object' } },
+      'x-kubernetes-validations': [{ rule }],
+    });
+    expect(
+      errorsOf(root('self.metadata.name.startsWith("a") && self.kind == "Widget" && has(self.spec)')),
+    ).toEqual([]);
+    expect(errorsOf(root('has(self.metadata.labels)'))[0]).toMatch(
+      /compilation failed: ERROR: <input>:1:18: undefined field 'labels'/,
+    );
+  });
+
   it('does not compile CEL in a schema that has other errors', () => {
     const spec = {
       type: 'object',

@@ -7,7 +7,9 @@
  */
 import { Environment, type ParseError } from '@marcbachmann/cel-js';
 import { additionalSchema, type Structural } from '../schema/structural.js';
+import { children, comprehension, isSelectChain, type Node } from './ast.js';
 import { charge, maxSize } from './cost.js';
+import { undefinedFields } from './fields.js';
 import { registerKubernetesLibraries } from './library.js';
 
 /** The rule's variables: `self` always; `oldSelf` plain, or optional (`optionalOldSelf`). */
@@ -50,26 +52,6 @@ function env(optionalOldSelf: boolean): Environment {
   return envs[optionalOldSelf ? 1 : 0];
 }
 
-/** A parsed node (the library's AST, read structurally). */
-interface Node {
-  op: string;
-  args: unknown;
-  start: number;
-  end: number;
-}
-const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && 'op' in x && 'start' in x;
-
-function children(n: Node): Node[] {
-  const out: Node[] = [];
-  const visit = (x: unknown): void => {
-    if (isNode(x)) out.push(x);
-    else if (Array.isArray(x)) x.forEach(visit);
-  };
-  visit(n.args);
-  return out.sort((a, b) => a.start - b.start);
-}
-
-const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'existsOne', 'map', 'filter']);
 const STRING_SCANS = new Set([
   'contains',
   'startsWith',
@@ -95,27 +77,11 @@ const STRING_SCANS = new Set([
   'validate',
 ]);
 
-/** A comprehension call: `receiver.all(x, body)`. */
-function comprehension(n: Node): { receiver: Node; iterVar: string; body: Node[] } | undefined {
-  if (n.op !== 'rcall' || !Array.isArray(n.args)) return undefined;
-  const [name, receiver, args] = n.args as [string, Node, Node[]];
-  if (!COMPREHENSIONS.has(name) || !Array.isArray(args) || args.length < 2) return undefined;
-  const iter = args[0];
-  if (!isNode(iter) || iter.op !== 'id') return undefined;
-  return { receiver, iterVar: iter.args as string, body: args.slice(1) };
-}
-
 /** Nodes counted once (a comprehension's body is charged at run time, per element). */
 function flatCost(n: Node): number {
   const c = comprehension(n);
   if (c) return 1 + flatCost(c.receiver);
   return 1 + children(n).reduce((sum, k) => sum + flatCost(k), 0);
-}
-
-/** A select chain down to a variable (`a.b.c`), the only argument the library's `has` takes. */
-function isSelectChain(n: Node): boolean {
-  if (n.op === 'id') return true;
-  return (n.op === '.' || n.op === '.?') && isSelectChain((n.args as [Node, string])[0]);
 }
 
 /**
@@ -220,9 +186,7 @@ export interface Program {
 }
 
 /** cel-go's issue text: `ERROR: <input>:line:col: message` then the line and a caret. */
-function issueText(src: string, err: Error & { range?: { start: number } }): string {
-  const summary = (err.message.split('\n')[0] ?? '').trim();
-  const pos = err.range?.start ?? 0;
+function issueAt(src: string, pos: number, summary: string): string {
   const before = src.slice(0, pos);
   const line = before.split('\n').length;
   const col = pos - (before.lastIndexOf('\n') + 1);
@@ -230,11 +194,17 @@ function issueText(src: string, err: Error & { range?: { start: number } }): str
   return `ERROR: <input>:${line}:${col + 1}: ${summary}\n | ${text}\n | ${'.'.repeat(col)}^`;
 }
 
-/** Compiles `src` for a node of schema `schema`; a string is the compile error (cel-go's issues). */
+/** A library error as a cel-go issue. */
+function issueText(src: string, err: Error & { range?: { start: number } }): string {
+  return issueAt(src, err.range?.start ?? 0, (err.message.split('\n')[0] ?? '').trim());
+}
+
+/** Compiles `src` for a node of schema `schema` (`resourceRoot`: the object's root); a string is the compile error (cel-go's issues). */
 export function compileExpression(
   src: string,
   schema: Structural,
   optionalOldSelf: boolean,
+  resourceRoot = false,
 ): Program | string {
   const e = env(optionalOldSelf);
   let parsed: ReturnType<Environment['parse']>;
@@ -244,6 +214,9 @@ export function compileExpression(
     return issueText(src, err as ParseError);
   }
   const root = parsed.ast as unknown as Node;
+  const undefinedField = undefinedFields(root, schema, resourceRoot);
+  if (undefinedField.length > 0)
+    return undefinedField.map((f) => issueAt(src, f.pos, `undefined field '${f.name}'`)).join('\n');
   const checkedSrc = rewriteAll(src, root, false);
   const checked = (checkedSrc === src ? parsed : e.parse(checkedSrc)).check();
   if (!checked.valid) return issueText(checkedSrc, checked.error as Error);

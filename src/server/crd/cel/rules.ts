@@ -42,11 +42,11 @@ function asRule(raw: unknown): ValidationRule {
 }
 
 /** `compileRule`: one rule against its node's schema. */
-export function compileRule(raw: unknown, schema: Structural): CompiledRule {
+export function compileRule(raw: unknown, schema: Structural, resourceRoot = false): CompiledRule {
   const rule = asRule(raw);
   const out: CompiledRule = { rule, fieldPath: '' };
   if (rule.rule.trim() === '') return out;
-  const program = compileExpression(rule.rule, schema, rule.optionalOldSelf === true);
+  const program = compileExpression(rule.rule, schema, rule.optionalOldSelf === true, resourceRoot);
   if (typeof program === 'string') {
     out.error = `compilation failed: ${program}`;
     return out;
@@ -57,7 +57,12 @@ export function compileRule(raw: unknown, schema: Structural): CompiledRule {
   }
   out.program = program;
   if (rule.messageExpression !== undefined && rule.messageExpression !== '') {
-    const message = compileExpression(rule.messageExpression, schema, rule.optionalOldSelf === true);
+    const message = compileExpression(
+      rule.messageExpression,
+      schema,
+      rule.optionalOldSelf === true,
+      resourceRoot,
+    );
     if (typeof message === 'string')
       out.messageExpressionError = `messageExpression compilation failed: ${message}`;
     else if (message.type !== 'string' && message.type !== 'dyn')
@@ -71,22 +76,22 @@ export function compileRule(raw: unknown, schema: Structural): CompiledRule {
 const cache = new WeakMap<Structural, CompiledRule[]>();
 
 /** The node's compiled rules, compiled on first use and kept with the node. */
-export function compiledRules(node: Structural): CompiledRule[] {
+export function compiledRules(node: Structural, resourceRoot = false): CompiledRule[] {
   let rules = cache.get(node);
   if (rules === undefined) {
-    rules = node.celRules.map((r) => compileRule(r, node));
+    rules = node.celRules.map((r) => compileRule(r, node, resourceRoot));
     cache.set(node, rules);
   }
   return rules;
 }
 
 /** Compiles every rule of a tree now (once per CRD version), so that no write pays for it. */
-export function compileTree(node: Structural): void {
-  compiledRules(node);
-  for (const p of node.properties?.values() ?? []) compileTree(p);
-  if (node.items) compileTree(node.items);
+export function compileTree(node: Structural, resourceRoot = true): void {
+  compiledRules(node, resourceRoot);
+  for (const p of node.properties?.values() ?? []) compileTree(p, false);
+  if (node.items) compileTree(node.items, false);
   const extra = additionalSchema(node);
-  if (extra) compileTree(extra);
+  if (extra) compileTree(extra, false);
 }
 
 const UNESCAPES: Record<string, string> = {

@@ -212,6 +212,7 @@ function goRule(raw: unknown): GoRendered {
 export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
   const errs: FieldError[] = [];
   const costs: Array<{ path: string; cost: number }> = [];
+  const rootNode = compileStructural(root as CrdSchemaProps);
   const walk = (
     s: JsonObject,
     node: Structural,
@@ -222,7 +223,7 @@ export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
     const rules = arr(s['x-kubernetes-validations']);
     rules.forEach((raw, i) => {
       const rulePath = `${path}.x-kubernetes-validations[${i}]`;
-      const compiled = compileRule(raw, node);
+      const compiled = compileRule(raw, node, node === rootNode);
       const times = cardinality ?? unboundedCardinality(node);
       const cost = (compiled.program?.maxCost ?? 0) * times;
       if (cost > STATIC_ESTIMATED_COST_LIMIT)
@@ -285,7 +286,7 @@ export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
       walk(s.additionalProperties, extra, `${path}.additionalProperties`, bounded, uncorrelatable);
     }
   };
-  walk(root, compileStructural(root as CrdSchemaProps), at, 1, undefined);
+  walk(root, rootNode, at, 1, undefined);
   const total = costs.reduce((sum, c) => sum + c.cost, 0);
   if (total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
     // TotalCost.MostExpensive: the four costliest expressions.

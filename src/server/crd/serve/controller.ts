@@ -183,8 +183,13 @@ export class CrdController {
     }
     const named = await this.grantNames(name);
     if (!named) return;
-    const established = await this.establish(named);
-    if (established && isTrue(established, 'Established')) await this.serve(established);
+    // The handler serves a definition whose names are accepted (customresource_handler.go
+    // `ServeHTTP` answers 404 only while neither NamesAccepted nor Established is true), so
+    // its kinds are ready before Established turns true: a client that waited for the
+    // condition never meets a 404.
+    if (isTrue(named, 'NamesAccepted') || isTrue(named, 'Established')) await this.serve(named);
+    else this.unserve(name);
+    await this.establish(named);
   }
 
   /**

@@ -162,6 +162,66 @@ describe('CEL compilation when a CRD is written', () => {
     );
   });
 
+  // The cases of upstream's validation_test.go (v0.33) about estimated cost, paths only.
+  const paths = (errs: string[]): string[] => errs.map((e) => e.slice(0, e.indexOf(': ')));
+  it('upstream: cost total exceeding the CRD limit names the rules contributing 1% or more', () => {
+    const contains = {
+      type: 'string',
+      maxLength: 5000,
+      'x-kubernetes-validations': [{ rule: "self.contains('keyword')" }],
+    };
+    const schema = {
+      type: 'object',
+      properties: {
+        list: { type: 'array', maxItems: 100000, items: contains },
+        map: { type: 'object', maxProperties: 1000, additionalProperties: contains },
+        field: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 50 && self < 100' }] },
+      },
+    };
+    expect(paths(errorsOf(schema))).toEqual([
+      `${P}.properties[list].items.x-kubernetes-validations[0].rule`,
+      `${P}.properties[list].items.x-kubernetes-validations[0].rule`,
+      `${P}.properties[map].additionalProperties.x-kubernetes-validations[0].rule`,
+      P,
+    ]);
+  });
+
+  it('upstream: a messageExpression over the per-expression limit, and one of unbounded size over both', () => {
+    const list = (messageExpression: string): Json => ({
+      type: 'object',
+      properties: {
+        f: {
+          type: 'array',
+          items: { type: 'string' },
+          'x-kubernetes-validations': [{ rule: 'true', messageExpression }],
+        },
+      },
+    });
+    expect(
+      paths(errorsOf(list('self[0] + self[1] + self[2] + self[3] + self[4] + self[5] + self[6] + self[7]'))),
+    ).toEqual([`${P}.properties[f].x-kubernetes-validations[0].messageExpression`]);
+    expect(paths(errorsOf(list('string(self[0]) + string(self[1]) + string(self[2])')))).toEqual([
+      `${P}.properties[f].x-kubernetes-validations[0].messageExpression`,
+      `${P}.properties[f].x-kubernetes-validations[0].messageExpression`,
+      P,
+    ]);
+    expect(errorsOf(list('string(self[0]) + string(self[1]) + string(self[2])'))[0]).toBe(
+      `${P}.properties[f].x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    );
+  });
+
+  it('upstream: lowerAscii in a nested comprehension over small bounded lists is within the limit', () => {
+    const spec = {
+      type: 'array',
+      maxItems: 5,
+      items: { type: 'string', maxLength: 5 },
+      'x-kubernetes-validations': [
+        { rule: 'self.all(x, self.exists_one(y, x.lowerAscii() == y.lowerAscii()))' },
+      ],
+    };
+    expect(errorsOf(withSpec(spec))).toEqual([]);
+  });
+
   it('does not compile CEL in a schema that has other errors', () => {
     const spec = {
       type: 'object',

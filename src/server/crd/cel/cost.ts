@@ -52,7 +52,8 @@ export function maxSize(s: Structural | undefined): number {
     // A key-value pair is at least `"":` plus the value plus a comma.
     return s.maxProperties ?? Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(extra) + 4));
   }
-  if (type === 'string') return s.maxLength ?? MAX_REQUEST_SIZE_BYTES - 2;
+  // maxLength counts runes, sizes count bytes: a rune is up to 4 (apiserver cel/types.go).
+  if (type === 'string') return s.maxLength !== undefined ? s.maxLength * 4 : MAX_REQUEST_SIZE_BYTES - 2;
   return 1;
 }
 

@@ -9,6 +9,7 @@ import { Environment, type ParseError } from '@marcbachmann/cel-js';
 import { additionalSchema, type Structural } from '../schema/structural.js';
 import { children, comprehension, isSelectChain, type Node } from './ast.js';
 import { charge, maxSize } from './cost.js';
+import { estimate, rootScope } from './estimate.js';
 import { undefinedFields } from './fields.js';
 import { registerKubernetesLibraries } from './library.js';
 
@@ -51,31 +52,6 @@ function env(optionalOldSelf: boolean): Environment {
   envs ??= [newEnv(false), newEnv(true)];
   return envs[optionalOldSelf ? 1 : 0];
 }
-
-const STRING_SCANS = new Set([
-  'contains',
-  'startsWith',
-  'endsWith',
-  'matches',
-  'indexOf',
-  'lastIndexOf',
-  'split',
-  'replace',
-  'lowerAscii',
-  'upperAscii',
-  'trim',
-  'find',
-  'findAll',
-  'substring',
-  'charAt',
-  'join',
-  'format',
-  'url',
-  'isURL',
-  'quantity',
-  'isQuantity',
-  'validate',
-]);
 
 /** Nodes counted once (a comprehension's body is charged at run time, per element). */
 function flatCost(n: Node): number {
@@ -120,56 +96,6 @@ function rewrite(src: string, n: Node, meter: boolean): string {
 /** `rewrite` of a whole expression: a parenthesized root's range leaves out its parentheses. */
 function rewriteAll(src: string, root: Node, meter: boolean): string {
   return src.slice(0, root.start) + rewrite(src, root, meter) + src.slice(root.end);
-}
-
-/** Upstream's variable sizes: where a path from `self` leads in the schema. */
-type Scope = Map<string, Structural | undefined>;
-
-/** The schema an expression's value has, when it is a path from `self` or an iteration variable. */
-function schemaOf(n: Node, scope: Scope): Structural | undefined {
-  if (n.op === 'id') return scope.get(n.args as string);
-  if ((n.op === '.' || n.op === '.?') && Array.isArray(n.args)) {
-    const [obj, field] = n.args as [Node, string];
-    const s = schemaOf(obj, scope);
-    return s?.properties?.get(field) ?? (s ? additionalSchema(s) : undefined);
-  }
-  if (n.op === '[]' && Array.isArray(n.args)) {
-    const s = schemaOf((n.args as Node[])[0]!, scope);
-    return s?.items ?? (s ? additionalSchema(s) : undefined);
-  }
-  return undefined;
-}
-
-/** The element schema a comprehension's variable ranges over (a map's keys are strings). */
-function elementOf(s: Structural | undefined): Structural | undefined {
-  if (s === undefined) return undefined;
-  if (s.types.includes('array')) return s.items;
-  return { ...s, types: ['string'], maxLength: undefined, properties: undefined } as Structural;
-}
-
-/** The estimated largest cost of `n` (cel-go checker/cost.go's shape). */
-function estimate(n: Node, scope: Scope): number {
-  const c = comprehension(n);
-  if (c) {
-    const range = schemaOf(c.receiver, scope);
-    const inner = new Map(scope).set(c.iterVar, elementOf(range));
-    const body = c.body.reduce((sum, b) => sum + estimate(b, inner), 0);
-    return 1 + estimate(c.receiver, scope) + maxSize(range) * (body + 2);
-  }
-  let cost = 1 + children(n).reduce((sum, k) => sum + estimate(k, scope), 0);
-  if ((n.op === 'rcall' || n.op === 'call') && Array.isArray(n.args)) {
-    const name = n.args[0] as string;
-    if (STRING_SCANS.has(name)) {
-      const operands = (
-        n.op === 'rcall' ? [n.args[1], ...(n.args[2] as Node[])] : (n.args[1] as Node[])
-      ) as Node[];
-      for (const o of operands) {
-        const s = schemaOf(o, scope);
-        if (s?.types.includes('string')) cost += Math.ceil(0.1 * maxSize(s));
-      }
-    }
-  }
-  return cost;
 }
 
 /** A compiled expression. */
@@ -226,10 +152,6 @@ export function compileExpression(
     children(n).forEach(walk);
   };
   walk(root);
-  const scope: Scope = new Map([
-    ['self', schema],
-    ['oldSelf', schema],
-  ]);
   const rewritten = rewriteAll(src, root, true);
   let program: ReturnType<Environment['parse']>;
   try {
@@ -242,7 +164,7 @@ export function compileExpression(
     run: (vars) => program(vars),
     type: checked.type ?? 'dyn',
     usesOldSelf,
-    maxCost: estimate(root, scope),
+    maxCost: estimate(root, rootScope(schema)).cost,
     baseCost: flatCost(root),
   };
 }

@@ -289,8 +289,12 @@ export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
   walk(root, rootNode, at, 1, undefined);
   const total = costs.reduce((sum, c) => sum + c.cost, 0);
   if (total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
-    // TotalCost.MostExpensive: the four costliest expressions.
-    const most = [...costs].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    // cel_validation.go TotalCost.MostExpensive: the four costliest expressions of those
+    // contributing at least 1% of the limit.
+    const most = costs
+      .filter((c) => c.cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100)
+      .sort((a, b) => b.cost - a.cost)
+      .slice(0, 4);
     for (const m of most)
       errs.push(
         forbidden(

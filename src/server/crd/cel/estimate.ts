@@ -1,0 +1,186 @@
+/**
+ * The static cost estimate of one expression, after cel-go checker/cost.go: one unit per
+ * variable, selection, operator and call, nothing for constants; a comprehension's body times
+ * the largest size of its range; string work by size (`StringTraversalCostFactor` 0.1,
+ * `RegexStringLengthCostFactor` 0.25): `contains` the product of both strings' traversals,
+ * `matches` the string's traversal times the pattern's, `startsWith`/`endsWith` the prefix's,
+ * `+` on strings the result's, `==` the shorter string's. Sizes come from the schema (cost.ts
+ * `maxSize`: maxItems, maxProperties, maxLength, else what fits in a request); a value whose
+ * size cel-go cannot know (a conversion's result) is unbounded, so string work on it costs
+ * without bound, as it does upstream.
+ */
+import { additionalSchema, type Structural } from '../schema/structural.js';
+import { children, comprehension, type Node } from './ast.js';
+import { maxSize } from './cost.js';
+
+/** What the estimate knows of a value: its kind and largest size (Infinity: unknown). */
+interface Estimate {
+  cost: number;
+  size: number;
+  kind: 'string' | 'list' | 'map' | 'scalar' | 'unknown';
+  schema?: Structural;
+}
+
+const TRAVERSAL = 0.1;
+const REGEX = 0.25;
+const factor = (size: number, f: number): number => (size === 0 ? 0 : Math.ceil(size * f));
+const mul = (a: number, b: number): number => (a === 0 || b === 0 ? 0 : a * b);
+
+/** The variables in scope: `self`, `oldSelf`, comprehension and `cel.bind` variables. */
+export type Scope = Map<string, Estimate>;
+
+function ofSchema(s: Structural | undefined, cost: number): Estimate {
+  if (s === undefined) return { cost, size: Number.POSITIVE_INFINITY, kind: 'unknown' };
+  const type = s.types.length === 1 ? s.types[0] : undefined;
+  const kind =
+    type === 'string' ? 'string' : type === 'array' ? 'list' : type === 'object' ? 'map' : 'scalar';
+  return { cost, size: maxSize(s), kind, schema: s };
+}
+
+/** The root scope of a rule on a node of schema `s`. */
+export function rootScope(s: Structural): Scope {
+  const self = ofSchema(s, 1);
+  return new Map([
+    ['self', self],
+    ['oldSelf', self],
+  ]);
+}
+
+/** A map's keys: strings of no declared length. */
+const KEYS: Structural = { types: ['string'] } as Structural;
+
+function element(e: Estimate): Estimate {
+  const s = e.schema;
+  if (s === undefined) return { cost: 1, size: Number.POSITIVE_INFINITY, kind: 'unknown' };
+  return ofSchema(s.types.includes('array') ? s.items : KEYS, 1);
+}
+
+const SAME_SIZE = new Set(['lowerAscii', 'upperAscii', 'trim', 'replace', 'substring', 'charAt', 'find']);
+const TRAVERSE = new Set([
+  'indexOf',
+  'lastIndexOf',
+  'split',
+  'join',
+  'findAll',
+  'url',
+  'isURL',
+  'quantity',
+  'isQuantity',
+  'validate',
+  'format',
+]);
+
+/** The estimate of `n` in `scope`. */
+export function estimate(n: Node, scope: Scope): Estimate {
+  const c = comprehension(n);
+  if (c) {
+    const range = estimate(c.receiver, scope);
+    const inner = new Map(scope).set(c.iterVar, element(range));
+    const body = c.body.reduce((sum, b) => sum + estimate(b, inner).cost, 0);
+    // Each iteration: the loop condition and step beside the body.
+    const cost = 1 + range.cost + mul(range.size, body + 2);
+    const list = n.args && (n.args as unknown[])[0];
+    return list === 'map' || list === 'filter'
+      ? { cost, size: range.size, kind: 'list' }
+      : { cost, size: 1, kind: 'scalar' };
+  }
+  switch (n.op) {
+    case 'value': {
+      const v = n.args;
+      return typeof v === 'string'
+        ? { cost: 0, size: Buffer.byteLength(v), kind: 'string' }
+        : { cost: 0, size: 1, kind: 'scalar' };
+    }
+    case 'id':
+      return scope.get(n.args as string) ?? { cost: 1, size: Number.POSITIVE_INFINITY, kind: 'unknown' };
+    case '.':
+    case '.?': {
+      const [obj, name] = n.args as [Node, string];
+      const o = estimate(obj, scope);
+      const s = o.schema;
+      return ofSchema(s?.properties?.get(name) ?? (s ? additionalSchema(s) : undefined), o.cost + 1);
+    }
+    case '[]':
+    case '[?]': {
+      const [obj, index] = n.args as [Node, Node];
+      const o = estimate(obj, scope);
+      const cost = o.cost + estimate(index, scope).cost + 1;
+      const s = o.schema;
+      return ofSchema(s?.items ?? (s ? additionalSchema(s) : undefined), cost);
+    }
+  }
+  const parts = children(n).map((k) => estimate(k, scope));
+  const sum = parts.reduce((t, p) => t + p.cost, 0);
+  const [l, r] = parts;
+  switch (n.op) {
+    case '+':
+      if (l && r && (l.kind === 'string' || r.kind === 'string' || l.kind === 'list' || r.kind === 'list')) {
+        const size = l.size + r.size;
+        const kind = l.kind === 'list' || r.kind === 'list' ? 'list' : 'string';
+        return { cost: sum + 1 + (kind === 'string' ? factor(size, TRAVERSAL) : 0), size, kind };
+      }
+      return { cost: sum + 1, size: 1, kind: 'scalar' };
+    case '==':
+    case '!=':
+      if (l && r && l.kind === 'string' && r.kind === 'string')
+        return { cost: sum + 1 + factor(Math.min(l.size, r.size), TRAVERSAL), size: 1, kind: 'scalar' };
+      return { cost: sum + 1, size: 1, kind: 'scalar' };
+    case '?:': {
+      const [cond, a, b] = parts;
+      return {
+        cost: (cond?.cost ?? 0) + Math.max(a?.cost ?? 0, b?.cost ?? 0),
+        size: Math.max(a?.size ?? 1, b?.size ?? 1),
+        kind: a?.kind ?? 'unknown',
+      };
+    }
+    case '&&':
+    case '||':
+      return { cost: sum, size: 1, kind: 'scalar' };
+    case 'rcall':
+    case 'call':
+      return call(n, parts, sum);
+    default:
+      return { cost: sum + 1, size: Number.POSITIVE_INFINITY, kind: 'unknown' };
+  }
+}
+
+/** A function call: its own cost by cel-go's rule for it, and its result's size. */
+function call(n: Node, parts: Estimate[], sum: number): Estimate {
+  const name = (n.args as unknown[])[0] as string;
+  const receiverCall = n.op === 'rcall';
+  const target = receiverCall ? parts[0] : undefined;
+  const args = receiverCall ? parts.slice(1) : parts;
+  const first = args[0];
+  const base = sum + 1;
+  switch (name) {
+    case 'size':
+    case 'has':
+      return { cost: base, size: 1, kind: 'scalar' };
+    case 'contains':
+      return {
+        cost: base + mul(factor(target?.size ?? 0, TRAVERSAL), factor(first?.size ?? 0, TRAVERSAL)),
+        size: 1,
+        kind: 'scalar',
+      };
+    case 'startsWith':
+    case 'endsWith':
+      return { cost: base + factor(first?.size ?? 0, TRAVERSAL), size: 1, kind: 'scalar' };
+    case 'matches': {
+      const [str, re] = receiverCall ? [target, first] : [args[0], args[1]];
+      return {
+        cost: base + mul(factor(str?.size ?? 0, TRAVERSAL), factor(re?.size ?? 0, REGEX)),
+        size: 1,
+        kind: 'scalar',
+      };
+    }
+    case 'string':
+      // cel-go gives a conversion's result no size, whatever its argument.
+      return { cost: base, size: Number.POSITIVE_INFINITY, kind: 'string' };
+  }
+  const traverse = factor(target?.size ?? first?.size ?? 0, TRAVERSAL);
+  if (SAME_SIZE.has(name))
+    return { cost: base + traverse, size: target?.size ?? Number.POSITIVE_INFINITY, kind: 'string' };
+  if (TRAVERSE.has(name))
+    return { cost: base + traverse, size: target?.size ?? Number.POSITIVE_INFINITY, kind: 'unknown' };
+  return { cost: base, size: Number.POSITIVE_INFINITY, kind: 'unknown' };
+}

@@ -4,12 +4,15 @@
  * functions, estimated cost, and oldSelf where nothing correlates, with kube-apiserver's paths.
  */
 import { describe, expect, it } from 'vitest';
-import { validateCustomResourceDefinition } from '../../../src/server/crd/definition/validation.js';
+import {
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionUpdate,
+} from '../../../src/server/crd/definition/validation.js';
 
 type Json = Record<string, unknown>;
 
-function errorsOf(schema: Json): string[] {
-  const crd = {
+function crdOf(schema: Json): Json {
+  return {
     metadata: { name: 'widgets.example.com' },
     spec: {
       group: 'example.com',
@@ -17,9 +20,12 @@ function errorsOf(schema: Json): string[] {
       names: { plural: 'widgets', kind: 'Widget' },
       versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
     },
+    status: { storedVersions: ['v1'] },
   };
-  return validateCustomResourceDefinition(crd).map((e) => `${e.field}: ${e.message}`);
 }
+const texts = (errs: { field: string; message: string }[]): string[] =>
+  errs.map((e) => `${e.field}: ${e.message}`);
+const errorsOf = (schema: Json): string[] => texts(validateCustomResourceDefinition(crdOf(schema)));
 
 const P = 'spec.validation.openAPIV3Schema';
 const withSpec = (spec: Json): Json => ({ type: 'object', properties: { spec } });
@@ -220,6 +226,32 @@ describe('CEL compilation when a CRD is written', () => {
       ],
     };
     expect(errorsOf(withSpec(spec))).toEqual([]);
+  });
+
+  it("an update leaving the schema as it was does not judge each rule's cost again; the total still counts", () => {
+    const costly = (description?: string): Json => ({
+      type: 'object',
+      description,
+      properties: {
+        list: {
+          type: 'array',
+          maxItems: 20000,
+          items: {
+            type: 'string',
+            maxLength: 5000,
+            'x-kubernetes-validations': [{ rule: "self.contains('keyword')" }],
+          },
+        },
+      },
+    });
+    const rule = `${P}.properties[list].items.x-kubernetes-validations[0].rule`;
+    expect(errorsOf(costly())).toEqual([
+      `${rule}: Forbidden: estimated rule cost exceeds budget by factor of 4.0x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    ]);
+    expect(texts(validateCustomResourceDefinitionUpdate(crdOf(costly()), crdOf(costly())))).toEqual([]);
+    expect(
+      texts(validateCustomResourceDefinitionUpdate(crdOf(costly('changed')), crdOf(costly()))),
+    ).toHaveLength(1);
   });
 
   it('does not compile CEL in a schema that has other errors', () => {

@@ -207,9 +207,15 @@ function goRule(raw: unknown): GoRendered {
  * `StaticEstimatedCostLimit`, `oldSelf` refused where no old value correlates (inside a list
  * that is not a map list), `optionalOldSelf` refused without `oldSelf`, and the schema's total
  * refused above `StaticEstimatedCRDCostLimit`. Only properties, items and additionalProperties
- * are walked, as upstream's CEL context is (allOf and friends get none).
+ * are walked, as upstream's CEL context is (allOf and friends get none). On an update that
+ * leaves the version's schema as it was, the per-expression limit is not applied again
+ * (`suppressPerExpressionCost`); the schema's total still is.
  */
-export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
+export function celRuleCompilation(
+  root: JsonObject,
+  at: string,
+  suppressPerExpressionCost = false,
+): FieldError[] {
   const errs: FieldError[] = [];
   const costs: Array<{ path: string; cost: number }> = [];
   const rootNode = compileStructural(root as CrdSchemaProps);
@@ -226,7 +232,7 @@ export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
       const compiled = compileRule(raw, node, node === rootNode);
       const times = cardinality ?? unboundedCardinality(node);
       const cost = (compiled.program?.maxCost ?? 0) * times;
-      if (cost > STATIC_ESTIMATED_COST_LIMIT)
+      if (!suppressPerExpressionCost && cost > STATIC_ESTIMATED_COST_LIMIT)
         errs.push(
           forbidden(
             `${rulePath}.rule`,
@@ -239,7 +245,7 @@ export function celRuleCompilation(root: JsonObject, at: string): FieldError[] {
         errs.push(invalid(`${rulePath}.messageExpression`, goRule(raw), compiled.messageExpressionError));
       } else if (compiled.messageExpression !== undefined) {
         const messageCost = compiled.messageExpression.maxCost * times;
-        if (messageCost > STATIC_ESTIMATED_COST_LIMIT)
+        if (!suppressPerExpressionCost && messageCost > STATIC_ESTIMATED_COST_LIMIT)
           errs.push(
             forbidden(
               `${rulePath}.messageExpression`,

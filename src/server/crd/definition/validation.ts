@@ -41,6 +41,8 @@ interface Options {
   requireOpenAPISchema: boolean;
   /** Versions ("" for the top level) whose more-than-8 selectable fields are unchanged, so still allowed. */
   allowTooManySelectableFields: Set<string>;
+  /** Versions whose schema the update leaves as it was: their rules' own cost is not judged again. */
+  versionsWithUnchangedSchemas: Set<string>;
 }
 
 /** `SetDefaults_CustomResourceDefinitionSpec` on a copy: singular, listKind, conversion strategy. */
@@ -62,10 +64,33 @@ const hasStatus = (sub: JsonObject | undefined): boolean => sub !== undefined &&
  * A schema's errors, then, when it has none (upstream compiles CEL only in a valid structural
  * schema), its rules' compilation and cost errors (schema-lists.ts `celRuleCompilation`).
  */
-function withCel(validation: JsonObject | undefined, schemaErrs: FieldError[], path: string): FieldError[] {
+function withCel(
+  validation: JsonObject | undefined,
+  schemaErrs: FieldError[],
+  path: string,
+  suppressPerExpressionCost: boolean,
+): FieldError[] {
   const schema = validation?.openAPIV3Schema;
   if (schemaErrs.length > 0 || !isObject(schema)) return schemaErrs;
-  return celRuleCompilation(schema, `${path}.openAPIV3Schema`);
+  return celRuleCompilation(schema, `${path}.openAPIV3Schema`, suppressPerExpressionCost);
+}
+
+/**
+ * validation.go `findVersionsWithUnchangedSchemas`: versions whose schema (their own or the
+ * top-level one, `GetSchemaForVersion`) is the same before and after an update.
+ */
+function versionsWithUnchangedSchemas(spec: InternalSpec, old: InternalSpec): Set<string> {
+  const schemaOf = (s: InternalSpec, name: string): unknown => {
+    const v = s.versions.find((x) => x.name === name);
+    return v?.schema?.openAPIV3Schema ?? s.validation?.openAPIV3Schema;
+  };
+  const out = new Set<string>();
+  for (const v of spec.versions) {
+    if (!old.versions.some((o) => o.name === v.name)) continue;
+    const now = schemaOf(spec, v.name);
+    if (now !== undefined && JSON.stringify(now) === JSON.stringify(schemaOf(old, v.name))) out.add(v.name);
+  }
+  return out;
 }
 
 /** `validateCustomResourceDefinitionVersion`. */
@@ -98,6 +123,7 @@ function validateVersion(v: InternalVersion, spec: InternalSpec, opts: Options, 
       v.schema,
       validateCustomResourceValidation(v.schema, hasStatus(subresources), `${path}.schema`),
       `${path}.schema`,
+      opts.versionsWithUnchangedSchemas.has(v.name),
     ),
   );
   errs.push(...validateSubresources(v.subresources, `${path}.subresources`));
@@ -198,6 +224,8 @@ function validateSpec(spec: InternalSpec, opts: Options, path: string): FieldErr
       spec.validation,
       validateCustomResourceValidation(spec.validation, anyStatus, `${path}.validation`),
       `${path}.validation`,
+      // The top-level schema is judged as the internal `spec.version`'s, the first version.
+      opts.versionsWithUnchangedSchemas.has(spec.versions[0]?.name ?? ''),
     ),
   );
   errs.push(...validateSubresources(spec.subresources, `${path}.subresources`));
@@ -309,6 +337,7 @@ export function validateCustomResourceDefinition(crdIn: unknown): FieldError[] {
     requireImmutableNames: false,
     requireOpenAPISchema: true,
     allowTooManySelectableFields: new Set(),
+    versionsWithUnchangedSchemas: new Set(),
   };
   return [
     ...validateObjectMeta(crd, crdNameCheck(spec)),
@@ -348,6 +377,7 @@ export function validateCustomResourceDefinitionUpdate(crdIn: unknown, oldIn: un
       isObject(oldSpec.validation?.openAPIV3Schema) ||
       oldSpec.versions.every((v) => isObject(v.schema?.openAPIV3Schema)),
     allowTooManySelectableFields: tooMany,
+    versionsWithUnchangedSchemas: versionsWithUnchangedSchemas(spec, oldSpec),
   };
   const errs = validateSpec(spec, opts, 'spec');
   if (opts.requireImmutableNames) {

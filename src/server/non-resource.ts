@@ -161,7 +161,7 @@ export async function serveNonResource(
     }
     case '/openapi/v2': {
       const { openApiV2Response } = await import('./openapi/openapi.js');
-      const v2 = openApiV2Response();
+      const v2 = await openApiV2Response(ctx.kinds.all(), req.headers.accept);
       res.writeHead(v2.status, { 'Content-Type': v2.contentType, 'Content-Length': v2.body.length });
       res.end(v2.body);
       return;

@@ -107,11 +107,45 @@ function buildDocuments(kinds: readonly ResourceKind[], descriptions?: ApiDescri
   return { root, documents };
 }
 
-/** The answer to `GET /openapi/v2`: 200 with an empty (0-byte, valid) protobuf document. */
-export function openApiV2Response(): { status: 200; contentType: string; body: Buffer } {
-  // The Content-Type must parse as a MIME type: echoing kubectl's Accept
-  // (`...spec.v2@v1.0+protobuf`) makes it fail with "mime: unexpected content after media subtype".
-  return { status: 200, contentType: 'application/octet-stream', body: Buffer.alloc(0) };
+/** Built v2 documents by kind table: JSON and protobuf bodies, each made on first use. */
+const builtV2 = new WeakMap<readonly ResourceKind[], { json?: Buffer; proto?: Buffer }>();
+
+/**
+ * The answer to `GET /openapi/v2` (openapi-v2.ts), as kube-openapi's v2 handler negotiates it:
+ * gnostic protobuf for kubectl's Accept (`application/com.github.proto-openapi.spec.v2@v1.0+protobuf`,
+ * answered as `...spec.v2.v1.0+protobuf`, a type Go's mime parser takes), JSON otherwise. Built
+ * once per kind table, with the upstream descriptions.
+ */
+export async function openApiV2Response(
+  kinds: readonly ResourceKind[],
+  accept: string | undefined,
+): Promise<{ status: 200; contentType: string; body: Buffer }> {
+  let cached = builtV2.get(kinds);
+  if (!cached) {
+    cached = {};
+    builtV2.set(kinds, cached);
+  }
+  const protobuf = /com\.github\.proto-openapi\.spec\.v2[@.]v1\.0\+protobuf/.test(accept ?? '');
+  if (protobuf ? !cached.proto : !cached.json) {
+    const descriptions = await loadApiDescriptions();
+    const [{ buildOpenApiV2 }, { encodeOpenApiV2 }] = await Promise.all([
+      import('./openapi-v2.js'),
+      import('./openapi-v2-proto.js'),
+    ]);
+    const documents = groupVersionsOf(kinds).map(({ group, version }) =>
+      openApiV3GroupDocument(kinds, group, version, descriptions),
+    );
+    const doc = buildOpenApiV2(kinds, documents);
+    if (protobuf) cached.proto = encodeOpenApiV2(doc);
+    else cached.json = Buffer.from(JSON.stringify(doc));
+  }
+  return protobuf
+    ? {
+        status: 200,
+        contentType: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+        body: cached.proto!,
+      }
+    : { status: 200, contentType: 'application/json', body: cached.json! };
 }
 
 // ---------------------------------------------------------------------------

@@ -59,6 +59,21 @@ describe.skipIf(!haveKubectl)('kubectl and a custom resource', () => {
     expect(words(crd.stdout)).toContain('openAPIV3Schema is the OpenAPI v3 schema to use');
   });
 
+  it.each(kubectls.map((k) => k.name))(
+    '%s explains from /openapi/v2 (its protobuf form) too',
+    async (name) => {
+      const kubectl = sessions.get(name)!;
+      const [widget, replicas] = await Promise.all([
+        kubectl.run(['explain', '--output=plaintext-openapiv2', 'widgets.spec']),
+        kubectl.run(['explain', '--output=plaintext-openapiv2', 'deployment.spec.replicas']),
+      ]);
+      for (const r of [widget, replicas]) expect(r.code, `${r.command}\n${r.stderr}`).toBe(0);
+      expect(words(widget.stdout)).toContain('What the widget should be.');
+      expect(widget.stdout).toMatch(/^ {3}size\s+<integer> -required-$/m);
+      expect(words(replicas.stdout)).toContain('Number of desired pods.');
+    },
+  );
+
   it.each(kubectls.map((k) => k.name))('%s lists the resource in api-resources', async (name) => {
     const kubectl = sessions.get(name)!;
     const r = await kubectl.run(['api-resources', '--api-group=example.com', '-o', 'wide']);

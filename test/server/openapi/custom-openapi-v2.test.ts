@@ -1,0 +1,145 @@
+/**
+ * `/openapi/v2` with custom resources: apiextensions-apiserver's v2 schema rules
+ * (ToStructuralOpenAPIV2, PruneDefaults, no embedded metadata under preserve-unknown-fields)
+ * and the gnostic protobuf form kubectl reads.
+ */
+import { describe, expect, it } from 'vitest';
+import { KindTable } from '../../../src/server/kinds/kind-table.js';
+import { openApiV2Response } from '../../../src/server/openapi/openapi.js';
+import { widgetKind } from './custom-kinds.js';
+
+type Json = Record<string, any>;
+const PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+
+async function v2(kinds: KindTable): Promise<Json> {
+  const answer = await openApiV2Response(kinds.all(), 'application/json');
+  return JSON.parse(answer.body.toString());
+}
+
+/** The top-level fields of a protobuf message: field number → the length-delimited payloads. */
+function fields(bytes: Buffer): Map<number, Buffer[]> {
+  const out = new Map<number, Buffer[]>();
+  let i = 0;
+  const varint = () => {
+    let n = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[i++]!;
+      n += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (b < 0x80) return n;
+    }
+  };
+  while (i < bytes.length) {
+    const tag = varint();
+    const [field, wire] = [Math.floor(tag / 8), tag % 8];
+    if (wire === 2) {
+      const len = varint();
+      out.set(field, [...(out.get(field) ?? []), bytes.subarray(i, i + len)]);
+      i += len;
+    } else if (wire === 0) varint();
+    else if (wire === 1) i += 8;
+    else throw new Error(`wire type ${wire}`);
+  }
+  return out;
+}
+
+describe('/openapi/v2 with custom resources', () => {
+  const table = new KindTable();
+  table.add(widgetKind('v1'));
+
+  it('converts the schema with the v2 rules', async () => {
+    const doc = await v2(table);
+    const widget = doc.definitions['com.example.v1.Widget'];
+    expect(widget['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'example.com', kind: 'Widget', version: 'v1' },
+    ]);
+    expect(widget.properties.metadata).toEqual({
+      $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      description: expect.stringMatching(/^Standard object's metadata/),
+    });
+    const spec = widget.properties.spec.properties;
+    // No junctors: int-or-string's unfolded anyOf and oneOf are gone.
+    expect(spec.port).toEqual({
+      description: 'port, a number or a name.',
+      'x-kubernetes-int-or-string': true,
+    });
+    expect(spec.either.oneOf).toBeUndefined();
+    // Nullable: untyped. Defaults pruned.
+    expect(spec.note).toEqual({});
+    expect(spec.color).toEqual({
+      description: 'color of the widget.',
+      type: 'string',
+      enum: ['red', 'blue'],
+    });
+    // Preserve-unknown-fields: no type, no properties, and no embedded apiVersion/kind/metadata.
+    expect(spec.template).toEqual({
+      'x-kubernetes-embedded-resource': true,
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
+    expect(doc.definitions['com.example.v1.WidgetList'].properties.items.items).toEqual({
+      $ref: '#/definitions/com.example.v1.Widget',
+    });
+  });
+
+  it('drops a nullable property from required, and publishes a root preserving unknown fields as a bare object', async () => {
+    const kinds = new KindTable();
+    kinds.add(
+      widgetKind('v1', {
+        schema: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              required: ['a', 'b'],
+              properties: { a: { type: 'string', nullable: true }, b: { type: 'string' } },
+            },
+          },
+        },
+      }),
+    );
+    expect((await v2(kinds)).definitions['com.example.v1.Widget'].properties.spec.required).toEqual(['b']);
+    const open = new KindTable();
+    open.add(widgetKind('v1', { schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }));
+    expect((await v2(open)).definitions['com.example.v1.Widget']).toEqual({
+      type: 'object',
+      'x-kubernetes-group-version-kind': [{ group: 'example.com', kind: 'Widget', version: 'v1' }],
+    });
+  });
+
+  it('has the paths as v2 operations: consumes, produces, a body parameter', async () => {
+    const doc = await v2(table);
+    const patch = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}'].patch;
+    expect(patch.consumes).toEqual([
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/apply-patch+yaml',
+    ]);
+    expect(patch.produces).toEqual(['application/json', 'application/yaml']);
+    expect(patch.parameters[0]).toEqual({
+      name: 'body',
+      in: 'body',
+      required: true,
+      schema: { type: 'object' },
+    });
+    expect(patch.parameters.map((p: Json) => p.name)).toContain('fieldValidation');
+    const read = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}'].get;
+    expect(read.responses['200'].schema).toEqual({ $ref: '#/definitions/com.example.v1.Widget' });
+    // Built-in kinds are there too.
+    expect(doc.definitions['io.k8s.api.apps.v1.Deployment']).toBeDefined();
+    expect(doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments']).toBeDefined();
+  });
+
+  it('encodes gnostic openapi_v2.Document for kubectl: swagger, info, paths, one NamedSchema per definition', async () => {
+    const doc = await v2(table);
+    const proto = await openApiV2Response(table.all(), PROTOBUF);
+    const top = fields(proto.body);
+    expect(top.get(1)![0]!.toString()).toBe('2.0');
+    expect(fields(top.get(2)![0]!).get(1)![0]!.toString()).toBe('Kubernetes');
+    expect(fields(top.get(8)![0]!).get(2)!.length).toBe(Object.keys(doc.paths).length);
+    const named = fields(top.get(9)![0]!).get(1)!;
+    expect(named.map((n) => fields(n).get(1)![0]!.toString())).toEqual(Object.keys(doc.definitions));
+    // Built once per kind table.
+    expect((await openApiV2Response(table.all(), PROTOBUF)).body).toBe(proto.body);
+  });
+});

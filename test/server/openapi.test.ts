@@ -335,14 +335,17 @@ describe('/openapi/v3 descriptions (kubectl explain)', async () => {
 });
 
 describe('/openapi/v2', () => {
-  it('is the Swagger 2.0 document, as JSON or as kubectl\'s protobuf, with parseable MIME types', async () => {
+  it("is the Swagger 2.0 document, as JSON or as kubectl's protobuf, with parseable MIME types", async () => {
     const json = await openApiV2Response(KINDS, 'application/json');
     expect(json.status).toBe(200);
     expect(json.contentType).toBe('application/json');
     const doc = JSON.parse(json.body.toString());
     expect(doc.swagger).toBe('2.0');
     expect(doc.definitions['io.k8s.api.apps.v1.Deployment']).toBeDefined();
-    const proto = await openApiV2Response(KINDS, 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+    const proto = await openApiV2Response(
+      KINDS,
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    );
     expect(proto.contentType).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     expect(proto.body.length).toBeGreaterThan(0);
     for (const answer of [json, proto]) expect(answer.contentType).toMatch(/^[\w.+-]+\/[\w.+-]+$/);

@@ -9,9 +9,13 @@
  * - the same documents' `components.schemas` (openapi-schemas.ts): the kinds' schemas with their
  *   patch merge keys, from which kubectl 1.29+ computes `apply`'s strategic merge patch. Without
  *   them it warns `error calculating patch from openapi v3 spec: OpenAPI V3 Components is nil`.
- * - `/openapi/v2`: 200 with an empty body. 1.27/1.28 fetch it up front (a 404 is fatal) and
- *   build their patches from compiled-in types. Zero bytes is a valid empty protobuf document
- *   for every version.
+ * - `/openapi/v2` (openapi-v2.ts): the Swagger 2.0 document, in gnostic protobuf for kubectl.
+ *   1.27/1.28 fetch it up front (a 404 is fatal); every version explains from it with
+ *   `--output=plaintext-openapiv2`, and kubectl before 1.27 explains and validates from it.
+ *
+ * Custom resources' paths and schemas are apiextensions-apiserver's (custom-openapi.ts). Each
+ * kind-table snapshot gets its own documents (KindTable.all() is replaced on every change), so
+ * the hashes, the ETags and the v2 document change exactly when the served kinds do.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceKind } from '../kinds/types.js';

@@ -18,9 +18,8 @@ import type { ResourceKind } from '../kinds/types.js';
 import { listKindOf } from './custom-openapi.js';
 import { customKindSchema, customListSchema } from './custom-schema.js';
 import { KUBE_GIT_VERSION } from './discovery.js';
-import type { OpenApiV3GroupDocument } from './openapi.js';
 import { schemaNameOf } from './openapi-schemas.js';
-import type { OpenApiOperation } from './operations.js';
+import type { OpenApiOperation, OpenApiPathItem } from './operations.js';
 
 type Json = Record<string, unknown>;
 
@@ -30,6 +29,12 @@ export interface SwaggerDocument {
   info: { title: string; version: string };
   paths: Record<string, Json>;
   definitions: Record<string, Json>;
+}
+
+/** What the v2 document reads of a v3 group-version document (openapi.ts `OpenApiV3GroupDocument`). */
+interface V3Document {
+  paths: Record<string, OpenApiPathItem>;
+  components: { schemas: Record<string, unknown> };
 }
 
 const V3_REF = '#/components/schemas/';
@@ -115,7 +120,7 @@ function v2Parameter(p: {
  */
 export function buildOpenApiV2(
   kinds: readonly ResourceKind[],
-  v3Documents: Iterable<OpenApiV3GroupDocument>,
+  v3Documents: Iterable<V3Document>,
 ): SwaggerDocument {
   const paths: Record<string, Json> = {};
   const definitions: Record<string, Json> = {};

@@ -331,3 +331,40 @@ describe('real rules: Gateway API HTTPRoute', () => {
     );
   });
 });
+
+describe('formatted strings', () => {
+  it('date-time is a timestamp, duration a duration, byte bytes', () => {
+    const schema: CrdSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            notAfter: { type: 'string', format: 'date-time' },
+            timeout: { type: 'string', format: 'duration' },
+            data: { type: 'string', format: 'byte' },
+          },
+          'x-kubernetes-validations': [
+            { rule: 'self.notAfter > timestamp("2024-01-01T00:00:00Z")', message: 'too early' },
+            {
+              rule: 'self.timeout <= duration("1h") && duration(self.timeout) > duration("1s")',
+              message: 'timeout',
+            },
+            { rule: 'size(self.data) == 5', message: 'data' },
+          ],
+        },
+      },
+    };
+    const crd = compileCrdSchemaWithCel(schema);
+    expect(
+      lines(crd.validate({ spec: { notAfter: '2025-05-01T10:00:00Z', timeout: '30m', data: 'aGVsbG8=' } })),
+    ).toEqual([]);
+    expect(
+      lines(crd.validate({ spec: { notAfter: '2023-05-01T10:00:00Z', timeout: '2h', data: 'aGk=' } })),
+    ).toEqual([
+      'spec: Invalid value: "object": too early',
+      'spec: Invalid value: "object": timeout',
+      'spec: Invalid value: "object": data',
+    ]);
+  });
+});

@@ -12,6 +12,7 @@ import { charge, maxSize } from './cost.js';
 import { estimate, rootScope } from './estimate.js';
 import { undefinedFields } from './fields.js';
 import { registerKubernetesLibraries } from './library.js';
+import { setFormatParser } from './values.js';
 
 /** The rule's variables: `self` always; `oldSelf` plain, or optional (`optionalOldSelf`). */
 function newEnv(optionalOldSelf: boolean): Environment {
@@ -29,6 +30,9 @@ function newEnv(optionalOldSelf: boolean): Environment {
   env.registerVariable('self', 'dyn');
   env.registerVariable('oldSelf', optionalOldSelf ? 'optional<dyn>' : 'dyn');
   registerKubernetesLibraries(env);
+  // A formatted field is a timestamp or duration already; converting it again is the identity.
+  env.registerFunction('timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp', (t: Date) => t);
+  env.registerFunction('duration(google.protobuf.Duration): google.protobuf.Duration', (d: unknown) => d);
   env.registerFunction('__has(dyn, string): bool', (obj: unknown, field: string) => {
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
       throw new Error(`invalid type for field selection.`);
@@ -49,7 +53,25 @@ function newEnv(optionalOldSelf: boolean): Environment {
 let envs: [Environment, Environment] | undefined;
 /** Environments are costly to build; two are shared by every CRD. */
 function env(optionalOldSelf: boolean): Environment {
-  envs ??= [newEnv(false), newEnv(true)];
+  if (envs === undefined) {
+    envs = [newEnv(false), newEnv(true)];
+    const toDuration = new Environment().registerVariable('s', 'string').parse('duration(s)');
+    setFormatParser((format, value) => {
+      if (format === 'date-time' || format === 'datetime' || format === 'date') {
+        const t = new Date(format === 'date' ? `${value}T00:00:00Z` : value);
+        return Number.isNaN(t.getTime()) ? undefined : t;
+      }
+      if (format === 'duration') {
+        try {
+          return toDuration({ s: value });
+        } catch {
+          return undefined;
+        }
+      }
+      if (format === 'byte') return new Uint8Array(Buffer.from(value, 'base64'));
+      return undefined;
+    });
+  }
   return envs[optionalOldSelf ? 1 : 0];
 }
 

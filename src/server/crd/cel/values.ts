@@ -4,7 +4,9 @@
  * (bigint here), `number` fields doubles even when written `3`, untyped whole numbers
  * (int-or-string, preserved unknown fields) ints. Property names that are not CEL identifiers
  * are reachable only under their escaped names (apiserver pkg/cel/escaping.go `Escape`):
- * `foo-bar` as `foo__dash__bar`, a keyword `namespace` as `__namespace__`.
+ * `foo-bar` as `foo__dash__bar`, a keyword `namespace` as `__namespace__`. Strings of
+ * `format: date-time` and `date` are timestamps, `duration` durations, `byte` bytes; one that
+ * does not parse stays a string (upstream it is an error value).
  */
 import { additionalSchema, isJsonObject, type Structural } from '../schema/structural.js';
 
@@ -50,6 +52,14 @@ export function escapeName(name: string): string | undefined {
   return /^[A-Za-z_]/.test(out) ? out : undefined;
 }
 
+/** A string of a format CEL has a type for, as that type's value (undefined: keep the string). */
+export type FormatParser = (format: string, value: string) => unknown;
+let parseFormatted: FormatParser = () => undefined;
+/** Set by program.ts, which owns the CEL environment that parses durations. */
+export function setFormatParser(p: FormatParser): void {
+  parseFormatted = p;
+}
+
 /** The CEL value of `v` under schema `s` (undefined schema: typed by the value alone). */
 export function toCel(v: unknown, s: Structural | undefined): unknown {
   if (v === null || v === undefined) return null;
@@ -57,6 +67,7 @@ export function toCel(v: unknown, s: Structural | undefined): unknown {
     const double = s !== undefined && s.types.length === 1 && s.types[0] === 'number';
     return !double && Number.isInteger(v) ? BigInt(v) : v;
   }
+  if (typeof v === 'string' && s?.format !== undefined) return parseFormatted(s.format, v) ?? v;
   if (Array.isArray(v)) return v.map((x) => toCel(x, s?.items));
   if (isJsonObject(v)) {
     const out: Record<string, unknown> = {};

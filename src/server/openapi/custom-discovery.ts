@@ -16,10 +16,9 @@ export function customDiscoveryVerbs(kind: ResourceKind): string[] {
   return ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 }
 
+/** The definition's live state, which the CRD serving code shares between its versions' kinds. */
 function isTerminating(kind: ResourceKind): boolean {
-  // The definition's live state, which the CRD serving code shares between its versions' kinds.
-  const state = (kind.custom as { state?: { terminating?: boolean } } | undefined)?.state;
-  return state?.terminating === true;
+  return kind.custom?.state.terminating === true;
 }
 
 /** A custom resource's subresources with their verbs: status, then scale. */

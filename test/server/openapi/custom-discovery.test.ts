@@ -96,7 +96,7 @@ describe('legacy discovery of custom resources', () => {
   it('lists only delete, deletecollection, get, list and watch while the definition terminates', () => {
     const kinds = new KindTable();
     const widget = widgetKind('v1');
-    (widget.custom as unknown as { state: { terminating: boolean } }).state.terminating = true;
+    widget.custom!.state.terminating = true;
     kinds.add(widget);
     expect(legacyApiResourceList(kinds.all(), 'example.com', 'v1')!.resources[0]!.verbs).toEqual([
       'delete',

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KindTable } from '../../../src/server/kinds/kind-table.js';
+import { customKindSchema } from '../../../src/server/openapi/custom-schema.js';
 import { openApiV2Response } from '../../../src/server/openapi/openapi.js';
 import { widgetKind } from './custom-kinds.js';
 
@@ -141,5 +142,80 @@ describe('/openapi/v2 with custom resources', () => {
     expect(named.map((n) => fields(n).get(1)![0]!.toString())).toEqual(Object.keys(doc.definitions));
     // Built once per kind table.
     expect((await openApiV2Response(table.all(), PROTOBUF)).body).toBe(proto.body);
+  });
+});
+
+describe('the int-or-string, preserve-unknown-fields and embedded cases of builder_test.go', () => {
+  // apiextensions-apiserver pkg/controller/openapi/builder/builder_test.go, "with extensions".
+  const intOrString = [{ type: 'integer' }, { type: 'string' }];
+  const schema = {
+    type: 'object',
+    properties: {
+      'int-or-string-1': { 'x-kubernetes-int-or-string': true, anyOf: intOrString },
+      'int-or-string-2': {
+        'x-kubernetes-int-or-string': true,
+        allOf: [{ anyOf: intOrString }, { anyOf: [{ minimum: 42 }] }],
+      },
+      'int-or-string-3': {
+        'x-kubernetes-int-or-string': true,
+        anyOf: intOrString,
+        allOf: [{ anyOf: [{ minimum: 42 }] }],
+      },
+      'int-or-string-4': { 'x-kubernetes-int-or-string': true, anyOf: [{ minimum: 42 }] },
+      'int-or-string-5': {
+        'x-kubernetes-int-or-string': true,
+        anyOf: [{ minimum: 42 }],
+        allOf: [{ minimum: 42 }],
+      },
+      'int-or-string-6': { 'x-kubernetes-int-or-string': true },
+      'preserve-unknown-fields': { 'x-kubernetes-preserve-unknown-fields': true },
+      'embedded-object': {
+        'x-kubernetes-embedded-resource': true,
+        'x-kubernetes-preserve-unknown-fields': true,
+        type: 'object',
+      },
+    },
+  };
+  const input = {
+    group: 'bar.k8s.io',
+    version: 'v1',
+    kind: 'Foo',
+    openAPIV3Schema: schema,
+    selectableFields: [],
+  };
+
+  it('v2: every junctor gone, the embedded object untyped and without metadata', () => {
+    const v2 = customKindSchema(input, 'v2') as Json;
+    const names = Object.keys(schema.properties);
+    for (const name of names.filter((n) => n.startsWith('int-or-string'))) {
+      expect(v2.properties[name]).toEqual({ 'x-kubernetes-int-or-string': true });
+    }
+    expect(v2.properties['preserve-unknown-fields']).toEqual({
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
+    expect(v2.properties['embedded-object']).toEqual({
+      'x-kubernetes-embedded-resource': true,
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
+    expect(v2['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'bar.k8s.io', kind: 'Foo', version: 'v1' },
+    ]);
+  });
+
+  it('v3: Unfold adds the int-or-string anyOf only where neither pattern is there', () => {
+    const p = (customKindSchema(input, 'v3') as Json).properties;
+    expect(p['int-or-string-1'].anyOf).toEqual(intOrString);
+    expect(p['int-or-string-1'].allOf).toBeUndefined();
+    expect(p['int-or-string-2'].allOf).toEqual([{ anyOf: intOrString }, { anyOf: [{ minimum: 42 }] }]);
+    expect(p['int-or-string-3'].allOf).toEqual([{ anyOf: [{ minimum: 42 }] }]);
+    expect(p['int-or-string-4']).toMatchObject({ anyOf: [{ minimum: 42 }], allOf: [{ anyOf: intOrString }] });
+    expect(p['int-or-string-5']).toMatchObject({
+      anyOf: [{ minimum: 42 }],
+      allOf: [{ anyOf: intOrString }, { minimum: 42 }],
+    });
+    expect(p['int-or-string-6'].anyOf).toEqual(intOrString);
+    // v3 keeps the embedded object's type and gives it apiVersion, kind and metadata.
+    expect(p['embedded-object']).toMatchObject({ type: 'object', required: ['kind', 'apiVersion'] });
+    expect(Object.keys(p['embedded-object'].properties)).toEqual(['apiVersion', 'kind', 'metadata']);
   });
 });

@@ -120,6 +120,12 @@ describe('/openapi/v3 with custom resources', () => {
   it('points /scale at autoscaling/v1 Scale, in the document', () => {
     const scale = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}/scale'];
     expect(scale.get.description).toBe('read scale of the specified Widget');
+    // builder.go tags every route with the custom kind, /scale's too (unlike the built-ins').
+    expect(scale.patch['x-kubernetes-group-version-kind']).toEqual({
+      group: 'example.com',
+      version: 'v1',
+      kind: 'Widget',
+    });
     expect(scale.put.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/io.k8s.api.autoscaling.v1.Scale',
     });

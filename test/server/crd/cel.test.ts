@@ -159,6 +159,9 @@ describe('failures', () => {
   });
 
   it('evaluation errors name the rule', () => {
+    expect(run([{ rule: 'self.name == "a"' }], {})).toEqual([
+      'spec: Invalid value: "object": no such key: name evaluating rule: self.name == "a"',
+    ]);
     expect(run([{ rule: 'self.minReplicas / 0 == 1' }], { minReplicas: 1 })).toEqual([
       'spec: Invalid value: "object": division by zero evaluating rule: self.minReplicas / 0 == 1',
     ]);

@@ -143,7 +143,8 @@ function runRule(
   }
   spend(result.cost);
   if (!result.ok) {
-    const message = result.error.message.split('\n')[0] ?? '';
+    // cel-go's wording for a missing key (`types.NewErr("no such key: %v")`).
+    const message = (result.error.message.split('\n')[0] ?? '').replace(/^No such key: /, 'no such key: ');
     errs.push(
       invalid(
         path,

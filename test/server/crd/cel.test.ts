@@ -335,6 +335,24 @@ describe('real rules: Gateway API HTTPRoute', () => {
   });
 });
 
+describe('allOf', () => {
+  it("an allOf branch's rules run on the node's value", () => {
+    const schema: CrdSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: { a: { type: 'integer' } },
+          allOf: [{ 'x-kubernetes-validations': [{ rule: 'self.a > 1', message: 'a must exceed 1' }] }],
+        },
+      },
+    };
+    expect(lines(compileCrdSchemaWithCel(schema).validate({ spec: { a: 1 } }))).toEqual([
+      'spec: Invalid value: "object": a must exceed 1',
+    ]);
+  });
+});
+
 describe('formatted strings', () => {
   it('date-time is a timestamp, duration a duration, byte bytes', () => {
     const schema: CrdSchemaProps = {

@@ -77,7 +77,7 @@ function evaluate(program: Program, vars: { self: unknown; oldSelf?: unknown }):
  */
 export function celHook(): CelHook {
   let remaining = RUNTIME_COST_BUDGET;
-  const hook: CelHook = (_rules, value, pathIn, node) => {
+  const hook: CelHook = (rules, value, pathIn, node) => {
     const errs: FieldError[] = [];
     const path = pathIn === '' ? '<nil>' : pathIn;
     const s = node.schema;
@@ -85,7 +85,7 @@ export function celHook(): CelHook {
       remaining = -1;
       return [invalid(path, typeOf(s), OUT_OF_BUDGET)];
     }
-    for (const compiled of compiledRules(s)) {
+    for (const compiled of compiledRules(s, false, rules)) {
       const stop = runRule(compiled, value, path, node, errs, (cost) => {
         remaining -= cost;
         return remaining;

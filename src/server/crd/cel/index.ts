@@ -31,6 +31,6 @@ export function compileCrdSchemaWithCel(openAPIV3Schema: CrdSchemaProps | undefi
   compileTree(schema.structural);
   return {
     ...schema,
-    validate: (obj, options) => schema.validate(obj, { cel: celHook(), ...options }),
+    validate: (obj, options) => schema.validate(obj, { ...options, cel: options?.cel ?? celHook() }),
   };
 }

@@ -73,21 +73,43 @@ export function compileRule(raw: unknown, schema: Structural, resourceRoot = fal
   return out;
 }
 
-const cache = new WeakMap<Structural, CompiledRule[]>();
+const cache = new WeakMap<readonly unknown[], CompiledRule[]>();
 
-/** The node's compiled rules, compiled on first use and kept with the node. */
-export function compiledRules(node: Structural, resourceRoot = false): CompiledRule[] {
-  let rules = cache.get(node);
-  if (rules === undefined) {
-    rules = node.celRules.map((r) => compileRule(r, node, resourceRoot));
-    cache.set(node, rules);
+/**
+ * The compiled form of `rules` (a node's `celRules`, or an allOf branch's, which upstream
+ * compiles against the node's own schema: validation.go `validator`), compiled on first use
+ * and kept with the rules.
+ */
+export function compiledRules(
+  node: Structural,
+  resourceRoot = false,
+  rules: readonly unknown[] = node.celRules,
+): CompiledRule[] {
+  let compiled = cache.get(rules);
+  if (compiled === undefined) {
+    compiled = rules.map((r) => compileRule(r, node, resourceRoot));
+    cache.set(rules, compiled);
   }
-  return rules;
+  return compiled;
+}
+
+/** The allOf branches (and theirs) whose rules apply to a node. */
+export function allOfRules(node: Structural): Array<readonly unknown[]> {
+  const out: Array<readonly unknown[]> = [];
+  const visit = (s: Structural): void => {
+    for (const b of s.allOf) {
+      if (b.celRules.length > 0) out.push(b.celRules);
+      visit(b);
+    }
+  };
+  visit(node);
+  return out;
 }
 
 /** Compiles every rule of a tree now (once per CRD version), so that no write pays for it. */
 export function compileTree(node: Structural, resourceRoot = true): void {
   compiledRules(node, resourceRoot);
+  for (const rules of allOfRules(node)) compiledRules(node, resourceRoot, rules);
   for (const p of node.properties?.values() ?? []) compileTree(p, false);
   if (node.items) compileTree(node.items, false);
   const extra = additionalSchema(node);

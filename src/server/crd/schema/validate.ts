@@ -55,7 +55,8 @@ export interface CelNode {
 
 /**
  * Hook for `x-kubernetes-validations`: called with each node's rules and value after the
- * OpenAPI checks (the evaluator lives in ../cel). `exhausted` stops the walk once the
+ * OpenAPI checks, and with each allOf branch's rules on the same node (the evaluator lives in
+ * ../cel; `rules` is the list to run, `node.schema` the node's schema). `exhausted` stops the walk once the
  * request's cost budget is spent (validation.go returns as soon as `remainingBudget < 0`).
  */
 export type CelHook = ((
@@ -375,6 +376,11 @@ function validateObject(s: Structural, data: Record<string, unknown>, path: stri
   return out;
 }
 
+/** The rules of the allOf branches of `s` and of theirs, each branch's own list. */
+function allOfRules(s: Structural): Array<readonly unknown[]> {
+  return s.allOf.flatMap((b) => [...(b.celRules.length > 0 ? [b.celRules] : []), ...allOfRules(b)]);
+}
+
 /** The result of `f`, computed once. */
 function once(f: () => boolean): () => boolean {
   let v: boolean | undefined;
@@ -398,9 +404,14 @@ function runCel(
 ): FieldError[] {
   if (value === null || value === undefined) return [];
   const unchanged = old === undefined ? parentUnchanged : once(() => jsonEqual(value, old.value ?? null));
-  const out: FieldError[] =
-    s.celRules.length > 0 ? cel(s.celRules, value, path, { schema: s, old, unchanged }) : [];
+  const node: CelNode = { schema: s, old, unchanged };
+  const out: FieldError[] = s.celRules.length > 0 ? cel(s.celRules, value, path, node) : [];
   const stop = (): boolean => cel.exhausted?.() === true;
+  // An allOf branch's rules apply to the node's value (validation.go `AllOfValidators`).
+  for (const rules of allOfRules(s)) {
+    if (stop()) return out;
+    out.push(...cel(rules, value, path, node));
+  }
   if (stop()) return out;
   const present = (o: Old): Old =>
     o === undefined || o.value === null || o.value === undefined ? undefined : o;

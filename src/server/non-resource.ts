@@ -82,6 +82,12 @@ function reply(
   ctx.stats.responseBytesWritten += sendJson(res, code, body, contentType);
 }
 
+/** http.ServeContent's conditional GET (`checkIfNoneMatch`): true when If-None-Match names `etag`. */
+function matchesEtag(req: IncomingMessage, etag: string): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  return ifNoneMatch?.split(',').some((t) => t.trim() === etag || t.trim() === '*') === true;
+}
+
 /**
  * One `/openapi/v3/<group-version>` document, as kube-openapi handler3.go `HandleGroupVersion`
  * serves it: its hash as the quoted ETag (a matching If-None-Match is a 304); with `?hash=`, a
@@ -110,9 +116,7 @@ function serveOpenApiV3Document(
     headers['Cache-Control'] = 'public, immutable';
     headers.Expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString().replace('GMT', 'UTC');
   }
-  // http.ServeContent's conditional GET (checkIfNoneMatch): a matching ETag is a 304.
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch?.split(',').some((t) => t.trim() === headers.Etag || t.trim() === '*')) {
+  if (matchesEtag(req, headers.Etag as string)) {
     res.writeHead(304, headers);
     res.end();
     return;
@@ -162,8 +166,21 @@ export async function serveNonResource(
     case '/openapi/v2': {
       const { openApiV2Response } = await import('./openapi/openapi.js');
       const v2 = await openApiV2Response(ctx.kinds.all(), req.headers.accept);
-      res.writeHead(v2.status, { 'Content-Type': v2.contentType, 'Content-Length': v2.body.length });
-      res.end(v2.body);
+      if (v2.status === 406) {
+        res.writeHead(406, { Vary: 'Accept', 'Content-Length': 0 });
+        res.end();
+        return;
+      }
+      // kube-openapi handler.go: the quoted ETag, and http.ServeContent's conditional GET.
+      const headers = { 'Content-Type': v2.contentType, Etag: `"${v2.etag}"`, Vary: 'Accept' };
+      if (matchesEtag(req, headers.Etag)) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': v2.body.length });
+      res.end(req.method === 'HEAD' ? undefined : v2.body);
+      ctx.stats.responseBytesWritten += v2.body.length;
       return;
     }
     case '/metrics': {

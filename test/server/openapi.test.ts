@@ -335,19 +335,37 @@ describe('/openapi/v3 descriptions (kubectl explain)', async () => {
 });
 
 describe('/openapi/v2', () => {
+  /** The answer, which must be a 200. */
+  async function served(accept: string | undefined) {
+    const answer = await openApiV2Response(KINDS, accept);
+    if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
+    return answer;
+  }
+
   it("is the Swagger 2.0 document, as JSON or as kubectl's protobuf, with parseable MIME types", async () => {
-    const json = await openApiV2Response(KINDS, 'application/json');
-    expect(json.status).toBe(200);
+    const json = await served('application/json');
     expect(json.contentType).toBe('application/json');
     const doc = JSON.parse(json.body.toString());
     expect(doc.swagger).toBe('2.0');
     expect(doc.definitions['io.k8s.api.apps.v1.Deployment']).toBeDefined();
-    const proto = await openApiV2Response(
-      KINDS,
-      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
-    );
+    const proto = await served('application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
     expect(proto.contentType).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     expect(proto.body.length).toBeGreaterThan(0);
     for (const answer of [json, proto]) expect(answer.contentType).toMatch(/^[\w.+-]+\/[\w.+-]+$/);
+  });
+
+  it('negotiates as handler.go: any type is JSON, q-values ordered, nothing acceptable is a 406', async () => {
+    expect((await served(undefined)).contentType).toBe('application/json');
+    expect((await served('*/*')).contentType).toBe('application/json');
+    expect(
+      (await served('application/json;q=0.5, application/com.github.proto-openapi.spec.v2.v1.0+protobuf'))
+        .contentType,
+    ).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    expect((await openApiV2Response(KINDS, 'text/html')).status).toBe(406);
+  });
+
+  it('carries the upper-case hex SHA-512 of its body as the ETag', async () => {
+    const json = await served('application/json');
+    expect(json.etag).toBe(createHash('sha512').update(json.body).digest('hex').toUpperCase());
   });
 });

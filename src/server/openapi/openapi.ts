@@ -112,25 +112,66 @@ function buildDocuments(kinds: readonly ResourceKind[], descriptions?: ApiDescri
 }
 
 /** Built v2 documents by kind table: JSON and protobuf bodies, each made on first use. */
-const builtV2 = new WeakMap<readonly ResourceKind[], { json?: Buffer; proto?: Buffer }>();
+const builtV2 = new WeakMap<readonly ResourceKind[], Partial<Record<'json' | 'protobuf', OpenApiV2Body>>>();
+
+/** A `/openapi/v2` body with its ETag (upper-case hex SHA-512, handler.go `computeETag`). */
+interface OpenApiV2Body {
+  body: Buffer;
+  etag: string;
+}
+
+/** The answer to `GET /openapi/v2`: 406 when the Accept header takes neither form. */
+export type OpenApiV2Answer =
+  | { status: 200; contentType: string; body: Buffer; etag: string }
+  | { status: 406; body: Buffer };
+
+const V2_MEDIA = {
+  json: 'application/json',
+  protobuf: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+} as const;
 
 /**
- * The answer to `GET /openapi/v2` (openapi-v2.ts), as kube-openapi's v2 handler negotiates it:
- * gnostic protobuf for kubectl's Accept (`application/com.github.proto-openapi.spec.v2@v1.0+protobuf`,
- * answered as `...spec.v2.v1.0+protobuf`, a type Go's mime parser takes), JSON otherwise. Built
- * once per kind table, with the upstream descriptions.
+ * The form an Accept header asks `/openapi/v2` for, as kube-openapi handler.go
+ * `RegisterOpenAPIVersionedService` picks it: the clauses by preference, the first that is JSON,
+ * the protobuf type, or its deprecated `@v1.0` spelling kubectl sends (no header: any).
+ */
+function negotiateV2(accept: string | undefined): 'json' | 'protobuf' | undefined {
+  const clauses = (accept || '*/*')
+    .split(',')
+    .map((c, i) => {
+      const [type = '', ...params] = c.split(';').map((p) => p.trim());
+      const q = params.find((p) => p.startsWith('q='));
+      return { type: type.toLowerCase(), q: q ? Number(q.slice(2)) : 1, i };
+    })
+    .filter((c) => c.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const { type } of clauses) {
+    if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'json';
+    if (type === 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' || type === V2_MEDIA.protobuf) {
+      return 'protobuf';
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The answer to `GET /openapi/v2` (openapi-v2.ts): gnostic protobuf for kubectl's Accept
+ * (answered as `...spec.v2.v1.0+protobuf`, a type Go's mime parser takes), JSON for `*\/*` or
+ * JSON, with the body's ETag. Built once per kind table and form, with the upstream descriptions.
  */
 export async function openApiV2Response(
   kinds: readonly ResourceKind[],
   accept: string | undefined,
-): Promise<{ status: 200; contentType: string; body: Buffer }> {
+): Promise<OpenApiV2Answer> {
+  const form = negotiateV2(accept);
+  if (!form) return { status: 406, body: Buffer.alloc(0) };
   let cached = builtV2.get(kinds);
   if (!cached) {
     cached = {};
     builtV2.set(kinds, cached);
   }
-  const protobuf = /com\.github\.proto-openapi\.spec\.v2[@.]v1\.0\+protobuf/.test(accept ?? '');
-  if (protobuf ? !cached.proto : !cached.json) {
+  let built = cached[form];
+  if (!built) {
     const descriptions = await loadApiDescriptions();
     const [{ buildOpenApiV2 }, { encodeOpenApiV2 }] = await Promise.all([
       import('./openapi-v2.js'),
@@ -140,16 +181,11 @@ export async function openApiV2Response(
       openApiV3GroupDocument(kinds, group, version, descriptions),
     );
     const doc = buildOpenApiV2(kinds, documents);
-    if (protobuf) cached.proto = encodeOpenApiV2(doc);
-    else cached.json = Buffer.from(JSON.stringify(doc));
+    const body = form === 'protobuf' ? encodeOpenApiV2(doc) : Buffer.from(JSON.stringify(doc));
+    built = { body, etag: createHash('sha512').update(body).digest('hex').toUpperCase() };
+    cached[form] = built;
   }
-  return protobuf
-    ? {
-        status: 200,
-        contentType: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
-        body: cached.proto!,
-      }
-    : { status: 200, contentType: 'application/json', body: cached.json! };
+  return { status: 200, contentType: V2_MEDIA[form], ...built };
 }
 
 // ---------------------------------------------------------------------------

@@ -60,6 +60,21 @@ describe('/openapi/v3 of a served definition', () => {
     expect(again.status).toBe(304);
   });
 
+  it('serves /openapi/v2 with the custom kind, an ETag and a 304 for it', async () => {
+    const v2 = await call(server, 'GET', '/openapi/v2', { headers: { Accept: 'application/json' } });
+    expect(v2.status).toBe(200);
+    expect(v2.body.definitions['com.example.v1.Widget'].properties.spec.properties.size.description).toBe(
+      'How big.',
+    );
+    const etag = v2.headers.etag as string;
+    expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
+    const again = await call(server, 'GET', '/openapi/v2', {
+      headers: { Accept: 'application/json', 'If-None-Match': etag },
+    });
+    expect(again.status).toBe(304);
+    expect((await call(server, 'GET', '/openapi/v2', { headers: { Accept: 'text/html' } })).status).toBe(406);
+  });
+
   it('has the CustomResourceDefinition type, recursive JSONSchemaProps included', async () => {
     const url = (await v3Root())['apis/apiextensions.k8s.io/v1']!.serverRelativeURL;
     const { body } = await call(server, 'GET', url);

@@ -19,6 +19,7 @@ import {
 } from '../../kinds/validation-names.js';
 import { quantityError } from '../../schema/quantity-syntax.js';
 import { re2ToJs } from '../schema/structural.js';
+import { celEqual } from './values.js';
 
 const regexCache = new Map<string, RegExp>();
 
@@ -41,44 +42,35 @@ export function re2(pattern: string): RegExp {
 
 type Comparable = bigint | number | string | boolean;
 const less = (a: unknown, b: unknown): boolean => (a as Comparable) < (b as Comparable);
-/** CEL equality of list elements: numbers across int and double, lists and maps deeply. */
-function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  const numeric = (x: unknown): boolean => typeof x === 'bigint' || typeof x === 'number';
-  if (numeric(a) && numeric(b)) return Number(a) === Number(b);
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
-  if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
-    const ka = Object.keys(a);
-    const o = b as Record<string, unknown>;
-    return (
-      ka.length === Object.keys(o).length &&
-      ka.every((k) => k in o && equal((a as Record<string, unknown>)[k], o[k]))
-    );
-  }
-  return false;
-}
+/** A list as the library hands it: an array, or a Set for set and map lists (values.ts). */
+const items = (l: unknown): unknown[] => (Array.isArray(l) ? l : [...(l as Iterable<unknown>)]);
+const equal = celEqual;
 
 /** lists.go: isSorted, sum, min, max, indexOf, lastIndexOf. */
 function registerLists(env: Environment): void {
-  env.registerFunction('list<dyn>.isSorted(): bool', (l: unknown[]) =>
-    l.every((v, i) => i === 0 || !less(v, l[i - 1])),
+  env.registerFunction('list<dyn>.isSorted(): bool', (list: unknown) =>
+    items(list).every((v, i, l) => i === 0 || !less(v, l[i - 1])),
   );
-  env.registerFunction('list<dyn>.sum(): dyn', (l: unknown[]) => {
+  env.registerFunction('list<dyn>.sum(): dyn', (list: unknown) => {
+    const l = items(list);
     if (l.length === 0) return 0n;
     return l.reduce((a, b) => (a as number) + (b as number));
   });
-  env.registerFunction('list<dyn>.min(): dyn', (l: unknown[]) => {
+  env.registerFunction('list<dyn>.min(): dyn', (list: unknown) => {
+    const l = items(list);
     if (l.length === 0) throw new Error('min(list) called on empty list');
     return l.reduce((a, b) => (less(b, a) ? b : a));
   });
-  env.registerFunction('list<dyn>.max(): dyn', (l: unknown[]) => {
+  env.registerFunction('list<dyn>.max(): dyn', (list: unknown) => {
+    const l = items(list);
     if (l.length === 0) throw new Error('max(list) called on empty list');
     return l.reduce((a, b) => (less(a, b) ? b : a));
   });
-  env.registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], x: unknown) =>
-    BigInt(l.findIndex((y) => equal(x, y))),
+  env.registerFunction('list<dyn>.indexOf(dyn): int', (list: unknown, x: unknown) =>
+    BigInt(items(list).findIndex((y) => equal(x, y))),
   );
-  env.registerFunction('list<dyn>.lastIndexOf(dyn): int', (l: unknown[], x: unknown) => {
+  env.registerFunction('list<dyn>.lastIndexOf(dyn): int', (list: unknown, x: unknown) => {
+    const l = items(list);
     for (let i = l.length - 1; i >= 0; i--) if (equal(x, l[i])) return BigInt(i);
     return -1n;
   });

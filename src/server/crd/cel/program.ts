@@ -41,9 +41,11 @@ function newEnv(optionalOldSelf: boolean): Environment {
   env.registerFunction('__cost(dyn, int): dyn', (range: unknown, perItem: bigint) => {
     const n = Array.isArray(range)
       ? range.length
-      : typeof range === 'object' && range !== null
-        ? Object.keys(range).length
-        : 0;
+      : range instanceof Set
+        ? range.size
+        : typeof range === 'object' && range !== null
+          ? Object.keys(range).length
+          : 0;
     charge(n * Number(perItem));
     return range;
   });

@@ -52,6 +52,57 @@ export function escapeName(name: string): string | undefined {
   return /^[A-Za-z_]/.test(out) ? out : undefined;
 }
 
+/** Equality of CEL values as `==` sees them: ints and doubles by value, lists, maps, sets deeply. */
+export function celEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number'))
+    return Number(a) === Number(b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  const listA = Array.isArray(a) || a instanceof Set;
+  const listB = Array.isArray(b) || b instanceof Set;
+  if (listA || listB) {
+    if (!listA || !listB) return false;
+    const [x, y] = [[...(a as Iterable<unknown>)], [...(b as Iterable<unknown>)]];
+    if (x.length !== y.length) return false;
+    if (a instanceof Set || b instanceof Set) return x.every((v) => y.some((w) => celEqual(v, w)));
+    return x.every((v, i) => celEqual(v, y[i]));
+  }
+  const ka = Object.keys(a);
+  const o = b as Record<string, unknown>;
+  return (
+    ka.length === Object.keys(o).length &&
+    ka.every((k) => k in o && celEqual((a as Record<string, unknown>)[k], o[k]))
+  );
+}
+
+/**
+ * A `x-kubernetes-list-type: map` list: equal to another regardless of order, as upstream's
+ * map lists are (values.go `unstructuredMapList`). The library takes only a plain Set as a list
+ * and compares a Set to a list by `has`, so its `has` compares deeply.
+ */
+function mapList(items: unknown[]): Set<unknown> {
+  const set = new Set(items);
+  set.has = (v: unknown): boolean => {
+    for (const x of set) if (celEqual(x, v)) return true;
+    return false;
+  };
+  return set;
+}
+
+/**
+ * A list as its list type makes it: a `set` of distinct scalars a Set, a `map` a Set compared deeply (`mapList`)
+ * (both compare regardless of order, iterate and index in order), others a plain list.
+ */
+function asList(items: unknown[], listType: string | undefined): unknown {
+  if (listType === 'map' && items.length > 1) return mapList(items);
+  if (listType === 'set' && items.length > 1 && items.every((x) => typeof x !== 'object' || x === null)) {
+    const set = new Set(items);
+    if (set.size === items.length) return set;
+  }
+  return items;
+}
+
 /** A string of a format CEL has a type for, as that type's value (undefined: keep the string). */
 export type FormatParser = (format: string, value: string) => unknown;
 let parseFormatted: FormatParser = () => undefined;
@@ -68,7 +119,11 @@ export function toCel(v: unknown, s: Structural | undefined): unknown {
     return !double && Number.isInteger(v) ? BigInt(v) : v;
   }
   if (typeof v === 'string' && s?.format !== undefined) return parseFormatted(s.format, v) ?? v;
-  if (Array.isArray(v)) return v.map((x) => toCel(x, s?.items));
+  if (Array.isArray(v))
+    return asList(
+      v.map((x) => toCel(x, s?.items)),
+      s?.listType,
+    );
   if (isJsonObject(v)) {
     const out: Record<string, unknown> = {};
     const extra = s ? additionalSchema(s) : undefined;

@@ -355,6 +355,14 @@ describe('bounded evaluation', () => {
       'spec: Invalid value: "object": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.l.all(a, self.l.all(b, self.l.all(c, a + b + c >= 0)))',
     ]);
   });
+  it('a backtracking pattern runs in linear time, as in RE2', () => {
+    const schema = specSchema([{ rule: "self.text.matches('(a+)+$')" }], { text: { type: 'string' } });
+    const started = performance.now();
+    const errs = lines(compileCrdSchemaWithCel(schema).validate({ spec: { text: `${'a'.repeat(5000)}b` } }));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(errs).toEqual([`spec: Invalid value: "object": failed rule: self.text.matches('(a+)+$')`]);
+  });
+
   it('the request budget is shared by all nodes', () => {
     const schema: CrdSchemaProps = {
       type: 'object',

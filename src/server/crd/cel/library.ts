@@ -4,8 +4,7 @@
  * strings functions that @marcbachmann/cel-js does not have itself (charAt, replace, format).
  * What is not here fails to type-check, so a rule using it is refused when the CRD is written.
  *
- * Regular expressions are RE2 upstream; they run here as JavaScript RegExps translated by
- * `re2ToJs` (the same translation the schema's `pattern` uses).
+ * Regular expressions are RE2 upstream; regex.ts runs them (linear-time where V8 can).
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { Optional } from '@marcbachmann/cel-js';
@@ -18,27 +17,8 @@ import {
   isValidLabelValue,
 } from '../../kinds/validation-names.js';
 import { quantityError } from '../../schema/quantity-syntax.js';
-import { re2ToJs } from '../schema/structural.js';
+import { re2 } from './regex.js';
 import { celEqual } from './values.js';
-
-const regexCache = new Map<string, RegExp>();
-
-/** An RE2 pattern as a global JavaScript RegExp (cached; a bad pattern throws as cel-go's does). */
-export function re2(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (re === undefined) {
-    const { body, flags } = re2ToJs(pattern);
-    try {
-      re = new RegExp(body, `${flags}g`);
-    } catch {
-      throw new Error(`error parsing regexp: ${pattern}`);
-    }
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  re.lastIndex = 0;
-  return re;
-}
 
 type Comparable = bigint | number | string | boolean;
 const less = (a: unknown, b: unknown): boolean => (a as Comparable) < (b as Comparable);
@@ -136,18 +116,18 @@ function registerStrings(env: Environment): void {
   env.registerFunction('string.format(list<dyn>): string', (s: string, args: unknown[]) =>
     formatString(s, args),
   );
-  env.registerFunction('matches(string, string): bool', (s: string, p: string) => re2(p).test(s));
-  env.registerFunction('string.re2Matches(string): bool', (s: string, p: string) => re2(p).test(s));
+  env.registerFunction('matches(string, string): bool', (s: string, p: string) => re2(p, s).test(s));
+  env.registerFunction('string.re2Matches(string): bool', (s: string, p: string) => re2(p, s).test(s));
 }
 
 /** regex.go: find and findAll. */
 function registerRegex(env: Environment): void {
-  env.registerFunction('string.find(string): string', (s: string, p: string) => re2(p).exec(s)?.[0] ?? '');
+  env.registerFunction('string.find(string): string', (s: string, p: string) => re2(p, s).exec(s)?.[0] ?? '');
   env.registerFunction('string.findAll(string): list<string>', (s: string, p: string) =>
-    Array.from(s.matchAll(re2(p)), (m) => m[0]),
+    Array.from(s.matchAll(re2(p, s)), (m) => m[0]),
   );
   env.registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => {
-    const all = Array.from(s.matchAll(re2(p)), (m) => m[0]);
+    const all = Array.from(s.matchAll(re2(p, s)), (m) => m[0]);
     return n < 0n ? all : all.slice(0, Number(n));
   });
 }

@@ -6,9 +6,9 @@
  * program.
  */
 import { Environment, type ParseError } from '@marcbachmann/cel-js';
-import { additionalSchema, type Structural } from '../schema/structural.js';
+import type { Structural } from '../schema/structural.js';
 import { children, comprehension, isSelectChain, type Node } from './ast.js';
-import { charge, maxSize } from './cost.js';
+import { charge } from './cost.js';
 import { estimate, rootScope } from './estimate.js';
 import { undefinedFields } from './fields.js';
 import { registerKubernetesLibraries } from './library.js';

@@ -254,6 +254,27 @@ describe('CEL compilation when a CRD is written', () => {
     ).toHaveLength(1);
   });
 
+  it("refuses a message, messageExpression or fieldPath in upstream's words", () => {
+    const spec = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      'x-kubernetes-validations': [
+        { rule: 'true', message: ' ' },
+        { rule: 'true', message: 'a\nb' },
+        { rule: 'true', messageExpression: ' ' },
+        { rule: 'true', fieldPath: '.b' },
+        { rule: 'true', fieldPath: '.a' },
+      ],
+    };
+    const at = `${P}.properties[spec].x-kubernetes-validations`;
+    expect(errorsOf(withSpec(spec))).toEqual([
+      `${at}[0].message: Invalid value: " ": message must be non-empty if specified`,
+      `${at}[1].message: Invalid value: "a\\nb": message must not contain line breaks`,
+      `${at}[2].messageExpression: Required value: messageExpression must be non-empty if specified`,
+      `${at}[3].fieldPath: Invalid value: ".b": fieldPath must be a valid path`,
+    ]);
+  });
+
   it('does not compile CEL in a schema that has other errors', () => {
     const spec = {
       type: 'object',

@@ -14,6 +14,7 @@ import {
   STATIC_ESTIMATED_COST_LIMIT,
   STATIC_ESTIMATED_CRD_COST_LIMIT,
   unboundedCardinality,
+  validFieldPath,
 } from '../cel/index.js';
 import {
   additionalSchema,
@@ -159,6 +160,7 @@ export function listAndMapTypes(s: JsonObject, path: string): FieldError[] {
 /** The shape of `x-kubernetes-validations` entries (their CEL is compiled by `celRuleCompilation`). */
 export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
   const errs: FieldError[] = [];
+  let node: Structural | undefined;
   const newline = /[\n\r]+/;
   arr(s['x-kubernetes-validations']).forEach((raw, i) => {
     const r = rec(raw);
@@ -168,9 +170,9 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
     const trimmedMsg = message.trim();
     if (rule === '') errs.push(required(`${at}.rule`, 'rule is not specified'));
     else if (message.length > 0 && trimmedMsg.length === 0)
-      errs.push(invalid(`${at}.message`, message, 'must be non-empty if specified'));
+      errs.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
     else if (newline.test(trimmedMsg))
-      errs.push(invalid(`${at}.message`, message, 'must not contain line breaks'));
+      errs.push(invalid(`${at}.message`, message, 'message must not contain line breaks'));
     else if (newline.test(rule) && trimmedMsg.length === 0) {
       errs.push(required(`${at}.message`, 'message must be specified if rule contains line breaks'));
     }
@@ -183,9 +185,15 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
       errs.push(notSupported(`${at}.reason`, r.reason, reasons));
     const fieldPath = str(r.fieldPath);
     if (fieldPath.length > 0 && fieldPath.trim().length === 0)
-      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'must be non-empty if specified'));
+      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must be non-empty if specified'));
     if (newline.test(fieldPath))
-      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'must not contain line breaks'));
+      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
+    // pathValid: the path must lead to a field of this node's schema (cel.ValidFieldPath).
+    if (
+      fieldPath.length > 0 &&
+      validFieldPath(fieldPath, (node ??= compileStructural(s as CrdSchemaProps))) === undefined
+    )
+      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
   });
   return errs;
 }

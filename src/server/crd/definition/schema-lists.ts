@@ -189,11 +189,11 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
     if (newline.test(fieldPath))
       errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
     // pathValid: the path must lead to a field of this node's schema (cel.ValidFieldPath).
-    if (
-      fieldPath.length > 0 &&
-      validFieldPath(fieldPath, (node ??= compileStructural(s as CrdSchemaProps))) === undefined
-    )
-      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
+    if (fieldPath.length > 0) {
+      node ??= compileStructural(s as CrdSchemaProps);
+      if (validFieldPath(fieldPath, node) === undefined)
+        errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
+    }
   });
   return errs;
 }

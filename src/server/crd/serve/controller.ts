@@ -17,6 +17,7 @@ import { StatusError } from '../../../protocol/status.js';
 import { arr, rec, str } from '../../kinds/access.js';
 import type { KindTable } from '../../kinds/kind-table.js';
 import type { CustomDefinitionState, ResourceKind } from '../../kinds/types.js';
+import { jsonEqual } from '../../storage/meta.js';
 import type { ObjectStorage } from '../../storage/object-storage.js';
 import { objectKey } from '../../storage/stores/keys.js';
 import type { Cacher } from '../../watchcache/cacher.js';
@@ -149,7 +150,11 @@ export class CrdController {
   private async drain(): Promise<void> {
     try {
       while (this.queue.size > 0 && !this.stopped) {
-        const name = this.queue.values().next().value as string;
+        // One sync per turn of the event loop: over the memory store a sync can complete in
+        // microtasks alone, and a queue that keeps refilling must never starve the server.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const name = this.queue.values().next().value as string | undefined;
+        if (name === undefined) break;
         this.queue.delete(name);
         try {
           await this.sync(name);
@@ -209,7 +214,7 @@ export class CrdController {
       const oldNames = conditions.find((c) => c.type === 'NamesAccepted');
       const oldApproval = conditions.find((c) => c.type === approval?.type);
       const namesSame =
-        JSON.stringify(status.acceptedNames ?? {}) === JSON.stringify(decision.acceptedNames) &&
+        jsonEqual(status.acceptedNames ?? {}, decision.acceptedNames) &&
         sameCondition(oldNames, decision.namesAccepted);
       if (namesSame && (approval === undefined || sameCondition(oldApproval, approval))) return undefined;
       const now = rfc3339(this.deps.clock.now());
@@ -218,7 +223,7 @@ export class CrdController {
         next = setCondition(next, decision.namesAccepted, now);
         next = setCondition(next, decision.established, now);
         released = group;
-      }
+      } else released = undefined;
       if (approval) next = setCondition(next, approval, now);
       return { ...status, acceptedNames: decision.acceptedNames, conditions: next };
     });

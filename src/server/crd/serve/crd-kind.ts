@@ -7,6 +7,8 @@
 import type { KubeObject } from '../../../protocol/events.js';
 import { arr, rec, str } from '../../kinds/access.js';
 import type { ResourceKind } from '../../kinds/types.js';
+import { validateObjectMeta } from '../../kinds/validation.js';
+import { jsonEqual } from '../../storage/meta.js';
 import { setCondition } from '../definition/names.js';
 import type { CustomResourceDefinitionCondition } from '../definition/types.js';
 import {
@@ -104,8 +106,16 @@ export const CUSTOM_RESOURCE_DEFINITIONS: ResourceKind = {
   prepareForCreate: prepareCreate,
   prepareForUpdate: prepareUpdate,
   markDeleted,
-  validate: (obj, old) =>
-    old ? validateCustomResourceDefinitionUpdate(obj, old) : validateCustomResourceDefinition(obj),
+  validate: (obj, old) => {
+    if (!old) return validateCustomResourceDefinition(obj);
+    // An update that leaves the spec as it was (the controllers' status writes, a label) has
+    // nothing new to judge there: update validation allows whatever the old definition already
+    // had (validation.go `ValidateCustomResourceDefinitionUpdate` derives its options from the
+    // old object), and the status strategy validates no spec at all (strategy.go
+    // `statusStrategy.ValidateUpdate`). Skipping it spares a full schema and CEL check per write.
+    if (jsonEqual(obj.spec, old.spec)) return validateObjectMeta(obj);
+    return validateCustomResourceDefinitionUpdate(obj, old);
+  },
   // The registry's table convertor is the default one (rest.NewDefaultTableConvertor): Name and
   // the creation time, RFC 3339 in UTC.
   columns: [

@@ -1,0 +1,346 @@
+/**
+ * bench:crd: what custom resources cost, each figure against a baseline from the same run.
+ *
+ * 1. Definition to first object: from POSTing a CustomResourceDefinition until the definition
+ *    is Established (seen on a watch, as `kubectl wait` sees it), a first object is created
+ *    (201) and both discovery forms list the new resource. Baseline: one ConfigMap create
+ *    (the round trip every step above contains). Target (issue 22): <= 50 ms.
+ * 2. Write cost of a custom object with a large real schema: cert-manager's Certificate (its
+ *    definition from test/server/fixtures/crds, plus three CEL rules on spec) against a
+ *    ConfigMap whose JSON is the same size, as process CPU per create, in interleaved rounds
+ *    on one server. Target: <= 1.5x.
+ * 3. Installing every real definition in test/server/fixtures/crds, one POST after another as
+ *    `kubectl apply -f <folder>` sends them, until all are Established. Baseline: as many
+ *    ConfigMap creates carrying the same bytes. Target: <= 500 ms.
+ *
+ *   npm run bench:crd              # full: writes bench/results/crd.json
+ *   npm run bench:crd -- --quick   # fewer rounds, prints only
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { type RunningServer, startServer } from '../src/server/index.js';
+import { REAL_CRDS } from '../test/server/fixtures/crds/index.js';
+import { httpExpect } from './lib/http.js';
+import { round, table } from './lib/report.js';
+
+const quick = process.argv.includes('--quick');
+const OUT = fileURLToPath(new URL('./results/crd.json', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../test/server/fixtures/crds/', import.meta.url));
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const NS = 'bench';
+const TARGETS = { firstObjectMs: 50, writeRatio: 1.5, installAllMs: 500 };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** A watch on definitions; `until(pred)` resolves with the first definition `pred` accepts. */
+function watchCrds(url: string, name?: string) {
+  const query = name ? `&fieldSelector=metadata.name%3D${name}` : '';
+  let buffer = '';
+  const waiters: Array<{ pred: (o: any) => boolean; resolve: (o: any) => void }> = [];
+  const seen: any[] = [];
+  const req = request(new URL(`${CRDS}?watch=1${query}`, url), (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl = buffer.indexOf('\n');
+      while (nl >= 0) {
+        const event = JSON.parse(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+        seen.push(event.object);
+        for (const w of [...waiters]) {
+          if (w.pred(event.object)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(event.object);
+          }
+        }
+        nl = buffer.indexOf('\n');
+      }
+    });
+  });
+  req.end();
+  return {
+    until: (pred: (o: any) => boolean) =>
+      new Promise<any>((resolve) => {
+        const hit = seen.find(pred);
+        if (hit) resolve(hit);
+        else waiters.push({ pred, resolve });
+      }),
+    close: () => req.destroy(),
+  };
+}
+
+const established = (o: any) =>
+  (o?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
+
+function widgetCrd(group: string) {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `widgets.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget', shortNames: ['wg'] },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { size: { type: 'integer', minimum: 1 } } },
+              },
+            },
+          },
+          subresources: { status: {} },
+        },
+      ],
+    },
+  };
+}
+
+async function firstObject(server: RunningServer, agent: Agent, i: number) {
+  const group = `b${i}.bench.example.com`;
+  const w = watchCrds(server.url, `widgets.${group}`);
+  const t0 = performance.now();
+  await httpExpect(agent, server.url, 'POST', CRDS, [201], widgetCrd(group));
+  await w.until(established);
+  const tEstablished = performance.now();
+  await httpExpect(agent, server.url, 'POST', `/apis/${group}/v1/namespaces/${NS}/widgets`, [201], {
+    apiVersion: `${group}/v1`,
+    kind: 'Widget',
+    metadata: { name: 'first' },
+    spec: { size: 1 },
+  });
+  const legacy = await httpExpect(agent, server.url, 'GET', `/apis/${group}/v1`, [200]);
+  if (!legacy.text.includes('"widgets"')) throw new Error(`/apis/${group}/v1 does not list widgets`);
+  const aggregated = await new Promise<string>((resolve, reject) => {
+    const req = request(
+      new URL('/apis', server.url),
+      { agent, headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve(text));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+  if (!aggregated.includes(`"${group}"`)) throw new Error(`aggregated discovery does not list ${group}`);
+  const total = performance.now() - t0;
+  w.close();
+  const t1 = performance.now();
+  await httpExpect(agent, server.url, 'POST', `/api/v1/namespaces/${NS}/configmaps`, [201], {
+    metadata: { name: `baseline-${i}` },
+    data: { a: 'b' },
+  });
+  return { totalMs: total, establishedMs: tEstablished - t0, configMapMs: performance.now() - t1 };
+}
+
+/** cert-manager's Certificate definition with three CEL rules added on spec. */
+function certificateCrd() {
+  const crd = parse(readFileSync(join(FIXTURES, 'cert-manager.io_certificates.yaml'), 'utf8'));
+  for (const v of crd.spec.versions) {
+    const spec = v.schema.openAPIV3Schema.properties.spec;
+    spec['x-kubernetes-validations'] = [
+      { rule: 'self.secretName.size() <= 253', message: 'secretName is too long' },
+      {
+        rule: '!has(self.dnsNames) || self.dnsNames.all(n, n.size() <= 253)',
+        message: 'a DNS name is too long',
+      },
+      { rule: '!has(self.duration) || !has(self.renewBefore) || self.duration != self.renewBefore' },
+    ];
+  }
+  return crd;
+}
+
+function certificate(i: number) {
+  const example = parse(readFileSync(join(FIXTURES, 'certificates-example.yaml'), 'utf8'));
+  return { ...example, metadata: { name: `cert-${i}`, namespace: NS } };
+}
+
+async function writeCost(server: RunningServer, agent: Agent) {
+  const rounds = quick ? 5 : 9;
+  const writes = quick ? 200 : 600;
+  const crd = certificateCrd();
+  const w = watchCrds(server.url, crd.metadata.name);
+  await httpExpect(agent, server.url, 'POST', CRDS, [201], crd);
+  await w.until(established);
+  w.close();
+  const certBytes = JSON.stringify(certificate(0)).length;
+  const pad = 'x'.repeat(
+    Math.max(
+      0,
+      certBytes - JSON.stringify({ metadata: { name: 'cm-0', namespace: NS }, data: { pad: '' } }).length,
+    ),
+  );
+  let nextCert = 0;
+  let nextCm = 0;
+  const side = async (kind: 'certificate' | 'configmap', count: number) => {
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < count; i++) {
+      if (kind === 'certificate') {
+        await httpExpect(
+          agent,
+          server.url,
+          'POST',
+          `/apis/cert-manager.io/v1/namespaces/${NS}/certificates`,
+          [201],
+          certificate(nextCert++),
+        );
+      } else {
+        await httpExpect(agent, server.url, 'POST', `/api/v1/namespaces/${NS}/configmaps`, [201], {
+          metadata: { name: `cm-${nextCm++}`, namespace: NS },
+          data: { pad },
+        });
+      }
+    }
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / count;
+  };
+  await side('certificate', 100);
+  await side('configmap', 100);
+  const cert: number[] = [];
+  const cm: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    console.error(`  round ${r + 1}/${rounds}`);
+    if (r % 2 === 0) {
+      cert.push(await side('certificate', writes));
+      cm.push(await side('configmap', writes));
+    } else {
+      cm.push(await side('configmap', writes));
+      cert.push(await side('certificate', writes));
+    }
+  }
+  const ratios = cert.map((c, i) => c / cm[i]);
+  return {
+    objectBytes: certBytes,
+    celRules: 3,
+    rounds,
+    writesPerRound: writes,
+    certificateUsPerWrite: round(median(cert)),
+    configMapUsPerWrite: round(median(cm)),
+    ratio: round(median(ratios), 3),
+  };
+}
+
+async function installAll(agent: Agent) {
+  const server = await startServer({ insecureHttp: true, insecureNoAuth: true, compactionInterval: 0 });
+  try {
+    await httpExpect(agent, server.url, 'POST', '/api/v1/namespaces', [201], { metadata: { name: NS } });
+    const crds = REAL_CRDS.map((c) => parse(readFileSync(join(FIXTURES, c.file), 'utf8')));
+    const bytes = crds.map((c) => JSON.stringify(c).length);
+    const w = watchCrds(server.url);
+    const t0 = performance.now();
+    for (const crd of crds) await httpExpect(agent, server.url, 'POST', CRDS, [201], crd);
+    const posted = performance.now() - t0;
+    await Promise.all(
+      crds.map((crd) => w.until((o) => o.metadata.name === crd.metadata.name && established(o))),
+    );
+    const total = performance.now() - t0;
+    w.close();
+    const t1 = performance.now();
+    for (const [i, n] of bytes.entries()) {
+      await httpExpect(agent, server.url, 'POST', `/api/v1/namespaces/${NS}/configmaps`, [201], {
+        metadata: { name: `same-bytes-${i}` },
+        data: { pad: 'x'.repeat(Math.min(n, 900_000)) },
+      });
+    }
+    const baseline = performance.now() - t1;
+    return {
+      crds: crds.length,
+      totalBytes: bytes.reduce((a, b) => a + b, 0),
+      postedMs: posted,
+      totalMs: total,
+      configMapsMs: baseline,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+const server = await startServer({ insecureHttp: true, insecureNoAuth: true, compactionInterval: 0 });
+try {
+  await httpExpect(agent, server.url, 'POST', '/api/v1/namespaces', [201], { metadata: { name: NS } });
+  // Warm up: the first definition pays for loading the CRD modules and compiling the paths.
+  await firstObject(server, agent, 999);
+  console.error('1/3 definition to first object ...');
+  const firsts = [];
+  for (let i = 0; i < (quick ? 5 : 15); i++) firsts.push(await firstObject(server, agent, i));
+  const first = {
+    rounds: firsts.length,
+    totalMs: round(median(firsts.map((f) => f.totalMs)), 2),
+    establishedMs: round(median(firsts.map((f) => f.establishedMs)), 2),
+    configMapMs: round(median(firsts.map((f) => f.configMapMs)), 2),
+    ratioToConfigMap: round(median(firsts.map((f) => f.totalMs / f.configMapMs)), 1),
+  };
+  console.error('2/3 Certificate writes against ConfigMap writes ...');
+  const write = await writeCost(server, agent);
+  console.error(`3/3 installing ${REAL_CRDS.length} real definitions ...`);
+  const installs = [];
+  for (let i = 0; i < (quick ? 3 : 5); i++) installs.push(await installAll(agent));
+  const install = {
+    crds: installs[0].crds,
+    totalBytes: installs[0].totalBytes,
+    runs: installs.length,
+    totalMs: round(median(installs.map((x) => x.totalMs))),
+    postedMs: round(median(installs.map((x) => x.postedMs))),
+    sameBytesConfigMapsMs: round(median(installs.map((x) => x.configMapsMs))),
+    ratioToConfigMaps: round(median(installs.map((x) => x.totalMs / x.configMapsMs)), 2),
+  };
+  console.log(
+    table(
+      ['measure', 'watchmark', 'baseline', 'ratio', 'target', 'met'],
+      [
+        [
+          'CRD create -> first object + discovery (ms)',
+          first.totalMs,
+          first.configMapMs,
+          first.ratioToConfigMap,
+          `<= ${TARGETS.firstObjectMs} ms`,
+          first.totalMs <= TARGETS.firstObjectMs ? 'yes' : 'NO',
+        ],
+        [
+          'Certificate (3 CEL rules) vs same-size ConfigMap (µs CPU/write)',
+          write.certificateUsPerWrite,
+          write.configMapUsPerWrite,
+          write.ratio,
+          `<= ${TARGETS.writeRatio}x`,
+          write.ratio <= TARGETS.writeRatio ? 'yes' : 'NO',
+        ],
+        [
+          `install ${install.crds} real CRDs until Established (ms)`,
+          install.totalMs,
+          install.sameBytesConfigMapsMs,
+          install.ratioToConfigMaps,
+          `<= ${TARGETS.installAllMs} ms`,
+          install.totalMs <= TARGETS.installAllMs ? 'yes' : 'NO',
+        ],
+      ],
+    ),
+  );
+  if (!quick) {
+    mkdirSync(dirname(OUT), { recursive: true });
+    writeFileSync(
+      OUT,
+      `${JSON.stringify({ targets: TARGETS, firstObject: first, writeCost: write, installAll: install }, null, 2)}\n`,
+    );
+    console.log(`wrote ${OUT}`);
+  }
+} finally {
+  agent.destroy();
+  await server.close();
+}

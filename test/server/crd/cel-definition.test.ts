@@ -154,6 +154,23 @@ describe('CEL compilation when a CRD is written', () => {
     ]);
   });
 
+  it('exposes no unknown fields of a preserve-unknown-fields object, nor untyped properties', () => {
+    const spec = {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: { known: { type: 'string' }, raw: { 'x-kubernetes-preserve-unknown-fields': true } },
+      'x-kubernetes-validations': [
+        { rule: 'has(self.known)' },
+        { rule: 'has(self.extra)' },
+        { rule: 'has(self.raw)' },
+      ],
+    };
+    const errs = errorsOf(withSpec(spec));
+    expect(errs).toHaveLength(2);
+    expect(errs[0]).toMatch(/x-kubernetes-validations\[1\]\.rule: .*undefined field 'extra'/);
+    expect(errs[1]).toMatch(/x-kubernetes-validations\[2\]\.rule: .*undefined field 'raw'/);
+  });
+
   it('gives the root apiVersion, kind and a metadata of name and generateName only', () => {
     const root = (rule: string): Json => ({
       type: 'object',

@@ -24,8 +24,13 @@ export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 /** celconfig `MaxRequestSizeBytes`. */
 export const MAX_REQUEST_SIZE_BYTES = 3_145_728;
 
-/** The fewest bytes a value of the schema serializes to (model `MinSerializedSize`). */
+/**
+ * The fewest bytes a value of the schema serializes to (apiserver pkg/cel/common/schemas.go
+ * `SchemaDeclType`'s `MinSerializedSize`): an object `{}` plus each required property without a
+ * default (`"name":` and its own least size and a comma).
+ */
 export function minSerializedSize(s: Structural | undefined): number {
+  if (s?.intOrString) return 1;
   switch (s?.types.length === 1 ? s.types[0] : undefined) {
     case 'string':
       return 2; // ""
@@ -34,8 +39,18 @@ export function minSerializedSize(s: Structural | undefined): number {
     case 'integer':
     case 'number':
       return 1;
+    case 'object': {
+      if (additionalSchema(s!) !== undefined) return 2;
+      let size = 2;
+      for (const name of s!.required) {
+        const prop = s!.properties?.get(name);
+        if (prop !== undefined && prop.default === undefined)
+          size += name.length + minSerializedSize(prop) + 4;
+      }
+      return size;
+    }
     default:
-      return 2; // {} or []
+      return 2; // [] or an unknown value
   }
 }
 
@@ -49,11 +64,12 @@ export function maxSize(s: Structural | undefined): number {
   if (type === 'object') {
     const extra = additionalSchema(s);
     if (extra === undefined && s.properties) return s.properties.size;
-    // A key-value pair is at least `"":` plus the value plus a comma.
-    return s.maxProperties ?? Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(extra) + 4));
+    // estimateMaxAdditionalPropertiesFromMinSize: a pair is the value's least size plus 6.
+    return s.maxProperties ?? Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(extra) + 6));
   }
   // maxLength counts runes, sizes count bytes: a rune is up to 4 (apiserver cel/types.go).
-  if (type === 'string') return s.maxLength !== undefined ? s.maxLength * 4 : MAX_REQUEST_SIZE_BYTES - 2;
+  if (type === 'string' || s.intOrString)
+    return s.maxLength !== undefined && !s.intOrString ? s.maxLength * 4 : MAX_REQUEST_SIZE_BYTES - 2;
   return 1;
 }
 

@@ -4,8 +4,8 @@
  * (model/schemas.go `SchemaDeclType`), so `self.replicas` on an object without that property
  * fails to compile with `undefined field 'replicas'`; so it does here. The resource root and
  * embedded resources also have `apiVersion`, `kind` and a `metadata` with only `name` and
- * `generateName` (`WithTypeAndObjectMeta`). Objects with additionalProperties are maps (any key
- * selects), and preserved unknown fields or untyped values are open.
+ * `generateName` (`WithTypeAndObjectMeta`). Objects with an additionalProperties schema are maps
+ * (any key selects); int-or-string and values of unknown shape are open.
  */
 import { additionalSchema, type Structural } from '../schema/structural.js';
 import { children, comprehension, type Node } from './ast.js';
@@ -25,7 +25,27 @@ const STRING: Shape = { schema: { types: ['string'] } as Structural, resource: f
 const shapeOfSchema = (s: Structural | undefined): Shape =>
   s === undefined ? OPEN : { schema: s, resource: s.embeddedResource, meta: false };
 
-/** The shape of field `name` of `parent`, or undefined when the schema has no such field. */
+/**
+ * Whether a property is visible to rules at all (`SchemaDeclType` gives it a type): int-or-string,
+ * a scalar, an object, or a list whose items are visible. A property of no type (preserved
+ * unknown content) is not.
+ */
+function exposed(s: Structural): boolean {
+  if (s.intOrString) return true;
+  const type = s.types.length === 1 ? s.types[0] : undefined;
+  if (type === 'array') return s.items !== undefined && exposed(s.items);
+  if (type === 'object') {
+    const extra = additionalSchema(s);
+    return extra === undefined || exposed(extra);
+  }
+  return type !== undefined;
+}
+
+/**
+ * The shape of field `name` of `parent`, or undefined when the schema has no such field. As
+ * upstream, `x-kubernetes-preserve-unknown-fields` and `additionalProperties: true` expose
+ * nothing beyond the declared properties.
+ */
 function field(parent: Shape, name: string): Shape | undefined {
   if (parent.meta) return name === 'name' || name === 'generateName' ? STRING : undefined;
   if (parent.resource) {
@@ -33,12 +53,12 @@ function field(parent: Shape, name: string): Shape | undefined {
     if (name === 'metadata') return { resource: false, meta: true };
   }
   const s = parent.schema;
-  if (s === undefined || s.preserveUnknownFields || s.additionalProperties === true || s.intOrString)
-    return OPEN;
+  if (s === undefined || s.intOrString) return OPEN;
   if (!(s.types.length === 1 && s.types[0] === 'object')) return OPEN;
-  for (const [k, sub] of s.properties ?? []) if (escapeName(k) === name) return shapeOfSchema(sub);
   const extra = additionalSchema(s);
   if (extra !== undefined) return shapeOfSchema(extra);
+  for (const [k, sub] of s.properties ?? [])
+    if (escapeName(k) === name && exposed(sub)) return shapeOfSchema(sub);
   return undefined;
 }
 

@@ -4,7 +4,6 @@
  */
 import { InvalidArgumentError } from 'commander';
 import type { KubeClient } from '../client/client.js';
-import { resolveResource } from '../client/discovery.js';
 import { RolloutStatusError, statusViewerFor } from '../client/rollout/index.js';
 import { RolloutAbortedError, RolloutDeletedError, watchRolloutStatus } from '../client/rollout/watch.js';
 import type { ResourceType } from '../client/watch/resources.js';
@@ -84,7 +83,7 @@ async function follow(
 ): Promise<void> {
   let type: ResourceType;
   try {
-    type = await resolveResource(kube.transport, target.type);
+    type = await kube.resolveType(target.type, signal);
   } catch (err) {
     if (err instanceof StatusError) throw new CliError(serverErrorLine(err));
     throw new CliError((err as Error).message);

@@ -1,9 +1,10 @@
 import { Command, Option } from 'commander';
 import { Checkpoint } from '../client/checkpoint/checkpoint.js';
-import { resolveResource } from '../client/discovery.js';
+import type { ResourceType } from '../client/watch/resources.js';
 import { describeError } from '../client/watch/watch-errors.js';
 import type { WatcherEvent } from '../client/watch/watcher-types.js';
 import { formatDuration } from '../protocol/duration.js';
+import { StatusError } from '../protocol/status.js';
 import { type ConnectionFlags, connect, connectionOptions } from './connect.js';
 import { CliError, durationArg, errorLine } from './errors.js';
 
@@ -52,7 +53,10 @@ export function watchCommand(): Command {
   return connectionOptions(
     new Command('watch')
       .description('watch a resource with bookmarks, resuming without relisting; one line per event')
-      .argument('<resource>', 'resource type: pods, po, deployments, deploy, configmaps, ...')
+      .argument(
+        '<resource>',
+        'resource type: pods, po, deployments, deploy, or a custom type (widgets, wg, widgets.example.com)',
+      )
       .option('-n, --namespace <ns>', "namespace (default: the context's)")
       .option('-A, --all-namespaces', 'watch every namespace')
       .option('-l, --selector <selector>', 'label selector, e.g. app=web,tier!=db')
@@ -81,11 +85,12 @@ export function watchCommand(): Command {
     )
     .action(async (resource: string, flags: WatchFlags) => {
       const kube = await connect(flags);
-      let type: Awaited<ReturnType<typeof resolveResource>>;
+      let type: ResourceType;
       try {
-        type = await resolveResource(kube.transport, resource);
+        type = await kube.resolveType(resource);
       } catch (err) {
         kube.transport.close();
+        if (err instanceof StatusError) throw new CliError(describeError(err));
         throw new CliError((err as Error).message);
       }
       const ac = new AbortController();
@@ -188,7 +193,7 @@ export function watchCommand(): Command {
 /** `--checkpoint FILE`: the checkpoint of what this command watches (its warnings on stderr, as `warning:` lines). */
 function checkpointFor(
   kube: Awaited<ReturnType<typeof connect>>,
-  type: Awaited<ReturnType<typeof resolveResource>>,
+  type: ResourceType,
   flags: WatchFlags,
 ): Checkpoint | undefined {
   if (!flags.checkpoint) return undefined;

@@ -5,8 +5,9 @@ import { type ClusterConnection, type LoadOptions, loadConnection } from './conf
 import { Transport, type TransportOptions } from './http/transport.js';
 import { Informer, type InformerOptions } from './informer/informer.js';
 import { SharedInformerFactory, type SharedInformerFactoryOptions } from './informer/informer-factory.js';
-import { ResourceClient } from './rest.js';
-import { findBuiltin, type ResourceType } from './watch/resources.js';
+import { type DeferredType, ResourceClient } from './rest.js';
+import { RESTMapper, type RESTMapperOptions } from './restmapper/restmapper.js';
+import type { ResourceType } from './watch/resources.js';
 import { Watcher, type WatcherOptions } from './watch/watcher.js';
 
 /** Which objects a watcher or informer follows. */
@@ -24,6 +25,8 @@ export type KubeClientOptions = TransportOptions & {
   informerDefaults?: InformerOptions<KubeObject>;
   /** Options of the shared informer factory (e.g. a checkpoint directory). */
   informerFactory?: SharedInformerFactoryOptions;
+  /** Options of the client's {@link RESTMapper} (where its warnings go). */
+  restMapper?: RESTMapperOptions;
 };
 
 /**
@@ -39,10 +42,16 @@ export type KubeClientOptions = TransportOptions & {
 export class KubeClient {
   readonly transport: Transport;
   readonly informers: SharedInformerFactory;
+  /**
+   * Resource type names to served types over discovery (custom types too),
+   * cached for this client. Every method taking a type name resolves it here.
+   */
+  readonly mapper: RESTMapper;
 
   constructor(connection: ClusterConnection, opts: KubeClientOptions = {}) {
     this.transport = new Transport(connection, opts);
     this.informers = new SharedInformerFactory(this.transport, opts.informerDefaults, opts.informerFactory);
+    this.mapper = new RESTMapper(this.transport, opts.restMapper);
   }
 
   /** Loads credentials the way kubectl does (see {@link loadConnection}) and connects. */
@@ -55,16 +64,27 @@ export class KubeClient {
     return this.transport.connection.namespace;
   }
 
-  /** REST verbs for a resource type (`'pods'`, `'deploy'`, or a {@link ResourceType}). */
+  /**
+   * REST verbs for a resource type: a {@link ResourceType}, or any name
+   * kubectl takes (`pods`, `deploy`, `widgets`, `wg`, `widgets.example.com`,
+   * `Widget.v1.example.com`). A name neither built in nor already known to
+   * {@link KubeClient.mapper} is resolved over discovery by the first verb
+   * (which throws `NoResourceTypeError` when the server has no such type).
+   */
   resource<T extends KubeObject = KubeObject>(
     type: ResourceType | string,
     namespace?: string,
   ): ResourceClient<T> {
-    const t = resolveType(type);
-    return new ResourceClient<T>(this.transport, t, t.namespaced ? (namespace ?? this.namespace) : undefined);
+    return new ResourceClient<T>(this.transport, this.typeOrDeferred(type), namespace ?? this.namespace);
   }
 
-  /** A new (unshared) watcher. */
+  /** The served type a name means (see {@link KubeClient.resource}); a {@link ResourceType} is returned as is. */
+  resolveType(type: ResourceType | string, signal?: AbortSignal): Promise<ResourceType> {
+    if (typeof type !== 'string') return Promise.resolve(type);
+    return this.mapper.resourceFor(type, signal);
+  }
+
+  /** A new (unshared) watcher; a custom type's name is resolved when it starts (a failure goes to `onError`, and is retried). */
   watcher<T extends KubeObject = KubeObject>(
     type: ResourceType | string,
     selection: Selection = {},
@@ -73,7 +93,11 @@ export class KubeClient {
     return new Watcher<T>(this.source(type, selection), opts);
   }
 
-  /** A new (unshared) informer, not yet started. A `checkpoint` without an identity gets this cluster's. */
+  /**
+   * A new (unshared) informer, not yet started. A `checkpoint` without an
+   * identity gets this cluster's. A custom type's name is resolved when it
+   * starts; an unknown one is reported to `onError` and retried with backoff.
+   */
   informer<T extends KubeObject = KubeObject>(
     type: ResourceType | string,
     selection: Selection = {},
@@ -87,12 +111,12 @@ export class KubeClient {
   }
 
   /** The identity a checkpoint of this selection carries on this cluster (one GET of `kube-system`). */
-  checkpointIdentity(
+  async checkpointIdentity(
     type: ResourceType | string,
     selection: Selection = {},
     signal?: AbortSignal,
   ): Promise<CheckpointIdentity> {
-    const t = resolveType(type);
+    const t = await this.resolveType(type, signal);
     const key = {
       type: t,
       namespace: this.namespaceFor(t, selection),
@@ -102,17 +126,27 @@ export class KubeClient {
     return checkpointIdentity(this.transport, key, signal);
   }
 
-  /** The shared informer for this selection (one watch per process), started. */
+  /**
+   * The shared informer for this selection (one watch per process), started.
+   * A custom type the mapper does not know yet is shared by the name given
+   * until it resolves (see {@link SharedInformerFactory.deferredInformerFor}).
+   */
   sharedInformer<T extends KubeObject = KubeObject>(
     type: ResourceType | string,
     selection: Selection = {},
   ): Informer<T> {
-    const t = resolveType(type);
-    return this.informers.informerFor<T>({
-      type: t,
-      namespace: this.namespaceFor(t, selection),
-      labelSelector: selection.labelSelector,
-      fieldSelector: selection.fieldSelector,
+    const t = this.typeOrDeferred(type);
+    const selectors = { labelSelector: selection.labelSelector, fieldSelector: selection.fieldSelector };
+    if ('plural' in t)
+      return this.informers.informerFor<T>({
+        type: t,
+        namespace: this.namespaceFor(t, selection),
+        ...selectors,
+      });
+    const namespace = selection.allNamespaces ? undefined : (selection.namespace ?? this.namespace);
+    return this.informers.deferredInformerFor<T>(t.name, { namespace, ...selectors }, async (signal) => {
+      const resolved = await t.resolve(signal);
+      return { type: resolved, namespace: this.namespaceFor(resolved, selection), ...selectors };
     });
   }
 
@@ -128,15 +162,21 @@ export class KubeClient {
   }
 
   private source(type: ResourceType | string, selection: Selection) {
-    const t = resolveType(type);
-    return new ResourceClient(this.transport, t, this.namespaceFor(t, selection)).listWatch(selection);
+    const t = this.typeOrDeferred(type);
+    const namespace =
+      'plural' in t
+        ? this.namespaceFor(t, selection)
+        : selection.allNamespaces
+          ? undefined
+          : (selection.namespace ?? this.namespace);
+    return new ResourceClient(this.transport, t, namespace).listWatch(selection);
   }
-}
 
-function resolveType(type: ResourceType | string): ResourceType {
-  if (typeof type !== 'string') return type;
-  const found = findBuiltin(type);
-  if (!found)
-    throw new Error(`unknown resource type ${JSON.stringify(type)}: describe it with a ResourceType`);
-  return found;
+  /** A type known without a request (given, built in, or in the mapper's snapshot), else one resolved on first use. */
+  private typeOrDeferred(type: ResourceType | string): ResourceType | DeferredType {
+    if (typeof type !== 'string') return type;
+    return (
+      this.mapper.cached(type) ?? { name: type, resolve: (signal) => this.mapper.resourceFor(type, signal) }
+    );
+  }
 }

@@ -3,8 +3,20 @@ import type { KubeList, KubeObject } from '../protocol/events.js';
 import { type Status, StatusError } from '../protocol/status.js';
 import type { Transport } from './http/transport.js';
 import { sleep } from './watch/backoff.js';
-import { HttpListWatch } from './watch/listwatch.js';
+import { DeferredListWatch } from './watch/deferred-listwatch.js';
+import { HttpListWatch, type ListWatchSource } from './watch/listwatch.js';
 import { apiVersionOf, ResourcePath, type ResourceType } from './watch/resources.js';
+
+/**
+ * A resource type known by name only, resolved on first use (a custom type
+ * the client learns from discovery: see `KubeClient.mapper`).
+ */
+export interface DeferredType {
+  /** The name asked for (`widgets`, `wg`, `widgets.example.com`), for messages. */
+  name: string;
+  /** Resolves the name; a rejection (no such type) fails the verb that needed it. */
+  resolve: (signal?: AbortSignal) => Promise<ResourceType>;
+}
 
 /** Patch flavours and their content types. */
 export const PATCH_TYPES = {
@@ -54,23 +66,65 @@ export interface Scale extends KubeObject {
  * subresources. Failures throw {@link StatusError} with the server's Status.
  */
 export class ResourceClient<T extends KubeObject = KubeObject> {
-  readonly path: ResourcePath;
   private readonly transport: Transport;
+  private readonly deferred: DeferredType | undefined;
+  private readonly namespace: string | undefined;
+  private resolved: ResourcePath | undefined;
+  private resolving: Promise<ResourcePath> | undefined;
 
-  constructor(transport: Transport, type: ResourceType, namespace?: string) {
+  /**
+   * `type` is a {@link ResourceType}, or a {@link DeferredType} resolved on
+   * the first verb and kept (a failed resolution is tried again next time).
+   * `namespace` is ignored for a cluster-scoped type.
+   */
+  constructor(transport: Transport, type: ResourceType | DeferredType, namespace?: string) {
     this.transport = transport;
-    this.path = new ResourcePath(type, namespace);
+    this.namespace = namespace;
+    if ('resolve' in type) this.deferred = type;
+    else this.resolved = new ResourcePath(type, namespace);
+  }
+
+  /**
+   * The resource's paths. For a deferred type this throws until a verb (or
+   * {@link ResourceClient.resolvePath}) has resolved it.
+   */
+  get path(): ResourcePath {
+    if (this.resolved) return this.resolved;
+    throw new Error(
+      `resource type ${JSON.stringify(this.deferred?.name)} is not resolved yet: await resolvePath() first`,
+    );
+  }
+
+  /** The resource's paths, resolving a deferred type first (once; then kept). */
+  async resolvePath(signal?: AbortSignal): Promise<ResourcePath> {
+    if (this.resolved) return this.resolved;
+    const deferred = this.deferred as DeferredType;
+    this.resolving ??= deferred
+      .resolve(signal)
+      .then((type) => {
+        this.resolved = new ResourcePath(type, this.namespace);
+        return this.resolved;
+      })
+      .finally(() => {
+        this.resolving = undefined;
+      });
+    return this.resolving;
   }
 
   /** The same resource in another namespace. */
   inNamespace(namespace: string | undefined): ResourceClient<T> {
-    return new ResourceClient<T>(this.transport, this.path.type, namespace);
+    return new ResourceClient<T>(
+      this.transport,
+      this.resolved?.type ?? (this.deferred as DeferredType),
+      namespace,
+    );
   }
 
   /** Reads one object. */
   async get(name: string, opts: { resourceVersion?: string; signal?: AbortSignal } = {}): Promise<T> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<T>({
-      path: this.path.objectPath(name),
+      path: path.objectPath(name),
       query: { resourceVersion: opts.resourceVersion },
       signal: opts.signal,
     });
@@ -88,8 +142,9 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** One list call (one page when `limit` is set). */
   async list(opts: ListOptions = {}): Promise<KubeList<T>> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<KubeList<T>>({
-      path: this.path.collectionPath,
+      path: path.collectionPath,
       query: {
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
@@ -124,33 +179,36 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** Creates an object (its namespace is this client's). */
   async create(object: T, opts: WriteOptions = {}): Promise<T> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<T>({
       method: 'POST',
-      path: this.path.collectionPath,
+      path: path.collectionPath,
       query: writeQuery(opts),
-      body: this.withTypeMeta(object),
+      body: withTypeMeta(object, path.type),
       signal: opts.signal,
     });
   }
 
   /** Replaces an object; its resourceVersion, if set, must be current (409 otherwise). */
   async update(object: T, opts: WriteOptions = {}): Promise<T> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<T>({
       method: 'PUT',
-      path: this.path.objectPath(nameOf(object)),
+      path: path.objectPath(nameOf(object)),
       query: writeQuery(opts),
-      body: this.withTypeMeta(object),
+      body: withTypeMeta(object, path.type),
       signal: opts.signal,
     });
   }
 
   /** Replaces an object's status through the `status` subresource. */
   async updateStatus(object: T, opts: WriteOptions = {}): Promise<T> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<T>({
       method: 'PUT',
-      path: this.path.objectPath(nameOf(object), 'status'),
+      path: path.objectPath(nameOf(object), 'status'),
       query: writeQuery(opts),
-      body: this.withTypeMeta(object),
+      body: withTypeMeta(object, path.type),
       signal: opts.signal,
     });
   }
@@ -162,9 +220,10 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     type: PatchType = 'merge',
     opts: WriteOptions & { subresource?: 'status' | 'scale'; force?: boolean } = {},
   ): Promise<T> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<T>({
       method: 'PATCH',
-      path: this.path.objectPath(name, opts.subresource),
+      path: path.objectPath(name, opts.subresource),
       query: { ...writeQuery(opts), force: opts.force ? 'true' : undefined },
       body: patch,
       contentType: PATCH_TYPES[type],
@@ -174,9 +233,10 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** Deletes an object; resolves to what the server answered (the object, or a Status). */
   async delete(name: string, opts: DeleteOptions = {}): Promise<T | Status> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<T | Status>({
       method: 'DELETE',
-      path: this.path.objectPath(name),
+      path: path.objectPath(name),
       query: { dryRun: opts.dryRun ? 'All' : undefined },
       body: deleteBody(opts),
       signal: opts.signal,
@@ -187,9 +247,10 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   async deleteCollection(
     opts: DeleteOptions & { labelSelector?: string; fieldSelector?: string } = {},
   ): Promise<KubeList<T>> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<KubeList<T>>({
       method: 'DELETE',
-      path: this.path.collectionPath,
+      path: path.collectionPath,
       query: {
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
@@ -202,14 +263,16 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** Reads the `scale` subresource. */
   async getScale(name: string, opts: { signal?: AbortSignal } = {}): Promise<Scale> {
-    return this.transport.json<Scale>({ path: this.path.objectPath(name, 'scale'), signal: opts.signal });
+    const path = await this.resolvePath(opts.signal);
+    return this.transport.json<Scale>({ path: path.objectPath(name, 'scale'), signal: opts.signal });
   }
 
   /** Sets replicas through the `scale` subresource. */
   async scale(name: string, replicas: number, opts: WriteOptions = {}): Promise<Scale> {
+    const path = await this.resolvePath(opts.signal);
     return this.transport.json<Scale>({
       method: 'PATCH',
-      path: this.path.objectPath(name, 'scale'),
+      path: path.objectPath(name, 'scale'),
       query: writeQuery(opts),
       body: { spec: { replicas } },
       contentType: PATCH_TYPES.merge,
@@ -218,13 +281,17 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** The list-watch source for a {@link Watcher} or {@link Informer} over this resource. */
-  listWatch(selectors: { labelSelector?: string; fieldSelector?: string } = {}): HttpListWatch {
-    return new HttpListWatch(this.transport, this.path, selectors);
+  listWatch(selectors: { labelSelector?: string; fieldSelector?: string } = {}): ListWatchSource {
+    if (this.resolved) return new HttpListWatch(this.transport, this.resolved, selectors);
+    return new DeferredListWatch(
+      (this.deferred as DeferredType).name,
+      async (signal) => new HttpListWatch(this.transport, await this.resolvePath(signal), selectors),
+    );
   }
+}
 
-  private withTypeMeta(object: T): T {
-    return { apiVersion: apiVersionOf(this.path.type), kind: this.path.type.kind, ...object };
-  }
+function withTypeMeta<T extends KubeObject>(object: T, type: ResourceType): T {
+  return { apiVersion: apiVersionOf(type), kind: type.kind, ...object };
 }
 
 function nameOf(object: KubeObject): string {

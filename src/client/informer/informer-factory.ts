@@ -3,8 +3,9 @@ import type { KubeObject } from '../../protocol/events.js';
 import type { CheckpointOptions } from '../checkpoint/checkpoint.js';
 import { checkpointFileName, checkpointIdentity } from '../checkpoint/checkpoint-identity.js';
 import type { Transport } from '../http/transport.js';
+import { DeferredListWatch } from '../watch/deferred-listwatch.js';
 import { type InformerKey, informerKeyId } from '../watch/informer-key.js';
-import { HttpListWatch } from '../watch/listwatch.js';
+import { HttpListWatch, type ListWatchSource } from '../watch/listwatch.js';
 import { ResourcePath } from '../watch/resources.js';
 import { Informer, type InformerOptions } from './informer.js';
 
@@ -48,13 +49,73 @@ export class SharedInformerFactory {
     options: InformerOptions<T> = {},
   ): Informer<T> {
     const id = informerKeyId(key);
+    const source = () => new HttpListWatch(this.transport, new ResourcePath(key.type, key.namespace), key);
+    return this.shared<T>(id, source, options, this.checkpointFor(key));
+  }
+
+  /**
+   * The shared informer for a type known by name only (a custom type the
+   * client's mapper has not read yet): `resolve` gives its key when the
+   * informer first lists. Shared by the name as given (lowercased) and the
+   * selection; once resolved, the informer is also the one {@link informerFor}
+   * returns for the resolved key, unless that one was made first. A
+   * checkpoint's file is named after the given name.
+   */
+  deferredInformerFor<T extends KubeObject = KubeObject>(
+    name: string,
+    selection: { namespace?: string; labelSelector?: string; fieldSelector?: string },
+    resolve: (signal?: AbortSignal) => Promise<InformerKey>,
+    options: InformerOptions<T> = {},
+  ): Informer<T> {
+    const id = JSON.stringify([
+      'name',
+      name.toLowerCase(),
+      selection.namespace ?? '',
+      selection.labelSelector ?? '',
+      selection.fieldSelector ?? '',
+    ]);
+    let informer: Informer<KubeObject> | undefined;
+    let key: Promise<InformerKey> | undefined;
+    const resolveOnce = (signal?: AbortSignal) => {
+      key ??= resolve(signal).then(
+        (k) => {
+          const canonical = informerKeyId(k);
+          if (informer && !this.informers.has(canonical)) this.informers.set(canonical, informer);
+          return k;
+        },
+        (err: unknown) => {
+          key = undefined;
+          throw err;
+        },
+      );
+      return key;
+    };
+    const source = () =>
+      new DeferredListWatch(name, async (signal) => {
+        const k = await resolveOnce(signal);
+        return new HttpListWatch(this.transport, new ResourcePath(k.type, k.namespace), k);
+      });
+    const pseudoKey: InformerKey = {
+      type: { group: '', version: '', kind: '', plural: name.toLowerCase(), namespaced: true },
+      ...selection,
+    };
+    const checkpoint = this.checkpointFor(pseudoKey, resolveOnce);
+    informer = this.shared<KubeObject>(id, source, options as InformerOptions<KubeObject>, checkpoint);
+    return informer as unknown as Informer<T>;
+  }
+
+  private shared<T extends KubeObject>(
+    id: string,
+    source: () => ListWatchSource,
+    options: InformerOptions<T>,
+    checkpoint: { checkpoint?: CheckpointOptions },
+  ): Informer<T> {
     let informer = this.informers.get(id);
     if (!informer) {
-      const source = new HttpListWatch(this.transport, new ResourcePath(key.type, key.namespace), key);
-      informer = new Informer<KubeObject>(source, {
+      informer = new Informer<KubeObject>(source(), {
         ...this.defaults,
         ...(options as InformerOptions<KubeObject>),
-        ...this.checkpointFor(key),
+        ...checkpoint,
       });
       this.informers.set(id, informer);
       informer.start();
@@ -62,7 +123,10 @@ export class SharedInformerFactory {
     return informer as unknown as Informer<T>;
   }
 
-  private checkpointFor(key: InformerKey): { checkpoint?: CheckpointOptions } {
+  private checkpointFor(
+    key: InformerKey,
+    resolve?: (signal?: AbortSignal) => Promise<InformerKey>,
+  ): { checkpoint?: CheckpointOptions } {
     const given = this.factoryOptions.checkpoint;
     if (!given) return {};
     const { dir, ...rest } = given;
@@ -70,14 +134,16 @@ export class SharedInformerFactory {
       checkpoint: {
         ...rest,
         path: join(dir, checkpointFileName(key)),
-        identity: (signal?: AbortSignal) => checkpointIdentity(this.transport, key, signal),
+        identity: async (signal?: AbortSignal) =>
+          checkpointIdentity(this.transport, resolve ? await resolve(signal) : key, signal),
       },
     };
   }
 
   /** Every informer made so far. */
   all(): Informer<KubeObject>[] {
-    return [...this.informers.values()];
+    // A resolved deferred informer is listed under two keys: count it once.
+    return [...new Set(this.informers.values())];
   }
 
   /** Resolves when every informer made so far has synced. */

@@ -9,9 +9,10 @@ import type { KubeObject } from '../../protocol/events.js';
 import { isStrategicMergeKind } from '../../protocol/patch/index.js';
 import { StatusError } from '../../protocol/status.js';
 import type { KubeClient } from '../client.js';
-import type { Transport } from '../http/transport.js';
 import { ResourceClient, retryOnConflict } from '../rest.js';
+import { NoKindMatchError } from '../restmapper/restmapper.js';
 import { builtinByKind, type ResourceType } from '../watch/resources.js';
+import { crdDefinition, waitForCustomKind } from './crd-wait.js';
 import { goJson } from './manifest.js';
 import { threeWayPatch } from './three-way.js';
 
@@ -45,6 +46,20 @@ export interface ApplyOptions {
   /** Where the objects came from, for error messages (a file name or `STDIN`). */
   source?: string;
   signal?: AbortSignal;
+  /** The object's type when the caller knows it already (skips the mapper). */
+  type?: ResourceType;
+}
+
+/** Options of {@link applyAll}. */
+export interface ApplyAllOptions extends Omit<ApplyOptions, 'type'> {
+  onResult?: (result: ApplyResult) => void;
+  onError?: (err: ApplyError) => void;
+  /**
+   * How long to wait for a CustomResourceDefinition applied earlier in the
+   * batch to be Established and served before applying objects of its kind
+   * (default 30 s; see crd-wait.ts).
+   */
+  crdWaitMs?: number;
 }
 
 /** An object that could not be applied; `message` reads like kubectl's. */
@@ -83,43 +98,6 @@ export function refOf(type: Pick<ResourceType, 'group' | 'kind'>, name: string):
 }
 
 /**
- * Finds the served resource for an object's apiVersion and kind: the built-in
- * table, else the server's discovery document for that group version (so
- * custom resources apply too).
- */
-export async function resolveKind(
-  transport: Transport,
-  apiVersion: string,
-  kind: string,
-): Promise<ResourceType> {
-  const builtin = builtinByKind(apiVersion, kind);
-  if (builtin) return builtin;
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
-  const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-  let list: { resources?: Array<{ name: string; kind: string; namespaced: boolean; shortNames?: string[] }> };
-  try {
-    list = await transport.json({ path });
-  } catch (err) {
-    if (!(err instanceof StatusError && err.code === 404)) throw err;
-    list = {};
-  }
-  const found = (list.resources ?? []).find((r) => r.kind === kind && !r.name.includes('/'));
-  if (!found) {
-    throw new Error(
-      `no matches for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)} (ensure CRDs are installed first)`,
-    );
-  }
-  return {
-    group,
-    version,
-    kind,
-    plural: found.name,
-    namespaced: found.namespaced,
-    shortNames: found.shortNames,
-  };
-}
-
-/**
  * Applies one object: creates it when absent (with the last-applied
  * annotation), else patches it with the three-way patch, or leaves it alone
  * when that patch is empty. A 409 Conflict re-reads and retries, as kubectl.
@@ -134,11 +112,12 @@ export async function applyObject(
   const apiVersion = manifest.apiVersion ?? '';
   let type: ResourceType;
   try {
-    type = await resolveKind(kube.transport, apiVersion, kind);
+    type = opts.type ?? (await kube.mapper.kindFor(apiVersion, kind, opts.signal));
   } catch (err) {
+    const hint = err instanceof NoKindMatchError ? ' (ensure CRDs are installed first)' : '';
     throw new ApplyError(
       `${kind.toLowerCase()}/${name}`,
-      `${sourcePrefix(opts)}${(err as Error).message}`,
+      `${sourcePrefix(opts)}${(err as Error).message}${hint}`,
       err,
     );
   }
@@ -202,23 +181,28 @@ export async function applyObject(
 /**
  * Applies objects in order, as `kubectl apply -f`: a failing object is
  * reported through `onError` and the rest still go; resolves with what was
- * applied. `onResult` sees each outcome as it happens.
+ * applied. `onResult` sees each outcome as it happens. Unlike kubectl, an
+ * object whose kind a CustomResourceDefinition earlier in the batch defines
+ * waits until that CRD is Established and served (bounded by `crdWaitMs`),
+ * so a CRD and its objects apply from one file in one go.
  */
 export async function applyAll(
   kube: KubeClient,
   objects: KubeObject[],
-  opts: ApplyOptions & {
-    onResult?: (result: ApplyResult) => void;
-    onError?: (err: ApplyError) => void;
-  } = {},
+  opts: ApplyAllOptions = {},
 ): Promise<{ results: ApplyResult[]; errors: ApplyError[] }> {
   const results: ApplyResult[] = [];
   const errors: ApplyError[] = [];
+  /** CRDs applied in this batch, by `group/kind`; the value is set once its kind is served. */
+  const crds = new Map<string, { name: string; served?: Promise<ResourceType> }>();
   for (const object of objects) {
     try {
-      const result = await applyObject(kube, object, opts);
+      const type = await customKindReady(kube, object, crds, opts);
+      const result = await applyObject(kube, object, { ...opts, type });
       results.push(result);
       opts.onResult?.(result);
+      const defined = crdDefinition(object);
+      if (defined) crds.set(`${defined.group}/${defined.kind}`, { name: defined.name });
     } catch (err) {
       if (!(err instanceof ApplyError)) throw err;
       errors.push(err);
@@ -226,6 +210,31 @@ export async function applyAll(
     }
   }
   return { results, errors };
+}
+
+/** For an object of a kind a CRD of this batch defines: waits for that CRD, and gives the type. */
+async function customKindReady(
+  kube: KubeClient,
+  object: KubeObject,
+  crds: Map<string, { name: string; served?: Promise<ResourceType> }>,
+  opts: ApplyAllOptions,
+): Promise<ResourceType | undefined> {
+  const apiVersion = object.apiVersion ?? '';
+  const kind = object.kind ?? '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const crd = crds.get(`${group}/${kind}`);
+  if (!crd) return undefined;
+  crd.served ??= waitForCustomKind(kube, crd.name, apiVersion, kind, {
+    timeoutMs: opts.crdWaitMs,
+    signal: opts.signal,
+  });
+  try {
+    return await crd.served;
+  } catch (err) {
+    crd.served = undefined;
+    const ref = `${kind.toLowerCase()}.${group}/${object.metadata?.name ?? ''}`;
+    throw new ApplyError(ref, `${sourcePrefix(opts)}${(err as Error).message}`, err);
+  }
 }
 
 function namespaceFor(object: KubeObject, opts: ApplyOptions, contextNamespace: string, ref: string): string {

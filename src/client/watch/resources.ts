@@ -1,7 +1,8 @@
 /**
  * Addressing resources. A {@link ResourceType} names a kind the way the API
  * serves it; the built-in table covers the kinds watchmark's server serves, and
- * anything else can be described by hand (or found by discovery).
+ * anything else can be described by hand, or is found by discovery (the
+ * client's RESTMapper, client/restmapper/).
  */
 
 /** A served resource type. */
@@ -63,6 +64,14 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
     shortNames: ['ds'],
   },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true },
+  {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+  },
 ];
 
 /** `apps/v1` or `v1`. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import type { ResourceKind } from '../kinds/types.js';
+import { listKindOf, type ResourceKind } from '../kinds/types.js';
 import type { ListMode, ServerStats } from '../stats/stats.js';
 import { storeErrorToStatus } from '../storage/object-errors.js';
 import { resourcePrefix } from '../storage/stores/keys.js';
@@ -252,7 +252,7 @@ export function renderList(kind: ResourceKind, apiVersion: string, result: ListR
   const metadata: Record<string, unknown> = { resourceVersion: String(result.resourceVersion) };
   if (result.continue) metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-  let out = `{"kind":"${kind.kind}List","apiVersion":"${apiVersion}","metadata":${JSON.stringify(metadata)},"items":[`;
+  let out = `{"kind":"${listKindOf(kind)}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(metadata)},"items":[`;
   for (let i = 0; i < result.items.length; i++) {
     if (i > 0) out += ',';
     out += result.items[i].json;

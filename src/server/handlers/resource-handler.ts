@@ -10,7 +10,7 @@ import { StatusError } from '../../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { queryFlag } from '../http/query-flag.js';
 import type { ResourceRequest } from '../http/request-info.js';
-import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { apiVersionOf, listKindOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
 import type { TypedWrite } from '../schema/write-rules.js';
 import { qualifiedResource } from '../storage/object-errors.js';
@@ -310,7 +310,7 @@ async function deleteCollection(
     }
   }
   const body = {
-    kind: `${kind.kind}List`,
+    kind: listKindOf(kind),
     apiVersion: apiVersionOf(kind),
     metadata: { resourceVersion: String(ctx.cacher.latestRevision) },
     items: deleted,

@@ -114,6 +114,8 @@ export interface CustomKindInfo {
   crdName: string;
   /** The definition's uid: discovery and OpenAPI caches are keyed by it. */
   crdUid: string;
+  /** The accepted list kind (`status.acceptedNames.listKind`, `<Kind>List` by default). */
+  listKind: string;
   /** The version objects are stored in (`spec.versions[].storage`). */
   storageVersion: string;
   /** Every served version, in the definition's order. */
@@ -138,6 +140,11 @@ export interface FieldError {
   type: string;
   field: string;
   message: string;
+}
+
+/** The kind of a list of `k`: `PodList`, or a custom kind's accepted list kind. */
+export function listKindOf(k: Pick<ResourceKind, 'kind' | 'custom'>): string {
+  return k.custom?.listKind || `${k.kind}List`;
 }
 
 /** `apps/v1` or `v1`. */

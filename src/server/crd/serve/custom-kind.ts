@@ -158,6 +158,7 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
         custom: {
           crdName: str(meta.name),
           crdUid: str(meta.uid),
+          listKind: str(names.listKind) || `${str(names.kind)}List`,
           storageVersion,
           servedVersions,
           openAPIV3Schema: schemaProps as Readonly<Record<string, unknown>> | undefined,

@@ -327,3 +327,27 @@ describe('several versions', () => {
     );
   });
 });
+
+describe('server-side apply on a custom type', () => {
+  it('creates and updates through apply, refusing fields the schema does not declare', async () => {
+    await installCrd(server, widgetCrd());
+    const apply = (body: unknown) =>
+      call(server, 'PATCH', `${WIDGETS}/applied?fieldManager=test`, {
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+    const created = await apply(widget('applied', { size: 2 }));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.spec).toEqual({ size: 2, color: 'red' });
+    const updated = await apply(widget('applied', { size: 3, color: 'green' }));
+    expect(updated.status).toBe(200);
+    expect(updated.body.spec).toEqual({ size: 3, color: 'green' });
+    expect(updated.body.metadata.generation).toBe(2);
+    const unknown = await apply(widget('applied', { size: 3, bogus: 1 }));
+    expect(unknown.status).toBe(500);
+    expect(unknown.body.message).toBe(
+      // The configuration names no namespace, and the message names the configuration's.
+      'failed to create typed patch object (/applied; example.com/v1, Kind=Widget): .spec.bogus: field not declared in schema',
+    );
+  });
+});

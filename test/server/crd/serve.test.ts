@@ -351,3 +351,30 @@ describe('server-side apply on a custom type', () => {
     );
   });
 });
+
+describe('CEL rules on a served type', () => {
+  it('refuse a write that breaks a rule, with its message, on every path that writes', async () => {
+    const crd = widgetCrd();
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [
+      {
+        rule: '!has(self.replicas) || self.replicas <= self.size * 10',
+        message: 'at most ten replicas per size',
+      },
+    ];
+    await installCrd(server, crd);
+    const refused = await call(server, 'POST', WIDGETS, { body: widget('a', { size: 1, replicas: 11 }) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toBe(
+      'Widget.example.com "a" is invalid: spec: Invalid value: "object": at most ten replicas per size',
+    );
+    expect(
+      (await call(server, 'POST', WIDGETS, { body: widget('a', { size: 1, replicas: 2 }) })).status,
+    ).toBe(201);
+    const scaled = await call(server, 'PATCH', `${WIDGETS}/a/scale`, {
+      body: { spec: { replicas: 20 } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(scaled.status).toBe(422);
+    expect(scaled.body.message).toContain('at most ten replicas per size');
+  });
+});

@@ -9,9 +9,10 @@ import type { KubeObject } from '../../../protocol/events.js';
 import { arr, rec, str } from '../../kinds/access.js';
 import type { CustomDefinitionState, FieldError, ResourceKind, TableColumn } from '../../kinds/types.js';
 import { invalid, validateObjectMeta } from '../../kinds/validation.js';
+import { compileCrdSchemaWithCel } from '../cel/index.js';
 import { type CustomResourceColumnDefinition, printerColumns } from '../definition/printer-columns.js';
 import { compileCrdSchema } from '../schema/engine.js';
-import type { CrdSchemaProps } from '../schema/structural.js';
+import type { CrdSchemaProps, Structural } from '../schema/structural.js';
 
 /** `.spec.replicas` → `spec.replicas` (the paths are simple JSON paths; validation says so). */
 const dotted = (jsonPath: string): string => jsonPath.replace(/^\./, '');
@@ -90,6 +91,21 @@ function validateScale(obj: KubeObject, scale: Record<string, unknown>): FieldEr
   return errors;
 }
 
+/** True when any node of the schema carries `x-kubernetes-validations`. */
+function hasCelRules(s: Structural): boolean {
+  if (s.celRules.length > 0) return true;
+  const subs = [
+    ...(s.properties?.values() ?? []),
+    ...(s.items ? [s.items] : []),
+    ...(typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []),
+    ...s.allOf,
+    ...s.anyOf,
+    ...s.oneOf,
+    ...(s.not ? [s.not] : []),
+  ];
+  return subs.some(hasCelRules);
+}
+
 /**
  * The kinds a definition serves now: one per served version, named by its accepted names
  * (`status.acceptedNames`, which the names controller grants), all sharing `state`.
@@ -109,7 +125,11 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
     .map((version): ResourceKind => {
       const apiVersion = `${str(spec.group)}/${str(version.name)}`;
       const schemaProps = rec(version.schema).openAPIV3Schema as CrdSchemaProps | undefined;
-      const schema = compileCrdSchema(schemaProps);
+      // The schema, with its CEL rules (`x-kubernetes-validations`) when it has any, compiled
+      // once per version. Without rules there is no CEL validator at all (cel/validation.go
+      // `NewValidator` returns nil), so nothing reports rules left unchecked.
+      const plain = compileCrdSchema(schemaProps);
+      const schema = hasCelRules(plain.structural) ? compileCrdSchemaWithCel(schemaProps) : plain;
       const sub = rec(version.subresources);
       const scale = sub.scale === undefined || sub.scale === null ? undefined : rec(sub.scale);
       const defs = arr(version.additionalPrinterColumns) as CustomResourceColumnDefinition[];

@@ -118,7 +118,7 @@ export class ObjectStorage {
       throw storeErrorToStatus(err, kind, meta.name!);
     });
     this.stats.writes++;
-    return this.decode(kind, kv);
+    return this.decodeWritten(kind, kv);
   }
 
   /**
@@ -191,11 +191,14 @@ export class ObjectStorage {
           const deleted = await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
           this.onFinalized?.(meta.namespace);
-          return this.decode(kind, { value: this.encode(kind, next), modRevision: deleted.modRevision });
+          return this.decodeWritten(kind, {
+            value: this.encode(kind, next),
+            modRevision: deleted.modRevision,
+          });
         }
         const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
         this.stats.writes++;
-        return this.decode(kind, written);
+        return this.decodeWritten(kind, written);
       } catch (err) {
         if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
         throw storeErrorToStatus(err, kind, name);
@@ -236,7 +239,7 @@ export class ObjectStorage {
         if (next) {
           const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
           this.stats.writes++;
-          return this.decode(kind, written);
+          return this.decodeWritten(kind, written);
         }
         const deleted = await this.store.delete(kv.key, kv.modRevision);
         this.stats.writes++;
@@ -286,6 +289,16 @@ export class ObjectStorage {
   private decode(kind: ResourceKind, kv: Pick<StoreKV, 'value' | 'modRevision'>): KubeObject {
     const obj = decodeStored(kv.value, kv.modRevision);
     kind.fromStorage?.(obj);
+    return obj;
+  }
+
+  /**
+   * An object this server just wrote, as the answer carries it: the kind's own pipeline made
+   * it (pruned, defaulted), so only the storage version is turned back into the kind's.
+   */
+  private decodeWritten(kind: ResourceKind, kv: Pick<StoreKV, 'value' | 'modRevision'>): KubeObject {
+    const obj = decodeStored(kv.value, kv.modRevision);
+    if (kind.toStorage) obj.apiVersion = apiVersionOf(kind);
     return obj;
   }
 

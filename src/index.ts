@@ -22,7 +22,15 @@ export {
   checkpointIdentity,
   clusterUid,
 } from './client/checkpoint/checkpoint-identity.js';
-export { KubeClient, type Selection } from './client/client.js';
+export {
+  AmbiguousResourceError,
+  KubeClient,
+  NoKindMatchError,
+  NoResourceTypeError,
+  RESTMapper,
+  type RESTMapperOptions,
+  type Selection,
+} from './client/client.js';
 export {
   type ClusterConnection,
   ConfigError,
@@ -49,6 +57,7 @@ export {
 } from './client/informer/informer-factory.js';
 export {
   type ApplyAction,
+  type ApplyAllOptions,
   ApplyError,
   type ApplyOptions,
   type ApplyResult,
@@ -56,8 +65,10 @@ export {
   applyObject,
   LAST_APPLIED_ANNOTATION,
 } from './client/kubectl/apply.js';
+export { DEFAULT_CRD_WAIT_MS, waitForCustomKind } from './client/kubectl/crd-wait.js';
 export { ManifestError, parseManifests } from './client/kubectl/manifest.js';
 export {
+  type DeferredType,
   type DeleteOptions,
   type ListOptions,
   PATCH_TYPES,

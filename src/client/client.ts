@@ -8,6 +8,16 @@ import { SharedInformerFactory, type SharedInformerFactoryOptions } from './info
 import { type DeferredType, ResourceClient } from './rest.js';
 import { RESTMapper, type RESTMapperOptions } from './restmapper/restmapper.js';
 import type { ResourceType } from './watch/resources.js';
+
+// The mapper's API, for src/index.ts (whose README lists client/ but not client/restmapper/).
+export {
+  AmbiguousResourceError,
+  NoKindMatchError,
+  NoResourceTypeError,
+  RESTMapper,
+  type RESTMapperOptions,
+} from './restmapper/restmapper.js';
+
 import { Watcher, type WatcherOptions } from './watch/watcher.js';
 
 /** Which objects a watcher or informer follows. */

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { installCrd, widgetCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
-import { startTestServer } from '../helpers/server.js';
+import { call, startTestServer, watch } from '../helpers/server.js';
 import { cookieOf, openEventStream, uiRequest } from '../helpers/ui-http.js';
 
 describe('the /ui door (TLS, token auth)', () => {
@@ -145,6 +146,38 @@ describe('the /ui door (TLS, token auth)', () => {
       await drained;
       events.close();
       await kube.close();
+    }
+  });
+});
+
+describe('the live view and custom resources', () => {
+  it('shows a watch on a custom type as a lane of its own, named resource.group', async () => {
+    const server = await startTestServer({ ui: true });
+    try {
+      await installCrd(server, widgetCrd());
+      const events = await openEventStream(`${server.url}/ui/events`, {});
+      const w = await watch(
+        server,
+        '/apis/example.com/v1/namespaces/default/widgets?watch=1&allowWatchBookmarks=true',
+        {
+          'user-agent': 'widget-lane',
+        },
+      );
+      const lane = (f: any) => f.lanes.find((l: any) => l.userAgent === 'widget-lane');
+      await events.waitFor((f) => lane(f)?.open === 1);
+      await call(server, 'POST', '/apis/example.com/v1/namespaces/default/widgets', {
+        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } },
+      });
+      const withEvent = await events.waitFor((f) => lane(f)?.marks.some((m: any) => m.kind === 'event'));
+      expect(lane(withEvent)).toMatchObject({
+        resource: 'widgets.example.com',
+        namespace: 'default',
+        bookmarks: true,
+      });
+      w.close();
+      events.close();
+    } finally {
+      await server.close();
     }
   });
 });

@@ -112,7 +112,7 @@ describe('RESTMapper', () => {
     // ...and through a ResourceClient made before the CRD existed.
     const early = kube.resource('sprockets', 'demo');
     await expect(early.list()).rejects.toThrow('resource type "sprockets"');
-    await installCrd(server, crdNamed('later.io', 'sprockets', 'Sprocket', []));
+    await installCrd(server, crdNamed('late.io', 'sprockets', 'Sprocket', []));
     expect((await early.list()).items).toEqual([]);
   });
 

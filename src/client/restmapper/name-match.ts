@@ -194,8 +194,10 @@ export type NameMatch = { type: ResourceType } | { missing: string };
 /**
  * Resolves a kubectl-style name (`widgets`, `widget`, `wg`, `Widget`,
  * `widgets.example.com`, `widgets.v1.example.com`, `Widget.v1.example.com`)
- * over `index`. Throws {@link AmbiguousResourceError} only where kubectl
- * fails for ambiguity (two kinds of one group priority cannot order).
+ * over `index`. A resource name that matches two resources priority cannot
+ * order is a miss, as in kubectl (`mappingFor` ignores KindFor's error and
+ * tries the name as a kind); {@link AmbiguousResourceError} is thrown only
+ * where kubectl's last step (RESTMapping) fails for ambiguity.
  */
 export function matchName(index: MatchIndex, arg: string, warn?: (msg: string) => void): NameMatch {
   const { first, group, versioned } = splitArg(arg);

@@ -13,6 +13,7 @@
  * pkg/apiserver/validation/formats.go `StripUnsupportedFormatsPostProcessorForVersion` does
  * before kube-openapi ever sees the schema.
  */
+import { setFlagsFromString } from 'node:v8';
 
 /** JSONSchemaProps as apiextensions.k8s.io/v1 carries it, with the `x-kubernetes-*` extensions. */
 export interface CrdSchemaProps {
@@ -202,18 +203,66 @@ export function re2ToJs(source: string): { body: string; flags: string } {
   return { body, flags };
 }
 
+/**
+ * Whether V8's linear-time regexp engine is available: the `l` flag, behind
+ * `--enable-experimental-regexp-engine` (which only makes that flag available; no other
+ * RegExp changes). Go's regexp, like RE2, matches in linear time; JavaScript's default engine
+ * backtracks, so `^(a+)+$` on 30 characters takes seconds and each more doubles it.
+ */
+export const LINEAR_REGEXP_ENGINE: boolean = (() => {
+  try {
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    // A variable flag: a literal `/a/l` would not parse where the engine is absent.
+    const linear = 'l';
+    return new RegExp('a', linear).test('a');
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * `body` on the linear-time engine, when it takes the pattern (ASCII, no named groups or
+ * Unicode escapes, no backreferences or lookarounds, which RE2 has neither); it reads code
+ * units, so use it only where {@link readsAsRunes} says the input reads the same.
+ */
+export function linearVariant(body: string, flags: string): RegExp | undefined {
+  if (!LINEAR_REGEXP_ENGINE || !/^[\x20-\x7e]*$/.test(body) || /\\[pPu]|\(\?</.test(body)) return undefined;
+  try {
+    return new RegExp(body, `${flags.replace('u', '')}l`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether an ASCII pattern without `u` reads `input` as with `u` (`flags`: the `u` pattern's). */
+export function readsAsRunes(input: string, flags: string): boolean {
+  if (!flags.includes('u')) return true;
+  if (/[\uD800-\uDFFF]/.test(input)) return false;
+  // Caseless matching folds non-ASCII letters only in Unicode mode.
+  return !flags.includes('i') || !/[\u0080-\uFFFF]/.test(input);
+}
+
 function compilePattern(source: string): CompiledPattern {
   const { body, flags } = re2ToJs(source);
   // `u` makes classes rune-based as in Go; a pattern only the looser mode reads is tried there.
+  let regexp: RegExp;
   try {
-    return { source, regexp: new RegExp(body, flags) };
+    regexp = new RegExp(body, flags);
   } catch {
     try {
-      return { source, regexp: new RegExp(body, flags.replace('u', '')) };
+      regexp = new RegExp(body, flags.replace('u', ''));
     } catch (err) {
       return { source, error: (err as Error).message };
     }
   }
+  // Matching in linear time as Go does, where that engine reads the input the same.
+  const linear = linearVariant(body, regexp.flags);
+  if (linear !== undefined) {
+    const backtracking = regexp.test.bind(regexp);
+    regexp.test = (input: string): boolean =>
+      readsAsRunes(input, regexp.flags) ? linear.test(input) : backtracking(input);
+  }
+  return { source, regexp };
 }
 
 /**

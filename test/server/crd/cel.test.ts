@@ -363,6 +363,16 @@ describe('bounded evaluation', () => {
     expect(errs).toEqual([`spec: Invalid value: "object": failed rule: self.text.matches('(a+)+$')`]);
   });
 
+  it('a schema pattern backtracking would take seconds on runs in linear time too', () => {
+    const schema = specSchema([], { text: { type: 'string', pattern: '^(a+)+$' } });
+    const started = performance.now();
+    const errs = lines(compileCrdSchemaWithCel(schema).validate({ spec: { text: `${'a'.repeat(40)}b` } }));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(errs).toEqual([
+      `spec.text: Invalid value: "${'a'.repeat(40)}b": spec.text in body should match '^(a+)+$'`,
+    ]);
+  });
+
   it('the request budget is shared by all nodes', () => {
     const schema: CrdSchemaProps = {
       type: 'object',

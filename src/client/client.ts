@@ -8,6 +8,7 @@ import { SharedInformerFactory, type SharedInformerFactoryOptions } from './info
 import { type DeferredType, ResourceClient } from './rest.js';
 import { RESTMapper, type RESTMapperOptions } from './restmapper/restmapper.js';
 import type { ResourceType } from './watch/resources.js';
+import { Watcher, type WatcherOptions } from './watch/watcher.js';
 
 // The mapper's API, for src/index.ts (whose README lists client/ but not client/restmapper/).
 export {
@@ -17,8 +18,6 @@ export {
   RESTMapper,
   type RESTMapperOptions,
 } from './restmapper/restmapper.js';
-
-import { Watcher, type WatcherOptions } from './watch/watcher.js';
 
 /** Which objects a watcher or informer follows. */
 export interface Selection {
@@ -172,14 +171,9 @@ export class KubeClient {
   }
 
   private source(type: ResourceType | string, selection: Selection) {
-    const t = this.typeOrDeferred(type);
-    const namespace =
-      'plural' in t
-        ? this.namespaceFor(t, selection)
-        : selection.allNamespaces
-          ? undefined
-          : (selection.namespace ?? this.namespace);
-    return new ResourceClient(this.transport, t, namespace).listWatch(selection);
+    // A cluster-scoped type drops the namespace (ResourcePath), known now or once resolved.
+    const namespace = selection.allNamespaces ? undefined : (selection.namespace ?? this.namespace);
+    return new ResourceClient(this.transport, this.typeOrDeferred(type), namespace).listWatch(selection);
   }
 
   /** A type known without a request (given, built in, or in the mapper's snapshot), else one resolved on first use. */

@@ -70,7 +70,6 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   private readonly deferred: DeferredType | undefined;
   private readonly namespace: string | undefined;
   private resolved: ResourcePath | undefined;
-  private resolving: Promise<ResourcePath> | undefined;
 
   /**
    * `type` is a {@link ResourceType}, or a {@link DeferredType} resolved on
@@ -98,17 +97,10 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** The resource's paths, resolving a deferred type first (once; then kept). */
   async resolvePath(signal?: AbortSignal): Promise<ResourcePath> {
     if (this.resolved) return this.resolved;
-    const deferred = this.deferred as DeferredType;
-    this.resolving ??= deferred
-      .resolve(signal)
-      .then((type) => {
-        this.resolved = new ResourcePath(type, this.namespace);
-        return this.resolved;
-      })
-      .finally(() => {
-        this.resolving = undefined;
-      });
-    return this.resolving;
+    // Concurrent first calls share the mapper's one discovery read; each keeps its own signal.
+    const type = await (this.deferred as DeferredType).resolve(signal);
+    this.resolved ??= new ResourcePath(type, this.namespace);
+    return this.resolved;
   }
 
   /** The same resource in another namespace. */

@@ -76,6 +76,14 @@ describe('RESTMapper', () => {
     expect(kube.mapper.cached('wg')).toEqual(widgetType);
   });
 
+  it('shares one discovery read between concurrent first lookups', async () => {
+    const { kube } = await serverWithWidgets();
+    const names = ['wg', 'widgets', 'Widget', 'widgets.example.com', 'wg', 'widget'];
+    const lists = await Promise.all(names.map((name) => kube.resource(name, 'demo').list()));
+    expect(lists.map((l) => l.items.length)).toEqual(names.map(() => 0));
+    expect(kube.mapper.discoveryReads).toBe(1);
+  });
+
   it('answers built-in names with no discovery request', async () => {
     const { kube } = await serverWithWidgets();
     await kube.resource('pods', 'demo').list();

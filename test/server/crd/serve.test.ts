@@ -378,3 +378,29 @@ describe('CEL rules on a served type', () => {
     expect(scaled.body.message).toContain('at most ten replicas per size');
   });
 });
+
+describe('decoding a definition', () => {
+  it("drops unknown fields of schemas under items and additionalProperties, as Go's lenient decode does", async () => {
+    const crd = widgetCrd();
+    const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    spec.properties.tags = {
+      type: 'array',
+      items: {
+        type: 'string',
+        bogus: true,
+        'x-kubernetes-validations': [{ rule: 'self.size() < 9', extra: 1 }],
+      },
+    };
+    spec.properties.labels = { type: 'object', additionalProperties: { type: 'string', alsoBogus: 1 } };
+    const created = await call(server, 'POST', CRDS, { body: crd });
+    expect(created.status, created.text).toBe(201);
+    const stored = created.body.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties;
+    expect(stored.tags.items).toEqual({
+      type: 'string',
+      'x-kubernetes-validations': [{ rule: 'self.size() < 9' }],
+    });
+    expect(stored.labels.additionalProperties).toEqual({ type: 'string' });
+    // Nothing is said about them: the strict decoder never sees them.
+    expect(created.headers.warning).toBeUndefined();
+  });
+});

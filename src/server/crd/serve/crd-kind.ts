@@ -15,6 +15,7 @@ import {
   validateCustomResourceDefinition,
   validateCustomResourceDefinitionUpdate,
 } from '../definition/validation.js';
+import { dropLenientlyDecodedFields } from './schema-decode.js';
 
 /** The finalizer a definition's deletion gets, until its objects are gone (apiextensions `CustomResourceCleanupFinalizer`). */
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -25,6 +26,8 @@ export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
  * service's port is 443.
  */
 export function defaultCustomResourceDefinition(obj: KubeObject): void {
+  // Decoding comes before defaulting: what Go's lenient decode of nested schemas drops is gone.
+  dropLenientlyDecodedFields(obj);
   const spec = rec(obj.spec);
   if (typeof obj.spec !== 'object' || obj.spec === null) return;
   const names = rec(spec.names);

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { KubeClient } from '../../src/client/client.js';
+import { KubeClient } from '../../src/client/client.js';
 import type { ApiRequest } from '../../src/client/http/transport.js';
 import { Transport } from '../../src/client/http/transport.js';
 import { discoverResources } from '../../src/client/restmapper/discovery-documents.js';
@@ -18,6 +18,7 @@ import type { RunningServer } from '../../src/server/index.js';
 import { installCrd, widgetCrd } from '../helpers/crds.js';
 import { cleanupAfterEach, tempDirForFile } from '../helpers/lifecycle.js';
 import { call, startTestServerWithClient } from '../helpers/server.js';
+import { startSilentServer } from '../helpers/silent-server.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const tempDir = tempDirForFile('watchmark-restmapper-');
@@ -82,6 +83,20 @@ describe('RESTMapper', () => {
     const lists = await Promise.all(names.map((name) => kube.resource(name, 'demo').list()));
     expect(lists.map((l) => l.items.length)).toEqual(names.map(() => 0));
     expect(kube.mapper.discoveryReads).toBe(1);
+  });
+
+  it('abandons a discovery read every caller gave up on, so the next caller reads afresh', async () => {
+    const silent = await startSilentServer();
+    cleanups.push(() => silent.close());
+    const kubeconfig = join(tempDir(), `silent-${n++}`);
+    await silent.writeKubeconfig(kubeconfig);
+    const kube = await KubeClient.load({ kubeconfig, qps: 0 });
+    cleanups.push(() => kube.close());
+    // A watcher's list gives up at its request deadline; the read it waited on must not outlive it.
+    await expect(kube.mapper.resourceFor('wg', AbortSignal.timeout(100))).rejects.toThrow();
+    await expect(kube.mapper.resourceFor('wg', AbortSignal.timeout(100))).rejects.toThrow();
+    expect(kube.mapper.discoveryReads).toBe(2);
+    await waitUntil(() => silent.connections() >= 4, 'each read to send its own requests');
   });
 
   it('answers built-in names with no discovery request', async () => {

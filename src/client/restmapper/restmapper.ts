@@ -62,7 +62,7 @@ export class RESTMapper {
   private readonly transport: Transport;
   private readonly opts: RESTMapperOptions;
   private loaded: Loaded | undefined;
-  private loading: Promise<Loaded> | undefined;
+  private loading: Flight | undefined;
 
   constructor(transport: Transport, opts: RESTMapperOptions = {}) {
     this.transport = transport;
@@ -154,31 +154,67 @@ export class RESTMapper {
     return lookup(fresh.index);
   }
 
-  /** Reads discovery once for every caller waiting (single flight); `stale` is replaced, not reused. */
+  /**
+   * Reads discovery once for every caller waiting (single flight); `stale`
+   * is replaced, not reused. Each caller waits under its own signal; when
+   * every caller has given up (a watcher's per-request deadline, a stop),
+   * the read itself is abandoned, so the next caller starts a fresh one
+   * instead of waiting on a request lost with a dead connection.
+   */
   private load(signal: AbortSignal | undefined, stale?: Loaded): Promise<Loaded> {
     if (this.loaded && this.loaded !== stale) return Promise.resolve(this.loaded);
-    this.loading ??= (async () => {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const flight = this.loading ?? this.startLoad();
+    flight.waiters++;
+    return new Promise<Loaded>((resolve, reject) => {
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        flight.waiters--;
+        fn();
+      };
+      const onAbort = () =>
+        settle(() => {
+          if (flight.waiters === 0 && this.loading === flight) {
+            this.loading = undefined;
+            flight.abort.abort(new Error('discovery read abandoned: no caller waits for it'));
+          }
+          reject(signal?.reason);
+        });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      flight.promise.then(
+        (loaded) => settle(() => resolve(loaded)),
+        (err: unknown) => settle(() => reject(err)),
+      );
+    });
+  }
+
+  private startLoad(): Flight {
+    const abort = new AbortController();
+    const flight: Flight = { abort, waiters: 0, promise: Promise.resolve(undefined as unknown as Loaded) };
+    flight.promise = (async () => {
       try {
         this.discoveryReads++;
-        // Not the caller's signal: the read is shared, and one caller giving up must not fail the others.
-        const snapshot = await discoverResources(this.transport);
+        const snapshot = await discoverResources(this.transport, abort.signal);
         const loaded = { snapshot, index: indexGroups(snapshot.groups) };
         this.loaded = loaded;
         return loaded;
       } finally {
-        this.loading = undefined;
+        if (this.loading === flight) this.loading = undefined;
       }
     })();
-    return signal ? raceAbort(this.loading, signal) : this.loading;
+    // Waiters see the failure; an abandoned read's own rejection is nobody's.
+    flight.promise.catch(() => undefined);
+    this.loading = flight;
+    return flight;
   }
 }
 
-/** `p`, or a rejection with the signal's reason once it aborts. */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+/** One discovery read in flight, and how many callers wait for it. */
+interface Flight {
+  promise: Promise<Loaded>;
+  abort: AbortController;
+  waiters: number;
 }

@@ -85,7 +85,8 @@ export function validateType(s: Structural, data: unknown, path: string): OpenAP
 /** validator.go `stringValidator.Validate`: the first of maxLength, minLength, pattern to fail. */
 export function validateString(s: Structural, data: string, path: string): OpenAPIError[] {
   // values.go MaxLength/MinLength count runes (utf8.RuneCount), not UTF-16 units.
-  const runes = [...data].length;
+  if (s.maxLength === undefined && s.minLength === undefined && s.pattern === undefined) return [];
+  const runes = s.maxLength === undefined && s.minLength === undefined ? 0 : runeCount(data);
   if (s.maxLength !== undefined && runes > s.maxLength) {
     const message = `${path} in ${IN} should be at most ${s.maxLength} chars long`;
     return [{ code: 'tooLong', name: path, value: data, valid: s.maxLength, message }];
@@ -114,6 +115,20 @@ export function validateString(s: Structural, data: string, path: string): OpenA
     }
   }
   return [];
+}
+
+/** The code points of `data`, as `[...data].length` counts them (a lone surrogate is one). */
+function runeCount(data: string): number {
+  let n = 0;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < data.length) {
+      const d = data.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
 }
 
 /** formats.go `formatValidator` and values.go `FormatOf`. */

@@ -15,6 +15,9 @@ import { isDNS1035Label } from '../../kinds/validation-names.js';
 import { jsonKindOf } from '../../schema/go-text.js';
 import { invalidError, requiredError } from './errors.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
+import { hasBelow, trait } from './subtree.js';
+
+const EMBEDDED = trait((s) => s.embeddedResource);
 
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
@@ -24,7 +27,8 @@ export function validateEmbeddedResources(
   x: unknown,
   path = '',
 ): FieldError[] {
-  if (schema === undefined) return [];
+  // A subtree without embedded resources has nothing to report.
+  if (schema === undefined || !hasBelow(EMBEDDED, schema)) return [];
   const errors: FieldError[] = [];
   if (isJsonObject(x)) {
     if (schema.embeddedResource) errors.push(...validateEmbeddedResource(path, x));
@@ -35,9 +39,8 @@ export function validateEmbeddedResources(
       else if (extra) errors.push(...validateEmbeddedResources(extra, v, `${path}[${k}]`));
     }
   } else if (Array.isArray(x)) {
-    x.forEach((v, i) => {
-      errors.push(...validateEmbeddedResources(schema.items, v, `${path}[${i}]`));
-    });
+    for (let i = 0; i < x.length; i++)
+      errors.push(...validateEmbeddedResources(schema.items, x[i], `${path}[${i}]`));
   }
   return errors;
 }

@@ -8,6 +8,9 @@
 import type { FieldError } from '../../kinds/types.js';
 import { duplicateError, goJson, invalidError } from './errors.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
+import { hasBelow, trait } from './subtree.js';
+
+const SETS_AND_MAPS = trait((s) => s.listType === 'set' || s.listType === 'map');
 
 const child = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
@@ -28,6 +31,8 @@ export function validateListSetsAndMaps(
 }
 
 function validateValue(path: string, s: Structural, v: unknown): FieldError[] {
+  // A subtree without set or map lists has no duplicates to report.
+  if (!hasBelow(SETS_AND_MAPS, s)) return [];
   if (Array.isArray(v)) return validateArray(path, s, v);
   if (isJsonObject(v)) return validateListSetsAndMaps(path, s, v);
   return [];
@@ -40,10 +45,9 @@ function validateArray(path: string, s: Structural, list: unknown[]): FieldError
   } else if (s.listType === 'map') {
     errors.push(...validateListMap(path, s, list));
   }
-  if (s.items)
-    list.forEach((x, i) => {
-      errors.push(...validateValue(`${path}[${i}]`, s.items!, x));
-    });
+  if (s.items) {
+    for (let i = 0; i < list.length; i++) errors.push(...validateValue(`${path}[${i}]`, s.items, list[i]));
+  }
   return errors;
 }
 

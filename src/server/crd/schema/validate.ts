@@ -17,6 +17,7 @@
  */
 import type { FieldError } from '../../kinds/types.js';
 import { goQuote } from '../../schema/go-text.js';
+import { type CelHook, type Old, oldItem, runCel } from './cel-walk.js';
 import {
   IN,
   jsonEqual,
@@ -41,32 +42,7 @@ import { formatChecker } from './formats.js';
 import { validateListSetsAndMaps } from './list-type.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 
-/** What a {@link CelHook} knows of the node beyond its rules, value and path. */
-export interface CelNode {
-  schema: Structural;
-  /**
-   * The old value correlated with this one on update (validation.go `validateMap` by key,
-   * `validateArray` by a map list's keys); transition rules (`oldSelf`) run only with one.
-   */
-  old?: { value: unknown };
-  /** Whether the nearest correlated value is unchanged: its rule errors are then ratcheted. */
-  unchanged(): boolean;
-}
-
-/**
- * Hook for `x-kubernetes-validations`: called with each node's rules and value after the
- * OpenAPI checks, and with each allOf branch's rules on the same node (the evaluator lives in
- * ../cel; `rules` is the list to run, `node.schema` the node's schema). `exhausted` stops the walk once the
- * request's cost budget is spent (validation.go returns as soon as `remainingBudget < 0`).
- */
-export type CelHook = ((
-  rules: readonly unknown[],
-  value: unknown,
-  path: string,
-  node: CelNode,
-) => FieldError[]) & {
-  exhausted?: () => boolean;
-};
+export type { CelHook, CelNode } from './cel-walk.js';
 
 /** Options of {@link validateCustomObject}. */
 export interface ValidateOptions {
@@ -81,9 +57,6 @@ export interface ValidateOptions {
    */
   oldObject?: unknown;
 }
-
-/** The old value a new one is correlated with (k8s.io/apiserver cel/common `CorrelatedObject`). */
-type Old = { value: unknown } | undefined;
 
 /**
  * The field errors of `value` against `schema`, as validation.go `ValidateCustomResource`
@@ -119,7 +92,7 @@ export function validateCustomObject(
     else {
       const old = options.oldObject;
       const correlated = old === undefined || old === null ? undefined : { value: old };
-      errors.push(...runCel(schema, value, base ?? '', options.cel, correlated, () => false));
+      errors.push(...runCel(schema, value, base ?? '', options.cel, correlated));
     }
   }
   return errors;
@@ -177,42 +150,57 @@ interface Result {
  */
 function validateNode(s: Structural, data: unknown, path: string, old: Old, branch = false): Result {
   const r: Result = { errors: [], count: 0 };
-  const add = (errors: readonly OpenAPIError[], count = 0): void => {
-    r.errors.push(...errors);
-    r.count += count;
-  };
   const typed = s.types.length > 0 || s.format !== undefined;
   if (data === null || data === undefined) {
     // Only the type and common (enum) validators see a null, uncounted.
     if (typed) {
       const errors = validateType(s, null, path);
-      add(errors, errors.length === 0 ? 1 : 0);
+      add(r, errors, errors.length === 0 ? 1 : 0);
     }
-    add(validateEnum(s, null, path));
+    add(r, validateEnum(s, null, path), 0);
     return ratchet(r, data, old, branch);
   }
   if (typed) {
     const errors = validateType(s, data, path);
-    add(errors, errors.length === 0 ? 2 : 1);
+    add(r, errors, errors.length === 0 ? 2 : 1);
   }
-  const props = validateSchemaProps(s, data, path, old);
-  add(props.errors, props.count + 1);
+  // The schema-props validator counts 1 of its own plus its branches' matches.
+  if (hasComposites(s)) {
+    const props = validateSchemaProps(s, data, path, old);
+    add(r, props.errors, props.count + 1);
+  } else r.count += 2;
   if (typeof data === 'string') {
-    add(validateString(s, data, path), 1);
-    if (s.format !== undefined && formatChecker(s.format)) add(validateFormat(s.format, data, path), 1);
+    add(r, validateString(s, data, path), 1);
+    if (s.format !== undefined && formatChecker(s.format)) add(r, validateFormat(s.format, data, path), 1);
   }
-  if (typeof data === 'number') add(validateNumber(s, data, path), 2);
+  if (typeof data === 'number') add(r, validateNumber(s, data, path), 2);
   if (Array.isArray(data)) {
     const slice = validateSlice(s, data, path, old);
-    add(slice.errors, slice.count + 1);
+    add(r, slice.errors, slice.count + 1);
   }
-  add(validateEnum(s, data, path), 1);
+  add(r, validateEnum(s, data, path), 1);
   if (isJsonObject(data)) {
     const object = validateObject(s, data, path, old);
-    add(object.errors, object.count + 1);
+    add(r, object.errors, object.count + 1);
   }
   r.count++;
   return ratchet(r, data, old, branch);
+}
+
+/*
+ * The walk's helpers are module functions, not closures made per node: a closure per call
+ * costs an allocation (and, under a keepNames build such as tsx's, a defineProperty) per node.
+ */
+
+/** Adds a validator's errors and matches to `r`. */
+function add(r: Result, errors: readonly OpenAPIError[], count: number): void {
+  for (const e of errors) r.errors.push(e);
+  r.count += count;
+}
+
+/** Whether any of allOf, anyOf, oneOf or not is set. */
+function hasComposites(s: Structural): boolean {
+  return s.anyOf.length > 0 || s.oneOf.length > 0 || s.allOf.length > 0 || s.not !== undefined;
 }
 
 /**
@@ -228,19 +216,10 @@ function ratchet(r: Result, data: unknown, old: Old, branch: boolean): Result {
 
 /** `CorrelatedObject.Key`: the old object's value at a key; never for apiVersion and kind at the root. */
 function oldField(old: Old, key: string, path: string): Old {
-  if (old === undefined || !isJsonObject(old.value) || !(key in old.value)) return undefined;
+  if (old === undefined) return undefined;
+  if (!isJsonObject(old.value) || !(key in old.value)) return undefined;
   if (path === '' && (key === 'apiVersion' || key === 'kind')) return undefined;
   return { value: old.value[key] };
-}
-
-/** `CorrelatedObject.Index`: only a `map` list's items correlate, by their key fields. */
-function oldItem(old: Old, s: Structural, item: unknown): Old {
-  if (old === undefined || !Array.isArray(old.value) || s.listType !== 'map' || !isJsonObject(item))
-    return undefined;
-  const match = old.value.find(
-    (o) => isJsonObject(o) && s.listMapKeys.every((k) => jsonEqual(o[k] ?? null, item[k] ?? null)),
-  );
-  return match === undefined ? undefined : { value: match };
 }
 
 /** The failure kept for an anyOf/oneOf: the one that matched most, the first among equals. */
@@ -251,12 +230,6 @@ function better(best: Result | undefined, r: Result): Result {
 /** schema_props.go `schemaPropsValidator.Validate`: allOf, anyOf, oneOf and not. */
 function validateSchemaProps(s: Structural, data: unknown, path: string, old: Old): Result {
   const out: Result = { errors: [], count: 1 };
-  const merge = (r: Result | undefined): void => {
-    if (r === undefined) return;
-    out.errors.push(...r.errors);
-    out.count += r.count;
-  };
-  const composite = (message: string): OpenAPIError => ({ code: 'composite', name: path, message });
   if (s.anyOf.length > 0) {
     let best: Result | undefined;
     let success: Result | undefined;
@@ -269,8 +242,8 @@ function validateSchemaProps(s: Structural, data: unknown, path: string, old: Ol
       best = better(best, r);
     }
     if (success === undefined)
-      out.errors.push(composite(`${goQuote(path)} must validate at least one schema (anyOf)`));
-    merge(success ?? best);
+      out.errors.push(composite(path, `${goQuote(path)} must validate at least one schema (anyOf)`));
+    merge(out, success ?? best);
   }
   if (s.oneOf.length > 0) {
     let validated = 0;
@@ -286,37 +259,47 @@ function validateSchemaProps(s: Structural, data: unknown, path: string, old: Ol
     }
     if (validated !== 1) {
       const more = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
-      out.errors.push(composite(`${goQuote(path)} must validate one and only one schema (oneOf). ${more}`));
-      merge(best);
-    } else merge(success);
+      out.errors.push(
+        composite(path, `${goQuote(path)} must validate one and only one schema (oneOf). ${more}`),
+      );
+      merge(out, best);
+    } else merge(out, success);
   }
   if (s.allOf.length > 0) {
     let validated = 0;
     for (const sub of s.allOf) {
       const r = validateNode(sub, data, path, old, true);
       if (r.errors.length === 0) validated++;
-      merge(r);
+      merge(out, r);
     }
     if (validated !== s.allOf.length) {
       const more = validated === 0 ? '. None validated' : '';
-      out.errors.push(composite(`${goQuote(path)} must validate all the schemas (allOf)${more}`));
+      out.errors.push(composite(path, `${goQuote(path)} must validate all the schemas (allOf)${more}`));
     }
   }
   if (s.not && validateNode(s.not, data, path, old, true).errors.length === 0) {
-    out.errors.push(composite(`${goQuote(path)} must not validate the schema (not)`));
+    out.errors.push(composite(path, `${goQuote(path)} must not validate the schema (not)`));
   }
   return out;
+}
+
+function merge(out: Result, r: Result | undefined): void {
+  if (r !== undefined) add(out, r.errors, r.count);
+}
+
+function composite(path: string, message: string): OpenAPIError {
+  return { code: 'composite', name: path, message };
 }
 
 /** slice_validator.go `schemaSliceValidator.Validate`: items, then minItems, maxItems, uniqueItems. */
 function validateSlice(s: Structural, data: unknown[], path: string, old: Old): Result {
   const out: Result = { errors: [], count: 1 };
   if (s.items) {
-    data.forEach((v, i) => {
-      const r = validateNode(s.items!, v, `${path}[${i}]`, oldItem(old, s, v));
-      out.errors.push(...r.errors);
-      out.count += r.count;
-    });
+    for (let i = 0; i < data.length; i++) {
+      const v = data[i];
+      const r = validateNode(s.items, v, `${path}[${i}]`, oldItem(old, s, v));
+      add(out, r.errors, r.count);
+    }
   }
   const size = data.length;
   if (s.minItems !== undefined && size < s.minItems) {
@@ -336,11 +319,6 @@ function validateSlice(s: Structural, data: unknown[], path: string, old: Old): 
 /** object_validator.go `objectValidator.Validate`. */
 function validateObject(s: Structural, data: Record<string, unknown>, path: string, old: Old): Result {
   const out: Result = { errors: [], count: 0 };
-  const child = (schema: Structural, key: string, at: string): void => {
-    const r = validateNode(schema, data[key], at, oldField(old, key, path));
-    out.errors.push(...r.errors);
-    out.count += r.count;
-  };
   const keys = Object.keys(data);
   if (s.minProperties !== undefined && keys.length < s.minProperties) {
     const message = `${path} in ${IN} should have at least ${s.minProperties} properties`;
@@ -362,74 +340,23 @@ function validateObject(s: Structural, data: Record<string, unknown>, path: stri
     if (s.additionalProperties === false) {
       const message = `${path}.${key} in ${IN} is a forbidden property`;
       out.errors.push({ code: 'other', name: path, value: key, message });
-    } else if (extra) child(extra, key, `${path}.${key}`);
+    } else if (extra) {
+      const r = validateNode(extra, data[key], `${path}.${key}`, oldField(old, key, path));
+      add(out, r.errors, r.count);
+    }
   }
-  for (const [name, prop] of s.properties ?? []) {
-    if (name in data) child(prop, name, path === '' ? name : `${path}.${name}`);
+  if (s.properties !== undefined) {
+    for (const [name, prop] of s.properties) {
+      if (!(name in data)) continue;
+      const at = path === '' ? name : `${path}.${name}`;
+      const r = validateNode(prop, data[name], at, oldField(old, name, path));
+      add(out, r.errors, r.count);
+    }
   }
   for (const name of s.required) {
     if (!(name in data)) {
       const message = `${path}.${name} in ${IN} is required`;
       out.errors.push({ code: 'required', name: `${path}.${name}`, message });
-    }
-  }
-  return out;
-}
-
-/** The rules of the allOf branches of `s` and of theirs, each branch's own list. */
-function allOfRules(s: Structural): Array<readonly unknown[]> {
-  return s.allOf.flatMap((b) => [...(b.celRules.length > 0 ? [b.celRules] : []), ...allOfRules(b)]);
-}
-
-/** The result of `f`, computed once. */
-function once(f: () => boolean): () => boolean {
-  let v: boolean | undefined;
-  return () => (v ??= f());
-}
-
-/**
- * Each node's CEL rules handed to the hook, walking the value as the schema describes it
- * (pkg/apiserver/schema/cel/validation.go `Validator.validate`), with the old value each
- * correlates with: a property by key (`validateMap`), a map list's item by its keys
- * (`validateArray`, maplist.go). `unchanged` is the ratcheting question `shouldRatchetError`
- * asks of the nearest correlated value.
- */
-function runCel(
-  s: Structural,
-  value: unknown,
-  path: string,
-  cel: CelHook,
-  old: Old,
-  parentUnchanged: () => boolean,
-): FieldError[] {
-  if (value === null || value === undefined) return [];
-  const unchanged = old === undefined ? parentUnchanged : once(() => jsonEqual(value, old.value ?? null));
-  const node: CelNode = { schema: s, old, unchanged };
-  const out: FieldError[] = s.celRules.length > 0 ? cel(s.celRules, value, path, node) : [];
-  const stop = (): boolean => cel.exhausted?.() === true;
-  // An allOf branch's rules apply to the node's value (validation.go `AllOfValidators`).
-  for (const rules of allOfRules(s)) {
-    if (stop()) return out;
-    out.push(...cel(rules, value, path, node));
-  }
-  if (stop()) return out;
-  const present = (o: Old): Old =>
-    o === undefined || o.value === null || o.value === undefined ? undefined : o;
-  if (Array.isArray(value) && s.items) {
-    for (const [i, v] of value.entries()) {
-      out.push(...runCel(s.items, v, `${path}[${i}]`, cel, present(oldItem(old, s, v)), unchanged));
-      if (stop()) break;
-    }
-  } else if (isJsonObject(value)) {
-    const oldMap = old !== undefined && isJsonObject(old.value) ? old.value : undefined;
-    for (const [k, v] of Object.entries(value)) {
-      const named = s.properties?.get(k);
-      const sub = named ?? additionalSchema(s);
-      if (!sub) continue;
-      const at = named ? (path === '' ? k : `${path}.${k}`) : `${path}[${k}]`;
-      const o = oldMap !== undefined && k in oldMap ? { value: oldMap[k] } : undefined;
-      out.push(...runCel(sub, v, at, cel, present(o), unchanged));
-      if (stop()) break;
     }
   }
   return out;

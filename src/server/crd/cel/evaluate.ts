@@ -76,41 +76,67 @@ function evaluate(program: Program, vars: { self: unknown; oldSelf?: unknown }):
  * budget, and says `exhausted` once it is spent.
  */
 export function celHook(): CelHook {
-  let remaining = RUNTIME_COST_BUDGET;
+  const budget: Budget = { remaining: RUNTIME_COST_BUDGET };
   const hook: CelHook = (rules, value, pathIn, node) => {
     const errs: FieldError[] = [];
     const path = pathIn === '' ? '<nil>' : pathIn;
     const s = node.schema;
-    if (remaining <= 0) {
-      remaining = -1;
+    if (budget.remaining <= 0) {
+      budget.remaining = -1;
       return [invalid(path, typeOf(s), OUT_OF_BUDGET)];
     }
+    // The node's values as CEL sees them, converted once for all its rules.
+    const vals: NodeValues = { value, node, self: undefined, oldSelf: undefined, converted: false };
     for (const compiled of compiledRules(s, false, rules)) {
-      const stop = runRule(compiled, value, path, node, errs, (cost) => {
-        remaining -= cost;
-        return remaining;
-      });
-      if (stop) {
-        remaining = -1;
+      if (runRule(compiled, vals, path, errs, budget)) {
+        budget.remaining = -1;
         break;
       }
     }
     return errs;
   };
-  hook.exhausted = () => remaining < 0;
+  hook.exhausted = () => budget.remaining < 0;
   return hook;
 }
 
-/** One rule; true when no further rule may run. `spend` takes a cost and returns what is left. */
+/** What is left of one request's cost budget. */
+interface Budget {
+  remaining: number;
+}
+
+/** A node's value and old value, converted to CEL values on first use (values.go `UnstructuredToVal`). */
+interface NodeValues {
+  value: unknown;
+  node: CelNode;
+  self: unknown;
+  oldSelf: unknown;
+  converted: boolean;
+}
+
+function convert(vals: NodeValues): void {
+  if (vals.converted) return;
+  const s = vals.node.schema;
+  vals.self = toCel(vals.value, s);
+  vals.oldSelf = vals.node.old === undefined ? undefined : toCel(vals.node.old.value, s);
+  vals.converted = true;
+}
+
+/** Spends `cost` of the budget (none when 0) and returns what is left. */
+function spend(budget: Budget, cost: number): number {
+  budget.remaining -= cost;
+  return budget.remaining;
+}
+
+/** One rule; true when no further rule may run. */
 function runRule(
   compiled: CompiledRule,
-  value: unknown,
+  vals: NodeValues,
   path: string,
-  node: CelNode,
   errs: FieldError[],
-  spend: (cost: number) => number,
+  budget: Budget,
 ): boolean {
   const { rule, program } = compiled;
+  const node = vals.node;
   const s = node.schema;
   const type = typeOf(s);
   if (compiled.error !== undefined) {
@@ -120,8 +146,8 @@ function runRule(
   if (program === undefined) return false;
   const optional = rule.optionalOldSelf === true;
   if (program.usesOldSelf && node.old === undefined && !optional) return false;
-  const self = toCel(value, s);
-  const oldSelf = node.old === undefined ? undefined : toCel(node.old.value, s);
+  convert(vals);
+  const { self, oldSelf } = vals;
   const vars = {
     self,
     oldSelf: optional ? (oldSelf === undefined ? Optional.none() : Optional.of(oldSelf)) : oldSelf,
@@ -137,11 +163,11 @@ function runRule(
     );
     return true;
   }
-  if (result.cost > spend(0)) {
+  if (result.cost > spend(budget, 0)) {
     errs.push(invalid(path, type, OUT_OF_BUDGET));
     return true;
   }
-  spend(result.cost);
+  spend(budget, result.cost);
   if (!result.ok) {
     // cel-go's wording for a missing key (`types.NewErr("no such key: %v")`).
     const message = (result.error.message.split('\n')[0] ?? '').replace(/^No such key: /, 'no such key: ');
@@ -180,7 +206,7 @@ function runRule(
         );
       return true;
     }
-    if (m.cost > spend(0)) {
+    if (m.cost > spend(budget, 0)) {
       if (!ratchet)
         errs.push(
           invalid(
@@ -191,7 +217,7 @@ function runRule(
         );
       return true;
     }
-    spend(m.cost);
+    spend(budget, m.cost);
     // A message that fails, is not a string, is too long, has a line break or is empty is
     // logged upstream and the rule's message used instead.
     if (m.ok && typeof m.value === 'string') {

@@ -34,8 +34,20 @@ const RESERVED = new Set([
   'while',
 ]);
 
+/** Names escaped so far (property names repeat on every object): bounded, as object keys are the writer's. */
+const escaped = new Map<string, string | undefined>();
+const MAX_ESCAPED = 10_000;
+
 /** escaping.go `Escape`: the name CEL reads a property by, or undefined when it cannot. */
 export function escapeName(name: string): string | undefined {
+  if (escaped.has(name)) return escaped.get(name);
+  const out = escapeUncached(name);
+  if (escaped.size >= MAX_ESCAPED) escaped.clear();
+  escaped.set(name, out);
+  return out;
+}
+
+function escapeUncached(name: string): string | undefined {
   if (RESERVED.has(name)) return `__${name}__`;
   let out = '';
   for (let i = 0; i < name.length; i++) {

@@ -33,7 +33,8 @@ export function minSerializedSize(s: Structural | undefined): number {
   if (s?.intOrString) return 1;
   switch (s?.types.length === 1 ? s.types[0] : undefined) {
     case 'string':
-      return 2; // ""
+      // limits.go: MinDurationSizeJSON, JSONDateSize, MinDatetimeSizeJSON, MinStringSize.
+      return s!.format === 'duration' ? 3 : s!.format === 'date' ? 12 : s!.format === 'date-time' ? 21 : 2;
     case 'boolean':
       return 4; // true
     case 'integer':
@@ -54,9 +55,14 @@ export function minSerializedSize(s: Structural | undefined): number {
   }
 }
 
-/** The most elements (or characters) a value of the schema can have in one request. */
+/**
+ * The most elements (or bytes) a value of the schema can have in one request: the `MaxElements`
+ * of its declared type (schemas.go `SchemaDeclType` and its `estimate...` helpers).
+ */
 export function maxSize(s: Structural | undefined): number {
   if (s === undefined) return MAX_REQUEST_SIZE_BYTES;
+  // maxLength counts runes, sizes count bytes: a rune is up to 4 (estimateMaxElementsFromMaxLength).
+  if (s.intOrString) return s.maxLength !== undefined ? s.maxLength * 4 : MAX_REQUEST_SIZE_BYTES - 2;
   const type = s.types.length === 1 ? s.types[0] : undefined;
   if (type === 'array') {
     return s.maxItems ?? Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(s.items) + 1));
@@ -67,9 +73,20 @@ export function maxSize(s: Structural | undefined): number {
     // estimateMaxAdditionalPropertiesFromMinSize: a pair is the value's least size plus 6.
     return s.maxProperties ?? Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(extra) + 6));
   }
-  // maxLength counts runes, sizes count bytes: a rune is up to 4 (apiserver cel/types.go).
-  if (type === 'string' || s.intOrString)
-    return s.maxLength !== undefined && !s.intOrString ? s.maxLength * 4 : MAX_REQUEST_SIZE_BYTES - 2;
+  if (type === 'string') {
+    // Formats typed as bytes, durations and timestamps (estimateMaxStringLengthPerRequest).
+    if (s.format === 'byte') return s.maxLength ?? MAX_REQUEST_SIZE_BYTES - 2;
+    if (s.format === 'duration' || s.format === 'date-time') return 32; // MaxDurationSizeJSON, MaxDatetimeSizeJSON
+    if (s.format === 'date') return 12; // JSONDateSize
+    if (s.maxLength !== undefined) return s.maxLength * 4;
+    // estimateMaxStringEnumLength: the longest value's bytes (not times 4).
+    if (s.enum !== undefined && s.enum.length > 0)
+      return s.enum.reduce<number>(
+        (m, v) => (typeof v === 'string' ? Math.max(m, Buffer.byteLength(v)) : m),
+        0,
+      );
+    return MAX_REQUEST_SIZE_BYTES - 2;
+  }
   return 1;
 }
 

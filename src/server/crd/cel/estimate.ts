@@ -46,13 +46,17 @@ export function rootScope(s: Structural): Scope {
   ]);
 }
 
-/** A map's keys: strings of no declared length. */
-const KEYS: Structural = { types: ['string'] } as Structural;
-
+/**
+ * A comprehension variable: a list's element as its items' schema, a map's key as upstream's
+ * size estimator sees it, the `StringType` of the map's declared type, whose `MaxElements` is
+ * never set (compilation.go `sizeEstimator.EstimateSize` on `@keys`; types.go `NewMapType`):
+ * a key's size is 0, so string work on keys costs nothing beyond its call.
+ */
 function element(e: Estimate): Estimate {
   const s = e.schema;
   if (s === undefined) return { cost: 1, size: Number.POSITIVE_INFINITY, kind: 'unknown' };
-  return ofSchema(s.types.includes('array') ? s.items : KEYS, 1);
+  if (s.types.includes('array')) return ofSchema(s.items, 1);
+  return { cost: 1, size: 0, kind: 'string' };
 }
 
 const SAME_SIZE = new Set(['lowerAscii', 'upperAscii', 'trim', 'replace', 'substring', 'charAt', 'find']);
@@ -121,21 +125,33 @@ export function estimate(n: Node, scope: Scope): Estimate {
       }
       return { cost: sum + 1, size: 1, kind: 'scalar' };
     case '==':
-    case '!=':
-      if (l && r && l.kind === 'string' && r.kind === 'string')
-        return { cost: sum + 1 + factor(Math.min(l.size, r.size), TRAVERSAL), size: 1, kind: 'scalar' };
+    case '!=': {
+      // cost.go `Equals`: the smaller side's size times the traversal factor and no base cost
+      // (1 for scalars, whose size is 1; 0 against an empty string literal).
+      const sized = (p?: Estimate): boolean =>
+        p?.kind === 'string' || p?.kind === 'list' || p?.kind === 'map';
+      if (l && r && l.kind !== 'scalar' && r.kind !== 'scalar' && (sized(l) || sized(r)))
+        return { cost: sum + factor(Math.min(l.size, r.size), TRAVERSAL), size: 1, kind: 'scalar' };
       return { cost: sum + 1, size: 1, kind: 'scalar' };
+    }
     case '?:': {
       const [cond, a, b] = parts;
       return {
         cost: (cond?.cost ?? 0) + Math.max(a?.cost ?? 0, b?.cost ?? 0),
         size: Math.max(a?.size ?? 1, b?.size ?? 1),
-        kind: a?.kind ?? 'unknown',
+        kind: a?.kind === 'unknown' ? (b?.kind ?? 'unknown') : (a?.kind ?? 'unknown'),
+        // `has(self.x) ? self.x : []`: the branch with a schema says what its elements are.
+        schema: a?.schema ?? b?.schema,
       };
     }
     case '&&':
     case '||':
       return { cost: sum, size: 1, kind: 'scalar' };
+    case 'list':
+      // createListBaseCost, and a literal's size is its length (cost.go `costCreateList`).
+      return { cost: sum + 10, size: parts.length, kind: 'list' };
+    case 'map':
+      return { cost: sum + 30, size: (n.args as unknown[]).length, kind: 'map' };
     case 'rcall':
     case 'call':
       return call(n, parts, sum);
@@ -154,8 +170,11 @@ function call(n: Node, parts: Estimate[], sum: number): Estimate {
   const base = sum + 1;
   switch (name) {
     case 'size':
-    case 'has':
       return { cost: base, size: 1, kind: 'scalar' };
+    case 'has':
+      // A presence test costs 1 beside its operand's own cost, the select itself costing
+      // nothing (cost.go `costSelect` with `IsTestOnly`): the select's estimate already holds it.
+      return { cost: sum, size: 1, kind: 'scalar' };
     case 'contains':
       return {
         cost: base + mul(factor(target?.size ?? 0, TRAVERSAL), factor(first?.size ?? 0, TRAVERSAL)),
@@ -177,7 +196,9 @@ function call(n: Node, parts: Estimate[], sum: number): Estimate {
       // cel-go gives a conversion's result no size, whatever its argument.
       return { cost: base, size: Number.POSITIVE_INFINITY, kind: 'string' };
   }
-  const traverse = factor(target?.size ?? first?.size ?? 0, TRAVERSAL);
+  // `<format>.validate(s)` traverses its argument, not the format (library/cost.go).
+  const traversed = name === 'validate' ? first : (target ?? first);
+  const traverse = factor(traversed?.size ?? 0, TRAVERSAL);
   if (SAME_SIZE.has(name))
     return { cost: base + traverse, size: target?.size ?? Number.POSITIVE_INFINITY, kind: 'string' };
   if (TRAVERSE.has(name))

@@ -17,6 +17,7 @@ import {
   isValidLabelValue,
 } from '../../kinds/validation-names.js';
 import { quantityError } from '../../schema/quantity-syntax.js';
+import { registerNetwork } from './net.js';
 import { re2 } from './regex.js';
 import { celEqual } from './values.js';
 
@@ -272,6 +273,11 @@ export function registerKubernetesLibraries(env: Environment): void {
   registerURLs(env);
   registerQuantities(env);
   registerFormats(env);
+  registerNetwork(env);
+  // cel-go's checker lets any optional (an opaque type) be compared with null
+  // (checker/types.go `isLegacyNullable`), and at run time an optional never equals null
+  // (common/types/util.go `Equal`): `format.x().validate(s) == null` is always false.
+  env.registerOperator('optional<dyn> == null', () => false);
 }
 
 /** What README.md lists as supported, for the unsupported-function message. */

@@ -86,6 +86,8 @@ export function watchCommand(): Command {
     .action(async (resource: string, flags: WatchFlags) => {
       const kube = await connect(flags);
       let type: ResourceType;
+      // kubectl prints the mapper's warnings (a short name two groups use) this way.
+      kube.mapper.onWarning = (w) => process.stderr.write(`Warning: ${w}\n`);
       try {
         type = await kube.resolveType(resource);
       } catch (err) {

@@ -13,7 +13,7 @@ import type { RunningServer } from '../../src/server/index.js';
 import { runCli } from '../helpers/cli.js';
 import { installCrd, widgetCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
-import { startTestServer } from '../helpers/server.js';
+import { call, startTestServer } from '../helpers/server.js';
 
 let dir: string;
 let server: RunningServer;
@@ -115,5 +115,36 @@ describe('watchmark apply -f with custom objects', () => {
     expect(run.stderr()).toBe(
       `error: ${file}: no matches for kind "Ghost" in version "nowhere.io/v1" (ensure CRDs are installed first)\n`,
     );
+  });
+});
+
+describe('a short name two groups use', () => {
+  it("watch goes to the first group by priority and prints kubectl's warning", async () => {
+    await installCrd(server, widgetCrd({ group: 'zz.example.org' }));
+    const order = (await call(server, 'GET', '/apis')).body.groups.map((g: any) => g.name);
+    const [first, second] = order.filter((g: string) => g === 'example.com' || g === 'zz.example.org');
+    const watch = runCli([
+      'watch',
+      'wg',
+      '-n',
+      'demo',
+      '--kubeconfig',
+      kubeconfig,
+      '--for',
+      '500ms',
+      '-o',
+      'json',
+    ]);
+    expect(await watch.exit).toBe(0);
+    expect(watch.stderr()).toBe(
+      `Warning: short name "wg" could also match lower priority resource widgets.${second}\n`,
+    );
+    const listed = watch
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'initApply');
+    expect(listed.every((e) => e.object.apiVersion === `${first}/v1`)).toBe(true);
   });
 });

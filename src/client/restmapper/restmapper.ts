@@ -59,14 +59,15 @@ interface Loaded {
 export class RESTMapper {
   /** Discovery reads so far (each is 2 requests aggregated, or 2 + one per group version legacy). */
   discoveryReads = 0;
+  /** Where kubectl's warnings go (see {@link RESTMapperOptions.onWarning}); may be set any time. */
+  onWarning: ((message: string) => void) | undefined;
   private readonly transport: Transport;
-  private readonly opts: RESTMapperOptions;
   private loaded: Loaded | undefined;
   private loading: Flight | undefined;
 
   constructor(transport: Transport, opts: RESTMapperOptions = {}) {
     this.transport = transport;
-    this.opts = opts;
+    this.onWarning = opts.onWarning;
   }
 
   /** How the kept snapshot was read (`aggregated` or `legacy`); undefined before the first read. */
@@ -101,7 +102,7 @@ export class RESTMapper {
     const builtin = findBuiltin(name);
     if (builtin) return builtin;
     const found = await this.withRefresh(signal, (index) => {
-      const m = matchName(index, name, this.opts.onWarning);
+      const m = matchName(index, name, this.onWarning);
       return 'type' in m ? m.type : undefined;
     });
     if (found) return found;

@@ -1,13 +1,13 @@
 /**
  * RE2 patterns (cel-go's `matches`, apiserver library regex.go `find`/`findAll`) run as
- * JavaScript RegExps, translated by the schema's `re2ToJs`. RE2 matches in linear time, so a
+ * JavaScript RegExps, translated by the schema's `re2ToJs` (schema/re2.ts). RE2 matches in linear time, so a
  * rule cannot hang the API server with a pattern like `(a+)+$`; JavaScript's engine
  * backtracks. Patterns V8's linear-time engine takes run there, on inputs it reads as RE2
- * does (structural.ts `linearVariant`, `readsAsRunes`, shared with the schema's `pattern`);
+ * does (re2.ts `linearVariant`, `readsAsRunes`, shared with the schema's `pattern`);
  * the rest (non-ASCII patterns, named groups, inputs with astral characters) run on the
  * backtracking engine.
  */
-import { linearVariant, re2ToJs, readsAsRunes } from '../schema/structural.js';
+import { linearVariant, re2ToJs, readsAsRunes } from '../schema/re2.js';
 
 interface Compiled {
   /** The pattern on the backtracking engine, with RE2's rune semantics (`u`). */
@@ -19,7 +19,9 @@ interface Compiled {
 const cache = new Map<string, Compiled>();
 
 function compile(pattern: string): Compiled {
-  const { body, flags } = re2ToJs(pattern);
+  const js = re2ToJs(pattern);
+  if ('error' in js) throw new Error(js.error);
+  const { body, flags } = js;
   let full: RegExp;
   try {
     full = new RegExp(body, `${flags}g`);

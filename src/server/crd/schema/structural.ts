@@ -13,7 +13,7 @@
  * pkg/apiserver/validation/formats.go `StripUnsupportedFormatsPostProcessorForVersion` does
  * before kube-openapi ever sees the schema.
  */
-import { setFlagsFromString } from 'node:v8';
+import { compileRe2 } from './re2.js';
 
 /** JSONSchemaProps as apiextensions.k8s.io/v1 carries it, with the `x-kubernetes-*` extensions. */
 export interface CrdSchemaProps {
@@ -150,119 +150,10 @@ function keptFormat(type: string | undefined, format: string | undefined): strin
   }
 }
 
-const POSIX_CLASSES: Record<string, string> = {
-  alnum: '0-9A-Za-z',
-  alpha: 'A-Za-z',
-  ascii: '\\x00-\\x7F',
-  blank: '\\t ',
-  cntrl: '\\x00-\\x1F\\x7F',
-  digit: '0-9',
-  graph: '!-~',
-  lower: 'a-z',
-  print: ' -~',
-  punct: '!-\\/:-@\\[-`{-~',
-  space: '\\t\\n\\v\\f\\r ',
-  upper: 'A-Z',
-  word: '0-9A-Za-z_',
-  xdigit: '0-9A-Fa-f',
-};
-
-/**
- * An RE2 pattern (Go's regexp, which kube-openapi values.go `Pattern` compiles) in JavaScript's
- * syntax: a leading inline flag group `(?i)` (often after `^`, as in `^(?i)(abort|warn)?$`)
- * becomes a flag, `\A` and `\z` the input's ends, `(?P<name>` a named group, `[[:alpha:]]`
- * classes their ASCII ranges. Everything else reads the same in both.
- */
-export function re2ToJs(source: string): { body: string; flags: string } {
-  let body = '';
-  let flags = 'u';
-  let rest = source;
-  const inline = /^(\^?)\(\?([ims]+)\)/.exec(rest);
-  if (inline) {
-    rest = inline[1] + rest.slice(inline[0].length);
-    for (const f of inline[2]!) if (!flags.includes(f)) flags += f;
-  }
-  for (let i = 0; i < rest.length; i++) {
-    const ch = rest[i]!;
-    if (ch === '\\' && i + 1 < rest.length) {
-      const next = rest[i + 1]!;
-      body += next === 'A' ? '^' : next === 'z' ? '$' : ch + next;
-      i++;
-    } else if (rest.startsWith('(?P<', i)) {
-      body += '(?<';
-      i += 3;
-    } else if (rest.startsWith('[:', i)) {
-      const m = /^\[:(\^?)([a-z]+):\]/.exec(rest.slice(i));
-      const range = m ? POSIX_CLASSES[m[2]!] : undefined;
-      if (m && range !== undefined && m[1] === '') {
-        body += range;
-        i += m[0].length - 1;
-      } else body += ch;
-    } else body += ch;
-  }
-  return { body, flags };
-}
-
-/**
- * Whether V8's linear-time regexp engine is available: the `l` flag, behind
- * `--enable-experimental-regexp-engine` (which only makes that flag available; no other
- * RegExp changes). Go's regexp, like RE2, matches in linear time; JavaScript's default engine
- * backtracks, so `^(a+)+$` on 30 characters takes seconds and each more doubles it.
- */
-export const LINEAR_REGEXP_ENGINE: boolean = (() => {
-  try {
-    setFlagsFromString('--enable-experimental-regexp-engine');
-    // A variable flag: a literal `/a/l` would not parse where the engine is absent.
-    const linear = 'l';
-    return new RegExp('a', linear).test('a');
-  } catch {
-    return false;
-  }
-})();
-
-/**
- * `body` on the linear-time engine, when it takes the pattern (ASCII, no named groups or
- * Unicode escapes, no backreferences or lookarounds, which RE2 has neither); it reads code
- * units, so use it only where {@link readsAsRunes} says the input reads the same.
- */
-export function linearVariant(body: string, flags: string): RegExp | undefined {
-  if (!LINEAR_REGEXP_ENGINE || !/^[\x20-\x7e]*$/.test(body) || /\\[pPu]|\(\?</.test(body)) return undefined;
-  try {
-    return new RegExp(body, `${flags.replace('u', '')}l`);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether an ASCII pattern without `u` reads `input` as with `u` (`flags`: the `u` pattern's). */
-export function readsAsRunes(input: string, flags: string): boolean {
-  if (!flags.includes('u')) return true;
-  if (/[\uD800-\uDFFF]/.test(input)) return false;
-  // Caseless matching folds non-ASCII letters only in Unicode mode.
-  return !flags.includes('i') || !/[\u0080-\uFFFF]/.test(input);
-}
-
+/** values.go `Pattern`: Go's `regexp.Compile`, here as a JavaScript RegExp (re2.ts). */
 function compilePattern(source: string): CompiledPattern {
-  const { body, flags } = re2ToJs(source);
-  // `u` makes classes rune-based as in Go; a pattern only the looser mode reads is tried there.
-  let regexp: RegExp;
-  try {
-    regexp = new RegExp(body, flags);
-  } catch {
-    try {
-      regexp = new RegExp(body, flags.replace('u', ''));
-    } catch (err) {
-      return { source, error: (err as Error).message };
-    }
-  }
-  // Matching in linear time as Go does, where that engine reads the input the same.
-  const linear = linearVariant(body, regexp.flags);
-  if (linear !== undefined) {
-    const backtracking = regexp.test.bind(regexp);
-    regexp.test = (input: string): boolean =>
-      readsAsRunes(input, regexp.flags) ? linear.test(input) : backtracking(input);
-  }
-  return { source, regexp };
+  const compiled = compileRe2(source);
+  return 'error' in compiled ? { source, error: compiled.error } : { source, regexp: compiled.regexp };
 }
 
 /**

@@ -1,0 +1,379 @@
+/**
+ * RE2 patterns (Go's regexp, which kube-openapi validate/values.go `Pattern` and cel-go's
+ * `matches` compile) as JavaScript RegExps that match the same strings. Go's syntax is read
+ * with its own rules (regexp/syntax parse.go with the Perl flags: `parse`, `parsePerlFlags`,
+ * `parseClass`, `parseEscape`, `parseUnicodeClass`, `parseNamedClass`, perl_groups.go) and
+ * written out in a JavaScript form whose meaning does not hang on JavaScript's flags: `.` is
+ * `[^\n]` (Go's `.` takes `\r`), `\s` `\d` `\w` and POSIX classes are their ASCII sets,
+ * `(?i)` is expanded into case-folded classes (re2-fold.ts), `(?m)` anchors are lookarounds
+ * on `\n` alone, `(?U)` swaps greedy and lazy repetition, `\Q...\E` are literals, `\p{Greek}`
+ * is `\p{Script=Greek}`. Without `(?m)`, Go's `^` and `$` are the text's ends (`OneLine`), as
+ * JavaScript's are without its `m` flag. The source is read with the `u` flag (runes, as Go).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { escapeRune, foldExtras, orbitOf } from './re2-fold.js';
+import { re2Error, re2SyntaxError } from './re2-syntax.js';
+
+/** A pattern in JavaScript (`new RegExp(body, flags)`), or Go's reason for refusing it. */
+export type Re2Translation = { body: string; flags: string } | { error: string };
+
+type Ranges = ReadonlyArray<readonly [number, number]>;
+interface Flags {
+  i: boolean;
+  m: boolean;
+  s: boolean;
+  U: boolean;
+}
+
+const r = (s: string): Ranges =>
+  s.split(' ').map((p) => [p.codePointAt(0)!, p.codePointAt(p.length - 1)!] as const);
+/** perl_groups.go `perlGroup` and `posixGroup`: ASCII only, whatever the input's runes. */
+const PERL: Record<string, Ranges> = {
+  d: r('09'),
+  s: [
+    [0x09, 0x0a],
+    [0x0c, 0x0d],
+    [0x20, 0x20],
+  ],
+  w: r('09 AZ __ az'),
+};
+const POSIX: Record<string, Ranges> = {
+  alnum: r('09 AZ az'),
+  alpha: r('AZ az'),
+  ascii: [[0, 0x7f]],
+  blank: [
+    [0x09, 0x09],
+    [0x20, 0x20],
+  ],
+  cntrl: [
+    [0, 0x1f],
+    [0x7f, 0x7f],
+  ],
+  digit: r('09'),
+  graph: r('!~'),
+  lower: r('az'),
+  print: [[0x20, 0x7e]],
+  punct: r('!/ :@ [` {~'),
+  space: [
+    [0x09, 0x0d],
+    [0x20, 0x20],
+  ],
+  upper: r('AZ'),
+  word: r('09 AZ __ az'),
+  xdigit: r('09 AF af'),
+};
+/** Go's unicode.Categories: JavaScript's General_Category values, but `C` leaves out Cn. */
+const CATEGORIES = new Set(
+  'C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(
+    ' ',
+  ),
+);
+
+function complement(ranges: Ranges): Ranges {
+  const out: Array<[number, number]> = [];
+  let next = 0;
+  for (const [lo, hi] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    if (lo > next) out.push([next, lo - 1]);
+    next = Math.max(next, hi + 1);
+  }
+  if (next <= 0x10ffff) out.push([next, 0x10ffff]);
+  return out;
+}
+
+const rangesSource = (ranges: Ranges): string =>
+  ranges.map(([lo, hi]) => escapeRune(lo, true) + (hi > lo ? `-${escapeRune(hi, true)}` : '')).join('');
+
+/** A class of `items` (class-body sources), folded under `(?i)` before it is negated, as Go does. */
+function classSource(items: string[], negated: boolean, fold: boolean): string {
+  let body = items.join('');
+  if (fold) {
+    const member = new RegExp(`^[${body}]$`, 'u');
+    body += foldExtras((cp) => member.test(String.fromCodePoint(cp)))
+      .map((cp) => escapeRune(cp, true))
+      .join('');
+  }
+  return `[${negated ? '^' : ''}${body}]`;
+}
+
+function literal(cp: number, fold: boolean): string {
+  const orbit = fold ? orbitOf(cp) : [cp];
+  return orbit.length > 1 ? `[${orbit.map((c) => escapeRune(c, true)).join('')}]` : escapeRune(cp);
+}
+
+/** parse.go `parseEscape` on a pattern Go takes: the rune an escape stands for. */
+function escapedRune(re: string, at: number): { rune: number; end: number } {
+  const c = re[at + 1]!;
+  const octal = /^[0-7]{1,3}/.exec(re.slice(at + 1))?.[0] ?? '';
+  if (octal !== '' && (c === '0' || octal.length > 1))
+    return { rune: Number.parseInt(octal, 8), end: at + 1 + octal.length };
+  if (c === 'x') {
+    const braced = /^\{([0-9A-Fa-f]+)\}/.exec(re.slice(at + 2));
+    if (braced) return { rune: Number.parseInt(braced[1]!, 16), end: at + 2 + braced[0].length };
+    return { rune: Number.parseInt(re.slice(at + 2, at + 4), 16), end: at + 4 };
+  }
+  const i = 'afnrtv'.indexOf(c);
+  if (i >= 0) return { rune: [7, 12, 10, 13, 9, 11][i]!, end: at + 2 };
+  const rune = re.codePointAt(at + 1)!;
+  return { rune, end: at + 1 + String.fromCodePoint(rune).length };
+}
+
+/** parse.go `parseUnicodeClass` at `\p`/`\P`: the positive set's class-body source, and its sign. */
+function unicodeClass(
+  re: string,
+  at: number,
+): { end: number; items: string; negated: boolean } | { error: string } {
+  let negated = re[at + 1] === 'P';
+  let end: number;
+  let name: string;
+  if (re[at + 2] === '{') {
+    end = re.indexOf('}', at) + 1;
+    name = re.slice(at + 3, end - 1);
+  } else {
+    name = String.fromCodePoint(re.codePointAt(at + 2)!);
+    end = at + 2 + name.length;
+  }
+  if (name.startsWith('^')) {
+    negated = !negated;
+    name = name.slice(1);
+  }
+  const items =
+    name === 'Any'
+      ? '\\u0000-\\u{10ffff}'
+      : name === 'C'
+        ? '\\p{Cc}\\p{Cf}\\p{Co}\\p{Cs}'
+        : CATEGORIES.has(name)
+          ? `\\p{${name}}`
+          : `\\p{Script=${name}}`;
+  try {
+    if (name === '' || !/^[A-Za-z_]+$/.test(name)) throw new Error(name);
+    new RegExp(`[${items}]`, 'u');
+  } catch {
+    return re2Error('invalid character class range', re.slice(at, end));
+  }
+  return { end, items, negated };
+}
+
+/**
+ * The complement of a Unicode class's items, inside brackets: `\P{X}`; Go's `C` (Cc, Cf, Co,
+ * Cs) is JavaScript's `C` without Cn, so its complement is `\P{C}` and Cn. Under `(?i)` the
+ * complement is not folded before it is negated as Go does (`(?i)[\PL]`, rarely written).
+ */
+function negatedItems(items: string): string {
+  if (items.startsWith('\\u0000')) return '';
+  if (items.startsWith('\\p{Cc}')) return '\\P{C}\\p{Cn}';
+  return items.replace('\\p', '\\P');
+}
+
+/** parse.go `parseClass` on a pattern Go takes: `[...]` at `start` in JavaScript. */
+function bracketClass(
+  re: string,
+  start: number,
+  fold: boolean,
+): { end: number; source: string } | { error: string } {
+  let t = start + 1;
+  const negated = re[t] === '^';
+  if (negated) t++;
+  const items: string[] = [];
+  for (let first = true; first || re[t] !== ']'; first = false) {
+    const posix = re.startsWith('[:', t) ? re.indexOf(':]', t + 2) : -1;
+    if (posix >= 0) {
+      const name = re.slice(t + 2, posix);
+      const set = POSIX[name.replace(/^\^/, '')]!;
+      items.push(rangesSource(name.startsWith('^') ? complement(set) : set));
+      t = posix + 2;
+      continue;
+    }
+    const perl = re[t] === '\\' ? PERL[re[t + 1]!.toLowerCase()] : undefined;
+    if (perl !== undefined && /[dswDSW]/.test(re[t + 1]!)) {
+      items.push(rangesSource(re[t + 1] === re[t + 1]!.toUpperCase() ? complement(perl) : perl));
+      t += 2;
+      continue;
+    }
+    if (re[t] === '\\' && (re[t + 1] === 'p' || re[t + 1] === 'P')) {
+      const u = unicodeClass(re, t);
+      if ('error' in u) return u;
+      items.push(u.negated ? negatedItems(u.items) : u.items);
+      t = u.end;
+      continue;
+    }
+    const rune = (at: number) =>
+      re[at] === '\\'
+        ? escapedRune(re, at)
+        : { rune: re.codePointAt(at)!, end: at + String.fromCodePoint(re.codePointAt(at)!).length };
+    const lo = rune(t);
+    if (re[lo.end] === '-' && re[lo.end + 1] !== ']') {
+      const hi = rune(lo.end + 1);
+      items.push(`${escapeRune(lo.rune, true)}-${escapeRune(hi.rune, true)}`);
+      t = hi.end;
+    } else {
+      items.push(escapeRune(lo.rune, true));
+      t = lo.end;
+    }
+  }
+  return { end: t + 1, source: classSource(items, negated, fold) };
+}
+
+/**
+ * `source` (Go's RE2 syntax) as a JavaScript pattern for the `u` flag, or Go's refusal in
+ * `regexp.Compile`'s words (re2-syntax.ts, and unknown Unicode class names here).
+ */
+export function re2ToJs(source: string): Re2Translation {
+  const syntax = re2SyntaxError(source);
+  if (syntax.error !== undefined) return { error: syntax.error };
+  const re = source;
+  let out = '';
+  let flags: Flags = { i: false, m: false, s: false, U: false };
+  const groups: Array<{ flags: Flags; start: number }> = [];
+  let atom = -1; // where in `out` the atom a repetition applies to starts
+  let assertion = false; // that atom is an assertion, which JavaScript repeats only in a group
+  const push = (src: string, isAssertion = false): void => {
+    atom = out.length;
+    assertion = isAssertion;
+    out += src;
+  };
+  let i = 0;
+  while (i < re.length) {
+    const c = re[i]!;
+    if (c === '(') {
+      const named = /^\(\?P?<[A-Za-z0-9_]+>/.exec(re.slice(i));
+      const flagGroup = named ? null : /^\(\?([imsU]*)(?:-([imsU]*))?([:)])/.exec(re.slice(i));
+      i += named ? named[0].length : flagGroup ? flagGroup[0].length : 1;
+      const inner = { ...flags };
+      for (const f of flagGroup?.[1] ?? '') inner[f as keyof Flags] = true;
+      for (const f of flagGroup?.[2] ?? '') inner[f as keyof Flags] = false;
+      // `(?i)` changes the flags to the end of the enclosing group; `(?i:` only inside its own.
+      if (flagGroup?.[3] === ')') {
+        flags = inner;
+        continue;
+      }
+      groups.push({ flags, start: out.length });
+      flags = inner;
+      // Names are Go's business only; a capture is a capture (JavaScript refuses names like `1a`).
+      out += flagGroup ? '(?:' : '(';
+      atom = -1;
+    } else if (c === ')') {
+      const group = groups.pop()!;
+      flags = group.flags;
+      out += ')';
+      atom = group.start;
+      assertion = false;
+      i++;
+    } else if (c === '|') {
+      out += '|';
+      atom = -1;
+      i++;
+    } else if (c === '^' || c === '$') {
+      // parse.go: `^`/`$` are the text's ends (OneLine) unless `(?m)`, then also at a `\n`.
+      push(flags.m ? (c === '^' ? '(?<![^\\n])' : '(?![^\\n])') : c, true);
+      i++;
+    } else if (c === '.') {
+      push(flags.s ? '[^]' : '[^\\n]');
+      i++;
+    } else if ('*+?{'.includes(c)) {
+      const count = c === '{' ? /^\{(0|[1-9][0-9]*)(,(0|[1-9][0-9]*)?)?\}/.exec(re.slice(i)) : [c];
+      if (count === null) {
+        push(literal(0x7b, false)); // a `{` that starts no count is a literal
+        i++;
+        continue;
+      }
+      i += count[0].length;
+      let lazy = re[i] === '?';
+      if (lazy) i++;
+      if (flags.U) lazy = !lazy;
+      if (assertion) out = `${out.slice(0, atom)}(?:${out.slice(atom)})`;
+      assertion = false;
+      out += count[0] + (lazy ? '?' : '');
+    } else if (c === '[') {
+      const cls = bracketClass(re, i, flags.i);
+      if ('error' in cls) return cls;
+      push(cls.source);
+      i = cls.end;
+    } else if (c === '\\') {
+      const next = re[i + 1]!;
+      if ('AzbB'.includes(next)) {
+        // `\b` is an ASCII word boundary in Go, as in JavaScript without `i`.
+        push(next === 'A' ? '^' : next === 'z' ? '$' : `\\${next}`, true);
+        i += 2;
+      } else if (next === 'Q') {
+        const close = re.indexOf('\\E', i + 2);
+        const text = re.slice(i + 2, close < 0 ? re.length : close);
+        for (const ch of text) push(literal(ch.codePointAt(0)!, flags.i));
+        i = close < 0 ? re.length : close + 2;
+      } else if (/[dswDSW]/.test(next)) {
+        const set = PERL[next.toLowerCase()]!;
+        push(classSource([rangesSource(set)], next !== next.toLowerCase(), flags.i));
+        i += 2;
+      } else if (next === 'p' || next === 'P') {
+        const u = unicodeClass(re, i);
+        if ('error' in u) return u;
+        push(classSource([u.items], u.negated, flags.i));
+        i = u.end;
+      } else {
+        const e = escapedRune(re, i);
+        push(literal(e.rune, flags.i));
+        i = e.end;
+      }
+    } else {
+      const cp = re.codePointAt(i)!;
+      push(literal(cp, flags.i));
+      i += String.fromCodePoint(cp).length;
+    }
+  }
+  return { body: out, flags: 'u' };
+}
+
+/**
+ * Whether V8's linear-time regexp engine is available: the `l` flag, behind
+ * `--enable-experimental-regexp-engine` (which only makes that flag available; no other
+ * RegExp changes). Go's regexp, like RE2, matches in linear time; JavaScript's default engine
+ * backtracks, so `^(a+)+$` on 30 characters takes seconds and each more doubles it.
+ */
+export const LINEAR_REGEXP_ENGINE: boolean = (() => {
+  try {
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    // A variable flag: a literal `/a/l` would not parse where the engine is absent.
+    const linear = 'l';
+    return new RegExp('a', linear).test('a');
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * `body` on the linear-time engine, when it takes the pattern (no Unicode property classes or
+ * astral runes, which need `u`, which that engine lacks; no lookarounds, which `(?m)` anchors
+ * use); it reads code units, so use it only where {@link readsAsRunes} says the input reads the
+ * same. The translation's source otherwise reads the same with and without `u`.
+ */
+export function linearVariant(body: string, flags: string): RegExp | undefined {
+  if (!LINEAR_REGEXP_ENGINE || !/^[\x20-\x7e]*$/.test(body) || /\\[pP]|\\u\{/.test(body)) return undefined;
+  try {
+    return new RegExp(body, `${flags.replace('u', '')}l`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a pattern without `u` reads `input` as with `u`: no surrogate pairs to split. */
+export function readsAsRunes(input: string, flags: string): boolean {
+  return !flags.includes('u') || !/[\uD800-\uDFFF]/.test(input);
+}
+
+/** A compiled pattern: `test` runs on the linear-time engine where it can. */
+export function compileRe2(source: string): { regexp: RegExp } | { error: string } {
+  const js = re2ToJs(source);
+  if ('error' in js) return js;
+  let regexp: RegExp;
+  try {
+    regexp = new RegExp(js.body, js.flags);
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+  const linear = linearVariant(js.body, js.flags);
+  if (linear !== undefined) {
+    const backtracking = regexp.test.bind(regexp);
+    regexp.test = (input: string): boolean =>
+      readsAsRunes(input, js.flags) ? linear.test(input) : backtracking(input);
+  }
+  return { regexp };
+}

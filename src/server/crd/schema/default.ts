@@ -19,14 +19,30 @@ function copyJson(v: unknown): unknown {
   return v === undefined ? null : structuredClone(v);
 }
 
+const defaultedCache = new WeakMap<Structural, Array<[string, Structural, unknown]>>();
+
+/**
+ * The properties of `s` with a default to apply, found once per schema node. Upstream skips a
+ * default whose value is null (`prop.Default.Object == nil`).
+ */
+function defaulted(s: Structural): Array<[string, Structural, unknown]> {
+  let out = defaultedCache.get(s);
+  if (out === undefined) {
+    out = [];
+    for (const [k, prop] of s.properties ?? []) {
+      if (prop.default !== undefined && prop.default.value !== null) out.push([k, prop, prop.default.value]);
+    }
+    defaultedCache.set(s, out);
+  }
+  return out;
+}
+
 /** algorithm.go `Default`: applies `schema`'s defaults to `x` in place. */
 export function applyDefaults(x: unknown, s: Structural | undefined): void {
   if (s === undefined) return;
   if (isJsonObject(x)) {
-    for (const [k, prop] of s.properties ?? []) {
-      // Upstream skips a default whose value is null (`prop.Default.Object == nil`).
-      if (prop.default === undefined || prop.default.value === null) continue;
-      if (!(k in x) || isNonNullableNull(x[k], prop)) x[k] = copyJson(prop.default.value);
+    for (const [k, prop, value] of defaulted(s)) {
+      if (!(k in x) || isNonNullableNull(x[k], prop)) x[k] = copyJson(value);
     }
     const extra = additionalSchema(s);
     for (const k of Object.keys(x)) {

@@ -14,6 +14,9 @@
 import { strictPath } from '../../schema/issue-text.js';
 import { checkerOf, runCheck } from '../../schema/typed-check.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
+import { hasBelow, trait } from './subtree.js';
+
+const EMBEDDED = trait((s) => s.embeddedResource);
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -62,7 +65,8 @@ const child = (path: string, key: string): string => (path === '' ? key : `${pat
 
 /** algorithm.go `coercer.coerce` with DropInvalidFields and ReturnUnknownFieldPaths. */
 function coerce(x: unknown, s: Structural | undefined, path: string, unknown: string[]): void {
-  if (s === undefined) return;
+  // Only embedded resources are coerced: a subtree without one is left as it is.
+  if (s === undefined || !hasBelow(EMBEDDED, s)) return;
   if (isJsonObject(x)) {
     if (s.embeddedResource) {
       for (const k of ['apiVersion', 'kind']) if (k in x && typeof x[k] !== 'string') delete x[k];
@@ -75,8 +79,6 @@ function coerce(x: unknown, s: Structural | undefined, path: string, unknown: st
       else if (extra) coerce(v, extra, `${path}[${k}]`, unknown);
     }
   } else if (Array.isArray(x)) {
-    x.forEach((v, i) => {
-      coerce(v, s.items, `${path}[${i}]`, unknown);
-    });
+    for (let i = 0; i < x.length; i++) coerce(x[i], s.items, `${path}[${i}]`, unknown);
   }
 }

@@ -42,9 +42,9 @@ export function pruneUnknownFields(
     // The root is always treated as an embedded resource.
     s = s ? { ...s, embeddedResource: true } : rootOnly();
   }
-  const pruned: string[] = [];
-  prune(obj, s, '', pruned);
-  return pruned.sort(byteOrder);
+  const walk: Walk = { at: [], pruned: [] };
+  prune(obj, s, walk);
+  return walk.pruned.sort(byteOrder);
 }
 
 function rootOnly(): Structural {
@@ -66,18 +66,39 @@ function rootOnly(): Structural {
   };
 }
 
-const keyPath = (parent: string, key: string): string => (parent === '' ? key : `${parent}.${key}`);
+/**
+ * Where the walk is, as the path's segments (a key, or an index as a number), and what it
+ * pruned: a path is spelled out only for a field that is pruned, not for every field visited.
+ */
+interface Walk {
+  at: Array<string | number>;
+  pruned: string[];
+}
+
+/** The path of `key` under the walk's position: `spec.items[0].bar`. */
+function pathOf(walk: Walk, key: string): string {
+  let out = '';
+  for (const seg of walk.at) out += typeof seg === 'number' ? `[${seg}]` : out === '' ? seg : `.${seg}`;
+  return out === '' ? key : `${out}.${key}`;
+}
+
+/** `prune` (or `skipPrune`) of the value at `key` of `x`, one level down. */
+function pruneAt(x: Record<string, unknown>, key: string, s: Structural | undefined, walk: Walk): void {
+  walk.at.push(key);
+  prune(x[key], s, walk);
+  walk.at.pop();
+}
 
 /** algorithm.go `prune`. */
-function prune(x: unknown, s: Structural | undefined, path: string, pruned: string[]): void {
+function prune(x: unknown, s: Structural | undefined, walk: Walk): void {
   if (s?.preserveUnknownFields) {
-    skipPrune(x, s, path, pruned);
+    skipPrune(x, s, walk);
     return;
   }
   if (isJsonObject(x)) {
     if (s === undefined) {
       for (const k of Object.keys(x)) {
-        pruned.push(keyPath(path, k));
+        walk.pruned.push(pathOf(walk, k));
         delete x[k];
       }
       return;
@@ -85,34 +106,37 @@ function prune(x: unknown, s: Structural | undefined, path: string, pruned: stri
     for (const k of Object.keys(x)) {
       if (s.embeddedResource && META_FIELDS.has(k)) continue;
       const prop = s.properties?.get(k);
-      if (prop) prune(x[k], prop, keyPath(path, k), pruned);
-      else if (s.additionalProperties !== undefined)
-        prune(x[k], additionalSchema(s), keyPath(path, k), pruned);
+      if (prop) pruneAt(x, k, prop, walk);
+      else if (s.additionalProperties !== undefined) pruneAt(x, k, additionalSchema(s), walk);
       else {
-        if (!META_FIELDS.has(k) || path !== '') pruned.push(keyPath(path, k));
+        if (!META_FIELDS.has(k) || !walk.at.every((seg) => seg === '')) walk.pruned.push(pathOf(walk, k));
         delete x[k];
       }
     }
   } else if (Array.isArray(x)) {
-    x.forEach((v, i) => {
-      prune(v, s?.items, `${path}[${i}]`, pruned);
-    });
+    const items = s?.items;
+    for (let i = 0; i < x.length; i++) {
+      walk.at.push(i);
+      prune(x[i], items, walk);
+      walk.at.pop();
+    }
   }
 }
 
 /** algorithm.go `skipPrune`: unknown fields stay; known ones are pruned by their own schema. */
-function skipPrune(x: unknown, s: Structural, path: string, pruned: string[]): void {
+function skipPrune(x: unknown, s: Structural, walk: Walk): void {
   if (isJsonObject(x)) {
     for (const k of Object.keys(x)) {
       if (s.embeddedResource && META_FIELDS.has(k)) continue;
       const prop = s.properties?.get(k);
-      if (prop) prune(x[k], prop, keyPath(path, k), pruned);
-      else if (s.additionalProperties !== undefined)
-        prune(x[k], additionalSchema(s), keyPath(path, k), pruned);
+      if (prop) pruneAt(x, k, prop, walk);
+      else if (s.additionalProperties !== undefined) pruneAt(x, k, additionalSchema(s), walk);
     }
   } else if (Array.isArray(x) && s.items) {
-    x.forEach((v, i) => {
-      skipPrune(v, s.items!, `${path}[${i}]`, pruned);
-    });
+    for (let i = 0; i < x.length; i++) {
+      walk.at.push(i);
+      skipPrune(x[i], s.items, walk);
+      walk.at.pop();
+    }
   }
 }

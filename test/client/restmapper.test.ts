@@ -13,6 +13,7 @@ import { Transport } from '../../src/client/http/transport.js';
 import { discoverResources } from '../../src/client/restmapper/discovery-documents.js';
 import { NoResourceTypeError, RESTMapper } from '../../src/client/restmapper/restmapper.js';
 import type { WatcherEvent } from '../../src/client/watch/watcher-types.js';
+import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { installCrd, widgetCrd } from '../helpers/crds.js';
@@ -181,6 +182,20 @@ describe('RESTMapper', () => {
     const mapper = new RESTMapper(legacyTransport);
     expect(await mapper.resourceFor('wg')).toEqual(widgetType);
     expect(mapper.discoverySource).toBe('legacy');
+  });
+});
+
+describe('discovery and the client-side rate limit', () => {
+  it("a legacy read's many requests go through the discovery bucket, not the client's (qps 5, burst 10)", async () => {
+    const { server, kube } = await serverWithWidgets();
+    for (const g of ['a.io', 'b.io', 'c.io', 'd.io', 'e.io'])
+      await installCrd(server, widgetCrd({ group: g }));
+    // A clock that never moves: a request waiting for a token of the client's bucket would wait forever.
+    const legacy = new LegacyDiscoveryTransport(kube.transport.connection, { clock: new ManualClock() });
+    cleanups.push(async () => legacy.close());
+    const snapshot = await discoverResources(legacy);
+    expect(snapshot.requests).toBeGreaterThan(10);
+    expect(snapshot.groups.map((g) => g.name)).toContain('e.io');
   });
 });
 

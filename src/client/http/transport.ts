@@ -20,6 +20,13 @@ export interface ApiRequest {
   accept?: string;
   signal?: AbortSignal;
   /**
+   * A discovery request: spaced by the discovery bucket (kubectl's 50 qps,
+   * burst 300), not the client's, as kubectl gives its discovery client its
+   * own limits (cli-runtime genericclioptions/config_flags.go,
+   * `ToDiscoveryClient`): legacy discovery asks once per group version.
+   */
+  discovery?: boolean;
+  /**
    * For {@link Transport.request}: give up (TransportError ETIMEDOUT) when the
    * whole answer has not arrived in this many ms; overrides the transport's
    * `requestTimeoutMs`; 0 waits forever. Streams have no such deadline.
@@ -62,6 +69,7 @@ const SERVER_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREAC
 export class Transport {
   readonly connection: ClusterConnection;
   private readonly limiter: TokenBucket;
+  private readonly discoveryLimiter: TokenBucket;
   private readonly userAgent: string;
   private readonly requestTimeoutMs: number;
   private readonly clock: Clock;
@@ -80,6 +88,8 @@ export class Transport {
     this.servers = [...new Set(urls)].map((u) => new URL(u));
     this.clock = opts.clock ?? systemClock;
     this.limiter = new TokenBucket(opts.qps ?? 5, opts.burst ?? 10, this.clock);
+    // Limiting turned off (qps <= 0) turns it off for discovery too.
+    this.discoveryLimiter = new TokenBucket((opts.qps ?? 5) > 0 ? 50 : 0, 300, this.clock);
     this.userAgent = opts.userAgent ?? 'watchmark/0.1.0';
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
   }
@@ -175,7 +185,7 @@ export class Transport {
    * server without a relist: they all serve the same revisions.
    */
   private async open(req: ApiRequest): Promise<IncomingMessage> {
-    await this.limiter.take(req.signal);
+    await (req.discovery ? this.discoveryLimiter : this.limiter).take(req.signal);
     for (let tried = 1; ; tried++) {
       const at = this.current;
       try {

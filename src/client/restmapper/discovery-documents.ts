@@ -88,8 +88,8 @@ export async function discoverResources(
   signal?: AbortSignal,
 ): Promise<DiscoverySnapshot> {
   const [core, groups] = await Promise.all([
-    transport.request({ path: '/api', accept: ACCEPT, signal }),
-    transport.request({ path: '/apis', accept: ACCEPT, signal }),
+    transport.request({ path: '/api', accept: ACCEPT, signal, discovery: true }),
+    transport.request({ path: '/apis', accept: ACCEPT, signal, discovery: true }),
   ]);
   if (isAggregated(core.headers['content-type']) && isAggregated(groups.headers['content-type'])) {
     return {
@@ -130,7 +130,7 @@ async function legacyVersion(
 ): Promise<DiscoveredVersion | undefined> {
   const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
   try {
-    const list = await transport.json<{ resources?: LegacyResource[] }>({ path, signal });
+    const list = await transport.json<{ resources?: LegacyResource[] }>({ path, signal, discovery: true });
     const resources = (list.resources ?? [])
       .filter((r) => !r.name.includes('/'))
       .map((r) => ({

@@ -13,7 +13,19 @@ export interface Node {
 export const isNode = (x: unknown): x is Node =>
   typeof x === 'object' && x !== null && 'op' in x && 'start' in x;
 
+const kids = new WeakMap<Node, Node[]>();
+
+/** The nodes under `n` in source order (kept: the estimate, field check and rewrite each walk them). */
 export function children(n: Node): Node[] {
+  let out = kids.get(n);
+  if (out === undefined) {
+    out = childrenOf(n);
+    kids.set(n, out);
+  }
+  return out;
+}
+
+function childrenOf(n: Node): Node[] {
   const out: Node[] = [];
   const visit = (x: unknown): void => {
     if (isNode(x)) out.push(x);

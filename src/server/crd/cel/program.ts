@@ -149,13 +149,41 @@ function issueText(src: string, err: Error & { range?: { start: number } }): str
   return issueAt(src, err.range?.start ?? 0, (err.message.split('\n')[0] ?? '').trim());
 }
 
-/** Compiles `src` for a node of schema `schema` (`resourceRoot`: the object's root); a string is the compile error (cel-go's issues). */
-export function compileExpression(
-  src: string,
-  schema: Structural,
-  optionalOldSelf: boolean,
-  resourceRoot = false,
-): Program | string {
+/** What compiling a rule gives regardless of the node it is on (`self` is `dyn` to the checker). */
+interface Checked {
+  root: Node;
+  /** The checker's error, as cel-go's issue text. */
+  error?: string;
+  run?: Program['run'];
+  type: string;
+  usesOldSelf: boolean;
+  baseCost: number;
+}
+
+/**
+ * Compiled rules by text and `optionalOldSelf`, most recently used last, so that a CRD's
+ * validation and its serving, every node repeating a rule (Istio's 40 `duration(self) >=
+ * duration('1ms')`), and the next CRD version share one parse and check. Only the schema's
+ * parts (the field check, the cost estimate) are done per node. Bounded: the oldest go first.
+ */
+const compiled = new Map<string, Checked | string>();
+const COMPILED_MAX = 4096;
+
+function checkedOf(src: string, optionalOldSelf: boolean): Checked | string {
+  const key = `${optionalOldSelf ? 1 : 0}${src}`;
+  const hit = compiled.get(key);
+  if (hit !== undefined) {
+    compiled.delete(key);
+    compiled.set(key, hit);
+    return hit;
+  }
+  const out = check(src, optionalOldSelf);
+  if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(key, out);
+  return out;
+}
+
+function check(src: string, optionalOldSelf: boolean): Checked | string {
   const e = env(optionalOldSelf);
   let parsed: ReturnType<Environment['parse']>;
   try {
@@ -164,19 +192,27 @@ export function compileExpression(
     return issueText(src, err as ParseError);
   }
   const root = parsed.ast as unknown as Node;
-  const undefinedField = undefinedFields(root, schema, resourceRoot);
-  if (undefinedField.length > 0)
-    return undefinedField.map((f) => issueAt(src, f.pos, `undefined field '${f.name}'`)).join('\n');
-  const checkedSrc = rewriteAll(src, root, false);
-  const checked = (checkedSrc === src ? parsed : e.parse(checkedSrc)).check();
-  if (!checked.valid) return issueText(checkedSrc, checked.error as Error);
   let usesOldSelf = false;
   const walk = (n: Node): void => {
     if (n.op === 'id' && n.args === 'oldSelf') usesOldSelf = true;
     children(n).forEach(walk);
   };
   walk(root);
+  const out: Checked = { root, type: 'dyn', usesOldSelf, baseCost: flatCost(root) };
+  const checkedSrc = rewriteAll(src, root, false);
+  const checkedParse = checkedSrc === src ? parsed : e.parse(checkedSrc);
+  const checked = checkedParse.check();
+  if (!checked.valid) {
+    out.error = issueText(checkedSrc, checked.error as Error);
+    return out;
+  }
+  out.type = checked.type ?? 'dyn';
   const rewritten = rewriteAll(src, root, true);
+  // Without a comprehension or `matches` the metered form is the checked one: no third parse.
+  if (rewritten === checkedSrc) {
+    out.run = (vars) => checkedParse(vars);
+    return out;
+  }
   let program: ReturnType<Environment['parse']>;
   try {
     program = e.parse(rewritten);
@@ -184,11 +220,29 @@ export function compileExpression(
   } catch (err) {
     return `internal error: the metered form of the rule does not compile: ${(err as Error).message.split('\n')[0]}`;
   }
+  out.run = (vars) => program(vars);
+  return out;
+}
+
+/** Compiles `src` for a node of schema `schema` (`resourceRoot`: the object's root); a string is the compile error (cel-go's issues). */
+export function compileExpression(
+  src: string,
+  schema: Structural,
+  optionalOldSelf: boolean,
+  resourceRoot = false,
+): Program | string {
+  const c = checkedOf(src, optionalOldSelf);
+  if (typeof c === 'string') return c;
+  // The schema's part of the check comes first, as cel-go reports an undefined field.
+  const undefinedField = undefinedFields(c.root, schema, resourceRoot);
+  if (undefinedField.length > 0)
+    return undefinedField.map((f) => issueAt(src, f.pos, `undefined field '${f.name}'`)).join('\n');
+  if (c.error !== undefined || c.run === undefined) return c.error ?? 'internal error';
   return {
-    run: (vars) => program(vars),
-    type: checked.type ?? 'dyn',
-    usesOldSelf,
-    maxCost: estimate(root, rootScope(schema)).cost,
-    baseCost: flatCost(root),
+    run: c.run,
+    type: c.type,
+    usesOldSelf: c.usesOldSelf,
+    maxCost: estimate(c.root, rootScope(schema)).cost,
+    baseCost: c.baseCost,
   };
 }

@@ -193,6 +193,10 @@ const GO: Array<[string, string, boolean]> = [
   ['^(?i)\\w$', '\u212a', true],
   ['^(?i)\\W$', '\u212a', false],
   ['^(?i)\\p{Lu}$', 'a', true],
+  ['^(?i)\\P{Lu}$', 'a', false],
+  ['^(?i)[\\P{Lu}]$', 'a', false],
+  ['^(?i)[\\PL\\d]$', '1', true],
+  ['^(?i)[\\PL\\d]$', '\u212a', false],
   ['^(?i)\\Qab\\E$', 'AB', true],
   // Anchors: the text's ends, or with `m` also at `\n` (and only `\n`).
   ['a$', 'a\n', false],
@@ -260,6 +264,10 @@ describe("Go's refusals", () => {
     ['\\p{Foo}', 'invalid character class range: `\\p{Foo}`'],
     ['[\\p{Foo}]', 'invalid character class range: `\\p{Foo}`'],
     ['\\pX', 'invalid character class range: `\\pX`'],
+    ['\\p{Letter}', 'invalid character class range: `\\p{Letter}`'],
+    ['\\p{greek}', 'invalid character class range: `\\p{greek}`'],
+    ['\\p{LC}', 'invalid character class range: `\\p{LC}`'],
+    ['\\p{Script=Greek}', 'invalid character class range: `\\p{Script=Greek}`'],
     ['([a-z', 'missing closing ]: `[a-z`'],
     ['(?<=a)b', 'invalid named capture: `(?<=a)b`'],
   ])('%s', (pattern, error) => {

@@ -9,6 +9,13 @@
  * on `\n` alone, `(?U)` swaps greedy and lazy repetition, `\Q...\E` are literals, `\p{Greek}`
  * is `\p{Script=Greek}`. Without `(?m)`, Go's `^` and `$` are the text's ends (`OneLine`), as
  * JavaScript's are without its `m` flag. The source is read with the `u` flag (runes, as Go).
+ *
+ * Unicode class names are Go 1.24's (the Go of Kubernetes 1.33): `Any`, unicode.Categories
+ * (not `LC` or `Cn`) and unicode.Scripts, spelled exactly; Go 1.25's aliases and loose
+ * spelling (`\p{Letter}`, `\p{greek}`) are refused, as 1.24 refuses them. Not the same as Go:
+ * JavaScript also takes a script's short alias (`\p{Grek}`), which Go refuses; the two follow
+ * their own Unicode versions; `\x{D800}` (a surrogate) matches a lone surrogate here, nothing
+ * in Go, whose strings are UTF-8.
  */
 import { setFlagsFromString } from 'node:v8';
 import { escapeRune, foldExtras, orbitOf } from './re2-fold.js';
@@ -155,10 +162,24 @@ function unicodeClass(
 
 /**
  * The complement of a Unicode class's items, inside brackets: `\P{X}`; Go's `C` (Cc, Cf, Co,
- * Cs) is JavaScript's `C` without Cn, so its complement is `\P{C}` and Cn. Under `(?i)` the
- * complement is not folded before it is negated as Go does (`(?i)[\PL]`, rarely written).
+ * Cs) is JavaScript's `C` without Cn, so its complement is `\P{C}` and Cn. Under `(?i)` Go
+ * folds the class before it negates it (parse.go `parseUnicodeClass`), which a JavaScript class
+ * cannot say without set subtraction: that complement is spelled out as ranges, from a scan of
+ * all runes (some 100 ms, for a construct as rare as `(?i)[\PL]`).
  */
-function negatedItems(items: string): string {
+function negatedItems(items: string, fold: boolean): string {
+  if (fold) {
+    const member = new RegExp(`^[${items}]$`, 'u');
+    const extras = new Set(foldExtras((cp) => member.test(String.fromCodePoint(cp))));
+    const ranges: Array<[number, number]> = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (extras.has(cp) || member.test(String.fromCodePoint(cp))) continue;
+      const last = ranges[ranges.length - 1];
+      if (last !== undefined && last[1] === cp - 1) last[1] = cp;
+      else ranges.push([cp, cp]);
+    }
+    return rangesSource(ranges);
+  }
   if (items.startsWith('\\u0000')) return '';
   if (items.startsWith('\\p{Cc}')) return '\\P{C}\\p{Cn}';
   return items.replace('\\p', '\\P');
@@ -192,7 +213,7 @@ function bracketClass(
     if (re[t] === '\\' && (re[t + 1] === 'p' || re[t + 1] === 'P')) {
       const u = unicodeClass(re, t);
       if ('error' in u) return u;
-      items.push(u.negated ? negatedItems(u.items) : u.items);
+      items.push(u.negated ? negatedItems(u.items, fold) : u.items);
       t = u.end;
       continue;
     }

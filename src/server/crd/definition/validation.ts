@@ -202,11 +202,12 @@ function validateSpec(spec: InternalSpec, opts: Options, path: string): FieldErr
     if (nameErrs.length > 0) errs.push(invalid(`${path}.versions[${i}].name`, v.name, nameErrs.join(',')));
     errs.push(...validateVersion(v, spec, opts, `${path}.versions[${i}]`));
   });
-  const versionsValue = goVersions(spec.versionsSent ? spec.versions : undefined);
-  if (!unique) errs.push(invalid(`${path}.versions`, versionsValue, 'must contain unique version names'));
+  // The versions as Go prints them (every schema in full): only rendered for an error.
+  const versionsValue = () => goVersions(spec.versionsSent ? spec.versions : undefined);
+  if (!unique) errs.push(invalid(`${path}.versions`, versionsValue(), 'must contain unique version names'));
   if (storageCount !== 1) {
     errs.push(
-      invalid(`${path}.versions`, versionsValue, 'must have exactly one version marked as storage version'),
+      invalid(`${path}.versions`, versionsValue(), 'must have exactly one version marked as storage version'),
     );
   }
   // The conversion copies versions[0].name to the internal spec.version, which is checked again.

@@ -178,6 +178,9 @@ const GO: Array<[string, string, boolean]> = [
   ['^(?:ab)+$', 'abab', true],
   // Case folding: Unicode simple folding, scoped flags, classes folded before negation.
   ['(?i)k', '\u212a', true],
+  ['(?i)^[\\x{212A}]$', 'k', true],
+  ['(?i)^\\x{17F}$', 'S', true],
+  ['(?i)^[^\\x{17F}]$', 's', false],
   ['(?i)^[a-z]+$', 'MiXeD\u212a', true],
   ['(?i)^straße$', 'STRAẞE', true],
   ['(?i)^i$', 'I', true],

@@ -11,6 +11,12 @@
 
 let orbits: Map<number, readonly number[]> | undefined;
 
+/** The orbits of all cased runes, built on first use. */
+function allOrbits(): Map<number, readonly number[]> {
+  orbits ??= buildOrbits();
+  return orbits;
+}
+
 const single = (s: string): boolean => s.length === 1 || (s.length === 2 && s.codePointAt(0)! > 0xffff);
 
 /** The orbits of all cased runes (U+1E943 is the last cased rune in Unicode 15). */
@@ -41,21 +47,36 @@ function buildOrbits(): Map<number, readonly number[]> {
   return out;
 }
 
+/**
+ * An ASCII rune's orbit, known without building the table: a letter and its other case, and
+ * for k and s the two non-ASCII runes that fold to them.
+ */
+function asciiOrbit(cp: number): readonly number[] {
+  const ch = String.fromCharCode(cp);
+  if (!/[A-Za-z]/.test(ch)) return [cp];
+  const lower = ch.toLowerCase();
+  const orbit = [lower.charCodeAt(0), ch.toUpperCase().charCodeAt(0)];
+  if (lower === 'k') orbit.push(0x212a);
+  if (lower === 's') orbit.push(0x17f);
+  return orbit;
+}
+
 /** The runes `cp` matches under `(?i)`, itself included. */
 export function orbitOf(cp: number): readonly number[] {
-  orbits ??= buildOrbits();
-  return orbits.get(cp) ?? [cp];
+  if (cp < 0x80) return asciiOrbit(cp);
+  return allOrbits().get(cp) ?? [cp];
 }
 
 /**
  * The runes to add to a class so that it holds the orbit of each of its members: `contains`
- * says whether the class (positive, before folding) holds a rune.
+ * says whether the class (positive, before folding) holds a rune; `ascii`, that it holds ASCII
+ * runes only (whose orbits are known without the table).
  */
-export function foldExtras(contains: (cp: number) => boolean): number[] {
-  orbits ??= buildOrbits();
+export function foldExtras(contains: (cp: number) => boolean, ascii = false): number[] {
   const extra: number[] = [];
   const seen = new Set<readonly number[]>();
-  for (const orbit of orbits.values()) {
+  const all = ascii ? Array.from({ length: 26 }, (_, i) => asciiOrbit(0x61 + i)) : allOrbits().values();
+  for (const orbit of all) {
     if (seen.has(orbit)) continue;
     seen.add(orbit);
     const inside = orbit.filter(contains);

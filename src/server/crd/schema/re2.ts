@@ -90,12 +90,15 @@ function complement(ranges: Ranges): Ranges {
 const rangesSource = (ranges: Ranges): string =>
   ranges.map(([lo, hi]) => escapeRune(lo, true) + (hi > lo ? `-${escapeRune(hi, true)}` : '')).join('');
 
-/** A class of `items` (class-body sources), folded under `(?i)` before it is negated, as Go does. */
-function classSource(items: string[], negated: boolean, fold: boolean): string {
+/**
+ * A class of `items` (class-body sources), folded under `(?i)` before it is negated, as Go
+ * does; `ascii`: the items hold ASCII runes only.
+ */
+function classSource(items: string[], negated: boolean, fold: boolean, ascii: boolean): string {
   let body = items.join('');
   if (fold) {
     const member = new RegExp(`^[${body}]$`, 'u');
-    body += foldExtras((cp) => member.test(String.fromCodePoint(cp)))
+    body += foldExtras((cp) => member.test(String.fromCodePoint(cp)), ascii)
       .map((cp) => escapeRune(cp, true))
       .join('');
   }
@@ -195,24 +198,29 @@ function bracketClass(
   const negated = re[t] === '^';
   if (negated) t++;
   const items: string[] = [];
+  let ascii = true;
   for (let first = true; first || re[t] !== ']'; first = false) {
     const posix = re.startsWith('[:', t) ? re.indexOf(':]', t + 2) : -1;
     if (posix >= 0) {
       const name = re.slice(t + 2, posix);
       const set = POSIX[name.replace(/^\^/, '')]!;
+      ascii &&= !name.startsWith('^');
       items.push(rangesSource(name.startsWith('^') ? complement(set) : set));
       t = posix + 2;
       continue;
     }
     const perl = re[t] === '\\' ? PERL[re[t + 1]!.toLowerCase()] : undefined;
     if (perl !== undefined && /[dswDSW]/.test(re[t + 1]!)) {
-      items.push(rangesSource(re[t + 1] === re[t + 1]!.toUpperCase() ? complement(perl) : perl));
+      const negatedPerl = re[t + 1] === re[t + 1]!.toUpperCase();
+      ascii &&= !negatedPerl;
+      items.push(rangesSource(negatedPerl ? complement(perl) : perl));
       t += 2;
       continue;
     }
     if (re[t] === '\\' && (re[t + 1] === 'p' || re[t + 1] === 'P')) {
       const u = unicodeClass(re, t);
       if ('error' in u) return u;
+      ascii = false;
       items.push(u.negated ? negatedItems(u.items, fold) : u.items);
       t = u.end;
       continue;
@@ -222,8 +230,10 @@ function bracketClass(
         ? escapedRune(re, at)
         : { rune: re.codePointAt(at)!, end: at + String.fromCodePoint(re.codePointAt(at)!).length };
     const lo = rune(t);
+    ascii &&= lo.rune < 0x80;
     if (re[lo.end] === '-' && re[lo.end + 1] !== ']') {
       const hi = rune(lo.end + 1);
+      ascii &&= hi.rune < 0x80;
       items.push(`${escapeRune(lo.rune, true)}-${escapeRune(hi.rune, true)}`);
       t = hi.end;
     } else {
@@ -231,7 +241,7 @@ function bracketClass(
       t = lo.end;
     }
   }
-  return { end: t + 1, source: classSource(items, negated, fold) };
+  return { end: t + 1, source: classSource(items, negated, fold, ascii) };
 }
 
 /**
@@ -322,12 +332,12 @@ export function re2ToJs(source: string): Re2Translation {
         i = close < 0 ? re.length : close + 2;
       } else if (/[dswDSW]/.test(next)) {
         const set = PERL[next.toLowerCase()]!;
-        push(classSource([rangesSource(set)], next !== next.toLowerCase(), flags.i));
+        push(classSource([rangesSource(set)], next !== next.toLowerCase(), flags.i, true));
         i += 2;
       } else if (next === 'p' || next === 'P') {
         const u = unicodeClass(re, i);
         if ('error' in u) return u;
-        push(classSource([u.items], u.negated, flags.i));
+        push(classSource([u.items], u.negated, flags.i, false));
         i = u.end;
       } else {
         const e = escapedRune(re, i);

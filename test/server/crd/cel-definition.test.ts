@@ -300,4 +300,56 @@ describe('CEL compilation when a CRD is written', () => {
     };
     expect(errorsOf(withSpec(spec)).some((e) => e.includes('compilation failed'))).toBe(false);
   });
+
+  it("sizes as upstream's declared types do: map keys 0, enum strings by their values", () => {
+    // Istio's selector: 4096 keys, each `contains` costing nothing beyond its call (keys have
+    // no MaxElements upstream).
+    const labels = {
+      type: 'object',
+      maxProperties: 4096,
+      additionalProperties: { type: 'string', maxLength: 63 },
+      'x-kubernetes-validations': [{ rule: 'self.all(key, !key.contains("*"))' }],
+    };
+    // Constant-cost rules on the items of an unbounded list (1,048,576 of them at most).
+    const item = {
+      type: 'object',
+      properties: {
+        mode: { type: 'string', enum: ['UPSERT', 'REMOVE'] },
+        value: { type: 'string' },
+        interval: { type: 'string', format: 'duration' },
+      },
+      'x-kubernetes-validations': [
+        { rule: '((has(self.mode) ? self.mode : "") == "UPSERT") ? (self.value != "") : true' },
+        { rule: '(has(self.value) ? 1 : 0) + (has(self.interval) ? 1 : 0) <= 1' },
+      ],
+    };
+    const spec = {
+      type: 'object',
+      properties: {
+        labels,
+        items: { type: 'array', items: item },
+        addresses: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 64 } },
+      },
+      // A ternary of a list and `[]` keeps the list's element sizes.
+      'x-kubernetes-validations': [
+        { rule: '!((has(self.addresses) ? self.addresses : []).exists(k, k.contains("/")))' },
+      ],
+    };
+    expect(errorsOf(withSpec(spec))).toEqual([]);
+  });
+
+  it("a rule compiled once per text still checks each node's fields", () => {
+    const rule = { rule: 'self.a == 1' };
+    const spec = {
+      type: 'object',
+      properties: {
+        x: { type: 'object', properties: { a: { type: 'integer' } }, 'x-kubernetes-validations': [rule] },
+        y: { type: 'object', properties: { b: { type: 'integer' } }, 'x-kubernetes-validations': [rule] },
+      },
+    };
+    const errs = errorsOf(withSpec(spec));
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toContain(`${P}.properties[spec].properties[y].x-kubernetes-validations[0].rule`);
+    expect(errs[0]).toContain("undefined field 'a'");
+  });
 });

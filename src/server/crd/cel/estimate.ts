@@ -70,7 +70,6 @@ const TRAVERSE = new Set([
   'isURL',
   'quantity',
   'isQuantity',
-  'validate',
   'format',
 ]);
 
@@ -192,13 +191,49 @@ function call(n: Node, parts: Estimate[], sum: number): Estimate {
         kind: 'scalar',
       };
     }
+    // k8s.io/apiserver pkg/cel/library/cost.go `EstimateCallCost`: these replace the call's
+    // base unit with their own.
+    case 'isIP':
+    case 'isCIDR':
+    case 'cidr':
+      return { cost: sum + factor(first?.size ?? 0, TRAVERSAL), size: 1, kind: 'scalar' };
+    case 'ip':
+      // `cidr.ip()` reads a field; `ip(s)` parses its string.
+      return {
+        cost: receiverCall ? sum + 1 : sum + factor(first?.size ?? 0, TRAVERSAL),
+        size: 1,
+        kind: 'scalar',
+      };
+    case 'isCanonical':
+      return { cost: sum + factor(first?.size ?? 0, 2 * TRAVERSAL), size: 1, kind: 'scalar' };
+    case 'masked':
+    case 'prefixLength':
+    case 'family':
+    case 'isUnspecified':
+    case 'isLoopback':
+    case 'isLinkLocalMulticast':
+    case 'isLinkLocalUnicast':
+    case 'isGlobalUnicast':
+      return { cost: sum + 1, size: 1, kind: 'scalar' };
+    case 'containsIP':
+    case 'containsCIDR': {
+      // Two addresses of up to 16 bytes compared (and, for a CIDR, one masked plus 1); a string
+      // argument is parsed first.
+      const parse = first?.kind === 'string' ? factor(first.size, TRAVERSAL) : 0;
+      return { cost: sum + 4 + (name === 'containsCIDR' ? 3 : 0) + parse, size: 1, kind: 'scalar' };
+    }
+    case 'validate':
+      // The string's traversal times MaxNameFormatRegexSize (128) a regex character.
+      return {
+        cost: sum + factor(factor(first?.size ?? 0, TRAVERSAL), 128 * REGEX),
+        size: 1,
+        kind: 'unknown',
+      };
     case 'string':
       // cel-go gives a conversion's result no size, whatever its argument.
       return { cost: base, size: Number.POSITIVE_INFINITY, kind: 'string' };
   }
-  // `<format>.validate(s)` traverses its argument, not the format (library/cost.go).
-  const traversed = name === 'validate' ? first : (target ?? first);
-  const traverse = factor(traversed?.size ?? 0, TRAVERSAL);
+  const traverse = factor((target ?? first)?.size ?? 0, TRAVERSAL);
   if (SAME_SIZE.has(name))
     return { cost: base + traverse, size: target?.size ?? Number.POSITIVE_INFINITY, kind: 'string' };
   if (TRAVERSE.has(name))

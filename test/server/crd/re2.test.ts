@@ -315,3 +315,76 @@ describe('linear-time matching', () => {
     }
   });
 });
+
+describe('the translation reads the same with and without `u`', () => {
+  // A generated set (fixed seed): the linear engine (code units, no `u`) and the backtracking
+  // engine (runes, `u`) find the same match on inputs without surrogate pairs.
+  it.skipIf(!LINEAR_REGEXP_ENGINE)('on 500 generated patterns', () => {
+    let seed = 42;
+    const pick = <T>(xs: readonly T[]): T => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return xs[seed % xs.length]!;
+    };
+    const atoms = [
+      'a',
+      'k',
+      'K',
+      's',
+      '.',
+      '\\s',
+      '\\w',
+      '\\W',
+      '\\d',
+      '[a-c]',
+      '[^a]',
+      '[[:alpha:]]',
+      '\\b',
+    ];
+    const more = [
+      '^',
+      '$',
+      '(?i:ab)',
+      '(?s:.)',
+      '\\x{17F}',
+      'ſ',
+      'é',
+      '\\n',
+      '\\r',
+      '(?U:a+)',
+      '\\Q.+\\E',
+      '-',
+    ];
+    const quantifiers = ['', '', '*', '+', '?', '{1,2}', '*?'];
+    const inputs = [
+      '',
+      'a',
+      'AB',
+      'K',
+      '\u212a',
+      'ſ',
+      'S',
+      '\n',
+      '\r',
+      'a\nb',
+      'é',
+      'É',
+      'k s',
+      '.+',
+      'abc-',
+    ];
+    const differ: string[] = [];
+    for (let n = 0; n < 500; n++) {
+      let pattern = pick(['', '', '(?i)', '(?U)']);
+      for (let j = 0; j < 4; j++) pattern += pick([...atoms, ...more]) + pick(quantifiers);
+      const js = re2ToJs(pattern);
+      if ('error' in js) throw new Error(`${pattern}: ${js.error}`);
+      const linear = linearVariant(js.body, js.flags);
+      if (linear === undefined) throw new Error(`${pattern} is not linear`);
+      const full = new RegExp(js.body, js.flags);
+      for (const input of inputs)
+        if (full.exec(input)?.[0] !== linear.exec(input)?.[0])
+          differ.push(`${pattern} on ${JSON.stringify(input)}`);
+    }
+    expect(differ).toEqual([]);
+  });
+});

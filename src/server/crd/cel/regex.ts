@@ -1,10 +1,11 @@
 /**
  * RE2 patterns (cel-go's `matches`, apiserver library regex.go `find`/`findAll`) run as
- * JavaScript RegExps, translated by the schema's `re2ToJs` (schema/re2.ts). RE2 matches in linear time, so a
- * rule cannot hang the API server with a pattern like `(a+)+$`; JavaScript's engine
- * backtracks. Patterns V8's linear-time engine takes run there, on inputs it reads as RE2
- * does (re2.ts `linearVariant`, `readsAsRunes`, shared with the schema's `pattern`);
- * the rest (non-ASCII patterns, named groups, inputs with astral characters) run on the
+ * JavaScript RegExps, translated by the schema's `re2ToJs` (schema/re2.ts), which also gives
+ * Go's `regexp.Compile` error for a pattern Go refuses. RE2 matches in linear time, so a rule
+ * cannot hang the API server with a pattern like `(a+)+$`; JavaScript's engine backtracks.
+ * Patterns V8's linear-time engine takes run there, on inputs it reads as RE2 does (re2.ts
+ * `linearVariant`, `readsAsRunes`, shared with the schema's `pattern`); the rest (Unicode
+ * classes, astral runes, `(?m)` anchors, inputs with astral characters) run on the
  * backtracking engine.
  */
 import { linearVariant, re2ToJs, readsAsRunes } from '../schema/re2.js';

@@ -9,6 +9,7 @@
 import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
 import type { FieldError } from '../../kinds/types.js';
 import {
+  compileCrdSchemaWithCel,
   compileRule,
   costErrorMessage,
   STATIC_ESTIMATED_COST_LIMIT,
@@ -226,7 +227,8 @@ export function celRuleCompilation(
 ): FieldError[] {
   const errs: FieldError[] = [];
   const costs: Array<{ path: string; cost: number }> = [];
-  const rootNode = compileStructural(root as CrdSchemaProps);
+  // The schema as it will be served, rules compiled: serving finds it compiled (cel/index.ts).
+  const rootNode = compileCrdSchemaWithCel(root as CrdSchemaProps).structural;
   const walk = (
     s: JsonObject,
     node: Structural,

@@ -8,7 +8,7 @@
  * `format: date-time` and `date` are timestamps, `duration` durations, `byte` bytes; one that
  * does not parse stays a string (upstream it is an error value).
  */
-import { additionalSchema, isJsonObject, type Structural } from '../schema/structural.js';
+import { additionalSchema, type Structural } from '../schema/structural.js';
 
 const RESERVED = new Set([
   'true',
@@ -40,7 +40,8 @@ const MAX_ESCAPED = 10_000;
 
 /** escaping.go `Escape`: the name CEL reads a property by, or undefined when it cannot. */
 export function escapeName(name: string): string | undefined {
-  if (escaped.has(name)) return escaped.get(name);
+  const known = escaped.get(name);
+  if (known !== undefined || escaped.has(name)) return known;
   const out = escapeUncached(name);
   if (escaped.size >= MAX_ESCAPED) escaped.clear();
   escaped.set(name, out);
@@ -125,28 +126,41 @@ export function setFormatParser(p: FormatParser): void {
 
 /** The CEL value of `v` under schema `s` (undefined schema: typed by the value alone). */
 export function toCel(v: unknown, s: Structural | undefined): unknown {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'number') {
-    const double = s !== undefined && s.types.length === 1 && s.types[0] === 'number';
-    return !double && Number.isInteger(v) ? BigInt(v) : v;
-  }
-  if (typeof v === 'string' && s?.format !== undefined) return parseFormatted(s.format, v) ?? v;
-  if (Array.isArray(v))
-    return asList(
-      v.map((x) => toCel(x, s?.items)),
-      s?.listType,
-    );
-  if (isJsonObject(v)) {
-    const out: Record<string, unknown> = {};
-    const extra = s ? additionalSchema(s) : undefined;
-    const isStruct = s?.properties !== undefined && s.additionalProperties === undefined;
-    for (const [k, x] of Object.entries(v)) {
-      const sub = s?.properties?.get(k) ?? extra;
-      // Struct fields are read by escaped names; map keys stay as they are (`self['a-b']`).
-      const name = isStruct ? escapeName(k) : k;
-      if (name !== undefined) out[name] = toCel(x, sub);
+  switch (typeof v) {
+    case 'number': {
+      const double = s !== undefined && s.types.length === 1 && s.types[0] === 'number';
+      return !double && Number.isInteger(v) ? BigInt(v) : v;
     }
-    return out;
+    case 'string':
+      return s?.format !== undefined ? (parseFormatted(s.format, v) ?? v) : v;
+    case 'object':
+      if (v === null) return null;
+      return Array.isArray(v) ? listToCel(v, s) : objectToCel(v as Record<string, unknown>, s);
+    case 'undefined':
+      return null;
+    default:
+      return v;
   }
-  return v;
+}
+
+function listToCel(v: unknown[], s: Structural | undefined): unknown {
+  const items = s?.items;
+  const out = new Array<unknown>(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = toCel(v[i], items);
+  return asList(out, s?.listType);
+}
+
+function objectToCel(v: Record<string, unknown>, s: Structural | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const extra = s ? additionalSchema(s) : undefined;
+  const props = s?.properties;
+  const isStruct = props !== undefined && s?.additionalProperties === undefined;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const sub = props?.get(k) ?? extra;
+    // Struct fields are read by escaped names; map keys stay as they are (`self['a-b']`).
+    const name = isStruct ? escapeName(k) : k;
+    if (name !== undefined) out[name] = toCel(v[k], sub);
+  }
+  return out;
 }

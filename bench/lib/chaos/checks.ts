@@ -113,7 +113,11 @@ function trails(t: Tracked, a: Map<string, number>, b: Map<string, number>): str
  * cache missed or kept an event; with two servers, one that disagrees with
  * the other.
  */
-export async function serverCachesMatch(world: World, resources: Res[], latest: number): Promise<string[]> {
+export async function serverCachesMatch(
+  world: World,
+  resources: readonly Res[],
+  latest: number,
+): Promise<string[]> {
   const failures: string[] = [];
   for (const res of resources) {
     const store = stateOf((await world.truth(res).list()).items);

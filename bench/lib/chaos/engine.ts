@@ -15,8 +15,16 @@ import {
   serverCachesMatch,
   type Tracked,
 } from './checks.js';
+import { WIDGETS } from './crd.js';
 import { HandlerHistory } from './history.js';
-import { type ChaosConfig, type Disruption, describePlan, planSeed, type Step } from './schedule.js';
+import {
+  type ChaosConfig,
+  type Disruption,
+  describePlan,
+  planSeed,
+  RESOURCES,
+  type Step,
+} from './schedule.js';
 import type { WarmPool } from './warm-child.js';
 import { World, type WorldStore } from './world.js';
 
@@ -45,6 +53,18 @@ const INFORMERS: InformerSpec[] = [
     name: 'pods(chaos-b, tier=front)',
     res: 'pods',
     selection: { namespace: 'chaos-b', labelSelector: 'tier=front' },
+  },
+  // The custom type (crd.ts), resolved through the client's RESTMapper: by label, and by its
+  // selectable field, which only status writes move.
+  {
+    name: `${WIDGETS}(all, tier in (front,edge))`,
+    res: WIDGETS,
+    selection: { allNamespaces: true, labelSelector: 'tier in (front,edge)' },
+  },
+  {
+    name: `${WIDGETS}(chaos-b, status.phase=Running)`,
+    res: WIDGETS,
+    selection: { namespace: 'chaos-b', fieldSelector: 'status.phase=Running' },
   },
 ];
 
@@ -179,7 +199,7 @@ export async function runSeed(
     if (failures.length > 0) {
       // Whose bug: a server whose watch cache lost the change too, or only the informers?
       const latest = await world.latestRevision();
-      const caches = await serverCachesMatch(world, ['pods', 'configmaps'], latest);
+      const caches = await serverCachesMatch(world, RESOURCES, latest);
       failures.push(
         caches.length > 0 ? caches.join('; ') : `every server's watch cache equals the store at ${latest}`,
       );
@@ -187,7 +207,7 @@ export async function runSeed(
     phase('converge');
     if (failures.length === 0) {
       // Liveness: one more change every informer must see, bookmarks or not.
-      for (const step of SENTINEL) await world.run(step);
+      await runChains(world, SENTINEL);
       failures.push(...(await converge(world, config, tracked, 'after the sentinel writes', quiesceMs)));
       phase('sentinel');
     }
@@ -195,14 +215,14 @@ export async function runSeed(
       // Settled: nothing late may undo the converged state. The barrier: more writes that every
       // informer must see (and, with bookmarks, reach the newest resourceVersion of); each watch
       // stream carries them after anything late it still had to deliver.
-      for (const step of BARRIER) await world.run(step);
+      await runChains(world, BARRIER);
       failures.push(...(await converge(world, config, tracked, 'after the barrier writes', quiesceMs)));
       const latest = await world.latestRevision();
       for (const t of tracked) {
         const d = await divergence(world, t, false, latest);
         if (d) failures.push(`${t.spec.name}: diverged after settling: ${d}`);
       }
-      failures.push(...(await serverCachesMatch(world, ['pods', 'configmaps'], latest)));
+      failures.push(...(await serverCachesMatch(world, RESOURCES, latest)));
       phase('settle');
     }
   } catch (err) {
@@ -230,19 +250,39 @@ export async function runSeed(
   };
 }
 
-/** Writes that concern every informer: the pods in both namespaces and a configmap in the selector. */
-/** Changes to the sentinels, written after the converged state as its barrier. */
-const BARRIER: Step[] = [
-  { op: 'phase', ns: 'chaos-a', name: 'sentinel', phase: 'Succeeded' },
-  { op: 'create', res: 'configmaps', ns: 'chaos-a', name: 'barrier', tier: 'edge', data: 'b' },
+/**
+ * Changes to the sentinels, written after the converged state as its barrier. Each inner list
+ * is one object's writes, in order; the objects' writes run side by side.
+ */
+const BARRIER: Step[][] = [
+  [{ op: 'phase', res: 'pods', ns: 'chaos-a', name: 'sentinel', phase: 'Succeeded' }],
+  [{ op: 'create', res: 'configmaps', ns: 'chaos-a', name: 'barrier', tier: 'edge', data: 'b' }],
+  // Both widget informers see it: an update by label, a delete by field.
+  [{ op: 'phase', res: WIDGETS, ns: 'chaos-b', name: 'sentinel', phase: 'Succeeded' }],
 ];
 
-const SENTINEL: Step[] = [
-  { op: 'create', res: 'pods', ns: 'chaos-a', name: 'sentinel', tier: 'front', data: 's' },
-  { op: 'phase', ns: 'chaos-a', name: 'sentinel', phase: 'Running' },
-  { op: 'create', res: 'pods', ns: 'chaos-b', name: 'sentinel', tier: 'front', data: 's' },
-  { op: 'create', res: 'configmaps', ns: 'chaos-b', name: 'sentinel', tier: 'edge', data: 's' },
+/** Writes that concern every informer: the pods in both namespaces, a configmap and a widget in the selectors. */
+const SENTINEL: Step[][] = [
+  [
+    { op: 'create', res: 'pods', ns: 'chaos-a', name: 'sentinel', tier: 'front', data: 's' },
+    { op: 'phase', res: 'pods', ns: 'chaos-a', name: 'sentinel', phase: 'Running' },
+  ],
+  [{ op: 'create', res: 'pods', ns: 'chaos-b', name: 'sentinel', tier: 'front', data: 's' }],
+  [{ op: 'create', res: 'configmaps', ns: 'chaos-b', name: 'sentinel', tier: 'edge', data: 's' }],
+  [
+    { op: 'create', res: WIDGETS, ns: 'chaos-b', name: 'sentinel', tier: 'edge', data: 's' },
+    { op: 'phase', res: WIDGETS, ns: 'chaos-b', name: 'sentinel', phase: 'Running' },
+  ],
 ];
+
+/** Runs each chain's steps in order, the chains side by side. */
+async function runChains(world: World, chains: Step[][]): Promise<void> {
+  await Promise.all(
+    chains.map(async (chain) => {
+      for (const step of chain) await world.run(step);
+    }),
+  );
+}
 
 function startInformers(world: World, config: ChaosConfig): Tracked[] {
   return INFORMERS.map((spec) => {

@@ -7,6 +7,7 @@
 
 import { seededRandom as mulberry32 } from '../../../src/process/index.js';
 import type { FaultAction } from '../fault-proxy.js';
+import { WIDGETS } from './crd.js';
 
 /** How the informers talk to the server in one run. */
 export type Mode = 'bookmarks' | 'clientNoBookmarks' | 'serverNoBookmarks' | 'stream';
@@ -52,15 +53,22 @@ export interface ChaosConfig {
   steps: Step[];
 }
 
-/** A resource the writer touches. */
-export type Res = 'pods' | 'configmaps';
+/** A resource the writer touches: two built-in types and the run's custom type (crd.ts). */
+export type Res = 'pods' | 'configmaps' | typeof WIDGETS;
+
+/** Every {@link Res}: what the checks compare the servers' watch caches on. */
+export const RESOURCES: readonly Res[] = ['pods', 'configmaps', WIDGETS];
+
+/** A resource with a `status` the writer changes through the status subresource. */
+export type PhasedRes = 'pods' | typeof WIDGETS;
 
 /** One step of a schedule. */
 export type Step =
   | { op: 'create'; res: Res; ns: string; name: string; tier: string; data: string }
   | { op: 'modify'; res: Res; ns: string; name: string; data: string }
   | { op: 'relabel'; res: Res; ns: string; name: string; tier: string | null }
-  | { op: 'phase'; ns: string; name: string; phase: string }
+  /** A status write (`PATCH .../status`): the phase moves objects in and out of field selectors. */
+  | { op: 'phase'; res: PhasedRes; ns: string; name: string; phase: string }
   | { op: 'delete'; res: Res; ns: string; name: string }
   | { op: 'sleep'; ms: number }
   | { op: 'dropWatches' }
@@ -194,9 +202,10 @@ function planSteps(rng: () => number, config: ChaosConfig, model: Model): Step[]
 }
 
 function planWrite(rng: () => number, model: Model): Step {
-  const res: Res = rng() < 0.55 ? 'pods' : 'configmaps';
+  const which = rng();
+  const res: Res = which < 0.45 ? 'pods' : which < 0.78 ? 'configmaps' : WIDGETS;
   const ns = pick(rng, NAMESPACES);
-  const name = `${res === 'pods' ? 'p' : 'c'}${Math.floor(rng() * NAMES_PER_NS)}`;
+  const name = `${res === 'pods' ? 'p' : res === 'configmaps' ? 'c' : 'w'}${Math.floor(rng() * NAMES_PER_NS)}`;
   const id = `${res}/${ns}/${name}`;
   if (!model.exists.has(id)) {
     model.exists.add(id);
@@ -208,7 +217,7 @@ function planWrite(rng: () => number, model: Model): Step {
     return { op: 'delete', res, ns, name };
   }
   if (r < 0.5) return { op: 'relabel', res, ns, name, tier: rng() < 0.15 ? null : pick(rng, TIERS) };
-  if (r < 0.75 && res === 'pods') return { op: 'phase', ns, name, phase: pick(rng, PHASES) };
+  if (r < 0.75 && res !== 'configmaps') return { op: 'phase', res, ns, name, phase: pick(rng, PHASES) };
   return { op: 'modify', res, ns, name, data: pick(rng, DATA) };
 }
 

@@ -21,6 +21,7 @@ import {
   type ServerOptions,
 } from '../../../src/server/index.js';
 import { type FaultAction, FaultProxy } from '../fault-proxy.js';
+import { installWidgetCrd } from './crd.js';
 import { ServerFleet } from './fleet.js';
 import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';
 import { sourceServerChild } from './server-bundle.js';
@@ -154,10 +155,17 @@ export class World {
       },
     });
     for (const s of this.servers) this.writers.push(await this.client(`writer-${s.name}`, s.url, 10_000));
-    this.reader = await this.client('reader', this.proxy.url);
-    for (const ns of NAMESPACES) {
-      await this.writers[0].resource('namespaces').create({ metadata: { name: ns } });
-    }
+    // The informers' own requests give up after 1 s (engine.ts); the RESTMapper's discovery read
+    // that resolves the custom type is the client's, so it gets the same deadline here. Under the
+    // default 60 s, a discovery request on a connection the proxy blackholed holds every
+    // resolution of the type that long: the read is shared, and an informer retrying after its
+    // own 1 s timeout waits on the same read again (seeds 224 and 339, --start 201).
+    this.reader = await this.client('reader', this.proxy.url, 1_000);
+    // The namespaces, and the custom type served by every server, before any informer starts.
+    await Promise.all([
+      ...NAMESPACES.map((ns) => this.writers[0].resource('namespaces').create({ metadata: { name: ns } })),
+      installWidgetCrd(this.writers),
+    ]);
   }
 
   private serverOptions(): ServerOptions {
@@ -293,7 +301,7 @@ export class World {
     // In a failover run the writes alternate between the servers, as clients behind a load balancer.
     const preferred = this.writesDone++ % this.writers.length;
     const via = (attempt: number) => (preferred + attempt) % this.writers.length;
-    const what = `${step.op} ${step.op === 'phase' ? 'pods' : step.res} ${step.ns}/${step.name}`;
+    const what = `${step.op} ${step.res} ${step.ns}/${step.name}`;
     try {
       const w = await writeStep((attempt) => this.writers[via(attempt)], step, WRITE_RETRY_MS);
       if (w.outcome === 'refused') this.stats.writeErrors++;

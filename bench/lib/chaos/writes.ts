@@ -9,7 +9,8 @@
 
 import { type KubeClient, type KubeObject, StatusError, TransportError } from '../../../src/index.js';
 import { buildPod } from '../../../src/sim/index.js';
-import type { Res, Step } from './schedule.js';
+import { WIDGETS } from './crd.js';
+import type { Step } from './schedule.js';
 
 /** A write step of a schedule. */
 export type WriteStep = Extract<Step, { ns: string }>;
@@ -53,7 +54,7 @@ export interface WriteOutcome {
 
 /** Runs the write; resolves with the object the server answered, if it answered one. */
 async function writeOnce(kube: KubeClient, step: WriteStep): Promise<KubeObject | undefined> {
-  const res: Res = step.op === 'phase' ? 'pods' : step.res;
+  const res = step.res;
   const client = kube.resource<KubeObject>(res, step.ns);
   switch (step.op) {
     case 'create':
@@ -64,12 +65,21 @@ async function writeOnce(kube: KubeClient, step: WriteStep): Promise<KubeObject 
               annotations: { data: step.data },
               image: 'nginx',
             })
-          : { metadata: { name: step.name, labels: { tier: step.tier } }, data: { v: step.data } },
+          : res === WIDGETS
+            ? {
+                metadata: { name: step.name, labels: { tier: step.tier } },
+                spec: { size: 1, data: step.data },
+              }
+            : { metadata: { name: step.name, labels: { tier: step.tier } }, data: { v: step.data } },
       );
     case 'modify':
       return client.patch(
         step.name,
-        res === 'pods' ? { metadata: { annotations: { data: step.data } } } : { data: { v: step.data } },
+        res === 'pods'
+          ? { metadata: { annotations: { data: step.data } } }
+          : res === WIDGETS
+            ? { spec: { data: step.data } }
+            : { data: { v: step.data } },
       );
     case 'relabel':
       return client.patch(step.name, { metadata: { labels: { tier: step.tier } } });

@@ -20,7 +20,14 @@ export {
   unboundedCardinality,
 } from './cost.js';
 export { celHook } from './evaluate.js';
-export { type CompiledRule, compileRule, compileTree, type ValidationRule, validFieldPath } from './rules.js';
+export {
+  type CompiledRule,
+  compiledRules,
+  compileRule,
+  compileTree,
+  type ValidationRule,
+  validFieldPath,
+} from './rules.js';
 
 /**
  * Compiled schemas by their content (a hash of their JSON), most recently used last: a CRD's

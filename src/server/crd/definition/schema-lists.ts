@@ -10,6 +10,7 @@ import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js'
 import type { FieldError } from '../../kinds/types.js';
 import {
   compileCrdSchemaWithCel,
+  compiledRules,
   compileRule,
   costErrorMessage,
   STATIC_ESTIMATED_COST_LIMIT,
@@ -237,9 +238,11 @@ export function celRuleCompilation(
     uncorrelatable: string | undefined,
   ): void => {
     const rules = arr(s['x-kubernetes-validations']);
+    // The node's rules as compiled for serving (they are these rules), else compiled here.
+    const served = node.celRules === rules ? compiledRules(node, node === rootNode) : undefined;
     rules.forEach((raw, i) => {
       const rulePath = `${path}.x-kubernetes-validations[${i}]`;
-      const compiled = compileRule(raw, node, node === rootNode);
+      const compiled = served?.[i] ?? compileRule(raw, node, node === rootNode);
       const times = cardinality ?? unboundedCardinality(node);
       const cost = (compiled.program?.maxCost ?? 0) * times;
       if (!suppressPerExpressionCost && cost > STATIC_ESTIMATED_COST_LIMIT)

@@ -19,6 +19,8 @@ interface Estimate {
   size: number;
   kind: 'string' | 'list' | 'map' | 'scalar' | 'unknown';
   schema?: Structural;
+  /** A list literal's elements (cost.go `costCreateList`: the union of their sizes). */
+  elem?: Estimate;
 }
 
 const TRAVERSAL = 0.1;
@@ -54,6 +56,7 @@ export function rootScope(s: Structural): Scope {
  */
 function element(e: Estimate): Estimate {
   const s = e.schema;
+  if (e.elem !== undefined) return { ...e.elem, cost: 1 };
   if (s === undefined) return { cost: 1, size: Number.POSITIVE_INFINITY, kind: 'unknown' };
   if (s.types.includes('array')) return ofSchema(s.items, 1);
   return { cost: 1, size: 0, kind: 'string' };
@@ -141,6 +144,7 @@ export function estimate(n: Node, scope: Scope): Estimate {
         kind: a?.kind === 'unknown' ? (b?.kind ?? 'unknown') : (a?.kind ?? 'unknown'),
         // `has(self.x) ? self.x : []`: the branch with a schema says what its elements are.
         schema: a?.schema ?? b?.schema,
+        elem: a?.elem ?? b?.elem,
       };
     }
     case '&&':
@@ -148,7 +152,20 @@ export function estimate(n: Node, scope: Scope): Estimate {
       return { cost: sum, size: 1, kind: 'scalar' };
     case 'list':
       // createListBaseCost, and a literal's size is its length (cost.go `costCreateList`).
-      return { cost: sum + 10, size: parts.length, kind: 'list' };
+      return {
+        cost: sum + 10,
+        size: parts.length,
+        kind: 'list',
+        elem:
+          parts.length === 0
+            ? undefined
+            : {
+                cost: 0,
+                size: Math.max(...parts.map((p) => p.size)),
+                kind: parts.every((p) => p.kind === parts[0]!.kind) ? parts[0]!.kind : 'unknown',
+                schema: parts.every((p) => p.schema === parts[0]!.schema) ? parts[0]!.schema : undefined,
+              },
+      };
     case 'map':
       return { cost: sum + 30, size: (n.args as unknown[]).length, kind: 'map' };
     case 'rcall':

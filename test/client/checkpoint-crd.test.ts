@@ -150,9 +150,8 @@ describe('checkpoint of an informer on a custom type', () => {
 
     expect(mine.lists).toEqual([]);
     expect(mine.watches.length).toBeGreaterThanOrEqual(1);
-    expect(mine.watches[0]).toContain(
-      `resourceVersion=${restarted.checkpoint?.status.loadedResourceVersion}&`,
-    );
+    const loaded = restarted.checkpoint?.status.loadedResourceVersion;
+    expect(mine.watches[0]).toMatch(new RegExp(`[?&]resourceVersion=${loaded}(&|$)`));
     expect(serverLists).toBe(0);
     expect(restarted.checkpoint?.status).toMatchObject({
       resumed: true,

@@ -12,7 +12,7 @@ import { invalid, validateObjectMeta } from '../../kinds/validation.js';
 import { compileCrdSchemaWithCel } from '../cel/index.js';
 import { type CustomResourceColumnDefinition, printerColumns } from '../definition/printer-columns.js';
 import { compileCrdSchema } from '../schema/engine.js';
-import type { CrdSchemaProps, Structural } from '../schema/structural.js';
+import type { CrdSchemaProps } from '../schema/structural.js';
 
 /** `.spec.replicas` → `spec.replicas` (the paths are simple JSON paths; validation says so). */
 const dotted = (jsonPath: string): string => jsonPath.replace(/^\./, '');
@@ -91,19 +91,17 @@ function validateScale(obj: KubeObject, scale: Record<string, unknown>): FieldEr
   return errors;
 }
 
-/** True when any node of the schema carries `x-kubernetes-validations`. */
-function hasCelRules(s: Structural): boolean {
-  if (s.celRules.length > 0) return true;
-  const subs = [
-    ...(s.properties?.values() ?? []),
-    ...(s.items ? [s.items] : []),
-    ...(typeof s.additionalProperties === 'object' ? [s.additionalProperties] : []),
-    ...s.allOf,
-    ...s.anyOf,
-    ...s.oneOf,
-    ...(s.not ? [s.not] : []),
-  ];
-  return subs.some(hasCelRules);
+/** True when any node of the schema carries `x-kubernetes-validations` (read before compiling). */
+function hasCelRules(s: unknown): boolean {
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) return false;
+  const node = s as Record<string, unknown>;
+  if (Array.isArray(node['x-kubernetes-validations']) && node['x-kubernetes-validations'].length > 0)
+    return true;
+  const props = node.properties;
+  if (typeof props === 'object' && props !== null && Object.values(props).some(hasCelRules)) return true;
+  const lists = [node.allOf, node.anyOf, node.oneOf].filter(Array.isArray) as unknown[][];
+  if (lists.some((l) => l.some(hasCelRules))) return true;
+  return hasCelRules(node.items) || hasCelRules(node.additionalProperties) || hasCelRules(node.not);
 }
 
 /**
@@ -128,8 +126,9 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
       // The schema, with its CEL rules (`x-kubernetes-validations`) when it has any, compiled
       // once per version. Without rules there is no CEL validator at all (cel/validation.go
       // `NewValidator` returns nil), so nothing reports rules left unchecked.
-      const plain = compileCrdSchema(schemaProps);
-      const schema = hasCelRules(plain.structural) ? compileCrdSchemaWithCel(schemaProps) : plain;
+      const schema = hasCelRules(schemaProps)
+        ? compileCrdSchemaWithCel(schemaProps)
+        : compileCrdSchema(schemaProps);
       const sub = rec(version.subresources);
       const scale = sub.scale === undefined || sub.scale === null ? undefined : rec(sub.scale);
       const defs = arr(version.additionalPrinterColumns) as CustomResourceColumnDefinition[];

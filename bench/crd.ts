@@ -166,9 +166,12 @@ function certificateCrd() {
   return crd;
 }
 
+/** The cert-manager docs' Certificate, read once: the timed loop only copies it. */
+let certificateExample: Record<string, unknown> | undefined;
+
 function certificate(i: number) {
-  const example = parse(readFileSync(join(FIXTURES, 'certificates-example.yaml'), 'utf8'));
-  return { ...example, metadata: { name: `cert-${i}`, namespace: NS } };
+  certificateExample ??= parse(readFileSync(join(FIXTURES, 'certificates-example.yaml'), 'utf8'));
+  return { ...structuredClone(certificateExample), metadata: { name: `cert-${i}`, namespace: NS } };
 }
 
 async function writeCost(server: RunningServer, agent: Agent) {

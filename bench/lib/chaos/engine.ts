@@ -275,13 +275,15 @@ const SENTINEL: Step[][] = [
   ],
 ];
 
-/** Runs each chain's steps in order, the chains side by side. */
+/** Runs each chain's steps in order, the chains side by side; all end before a failure is thrown. */
 async function runChains(world: World, chains: Step[][]): Promise<void> {
-  await Promise.all(
+  const ran = await Promise.allSettled(
     chains.map(async (chain) => {
       for (const step of chain) await world.run(step);
     }),
   );
+  const failed = ran.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function startInformers(world: World, config: ChaosConfig): Tracked[] {

@@ -5,20 +5,11 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../../protocol/labels.js';
 import { StatusError } from '../../protocol/status.js';
+import { getPath } from '../kinds/access.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { notFound, qualifiedResource } from '../storage/object-errors.js';
 import type { Query, ResourceContext } from './resource-context.js';
 import { dryRun } from './write-input.js';
-
-/** The value at a dotted path (`spec.replicas`), or undefined. */
-function valueAt(obj: unknown, path: string): unknown {
-  let v = obj;
-  for (const part of path.split('.')) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
 
 /** Sets the value at a dotted path, making the maps on the way (unstructured `SetNestedField`). */
 function setAt(obj: Record<string, unknown>, path: string, value: unknown): void {
@@ -34,7 +25,7 @@ function setAt(obj: Record<string, unknown>, path: string, value: unknown): void
 
 /** An int64 field read as unstructured `NestedInt64` does: absent is 0, any other type an error. */
 function nestedInt(obj: KubeObject, path: string): number {
-  const v = valueAt(obj, path);
+  const v = getPath(obj, path);
   if (v === undefined) return 0;
   if (typeof v !== 'number' || !Number.isInteger(v)) {
     throw StatusError.of(
@@ -62,7 +53,7 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
   if (kind.custom) {
     specReplicas = nestedInt(obj, paths.specReplicas);
     statusReplicas = nestedInt(obj, paths.statusReplicas);
-    const s = paths.labelSelector ? valueAt(obj, paths.labelSelector) : undefined;
+    const s = paths.labelSelector ? getPath(obj, paths.labelSelector) : undefined;
     if (s !== undefined && typeof s !== 'string') {
       throw StatusError.of(
         'InternalError',

@@ -5,6 +5,7 @@
  * strategies' PrepareForCreate and PrepareForUpdate in kube-apiserver).
  */
 import type { KubeObject } from '../../protocol/events.js';
+import { getPath } from '../kinds/access.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
 
@@ -120,7 +121,7 @@ export function prepareUpdate(
     // make when /status is served) bumps the generation (strategy.go `PrepareForUpdate`).
     meta.generation = (cur.generation ?? 1) + (contentChanged(next, current) ? 1 : 0);
   } else if (kind.generationFields.length > 0) {
-    const changed = kind.generationFields.some((f) => !jsonEqual(valueAt(next, f), valueAt(current, f)));
+    const changed = kind.generationFields.some((f) => !jsonEqual(getPath(next, f), getPath(current, f)));
     meta.generation = (cur.generation ?? 1) + (changed ? 1 : 0);
   }
   if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
@@ -141,16 +142,6 @@ function contentChanged(next: KubeObject, current: KubeObject): boolean {
       return true;
   }
   return false;
-}
-
-/** The value at a dotted path (`spec`, `metadata.annotations`). */
-function valueAt(obj: KubeObject, path: string): unknown {
-  let v: unknown = obj;
-  for (const part of path.split('.')) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
 }
 
 /** `obj` without its resourceVersion: what an update compares to see whether anything changed. */

@@ -6,7 +6,7 @@
  * subresources, printer columns and selectable fields.
  */
 import type { KubeObject } from '../../../protocol/events.js';
-import { arr, rec, str } from '../../kinds/access.js';
+import { arr, getPath, rec, str } from '../../kinds/access.js';
 import type { CustomDefinitionState, FieldError, ResourceKind, TableColumn } from '../../kinds/types.js';
 import { invalid, validateObjectMeta } from '../../kinds/validation.js';
 import { compileCrdSchemaWithCel } from '../cel/index.js';
@@ -16,16 +16,6 @@ import type { CrdSchemaProps } from '../schema/structural.js';
 
 /** `.spec.replicas` → `spec.replicas` (the paths are simple JSON paths; validation says so). */
 const dotted = (jsonPath: string): string => jsonPath.replace(/^\./, '');
-
-/** The value at a dotted path, or undefined. */
-function valueAt(obj: unknown, path: string): unknown {
-  let v = obj;
-  for (const part of path.split('.')) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
 
 /**
  * apihelpers `serveDefaultColumnsIfEmpty`: a version without printer columns is printed with
@@ -45,7 +35,7 @@ const AGE_COLUMN: CustomResourceColumnDefinition = {
  */
 function selectableReader(path: string): (obj: KubeObject) => string | undefined {
   return (obj) => {
-    const v = valueAt(obj, path);
+    const v = getPath(obj, path);
     if (typeof v === 'string') return v;
     if (typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v))) return String(v);
     return undefined;
@@ -60,7 +50,7 @@ function validateScale(obj: KubeObject, scale: Record<string, unknown>): FieldEr
   const errors: FieldError[] = [];
   const replicas = (jsonPath: string): void => {
     if (jsonPath === '') return;
-    const v = valueAt(obj, dotted(jsonPath));
+    const v = getPath(obj, dotted(jsonPath));
     if (v === undefined) return;
     if (typeof v !== 'number' || !Number.isInteger(v)) {
       errors.push(
@@ -77,7 +67,7 @@ function validateScale(obj: KubeObject, scale: Record<string, unknown>): FieldEr
   replicas(str(scale.statusReplicasPath));
   const selectorPath = str(scale.labelSelectorPath);
   if (selectorPath !== '') {
-    const v = valueAt(obj, dotted(selectorPath));
+    const v = getPath(obj, dotted(selectorPath));
     if (v !== undefined && typeof v !== 'string') {
       errors.push(
         invalid(

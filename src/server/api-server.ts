@@ -162,7 +162,9 @@ class ApiServer implements RunningServer {
       },
       onError: (err) => log(`watch cache: store watch failed: ${err.message}`),
     });
-    this.objects = new ObjectStorage(this.store, this.clock, this.stats);
+    this.objects = new ObjectStorage(this.store, this.clock, this.stats, (kind, value) =>
+      this.cacher.noteWritten(kind, value),
+    );
     this.namespaces = new NamespaceLifecycle(this.objects, this.store, this.clock);
     this.crds = new CrdController({
       objects: this.objects,

@@ -76,7 +76,7 @@ export async function handleResource(
       const body = await readObject(req);
       const rules = await loadWriteRules();
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
-      const created = await ctx.objects.create(kind, namespace, body, { dryRun: dryRun(query) });
+      const created = await ctx.objects.create(kind, namespace, body, { dryRun: dryRun(query), owned: true });
       return replyObject(ctx, req, res, 201, kind, created, query);
     }
     case 'PUT': {
@@ -91,7 +91,10 @@ export async function handleResource(
       }
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'UpdateOptions'), body);
       const scope = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
-      const updated = await ctx.objects.update(kind, namespace, name, body, scope, { dryRun: dryRun(query) });
+      const updated = await ctx.objects.update(kind, namespace, name, body, scope, {
+        dryRun: dryRun(query),
+        owned: true,
+      });
       return replyObject(ctx, req, res, 200, kind, updated, query);
     }
     case 'PATCH': {

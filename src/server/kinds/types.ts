@@ -71,8 +71,11 @@ export interface ResourceKind {
    * Turns an object read from storage into this kind's form, in place: a custom kind's version
    * conversion (the stored apiVersion rewritten, strategy `None`) and its schema defaults,
    * which apply to every object read, as apiextensions-apiserver's storage codec applies them.
+   * `written` says the stored bytes are ones this kind's own write pipeline produced (pruned
+   * and defaulted by this very schema), so pruning and defaulting them again would change
+   * nothing and only the version is rewritten.
    */
-  fromStorage?(obj: KubeObject): void;
+  fromStorage?(obj: KubeObject, written?: boolean): void;
   /** Turns an object of this kind into the stored form, in place (a custom kind's storage version). */
   toStorage?(obj: KubeObject): void;
   /**

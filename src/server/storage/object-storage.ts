@@ -29,6 +29,11 @@ export type { UpdateScope } from './prepare-write.js';
 export interface WriteOptions {
   /** `dryRun=All`: validate and answer, but write nothing. */
   dryRun?: boolean;
+  /**
+   * The caller hands the input object over (a request body decoded for this write alone): the
+   * storage changes it in place instead of copying it first.
+   */
+  owned?: boolean;
 }
 
 /** DeleteOptions, as far as the server honours them. */
@@ -60,16 +65,27 @@ export class ObjectStorage {
   private readonly store: Store;
   private readonly clock: Clock;
   private readonly stats: ServerStats;
+  private readonly onEncoded?: (kind: ResourceKind, value: string) => void;
   /**
    * Told when an object marked for deletion went with its last finalizer, so
    * that a terminating namespace it held can finish.
    */
   onFinalized: ((namespace: string | undefined) => void) | undefined;
 
-  constructor(store: Store, clock: Clock, stats: ServerStats) {
+  /**
+   * `onEncoded` hears every value about to be written, with the kind that made it (the
+   * watch cache skips decoding work for bytes it knows this server's pipeline produced).
+   */
+  constructor(
+    store: Store,
+    clock: Clock,
+    stats: ServerStats,
+    onEncoded?: (kind: ResourceKind, value: string) => void,
+  ) {
     this.store = store;
     this.clock = clock;
     this.stats = stats;
+    this.onEncoded = onEncoded;
   }
 
   /** Reads one object (at `revision` when given). */
@@ -91,7 +107,7 @@ export class ObjectStorage {
     input: KubeObject,
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
-    const obj = structuredClone(input);
+    const obj = opts.owned ? input : structuredClone(input);
     const meta = metaOf(obj);
     this.checkTypeMeta(kind, obj);
     if (kind.namespaced) {
@@ -118,7 +134,7 @@ export class ObjectStorage {
       throw storeErrorToStatus(err, kind, meta.name!);
     });
     this.stats.writes++;
-    return this.decodeWritten(kind, kv);
+    return this.answer(kind, obj, kv.modRevision);
   }
 
   /**
@@ -149,9 +165,16 @@ export class ObjectStorage {
       );
     }
     const wanted = inputMeta.resourceVersion;
+    // An owned input serves the first attempt as it is; a retry after a storage conflict needs
+    // a fresh copy, the first attempt having changed it.
+    let handOver = opts.owned === true;
     return this.guaranteedUpdate(kind, namespace, name, scope, opts, (current) => {
       if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
         throw conflict(kind, name);
+      if (handOver) {
+        handOver = false;
+        return input;
+      }
       return structuredClone(input);
     });
   }
@@ -191,14 +214,11 @@ export class ObjectStorage {
           const deleted = await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
           this.onFinalized?.(meta.namespace);
-          return this.decodeWritten(kind, {
-            value: this.encode(kind, next),
-            modRevision: deleted.modRevision,
-          });
+          return this.answer(kind, next, deleted.modRevision);
         }
         const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
         this.stats.writes++;
-        return this.decodeWritten(kind, written);
+        return this.answer(kind, next, written.modRevision);
       } catch (err) {
         if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
         throw storeErrorToStatus(err, kind, name);
@@ -239,7 +259,7 @@ export class ObjectStorage {
         if (next) {
           const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
           this.stats.writes++;
-          return this.decodeWritten(kind, written);
+          return this.answer(kind, next, written.modRevision);
         }
         const deleted = await this.store.delete(kv.key, kv.modRevision);
         this.stats.writes++;
@@ -293,13 +313,19 @@ export class ObjectStorage {
   }
 
   /**
-   * An object this server just wrote, as the answer carries it: the kind's own pipeline made
-   * it (pruned, defaulted), so only the storage version is turned back into the kind's.
+   * An object this server just wrote, as the answer carries it, built from the object in hand
+   * rather than by decoding the bytes just encoded from it: the kind's own pipeline made it
+   * (pruned, defaulted), so it is the stored object but for its resourceVersion, which comes
+   * last in metadata as a decoded object has it, and its version, which stays the kind's. The
+   * copy is shallow: `obj` is the write's own and is not touched again.
    */
-  private decodeWritten(kind: ResourceKind, kv: Pick<StoreKV, 'value' | 'modRevision'>): KubeObject {
-    const obj = decodeStored(kv.value, kv.modRevision);
-    if (kind.toStorage) obj.apiVersion = apiVersionOf(kind);
-    return obj;
+  private answer(kind: ResourceKind, obj: KubeObject, revision: number): KubeObject {
+    const { resourceVersion: _, ...metadata } = obj.metadata ?? {};
+    return {
+      ...obj,
+      apiVersion: apiVersionOf(kind),
+      metadata: { ...metadata, resourceVersion: String(revision) },
+    };
   }
 
   private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
@@ -326,6 +352,8 @@ export class ObjectStorage {
     const copy = { ...obj, metadata: { ...obj.metadata } };
     delete copy.metadata.resourceVersion;
     kind.toStorage?.(copy);
-    return JSON.stringify(copy);
+    const value = JSON.stringify(copy);
+    this.onEncoded?.(kind, value);
+    return value;
   }
 }

@@ -20,9 +20,9 @@ export function decodeStored(value: string, revision: number): KubeObject {
  * custom resource's schema defaults apply to every object read from storage, as
  * apiextensions-apiserver's storage decoder applies them).
  */
-function decodeFor(kind: ResourceKind, value: string, revision: number): KubeObject {
+function decodeFor(kind: ResourceKind, value: string, revision: number, written = false): KubeObject {
   const object = decodeStored(value, revision);
-  kind.fromStorage?.(object);
+  kind.fromStorage?.(object, written);
   return object;
 }
 
@@ -67,6 +67,7 @@ export class Cacher {
   private waiters: Array<{ revision: number; resolve: () => void }> = [];
   private refillTimer: TimerHandle | undefined;
   private stopped = false;
+  private written?: { kind: ResourceKind; value: string };
   private readonly listeners = new Set<CacheListener>();
   private readonly fillListeners = new Set<() => void>();
 
@@ -239,6 +240,27 @@ export class Cacher {
     this.storeWatch = undefined;
   }
 
+  /**
+   * Tells the cacher that `kind`'s write pipeline (prune, default, validate) produced `value`
+   * and it is about to be stored: the event that carries it back needs no second pass through
+   * the kind's storage decoder, which would only prune and default an object already pruned
+   * and defaulted by the same schema. One slot is enough: with the memory store the event
+   * follows the write at once; over etcd a slot overwritten by a later write only means the
+   * full decode runs. The match is by content and kind identity (a changed definition is a
+   * new kind object), so it can never skip work the bytes need.
+   */
+  noteWritten(kind: ResourceKind, value: string): void {
+    if (kind.fromStorage === undefined) return;
+    this.written = { kind, value };
+  }
+
+  private isWritten(kind: ResourceKind, value: string): boolean {
+    const w = this.written;
+    if (w === undefined || w.kind !== kind || w.value !== value) return false;
+    this.written = undefined;
+    return true;
+  }
+
   private cachesOfKey(key: string): readonly ResourceCache[] {
     const id = resourceIdOfKey(key);
     return (id === undefined ? undefined : this.byResource.get(id)) ?? NO_CACHES;
@@ -249,7 +271,7 @@ export class Cacher {
       if (ev.revision <= this.revision) continue;
       for (const cache of this.cachesOfKey(ev.key)) {
         if (ev.type === 'put') {
-          const object = decodeFor(cache.kind, ev.value!, ev.revision);
+          const object = decodeFor(cache.kind, ev.value!, ev.revision, this.isWritten(cache.kind, ev.value!));
           const change = cache.apply(
             ev.prevValue === undefined ? 'ADDED' : 'MODIFIED',
             ev.key,

@@ -147,8 +147,9 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
         // The storage codec (customresource_handler.go `schemaCoercingConverter`): a stored object
         // is converted to this version, coerced to its schema (unknown fields pruned, silently)
         // and defaulted by it; written objects are converted to the storage version.
-        fromStorage: (obj) => {
+        fromStorage: (obj, written) => {
           if (obj.apiVersion !== apiVersion) obj.apiVersion = apiVersion;
+          if (written) return;
           schema.prune(obj);
           schema.default(obj);
         },

@@ -59,27 +59,52 @@ export function schemaInfo(data: unknown): [string, string] {
 
 /** type.go `typeValidator.Validate`. */
 export function validateType(s: Structural, data: unknown, path: string): OpenAPIError[] {
+  switch (typeFailure(s, data)) {
+    case 'none':
+      return [];
+    case 'null':
+      return [invalidType(path, s.types.join(','), 'null')];
+    case 'format': {
+      const [, format] = schemaInfo(data);
+      return [invalidType(path, s.format ?? '', format)];
+    }
+    case 'type':
+      return [invalidType(path, s.types.join(','), schemaInfo(data)[0])];
+  }
+}
+
+/** Which of {@link validateType}'s errors `data` earns, if any. */
+export type TypeFailure = 'none' | 'null' | 'format' | 'type';
+
+/**
+ * The decision of {@link validateType} without building its error, so the quick validity check
+ * (validate.ts `isClean`) and the full walk cannot disagree; it allocates nothing.
+ */
+export function typeFailure(s: Structural, data: unknown): TypeFailure {
   const types = s.types;
   if (data === null) {
-    if (types.length > 0 && !types.includes('null') && !s.nullable)
-      return [invalidType(path, types.join(','), 'null')];
-    return [];
+    return types.length > 0 && !types.includes('null') && !s.nullable ? 'null' : 'none';
   }
-  const [schType, format] = schemaInfo(data);
+  // schemaInfo's answer, unpacked.
+  let schType: string;
+  let format = '';
   const stringOrSlice = typeof data === 'string' || Array.isArray(data);
+  if (typeof data === 'boolean') schType = 'boolean';
+  else if (typeof data === 'string') schType = 'string';
+  else if (typeof data === 'number') {
+    const int = Number.isInteger(data);
+    schType = int ? 'integer' : 'number';
+    format = int ? 'int64' : 'float64';
+  } else schType = Array.isArray(data) ? 'array' : 'object';
   const fmt = s.format ?? '';
-  const isLowerInt = fmt === 'int64' && format === 'int32';
   const isIntFloat = schType === 'integer' && types.includes('number');
-  if (
-    !stringOrSlice &&
-    fmt !== '' &&
-    !(types.includes(schType) || format === fmt || isIntFloat || isLowerInt)
-  ) {
-    return [invalidType(path, fmt, format)];
+  if (fmt !== '') {
+    const isLowerInt = fmt === 'int64' && format === 'int32';
+    if (!stringOrSlice && !(types.includes(schType) || format === fmt || isIntFloat || isLowerInt))
+      return 'format';
+    if (stringOrSlice && !(types.includes('number') || types.includes('integer'))) return 'none';
   }
-  if (!(types.includes('number') || types.includes('integer')) && fmt !== '' && stringOrSlice) return [];
-  if (!(types.includes(schType) || isIntFloat)) return [invalidType(path, types.join(','), schType)];
-  return [];
+  return types.includes(schType) || isIntFloat ? 'none' : 'type';
 }
 
 /** validator.go `stringValidator.Validate`: the first of maxLength, minLength, pattern to fail. */
@@ -170,6 +195,14 @@ function rangeError(s: Structural, data: number, path: string): OpenAPIError | u
 /** validator.go `numberValidator.Validate`: multipleOf, minimum, maximum (format ranges are not checked). */
 export function validateNumber(s: Structural, data: number, path: string): OpenAPIError[] {
   const out: OpenAPIError[] = [];
+  if (
+    s.multipleOf === undefined &&
+    s.minimum === undefined &&
+    s.maximum === undefined &&
+    s.format !== 'int32' &&
+    s.format !== 'float'
+  )
+    return out;
   const int = Number.isInteger(data);
   const err = (message: string): OpenAPIError => ({ code: 'other', name: path, value: data, message });
   const range = rangeError(s, data, path);

@@ -22,6 +22,7 @@ import {
   IN,
   jsonEqual,
   type OpenAPIError,
+  typeFailure,
   validateEnum,
   validateFormat,
   validateNumber,
@@ -70,12 +71,14 @@ export function validateCustomObject(
   const base = options.fieldPath;
   // result.go `AddErrors`: a message already reported is not reported again.
   const seen = new Set<string>();
-  const unique = validateNode(
-    schema,
-    value,
-    '',
-    options.oldObject === undefined ? undefined : { value: options.oldObject },
-  ).errors.filter((e) => !seen.has(e.message) && seen.add(e.message));
+  const unique = isClean(schema, value)
+    ? []
+    : validateNode(
+        schema,
+        value,
+        '',
+        options.oldObject === undefined ? undefined : { value: options.oldObject },
+      ).errors.filter((e) => !seen.has(e.message) && seen.add(e.message));
   const errors = unique.map((e) => toFieldError(e, base));
   // The strategy's embedded-resource and list checks run on the whole object only.
   if (isJsonObject(value) && base === undefined) {
@@ -347,17 +350,91 @@ function validateObject(s: Structural, data: Record<string, unknown>, path: stri
   }
   if (s.properties !== undefined) {
     for (const [name, prop] of s.properties) {
-      if (!(name in data)) continue;
+      if (!Object.hasOwn(data, name)) continue;
       const at = path === '' ? name : `${path}.${name}`;
       const r = validateNode(prop, data[name], at, oldField(old, name, path));
       add(out, r.errors, r.count);
     }
   }
   for (const name of s.required) {
-    if (!(name in data)) {
+    if (!Object.hasOwn(data, name)) {
       const message = `${path}.${name} in ${IN} is required`;
       out.errors.push({ code: 'required', name: `${path}.${name}`, message });
     }
   }
   return out;
+}
+
+/**
+ * Whether {@link validateNode} would find nothing wrong with `data`: the same checks in the same
+ * places, answered yes or no, without the paths, match counts and error objects the full walk
+ * builds for every node. Almost every write is valid, so validation runs this first and the full
+ * walk (which alone words errors, picks the anyOf/oneOf branch to report and ratchets unchanged
+ * values on update) only when it says no. Ratcheting only ever removes errors, so a clean object
+ * is clean with or without an old one.
+ */
+export function isClean(s: Structural, data: unknown): boolean {
+  const typed = s.types.length > 0 || s.format !== undefined;
+  if (data === null || data === undefined) {
+    return (
+      !(typed && typeFailure(s, null) !== 'none') &&
+      !(s.enum && s.enum.length > 0 && validateEnum(s, null, '').length > 0)
+    );
+  }
+  if (typed && typeFailure(s, data) !== 'none') return false;
+  if (hasComposites(s) && !compositesClean(s, data)) return false;
+  if (typeof data === 'string') {
+    if (
+      (s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined) &&
+      validateString(s, data, '').length > 0
+    )
+      return false;
+    if (s.format !== undefined && formatChecker(s.format) && validateFormat(s.format, data, '').length > 0)
+      return false;
+  } else if (typeof data === 'number') {
+    if (validateNumber(s, data, '').length > 0) return false;
+  } else if (Array.isArray(data)) {
+    if (s.items) for (const v of data) if (!isClean(s.items, v)) return false;
+    if (s.minItems !== undefined && data.length < s.minItems) return false;
+    if (s.maxItems !== undefined && data.length > s.maxItems) return false;
+    if (s.uniqueItems && data.some((v, i) => data.slice(0, i).some((u) => jsonEqual(u, v)))) return false;
+  }
+  if (s.enum && s.enum.length > 0 && validateEnum(s, data, '').length > 0) return false;
+  return !isJsonObject(data) || objectClean(s, data);
+}
+
+/** {@link validateSchemaProps} as a yes or no: anyOf needs one branch, oneOf exactly one, allOf all, not none. */
+function compositesClean(s: Structural, data: unknown): boolean {
+  if (s.anyOf.length > 0 && !s.anyOf.some((sub) => isClean(sub, data))) return false;
+  if (s.oneOf.length > 0) {
+    let clean = 0;
+    for (const sub of s.oneOf) if (isClean(sub, data)) clean++;
+    if (clean !== 1) return false;
+  }
+  if (s.allOf.length > 0 && !s.allOf.every((sub) => isClean(sub, data))) return false;
+  return !(s.not && isClean(s.not, data));
+}
+
+/** {@link validateObject} as a yes or no. */
+function objectClean(s: Structural, data: Record<string, unknown>): boolean {
+  if (s.minProperties !== undefined || s.maxProperties !== undefined) {
+    const n = Object.keys(data).length;
+    if (s.minProperties !== undefined && n < s.minProperties) return false;
+    if (s.maxProperties !== undefined && n > s.maxProperties) return false;
+  }
+  const extra = additionalSchema(s);
+  for (const key of Object.keys(data)) {
+    const prop = s.properties?.get(key);
+    if (prop !== undefined) {
+      if (!isClean(prop, data[key])) return false;
+    } else if (s.additionalProperties === false) return false;
+    else if (extra && !isClean(extra, data[key])) return false;
+  }
+  for (const name of s.required) if (!Object.hasOwn(data, name)) return false;
+  return true;
+}
+
+/** The full walk's errors alone, without the quick check first (for tests that compare the two). */
+export function fullWalkErrors(schema: Structural, value: unknown): readonly OpenAPIError[] {
+  return validateNode(schema, value, '', undefined).errors;
 }

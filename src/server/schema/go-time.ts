@@ -76,11 +76,40 @@ function daysIn(month: number, year: number): number {
   return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
 }
 
+/** The form every server writes (`2026-12-03T02:18:23Z`, fractions allowed as Go allows them). */
+const UTC_RFC3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?Z$/;
+
+/**
+ * A quick yes for the common case, checked with the same ranges as the general parser below
+ * (month, day of that month, hour, minute, second); anything else goes the long way, which
+ * alone words the errors.
+ */
+export function parsesAsUtcRfc3339(value: string): boolean {
+  const m = UTC_RFC3339.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysIn(month, year) &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  );
+}
+
 /**
  * Why `value` does not parse in `layout` ({@link RFC3339} or {@link RFC3339_MICRO}), as Go's
  * `ParseError.Error()` says it; undefined when it parses.
  */
 export function goTimeParseError(layout: string, value: string): string | undefined {
+  if (layout === RFC3339 && parsesAsUtcRfc3339(value)) return undefined;
+  return generalParseError(layout, value);
+}
+
+/** {@link goTimeParseError} without the quick path: Go's general layout parser. Exported for tests. */
+export function generalParseError(layout: string, value: string): string | undefined {
   const chunks = LAYOUTS[layout];
   if (!chunks) throw new Error(`goTimeParseError: unsupported layout ${layout}`);
   const head = `parsing time ${timeQuote(value)}`;

@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { base64ErrorOffset } from '../../../src/server/schema/go-base64.js';
 import { goFloat, goQuote, goValue } from '../../../src/server/schema/go-text.js';
-import { goTimeParseError, RFC3339, RFC3339_MICRO } from '../../../src/server/schema/go-time.js';
+import {
+  generalParseError,
+  goTimeParseError,
+  parsesAsUtcRfc3339,
+  RFC3339,
+  RFC3339_MICRO,
+} from '../../../src/server/schema/go-time.js';
 import {
   QUANTITY_FORMAT_ERROR,
   QUANTITY_SUFFIX_ERROR,
@@ -42,6 +48,34 @@ describe('time.Parse(time.RFC3339, s)', () => {
     ['é', cannot('\\xc3\\xa9', '\\xc3\\xa9', '2006')],
   ])('refuses %s', (value, error) => {
     expect(goTimeParseError(RFC3339, value)).toBe(error);
+  });
+
+  it('the quick path for UTC times says yes only where the general parser does', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    let quick = 0;
+    for (const year of [0, 1900, 2000, 2023, 2024, 9999]) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          for (const [h, m, sec] of [
+            [0, 0, 0],
+            [23, 59, 59],
+            [24, 0, 0],
+            [0, 60, 0],
+            [0, 0, 60],
+          ]) {
+            for (const frac of ['', '.5', '.123456789', '.1234567890']) {
+              const v = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(h)}:${two(m)}:${two(sec)}${frac}Z`;
+              const fast = parsesAsUtcRfc3339(v);
+              if (fast) quick++;
+              // The quick path may only say yes; the general parser decides every no.
+              if (fast) expect(generalParseError(RFC3339, v), v).toBeUndefined();
+              else expect(goTimeParseError(RFC3339, v)).toBe(generalParseError(RFC3339, v));
+            }
+          }
+        }
+      }
+    }
+    expect(quick).toBeGreaterThan(5000);
   });
 
   it('MicroTime wants exactly six fractional digits', () => {

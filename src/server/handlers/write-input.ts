@@ -38,7 +38,9 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
     // Loaded on first use: its schema tables are import time every server would pay otherwise.
     const { decodeProtobufObject } = await import('../http/protobuf-body.js');
     value = await decodeProtobufObject(body);
+    checkNestingDepth(value);
   } else if (type === 'application/yaml') value = await parseYamlBody(body);
+  // parseJsonBody and parseYamlBody check the nesting depth themselves.
   else if (type === '' || type === 'application/json') value = parseJsonBody(body);
   else {
     throw StatusError.of(
@@ -49,7 +51,6 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw StatusError.of('BadRequest', 'the request body must be a single object');
   }
-  checkNestingDepth(value);
   return value as KubeObject;
 }
 

@@ -90,6 +90,8 @@ export interface Structural {
   intOrString: boolean;
   listType?: string;
   listMapKeys: string[];
+  /** `x-kubernetes-map-type` (`granular` or `atomic`), read by server-side apply's merge schema. */
+  mapType?: string;
   /**
    * The CEL rules (`x-kubernetes-validations`), kept for a CEL evaluator to run; nothing here
    * evaluates them (pkg/apiserver/schema/cel/validation.go `Validator.Validate` is not ported).
@@ -194,6 +196,7 @@ export function compileStructural(props: CrdSchemaProps | undefined): Structural
     intOrString,
     listType: p['x-kubernetes-list-type'],
     listMapKeys: p['x-kubernetes-list-map-keys'] ?? [],
+    mapType: p['x-kubernetes-map-type'],
     celRules: p['x-kubernetes-validations'] ?? [],
   };
   if (p.properties) {

@@ -10,10 +10,11 @@ import { isStrategicMergeKind } from '../../protocol/patch/index.js';
 import { StatusError } from '../../protocol/status.js';
 import type { KubeClient } from '../client.js';
 import { ResourceClient, retryOnConflict } from '../rest.js';
-import { NoKindMatchError } from '../restmapper/restmapper.js';
 import { builtinByKind, type ResourceType } from '../watch/resources.js';
 import { crdDefinition, waitForCustomKind } from './crd-wait.js';
 import { goJson } from './manifest.js';
+import { serverSideApplyObject } from './server-side-apply.js';
+import { ApplyError, type ApplyOptions, type ApplyResult, applyTarget, sourcePrefix } from './target.js';
 import { threeWayPatch } from './three-way.js';
 
 /** The annotation kubectl keeps the last applied configuration in. */
@@ -22,33 +23,7 @@ export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-confi
 /** The field manager kubectl's client-side apply writes as. */
 export const CLIENT_SIDE_APPLY_MANAGER = 'kubectl-client-side-apply';
 
-/** What apply did to one object. */
-export type ApplyAction = 'created' | 'configured' | 'unchanged';
-
-/** The outcome for one object. */
-export interface ApplyResult {
-  /** kubectl's name for it: `deployment.apps/web`, `namespace/demo`. */
-  ref: string;
-  action: ApplyAction;
-  type: ResourceType;
-  /** The namespace it went to (undefined for cluster-scoped kinds). */
-  namespace: string | undefined;
-  /** The object as the server answered (for `unchanged`: as it was read). */
-  object: KubeObject;
-  /** kubectl's warning when the live object had no last-applied annotation. */
-  warning?: string;
-}
-
-/** Options of {@link applyObject}. */
-export interface ApplyOptions {
-  /** `-n`: the namespace for objects that name none; an object naming another one is an error, as in kubectl. */
-  namespace?: string;
-  /** Where the objects came from, for error messages (a file name or `STDIN`). */
-  source?: string;
-  signal?: AbortSignal;
-  /** The object's type when the caller knows it already (skips the mapper). */
-  type?: ResourceType;
-}
+export { type ApplyAction, ApplyError, type ApplyOptions, type ApplyResult, refOf } from './target.js';
 
 /** Options of {@link applyAll}. */
 export interface ApplyAllOptions extends Omit<ApplyOptions, 'type'> {
@@ -60,19 +35,13 @@ export interface ApplyAllOptions extends Omit<ApplyOptions, 'type'> {
    * (default 30 s; see crd-wait.ts).
    */
   crdWaitMs?: number;
-}
-
-/** An object that could not be applied; `message` reads like kubectl's. */
-export class ApplyError extends Error {
-  readonly ref: string;
-  override readonly cause: unknown;
-
-  constructor(ref: string, message: string, cause?: unknown) {
-    super(message);
-    this.name = 'ApplyError';
-    this.ref = ref;
-    this.cause = cause;
-  }
+  /**
+   * `--server-side`: apply each object server-side (server-side-apply.ts),
+   * as `fieldManager` (default `kubectl`), taking conflicting fields when `force`.
+   */
+  serverSide?: { force?: boolean };
+  /** Each object's own source (the file of a directory it came from), by index; else `source`. */
+  sources?: readonly string[];
 }
 
 /**
@@ -91,12 +60,6 @@ export function lastAppliedConfiguration(object: KubeObject): string {
   return `${goJson(copy)}\n`;
 }
 
-/** kubectl's `kind.group/name` (`deployment.apps/web`, `configmap/settings`). */
-export function refOf(type: Pick<ResourceType, 'group' | 'kind'>, name: string): string {
-  const kind = type.kind.toLowerCase();
-  return `${type.group ? `${kind}.${type.group}` : kind}/${name}`;
-}
-
 /**
  * Applies one object: creates it when absent (with the last-applied
  * annotation), else patches it with the three-way patch, or leaves it alone
@@ -110,28 +73,17 @@ export async function applyObject(
   const name = manifest.metadata?.name ?? '';
   const kind = manifest.kind ?? '';
   const apiVersion = manifest.apiVersion ?? '';
-  let type: ResourceType;
-  try {
-    type = opts.type ?? (await kube.mapper.kindFor(apiVersion, kind, opts.signal));
-  } catch (err) {
-    const hint = err instanceof NoKindMatchError ? ' (ensure CRDs are installed first)' : '';
-    throw new ApplyError(
-      `${kind.toLowerCase()}/${name}`,
-      `${sourcePrefix(opts)}${(err as Error).message}${hint}`,
-      err,
-    );
-  }
-  const ref = refOf(type, name);
-  const object = structuredClone(manifest);
-  object.metadata ??= {};
-  const namespace = type.namespaced ? namespaceFor(object, opts, kube.namespace, ref) : undefined;
-  if (namespace !== undefined) object.metadata.namespace = namespace;
-  else delete object.metadata.namespace;
+  const { type, ref, namespace, object } = await applyTarget(kube, manifest, opts);
+  const dryRun = opts.dryRun ? ('server' as const) : undefined;
   const modifiedJson = lastAppliedConfiguration(object);
   const modified = JSON.parse(modifiedJson) as KubeObject;
   modified.metadata!.annotations![LAST_APPLIED_ANNOTATION] = modifiedJson;
   const resource = new ResourceClient<KubeObject>(kube.transport, type, namespace);
-  const write = { fieldManager: CLIENT_SIDE_APPLY_MANAGER, signal: opts.signal };
+  const write = {
+    fieldManager: opts.fieldManager || CLIENT_SIDE_APPLY_MANAGER,
+    signal: opts.signal,
+    dryRun: opts.dryRun,
+  };
   let phase = 'retrieving current configuration of';
   let raced = false;
   const attempt = async (): Promise<ApplyResult> => {
@@ -141,7 +93,7 @@ export async function applyObject(
       phase = 'creating';
       try {
         const created = await resource.create(modified, write);
-        return { ref, action: 'created', type, namespace, object: created };
+        return { ref, action: 'created', type, namespace, object: created, dryRun };
       } catch (err) {
         // Created by another applier since the read (two files sharing a namespace): apply to theirs, once.
         if (raced || !(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
@@ -158,10 +110,10 @@ export async function applyObject(
       ? undefined
       : `Warning: resource ${type.plural}/${name} is missing the ${LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.`;
     if (Object.keys(patch).length === 0)
-      return { ref, action: 'unchanged', type, namespace, object: live, warning };
+      return { ref, action: 'unchanged', type, namespace, object: live, warning, dryRun };
     phase = 'applying patch to';
     const patched = await resource.patch(name, patch, strategic ? 'strategic' : 'merge', write);
-    return { ref, action: 'configured', type, namespace, object: patched, warning };
+    return { ref, action: 'configured', type, namespace, object: patched, warning, dryRun };
   };
   try {
     return await retryOnConflict(attempt);
@@ -195,10 +147,13 @@ export async function applyAll(
   const errors: ApplyError[] = [];
   /** CRDs applied in this batch, by `group/kind`; the value is set once its kind is served. */
   const crds = new Map<string, { name: string; served?: Promise<ResourceType> }>();
-  for (const object of objects) {
+  for (const [i, object] of objects.entries()) {
+    const each = { ...opts, source: opts.sources?.[i] ?? opts.source };
     try {
-      const type = await customKindReady(kube, object, crds, opts);
-      const result = await applyObject(kube, object, { ...opts, type });
+      const type = await customKindReady(kube, object, crds, each);
+      const result = opts.serverSide
+        ? await serverSideApplyObject(kube, object, { ...each, ...opts.serverSide, type })
+        : await applyObject(kube, object, { ...each, type });
       results.push(result);
       opts.onResult?.(result);
       const defined = crdDefinition(object);
@@ -237,17 +192,6 @@ async function customKindReady(
   }
 }
 
-function namespaceFor(object: KubeObject, opts: ApplyOptions, contextNamespace: string, ref: string): string {
-  const own = object.metadata?.namespace;
-  if (own && opts.namespace && own !== opts.namespace) {
-    throw new ApplyError(
-      ref,
-      `the namespace from the provided object ${JSON.stringify(own)} does not match the namespace ${JSON.stringify(opts.namespace)}. You must pass '--namespace=${own}' to perform this operation.`,
-    );
-  }
-  return own || opts.namespace || contextNamespace;
-}
-
 function parseLastApplied(text: string): KubeObject | undefined {
   try {
     return JSON.parse(text) as KubeObject;
@@ -255,8 +199,4 @@ function parseLastApplied(text: string): KubeObject | undefined {
     // kubectl fails here; a hand-edited annotation should not block an apply, so treat it as absent.
     return undefined;
   }
-}
-
-function sourcePrefix(opts: ApplyOptions): string {
-  return opts.source ? `${opts.source}: ` : '';
 }

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../protocol/events.js';
 import { sendJson } from '../http/http-io.js';
 import type { KindTable } from '../kinds/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
+import { answerText } from '../storage/answer-text.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import type { ListContext } from './list.js';
 import { toTable } from './table.js';
@@ -58,5 +59,6 @@ export function replyObject(
     );
     return;
   }
-  reply(ctx, res, code, obj);
+  // A write's answer comes with its text, made from the bytes just stored (storage/answer-text.ts).
+  reply(ctx, res, code, answerText(obj) ?? obj);
 }

@@ -7,6 +7,7 @@ import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types
 import { formatInvalidMessage } from '../kinds/validation.js';
 import type { ServerStats } from '../stats/stats.js';
 import { decodeStored } from '../watchcache/cacher.js';
+import { type Encoded, encodeObject, rememberAnswerText } from './answer-text.js';
 import {
   checkPreconditions,
   type DeletePreconditions,
@@ -130,11 +131,12 @@ export class ObjectStorage {
     this.validate(kind, obj);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
     const key = objectKey(kind, namespace, meta.name!);
-    const kv = await this.store.create(key, this.encode(kind, obj)).catch((err) => {
+    const encoded = this.encode(kind, obj);
+    const kv = await this.store.create(key, encoded.value).catch((err) => {
       throw storeErrorToStatus(err, kind, meta.name!);
     });
     this.stats.writes++;
-    return this.answer(kind, obj, kv.modRevision);
+    return this.answer(kind, obj, kv.modRevision, encoded);
   }
 
   /**
@@ -216,9 +218,10 @@ export class ObjectStorage {
           this.onFinalized?.(meta.namespace);
           return this.answer(kind, next, deleted.modRevision);
         }
-        const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
+        const encoded = this.encode(kind, next);
+        const written = await this.store.update(kv.key, encoded.value, kv.modRevision);
         this.stats.writes++;
-        return this.answer(kind, next, written.modRevision);
+        return this.answer(kind, next, written.modRevision, encoded);
       } catch (err) {
         if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
         throw storeErrorToStatus(err, kind, name);
@@ -257,9 +260,10 @@ export class ObjectStorage {
       if (opts.dryRun) return next ?? current;
       try {
         if (next) {
-          const written = await this.store.update(kv.key, this.encode(kind, next), kv.modRevision);
+          const encoded = this.encode(kind, next);
+          const written = await this.store.update(kv.key, encoded.value, kv.modRevision);
           this.stats.writes++;
-          return this.answer(kind, next, written.modRevision);
+          return this.answer(kind, next, written.modRevision, encoded);
         }
         const deleted = await this.store.delete(kv.key, kv.modRevision);
         this.stats.writes++;
@@ -319,13 +323,12 @@ export class ObjectStorage {
    * last in metadata as a decoded object has it, and its version, which stays the kind's. The
    * copy is shallow: `obj` is the write's own and is not touched again.
    */
-  private answer(kind: ResourceKind, obj: KubeObject, revision: number): KubeObject {
+  private answer(kind: ResourceKind, obj: KubeObject, revision: number, stored?: Encoded): KubeObject {
     const { resourceVersion: _, ...metadata } = obj.metadata ?? {};
-    return {
-      ...obj,
-      apiVersion: apiVersionOf(kind),
-      metadata: { ...metadata, resourceVersion: String(revision) },
-    };
+    const resourceVersion = String(revision);
+    const out = { ...obj, apiVersion: apiVersionOf(kind), metadata: { ...metadata, resourceVersion } };
+    if (stored) rememberAnswerText(out, stored, resourceVersion);
+    return out;
   }
 
   private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
@@ -348,12 +351,14 @@ export class ObjectStorage {
     });
   }
 
-  private encode(kind: ResourceKind, obj: KubeObject): string {
+  private encode(kind: ResourceKind, obj: KubeObject): Encoded {
     const copy = { ...obj, metadata: { ...obj.metadata } };
     delete copy.metadata.resourceVersion;
     kind.toStorage?.(copy);
-    const value = JSON.stringify(copy);
-    this.onEncoded?.(kind, value);
-    return value;
+    const encoded = encodeObject(copy);
+    // The answer's text can be made from these bytes only when they carry the kind's own version.
+    if (copy.apiVersion !== apiVersionOf(kind)) encoded.metaEnd = -1;
+    this.onEncoded?.(kind, encoded.value);
+    return encoded;
   }
 }

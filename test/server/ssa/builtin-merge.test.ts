@@ -196,6 +196,8 @@ function extract(schemas: Record<string, SpecSchema>): Record<string, TypeMergeF
     if (!s.type && !s.$ref) facts.untyped = true;
     if (typeof s['x-kubernetes-map-type'] === 'string') facts.mapType = s['x-kubernetes-map-type'];
     if ('fields' in t) {
+      // Every property the spec has is a field API_TYPES has (else it would merge as unknown).
+      for (const p of Object.keys(s.properties ?? {})) expect(t.fields, `${name}.${p}`).toHaveProperty([p]);
       for (const field of Object.keys(t.fields).sort()) {
         const p = s.properties?.[field];
         if (!p) throw new Error(`${name}.${field} is not in the spec`);

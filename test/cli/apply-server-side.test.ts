@@ -1,0 +1,228 @@
+/**
+ * `watchmark apply --server-side`, as kubectl's: the line per object
+ * (`serverside-applied`, ` (server dry run)` after it in a dry run), the
+ * request (manager `kubectl` unless --field-manager, `force=true` only with
+ * --force-conflicts, `dryRun=All`), `-f DIR`, a custom type, kubectl's flag
+ * refusals, and a conflict printed with kubectl's advice and exit code 1 (the
+ * 409 from a recorder answering what kube-apiserver answers, until
+ * watchmark's own server tracks field ownership).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/client/client.js';
+import { CONFLICT_ADVICE } from '../../src/client/kubectl/server-side-apply.js';
+import type { RunningServer } from '../../src/server/index.js';
+import { applyConflictStatus, type Recorder, startRecorder } from '../client/ssa-recorder.js';
+import { runCli } from '../helpers/cli.js';
+import { installCrd, widgetCrd } from '../helpers/crds.js';
+import { tempDirForFile } from '../helpers/lifecycle.js';
+import { startTestServer } from '../helpers/server.js';
+
+const tempDir = tempDirForFile('watchmark-apply-ssa-');
+let dir: string;
+
+const deployment = (replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web' },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+    },
+  },
+});
+const configMap = (name: string, data: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  data,
+});
+
+async function manifest(name: string, ...objects: object[]): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, objects.map((o) => JSON.stringify(o)).join('\n---\n'));
+  return file;
+}
+
+beforeAll(() => {
+  dir = tempDir();
+});
+
+describe('watchmark apply --server-side against a watchmark server', () => {
+  let server: RunningServer;
+  let kube: KubeClient;
+  let kubeconfig: string;
+  beforeAll(async () => {
+    kubeconfig = join(dir, 'kubeconfig');
+    server = await startTestServer({ kubeconfigOut: kubeconfig });
+    kube = await KubeClient.load({ kubeconfig, qps: 0 });
+    await kube.resource('namespaces').create({ metadata: { name: 'demo' } });
+    await installCrd(server, widgetCrd());
+  });
+  afterAll(async () => {
+    await kube?.close();
+    await server?.close();
+  });
+
+  it('prints one serverside-applied line per object, creating then updating; a server dry run stores nothing', async () => {
+    const file = await manifest('web.yaml', deployment(2), configMap('settings', { a: '1' }));
+    const args = ['apply', '--server-side', '-f', file, '-n', 'demo', '--kubeconfig', kubeconfig];
+    const first = runCli(args);
+    expect(await first.exit, first.stderr()).toBe(0);
+    expect(first.stdout()).toBe(
+      'deployment.apps/web serverside-applied\nconfigmap/settings serverside-applied\n',
+    );
+    expect(first.stderr()).toBe('');
+    const deployments = kube.resource('deployments', 'demo');
+    expect((await deployments.get('web')).spec).toMatchObject({ replicas: 2 });
+
+    await writeFile(file, JSON.stringify(deployment(5)));
+    const dry = runCli([...args, '--dry-run=server']);
+    expect(await dry.exit, dry.stderr()).toBe(0);
+    expect(dry.stdout()).toBe('deployment.apps/web serverside-applied (server dry run)\n');
+    expect((await deployments.get('web')).spec).toMatchObject({ replicas: 2 });
+
+    const again = runCli(args);
+    expect(await again.exit, again.stderr()).toBe(0);
+    expect(again.stdout()).toBe('deployment.apps/web serverside-applied\n');
+    expect((await deployments.get('web')).spec).toMatchObject({ replicas: 5 });
+  });
+
+  it('-f DIR applies its .json, .yaml and .yml files in name order, and a custom type', async () => {
+    const sub = join(dir, 'manifests');
+    await mkdir(sub);
+    await writeFile(join(sub, 'b.yml'), JSON.stringify(configMap('b', { k: 'v' })));
+    await writeFile(
+      join(sub, 'a.json'),
+      JSON.stringify({
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1' },
+        spec: { size: 2 },
+      }),
+    );
+    await writeFile(join(sub, 'notes.txt'), 'not a manifest');
+    const run = runCli(['apply', '--server-side', '-f', sub, '-n', 'demo', '--kubeconfig', kubeconfig]);
+    expect(await run.exit, run.stderr()).toBe(0);
+    expect(run.stdout()).toBe('widget.example.com/w1 serverside-applied\nconfigmap/b serverside-applied\n');
+    expect((await kube.resource('widgets', 'demo').get('w1')).spec).toMatchObject({ size: 2 });
+  });
+
+  it("refuses kubectl's flag combinations in kubectl's words, exit 1", async () => {
+    const file = await manifest('refused.yaml', configMap('refused', {}));
+    const cases: Array<[string[], string]> = [
+      [['--force-conflicts'], 'error: --force-conflicts only works with --server-side\n'],
+      [
+        ['--server-side', '--dry-run=client'],
+        "error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)\n",
+      ],
+    ];
+    const runs = cases.map(([flags]) => runCli(['apply', '-f', file, '--kubeconfig', kubeconfig, ...flags]));
+    for (const [i, run] of runs.entries()) {
+      expect(await run.exit).toBe(1);
+      expect(run.stderr()).toBe(cases[i][1]);
+      expect(run.stdout()).toBe('');
+    }
+    const bad = runCli(['apply', '-f', file, '--kubeconfig', kubeconfig, '--server-side', '--dry-run=maybe']);
+    expect(await bad.exit).toBe(1);
+    expect(bad.stderr()).toContain('Invalid dry-run value (maybe). Must be "none", "server", or "client".');
+    expect(await kube.resource('configmaps', 'demo').find('refused')).toBeUndefined();
+  });
+});
+
+describe('watchmark apply --server-side: the request, and a conflict', () => {
+  let recorder: Recorder;
+  let kubeconfig: string;
+  beforeAll(async () => {
+    recorder = await startRecorder((req) => {
+      if (req.method === 'POST') return { status: 201, body: req.body };
+      if (req.method !== 'PATCH') {
+        const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 };
+        return { status: 404, body: status };
+      }
+      if (req.path.endsWith('/contested') && req.query.force !== 'true') {
+        return applyConflictStatus('a', '.data.key');
+      }
+      return { status: 200, body: req.body };
+    });
+    kubeconfig = join(dir, 'recorder-kubeconfig');
+    await recorder.writeKubeconfig(kubeconfig);
+  });
+  afterAll(async () => {
+    await recorder?.close();
+  });
+
+  it("sends the manager kubectl sends, --field-manager's, force=true and dryRun=All only when asked", async () => {
+    const file = await manifest('one.yaml', configMap('one', { key: 'v' }));
+    const base = ['apply', '-f', file, '--kubeconfig', kubeconfig, '--server-side'];
+    const variants = [[], ['--field-manager', 'b'], ['--force-conflicts', '--dry-run=server']];
+    for (const flags of variants) {
+      const run = runCli([...base, ...flags]);
+      expect(await run.exit, run.stderr()).toBe(0);
+    }
+    const patches = recorder.requests.filter((r) => r.method === 'PATCH');
+    expect(patches.map((r) => r.query)).toEqual([
+      { fieldManager: 'kubectl' },
+      { fieldManager: 'b' },
+      { fieldManager: 'kubectl', force: 'true', dryRun: 'All' },
+    ]);
+    for (const patch of patches) {
+      expect(patch).toMatchObject({
+        path: '/api/v1/namespaces/demo/configmaps/one',
+        contentType: 'application/apply-patch+yaml',
+        body: { ...configMap('one', { key: 'v' }), metadata: { name: 'one', namespace: 'demo' } },
+      });
+    }
+  });
+
+  it('client-side apply writes as kubectl-client-side-apply, or --field-manager, and takes --dry-run=server', async () => {
+    const file = await manifest('csa.yaml', configMap('csa', { key: 'v' }));
+    const run = runCli(['apply', '-f', file, '--kubeconfig', kubeconfig, '--dry-run=server']);
+    expect(await run.exit, run.stderr()).toBe(0);
+    expect(run.stdout()).toBe('configmap/csa created (server dry run)\n');
+    const named = runCli(['apply', '-f', file, '--kubeconfig', kubeconfig, '--field-manager', 'mine']);
+    expect(await named.exit, named.stderr()).toBe(0);
+    const posts = recorder.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/configmaps'));
+    expect(posts.map((r) => r.query)).toEqual([
+      { fieldManager: 'kubectl-client-side-apply', dryRun: 'All' },
+      { fieldManager: 'mine' },
+    ]);
+  });
+
+  it("a conflict prints the server's message, then kubectl's advice, and exits 1", async () => {
+    const file = await manifest('contested.yaml', configMap('contested', { key: 'mine' }));
+    const run = runCli([
+      'apply',
+      '-f',
+      file,
+      '--kubeconfig',
+      kubeconfig,
+      '--server-side',
+      '--field-manager',
+      'b',
+    ]);
+    expect(await run.exit).toBe(1);
+    expect(run.stdout()).toBe('');
+    expect(run.stderr()).toBe(
+      `error: Apply failed with 1 conflict: conflict with "a": .data.key\n${CONFLICT_ADVICE}\n`,
+    );
+    expect(CONFLICT_ADVICE.split('\n')[0]).toBe(
+      'Please review the fields above--they currently have other managers. Here',
+    );
+    const forced = runCli([
+      'apply',
+      '-f',
+      file,
+      '--kubeconfig',
+      kubeconfig,
+      '--server-side',
+      '--force-conflicts',
+    ]);
+    expect(await forced.exit, forced.stderr()).toBe(0);
+    expect(forced.stdout()).toBe('configmap/contested serverside-applied\n');
+  });
+});

@@ -7,7 +7,7 @@
  * that informer lists its own objects.
  */
 
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FaultProxy } from '../../bench/lib/fault-proxy.js';
@@ -209,5 +209,44 @@ describe('checkpoint of an informer on a custom type', () => {
     expect(wrong.list().map((o) => `${o.apiVersion} ${o.metadata?.name}`)).toEqual([
       'other.example.com/v1 x',
     ]);
+  });
+
+  it("names a shared informer's checkpoint file after the resolved type: a short name before discovery and the full name after it share one file", async () => {
+    const w = await world();
+    const writer = await client(w);
+    for (const name of ['a', 'b']) await writer.resource(WIDGETS, 'demo').create(widget(name));
+    const shared = join(dir, `shared-${Math.random().toString(36).slice(2)}`);
+    await mkdir(shared);
+    const factoryClient = async () => {
+      const kube = await KubeClient.load({
+        kubeconfig: w.kubeconfig,
+        qps: 0,
+        informerFactory: { checkpoint: { dir: shared, intervalMs: 10 } },
+      });
+      cleanups.push(() => kube.close());
+      return kube;
+    };
+
+    // A cold client: the short name is not known yet, so the informer is shared by that name.
+    const cold = await factoryClient();
+    const first = cold.sharedInformer('wg', { namespace: 'demo' });
+    await first.synced();
+    await waitUntil(async () => (first.checkpoint?.status.writes ?? 0) > 0, 'a first checkpoint write');
+    await cold.close();
+    const key = {
+      type: { group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true },
+      namespace: 'demo',
+    };
+    expect(await readdir(shared)).toEqual([checkpointFileName(key)]);
+
+    // A warm client that resolved the full name first makes a resolved informer: same file, resumed.
+    const warm = await factoryClient();
+    await warm.mapper.resourceFor(WIDGETS);
+    const listsBefore = lists(w.server);
+    const second = warm.sharedInformer(WIDGETS, { namespace: 'demo' });
+    await second.synced();
+    expect(second.checkpoint?.status).toMatchObject({ resumed: true, loadedObjects: 2, lists: 0 });
+    expect(lists(w.server) - listsBefore).toBe(0);
+    expect(await readdir(shared)).toEqual([checkpointFileName(key)]);
   });
 });

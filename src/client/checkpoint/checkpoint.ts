@@ -29,8 +29,12 @@ import {
 
 /** Options of a {@link Checkpoint}. */
 export interface CheckpointOptions {
-  /** The checkpoint file (its directory must exist). */
-  path: string;
+  /**
+   * The checkpoint file (its directory must exist), or how to find it out before the first load:
+   * a shared informer on a type known by name only names its file after the type the name
+   * resolves to, so `wg`, `widgets` and `widgets.example.com` share one file.
+   */
+  path: string | ((signal?: AbortSignal) => Promise<string>);
   /**
    * Which server, cluster and selection the cache belongs to, or how to find
    * out (KubeClient and the shared informer factory fill this in: see
@@ -120,6 +124,7 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
   private lastWriteAt = Number.NEGATIVE_INFINITY;
   private lastWriteTookMs = 0;
   private closed = false;
+  private resolvedPath: string | undefined;
 
   constructor(opts: CheckpointOptions) {
     this.opts = opts;
@@ -127,9 +132,15 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
     this.intervalMs = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
   }
 
-  /** The file. */
-  get path(): string {
-    return this.opts.path;
+  /** The file; undefined while a path given as a function is not known yet. */
+  get path(): string | undefined {
+    return this.resolvedPath ?? (typeof this.opts.path === 'string' ? this.opts.path : undefined);
+  }
+
+  private async filePath(signal?: AbortSignal): Promise<string> {
+    const given = this.opts.path;
+    this.resolvedPath ??= typeof given === 'string' ? given : await given(signal);
+    return this.resolvedPath;
   }
 
   /**
@@ -138,8 +149,8 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
    * when it cannot be used; never rejects.
    */
   readonly load = async (signal?: AbortSignal): Promise<InitialState<T> | undefined> => {
-    const { path } = this.opts;
     try {
+      const path = await this.filePath(signal);
       await removeStaleTemporaries(path);
       if (!this.opts.identity)
         return this.ignore('no identity given (checkpoint.identity; KubeClient fills it in)');
@@ -176,7 +187,7 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
   private ignore(reason: string, warn = true): undefined {
     this.status.ignored = reason;
     if (warn)
-      this.opts.logger?.warn?.({ path: this.opts.path, reason }, `checkpoint ignored (${reason}): listing`);
+      this.opts.logger?.warn?.({ path: this.path, reason }, `checkpoint ignored (${reason}): listing`);
     return undefined;
   }
 
@@ -188,7 +199,7 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
       this.identity = typeof given === 'function' ? await given(signal) : given;
     } catch (err) {
       this.opts.logger?.warn?.(
-        { path: this.opts.path, err: (err as Error).message },
+        { path: this.path, err: (err as Error).message },
         'cannot learn the cluster identity for the checkpoint',
       );
     }
@@ -277,7 +288,7 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
         return;
       }
       const r = await writeCheckpointFile(
-        this.opts.path,
+        await this.filePath(),
         { savedAt: this.clock.now(), identity, resourceVersion: snapshot.resourceVersion },
         snapshot.objects,
       );
@@ -288,10 +299,7 @@ export class Checkpoint<T extends KubeObject = KubeObject> {
     } catch (err) {
       // A full disk must not stop the informer: the next write tries again.
       this.status.writeErrors++;
-      this.opts.logger?.warn?.(
-        { path: this.opts.path, err: (err as Error).message },
-        'checkpoint write failed',
-      );
+      this.opts.logger?.warn?.({ path: this.path, err: (err as Error).message }, 'checkpoint write failed');
     }
   }
 

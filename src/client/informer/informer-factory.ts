@@ -59,7 +59,8 @@ export class SharedInformerFactory {
    * informer first lists. Shared by the name as given (lowercased) and the
    * selection; once resolved, the informer is also the one {@link informerFor}
    * returns for the resolved key, unless that one was made first. A
-   * checkpoint's file is named after the given name.
+   * checkpoint's file is named after the resolved type, as {@link informerFor}
+   * names it.
    */
   deferredInformerFor<T extends KubeObject = KubeObject>(
     name: string,
@@ -133,7 +134,11 @@ export class SharedInformerFactory {
     return {
       checkpoint: {
         ...rest,
-        path: join(dir, checkpointFileName(key)),
+        // A type known by name only: the file is named once the name resolves, so every
+        // spelling of the type (and the resolved informer of another process) shares it.
+        path: resolve
+          ? async (signal?: AbortSignal) => join(dir, checkpointFileName(await resolve(signal)))
+          : join(dir, checkpointFileName(key)),
         identity: async (signal?: AbortSignal) =>
           checkpointIdentity(this.transport, resolve ? await resolve(signal) : key, signal),
       },

@@ -24,7 +24,7 @@ import { EventBroadcaster, type EventStats } from './events/recorder.js';
 import { GarbageCollector } from './gc.js';
 import { controlPlaneInformers } from './informers.js';
 import { Kubelet } from './kubelet/kubelet.js';
-import { NODE_LEASE_NAMESPACE } from './kubelet/node.js';
+import { KUBELET_VERSION, NODE_LEASE_NAMESPACE } from './kubelet/node.js';
 import { ImageRegistry } from './kubelet/registry.js';
 import { ReplicaSetController } from './replicaset.js';
 import { Scheduler } from './scheduler.js';
@@ -102,6 +102,14 @@ export class SimulationError extends Error {
   }
 }
 
+/**
+ * A component's User-Agent as client-go builds it (`rest.DefaultKubernetesUserAgent`:
+ * `kube-scheduler/v1.33.1 (linux/amd64) kubernetes/<commit>`), with the sim named in place of the platform.
+ */
+function userAgent(component: 'kube-controller-manager' | 'kube-scheduler' | 'kubelet'): string {
+  return `${component}/${KUBELET_VERSION} (watchmark-sim)`;
+}
+
 /** Kubelets' requests in flight, all nodes together. */
 const KUBELET_REQUESTS_IN_FLIGHT = 64;
 
@@ -129,18 +137,24 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
   const count = opts.nodes ?? 3;
   const capacity = opts.nodeCapacity ?? 110;
   const logger = { error: (obj: object, msg: string) => log(`informer: ${msg} ${JSON.stringify(obj)}`) };
-  // Two connections, as two kinds of process: kube-controller-manager (with the scheduler) and the kubelets.
+  // Three connections, as three kinds of process: kube-controller-manager, kube-scheduler and the
+  // kubelets. Each writes under its process's name, as the real ones do: they send no fieldManager,
+  // and kube-apiserver names the manager after the User-Agent's part before the first `/`
+  // (apiserver pkg/endpoints/handlers/rest.go, `prefixFromUserAgent`), so managedFields read
+  // `kube-controller-manager`, `kube-scheduler` and `kubelet` as on a real cluster.
   const connection = await loadConnection({ kubeconfig: opts.kubeconfig });
   // No client-side rate limit: the sim must keep up with thousands of pods; bounded concurrency paces it instead.
   const control = new KubeClient(connection, {
     qps: 0,
-    userAgent: 'kube-controller-manager/v1.33.1 (watchmark-sim)',
+    userAgent: userAgent('kube-controller-manager'),
     informerDefaults: { logger },
     informerFactory: opts.checkpointDir ? { checkpoint: { dir: opts.checkpointDir } } : {},
   });
+  // The scheduler reads through the controller manager's informers (reads own no fields) and writes as itself.
+  const schedulerClient = new KubeClient(connection, { qps: 0, userAgent: userAgent('kube-scheduler') });
   const nodeClient = new KubeClient(connection, {
     qps: 0,
-    userAgent: 'kubelet/v1.33.1 (watchmark-sim)',
+    userAgent: userAgent('kubelet'),
     informerDefaults: { logger },
   });
   const ctx = (kube: KubeClient): SimContext => ({ kube, clock, signal: abort.signal, log });
@@ -160,6 +174,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
       await Promise.all(kubelets.map((k) => k.stop()));
       await Promise.all(broadcasters.map((b) => b.stop()));
       await control.close();
+      await schedulerClient.close();
       await nodeClient.close();
     })());
   const onAbort = () => void stop();
@@ -181,7 +196,11 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
         informers,
         broadcaster(control).recorder({ component: 'replicaset-controller' }),
       ),
-      new Scheduler(c, informers, broadcaster(control).recorder({ component: 'default-scheduler' })),
+      new Scheduler(
+        ctx(schedulerClient),
+        informers,
+        broadcaster(schedulerClient).recorder({ component: 'default-scheduler' }),
+      ),
       new GarbageCollector(c, informers),
     );
     const slots = new Semaphore(KUBELET_REQUESTS_IN_FLIGHT);

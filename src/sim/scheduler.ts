@@ -10,6 +10,7 @@
  */
 import type { Informer } from '../client/informer/informer.js';
 import type { TimerHandle } from '../protocol/clock.js';
+import type { StatusError } from '../protocol/status.js';
 import { Controller, isNotFound, type SimContext } from './core/controller.js';
 import { findCondition, isDeleting, keyOf, type Node, type Pod, rfc3339 } from './core/objects.js';
 import { isPodTerminal } from './core/pods.js';
@@ -55,6 +56,8 @@ export class Scheduler extends Controller {
   private readonly bindSlots = new Semaphore(16);
   private readonly removers: Array<() => void> = [];
   private flushTimer: TimerHandle | undefined;
+  /** False once the server answered that it has no pods/binding subresource. */
+  private bindingServed = true;
 
   constructor(ctx: SimContext, informers: SchedulerInformers, recorder: EventRecorder) {
     super(SCHEDULER_NAME, ctx);
@@ -171,21 +174,31 @@ export class Scheduler extends Controller {
   }
 
   /**
-   * Binds by setting spec.nodeName (kube-scheduler POSTs a Binding; the
-   * pods/binding subresource sets the same field). The patch tests the uid,
-   * so a pod recreated under the same name is never bound by mistake.
+   * Binds as kube-scheduler does: a POST of a Binding to pods/binding, which
+   * tests the pod's uid. kube-apiserver applies a binding straight to storage
+   * (pkg/registry/core/pod/storage/storage.go, `BindingREST.setPodNodeAndMetadata`),
+   * so a real pod's managedFields name no manager for spec.nodeName. A server
+   * without the subresource (a 404 naming no pod) gets a JSON patch of
+   * spec.nodeName instead, testing the uid too, from then on.
    */
   private async bind(pod: Pod, node: string): Promise<void> {
     const key = keyOf(pod);
     const ns = pod.metadata?.namespace ?? '';
-    const patch = [
-      { op: 'test', path: '/metadata/uid', value: pod.metadata?.uid },
-      { op: 'add', path: '/spec/nodeName', value: node },
-    ];
     try {
-      await this.ctx.kube.resource<Pod>('pods', ns).patch(pod.metadata?.name ?? '', patch, 'json', {
-        signal: this.ctx.signal,
-      });
+      if (this.bindingServed) {
+        try {
+          await this.postBinding(pod, node);
+        } catch (err) {
+          if (!isMissingRoute(err)) throw err;
+          this.bindingServed = false;
+          this.ctx.log(
+            `${SCHEDULER_NAME}: the server has no pods/binding: binding by a patch of spec.nodeName`,
+          );
+          await this.patchNodeName(pod, node);
+        }
+      } else {
+        await this.patchNodeName(pod, node);
+      }
       this.bound++;
       this.recorder.event(
         pod,
@@ -200,6 +213,33 @@ export class Scheduler extends Controller {
       this.ctx.log(`${SCHEDULER_NAME}: binding ${key} to ${node} failed: ${(err as Error).message}`);
       this.queue.addRateLimited(key);
     }
+  }
+
+  /** kube-scheduler's DefaultBinder (pkg/scheduler/framework/plugins/defaultbinder/default_binder.go, `Bind`). */
+  private async postBinding(pod: Pod, node: string): Promise<void> {
+    const { name = '', namespace, uid } = pod.metadata ?? {};
+    const path = await this.ctx.kube.resource('pods', namespace).resolvePath(this.ctx.signal);
+    await this.ctx.kube.transport.json({
+      method: 'POST',
+      path: path.objectPath(name, 'binding'),
+      body: {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name, namespace, uid },
+        target: { kind: 'Node', name: node },
+      },
+      signal: this.ctx.signal,
+    });
+  }
+
+  private async patchNodeName(pod: Pod, node: string): Promise<void> {
+    const patch = [
+      { op: 'test', path: '/metadata/uid', value: pod.metadata?.uid },
+      { op: 'add', path: '/spec/nodeName', value: node },
+    ];
+    await this.ctx.kube
+      .resource<Pod>('pods', pod.metadata?.namespace)
+      .patch(pod.metadata?.name ?? '', patch, 'json', { signal: this.ctx.signal });
   }
 
   /** FailedScheduling: a warning event, PodScheduled=False, and a place among the unschedulable. */
@@ -229,6 +269,11 @@ export class Scheduler extends Controller {
       if (!isNotFound(err)) throw err;
     }
   }
+}
+
+/** A 404 for the route itself (no such subresource), not for a missing pod, whose 404 names it. */
+function isMissingRoute(err: unknown): boolean {
+  return isNotFound(err) && !(err as StatusError).status.details?.name;
 }
 
 /**

@@ -1,0 +1,160 @@
+/**
+ * Field ownership on a write (structured-merge-diff merge/update.go `Updater`): `update` records a
+ * non-apply write (the writer takes what it changed, others lose what changed, never a conflict);
+ * `apply` merges a configuration, drops the fields this applier stopped applying that nobody else
+ * owns (`prune`), and refuses, unless forced, a change to a field another manager owns.
+ *
+ * One schema serves every version here: a manager's set recorded at another apiVersion is compared
+ * against the same object (smd converts the object to each manager's version first; the servers'
+ * versions of one kind share their field layout, and watchmark does not convert between them).
+ */
+import { type Comparison, compare, excludeFields } from './compare.js';
+import { type Conflict, ConflictsError, conflictsFromManagers } from './conflict.js';
+import { FieldSet } from './field-set.js';
+import type { VersionedSet } from './managed-fields.js';
+import { merge } from './merge.js';
+import type { ListNode, MapNode, MergeNode } from './merge-schema.js';
+import { ElementType } from './path-element.js';
+import { removeItems } from './remove.js';
+import { toFieldSet, toFieldSetLenient } from './to-field-set.js';
+import { deepEqual, resolveNode } from './typed-node.js';
+
+/** Manager identifier to its versioned set (smd `fieldpath.ManagedFields`). */
+export type ManagerSets = Map<string, VersionedSet>;
+
+/** What the updater needs besides the objects. */
+export interface UpdaterOptions {
+  readonly node: MergeNode;
+  /** The version written (smd `fieldpath.APIVersion`). */
+  readonly apiVersion: string;
+  /** Fields the write may not own (the strategy's reset fields, smd `IgnoredFields`), e.g. `status` on the main resource. */
+  readonly ignoredFields?: FieldSet | undefined;
+}
+
+/** smd `Updater.update`: managers other than `workflow` lose changed fields; conflicts unless `force`. */
+function updateManagers(
+  live: unknown,
+  next: unknown,
+  managers: ManagerSets,
+  workflow: string,
+  force: boolean,
+  opts: UpdaterOptions,
+): Comparison {
+  const cmp = excludeFields(compare(live, next, opts.node), opts.ignoredFields);
+  const changed = cmp.modified.union(cmp.added);
+  const conflicts = new Map<string, FieldSet>();
+  const removedFrom: string[] = [];
+  for (const [manager, vs] of managers) {
+    if (manager === workflow) continue;
+    const conflict = vs.set.intersection(changed);
+    if (!conflict.empty()) conflicts.set(manager, conflict);
+    if (!cmp.removed.empty()) removedFrom.push(manager);
+  }
+  if (!force && conflicts.size > 0) throw new ConflictsError(conflictsFromManagers(conflicts));
+  for (const [manager, conflict] of conflicts) {
+    const vs = managers.get(manager) as VersionedSet;
+    managers.set(manager, { ...vs, set: vs.set.difference(conflict) });
+  }
+  for (const manager of removedFrom) {
+    const vs = managers.get(manager) as VersionedSet;
+    managers.set(manager, { ...vs, set: vs.set.difference(cmp.removed) });
+  }
+  for (const [manager, vs] of managers) if (vs.set.empty()) managers.delete(manager);
+  return cmp;
+}
+
+/** smd `Updater.Update`: `managers` is changed in place. Returns nothing; the object is `next`. */
+export function updaterUpdate(
+  live: unknown,
+  next: unknown,
+  managers: ManagerSets,
+  manager: string,
+  opts: UpdaterOptions,
+): void {
+  const cmp = updateManagers(live, next, managers, manager, true, opts);
+  const previous = managers.get(manager)?.set ?? new FieldSet();
+  let set = previous.difference(cmp.removed).union(cmp.modified).union(cmp.added);
+  if (opts.ignoredFields !== undefined) set = set.recursiveDifference(opts.ignoredFields);
+  if (set.empty()) managers.delete(manager);
+  else managers.set(manager, { set, apiVersion: opts.apiVersion, applied: false });
+}
+
+/**
+ * smd `Updater.Apply`: the merged and pruned object, or undefined when it equals `live` (a no-op,
+ * smd's `returnInputOnNoop` unset). `managers` is changed in place. Throws {@link ConflictsError}
+ * (not forced) and TypedValueError (a configuration with duplicate or unnamed list items).
+ */
+export function updaterApply(
+  live: unknown,
+  config: unknown,
+  managers: ManagerSets,
+  manager: string,
+  force: boolean,
+  opts: UpdaterOptions,
+): unknown {
+  let next = merge(live, config, opts.node);
+  const lastSet = managers.get(manager);
+  let set = toFieldSet(config, opts.node);
+  if (opts.ignoredFields !== undefined) set = set.recursiveDifference(opts.ignoredFields);
+  managers.set(manager, { set, apiVersion: opts.apiVersion, applied: true });
+  next = prune(next, managers, lastSet, opts.node);
+  updateManagers(live, next, managers, manager, force, opts);
+  return deepEqual(live, next) ? undefined : next;
+}
+
+/** smd `Updater.prune` with `addBackOwnedItems` and `addBackDanglingItems`, in one version. */
+function prune(
+  merged: unknown,
+  managers: ManagerSets,
+  lastSet: VersionedSet | undefined,
+  node: MergeNode,
+): unknown {
+  if (lastSet === undefined || lastSet.set.empty()) return merged;
+  const last = ensureNamedFieldsAreMembers(lastSet.set, node);
+  const pruned1 = removeItems(merged, last, node);
+  // addBackOwnedItems: remove from merged only what pruning removed and no manager owns.
+  let managed = new FieldSet();
+  for (const vs of managers.values()) managed = managed.union(vs.set);
+  const mergedSet = ensureNamedFieldsAreMembers(toFieldSetLenient(merged, node), node);
+  const pruned1Set = ensureNamedFieldsAreMembers(toFieldSetLenient(pruned1, node), node);
+  const pruned2 = removeItems(
+    merged,
+    mergedSet.difference(pruned1Set.union(ensureNamedFieldsAreMembers(managed, node))),
+    node,
+  );
+  // addBackDanglingItems: of what is still removed, only what the last apply owned goes.
+  const pruned2Set = ensureNamedFieldsAreMembers(toFieldSetLenient(pruned2, node), node);
+  return removeItems(merged, mergedSet.difference(pruned2Set).intersection(last), node);
+}
+
+/**
+ * smd `Set.EnsureNamedFieldsAreMembers`: a named struct field that is only a prefix in the set
+ * becomes a member too, so removing the set removes the (emptied) struct field.
+ */
+export function ensureNamedFieldsAreMembers(set: FieldSet, node: MergeNode | undefined): FieldSet {
+  const out = new FieldSet();
+  if (set.members !== null) out.members = new Map(set.members);
+  if (set.children === null) return out;
+  const map =
+    node !== undefined && node.kind !== 'untyped' && node.kind === 'map' ? (node as MapNode) : undefined;
+  const list = node !== undefined && node.kind === 'list' ? (node as ListNode) : undefined;
+  const deduced = node !== undefined && node.kind === 'untyped' ? resolveNode(node, {}) : undefined;
+  out.children = new Map();
+  for (const [k, c] of set.children) {
+    let childNode: MergeNode | undefined;
+    if (c.pe.type === ElementType.Field && (map !== undefined || deduced !== undefined)) {
+      const m = (map ?? deduced) as MapNode;
+      const named = m.field(c.pe.fieldName as string);
+      if (named !== undefined) {
+        out.insertMember(c.pe);
+        childNode = named;
+      } else childNode = m.values;
+    } else if (c.pe.type === ElementType.Key && list !== undefined) {
+      childNode = list.items;
+    }
+    out.children.set(k, { pe: c.pe, set: ensureNamedFieldsAreMembers(c.set, childNode) });
+  }
+  return out;
+}
+
+export type { Conflict };

@@ -40,7 +40,9 @@ export function compare(lhs: unknown, rhs: unknown, node: MergeNode): Comparison
 
 /** smd `compareWalker.compare`; returns nothing, records into `c`. */
 function compareValue(l: unknown, r: unknown, node: MergeNode, path: PathElement[], c: Comparison): void {
-  if (l === r && l !== undefined) return; // The same value has no differences (the walk would find none).
+  // The same value has no differences (the walk would find none); two absent sides are nothing
+  // to compare (smd: "at least one of lhs and rhs must be provided").
+  if (l === r) return;
   let inLeaf = false;
   const nr = r === undefined ? undefined : resolveNode(node, r);
   const nl = l === undefined ? undefined : resolveNode(node, l);

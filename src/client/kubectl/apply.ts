@@ -14,11 +14,17 @@ import { builtinByKind, type ResourceType } from '../watch/resources.js';
 import { crdDefinition, waitForCustomKind } from './crd-wait.js';
 import { goJson } from './manifest.js';
 import { serverSideApplyObject } from './server-side-apply.js';
-import { ApplyError, type ApplyOptions, type ApplyResult, applyTarget, sourcePrefix } from './target.js';
+import {
+  ApplyError,
+  type ApplyOptions,
+  type ApplyResult,
+  applyTarget,
+  LAST_APPLIED_ANNOTATION,
+  sourcePrefix,
+} from './target.js';
 import { threeWayPatch } from './three-way.js';
 
-/** The annotation kubectl keeps the last applied configuration in. */
-export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+export { LAST_APPLIED_ANNOTATION } from './target.js';
 
 /** The field manager kubectl's client-side apply writes as. */
 export const CLIENT_SIDE_APPLY_MANAGER = 'kubectl-client-side-apply';

@@ -10,7 +10,14 @@ import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import type { KubeClient } from '../client.js';
 import { ResourceClient } from '../rest.js';
-import { ApplyError, type ApplyOptions, type ApplyResult, applyTarget } from './target.js';
+import { fieldOwners, managedFieldsOf, upgradeManagedFieldsPatch } from './csa-upgrade.js';
+import {
+  ApplyError,
+  type ApplyOptions,
+  type ApplyResult,
+  applyTarget,
+  LAST_APPLIED_ANNOTATION,
+} from './target.js';
 
 /**
  * The manager `kubectl apply --server-side` applies as (apply.go,
@@ -59,25 +66,148 @@ export async function serverSideApplyObject(
     throw new ApplyError(ref, `from ${object.metadata.generateName}: cannot use generate name with apply`);
   }
   const resource = new ResourceClient<KubeObject>(kube.transport, type, namespace);
+  const applyOpts = {
+    fieldManager: opts.fieldManager || SERVER_SIDE_APPLY_MANAGER,
+    force: opts.force,
+    dryRun: opts.dryRun,
+    signal: opts.signal,
+  };
+  let applied: KubeObject;
   try {
-    const applied = await resource.apply(object, {
-      fieldManager: opts.fieldManager || SERVER_SIDE_APPLY_MANAGER,
-      force: opts.force,
-      dryRun: opts.dryRun,
-      signal: opts.signal,
-    });
-    return {
-      ref,
-      action: 'serverside-applied',
-      type,
-      namespace,
-      object: applied,
-      dryRun: opts.dryRun ? 'server' : undefined,
-    };
+    applied = await resource.apply(object, applyOpts);
   } catch (err) {
     if (err instanceof StatusError) throw new ApplyError(ref, kubectlMessage(err), err);
     throw err;
   }
+  const warnings: string[] = [];
+  applied = await migrateFromClientSideApply(resource, object, applied, applyOpts, warnings);
+  if (applied.metadata?.deletionTimestamp) {
+    warnings.push(
+      `Warning: Detected changes to resource ${applied.metadata.name} which is currently being deleted.`,
+    );
+  }
+  return {
+    ref,
+    action: 'serverside-applied',
+    type,
+    namespace,
+    object: applied,
+    warning: warnings.length ? warnings.join('\n') : undefined,
+    dryRun: opts.dryRun ? 'server' : undefined,
+  };
+}
+
+/** The manager kubectl keeps the last-applied annotation under once it applies server-side (apply.go). */
+export const LAST_APPLIED_MANAGER = 'kubectl-last-applied';
+
+const LAST_APPLIED_PATH = ['metadata', 'annotations', LAST_APPLIED_ANNOTATION] as const;
+
+/** kubectl's `maxPatchRetry`: migration patches tried this many times against concurrent writes. */
+const MIGRATION_TRIES = 5;
+
+type ApplyVerbOptions = Parameters<ResourceClient['apply']>[1];
+
+/**
+ * kubectl's steps after a server-side apply of an object client-side apply
+ * managed (apply.go: `saveLastApplyAnnotationIfNecessary`, then
+ * `migrateToSSAIfNecessary`, then the apply again so fields dropped from the
+ * file go). Each failure is a warning, as in kubectl: the apply itself worked.
+ */
+async function migrateFromClientSideApply(
+  resource: ResourceClient<KubeObject>,
+  sent: KubeObject,
+  live: KubeObject,
+  opts: ApplyVerbOptions,
+  warnings: string[],
+): Promise<KubeObject> {
+  let current = live;
+  try {
+    current = await keepLastApplied(resource, current, opts);
+  } catch (err) {
+    if (!(err instanceof StatusError)) throw err;
+    warnings.push(
+      `Warning: failed to migrate ${LAST_APPLIED_ANNOTATION} for Server-Side Apply. This is non-fatal and will be retried next time you apply. Error: ${err.message}`,
+    );
+    return current;
+  }
+  let migrated: KubeObject | undefined;
+  try {
+    migrated = await moveOwnership(resource, current, opts);
+  } catch (err) {
+    if (!(err instanceof StatusError)) throw err;
+    warnings.push(
+      `Warning: server rejected managed fields migration to Server-Side Apply. This is non-fatal and will be retried next time you apply. Error: ${err.message}`,
+    );
+    return current;
+  }
+  if (!migrated) return current;
+  try {
+    return await resource.apply(sent, opts);
+  } catch (err) {
+    if (!(err instanceof StatusError)) throw err;
+    warnings.push(
+      `Warning: failed to re-apply configuration after performing Server-Side Apply migration. This is non-fatal and will be retried next time you apply. Error: ${err.message}`,
+    );
+    return migrated;
+  }
+}
+
+/**
+ * Applies the last-applied annotation alone as {@link LAST_APPLIED_MANAGER}
+ * when the manager is kubectl's default and no Apply manager owns it yet, so
+ * server-side apply does not drop the annotation a later client-side apply needs.
+ */
+async function keepLastApplied(
+  resource: ResourceClient<KubeObject>,
+  current: KubeObject,
+  opts: ApplyVerbOptions,
+): Promise<KubeObject> {
+  const annotation = current.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
+  if (opts.fieldManager !== SERVER_SIDE_APPLY_MANAGER || annotation === undefined) return current;
+  if (fieldOwners(managedFieldsOf(current), 'Apply', LAST_APPLIED_PATH).length > 0) return current;
+  const { name, namespace } = current.metadata ?? {};
+  return resource.apply(
+    {
+      apiVersion: current.apiVersion,
+      kind: current.kind,
+      metadata: { name, namespace, annotations: { [LAST_APPLIED_ANNOTATION]: annotation } },
+    },
+    { fieldManager: LAST_APPLIED_MANAGER, dryRun: opts.dryRun, signal: opts.signal },
+  );
+}
+
+/**
+ * Gives the fields of the Update managers owning the last-applied annotation
+ * (client-side appliers) to this Apply manager; resolves with the object
+ * after, or undefined when there was nothing to move. A 409 (a write in
+ * between) reads the object again and recomputes, as kubectl.
+ */
+async function moveOwnership(
+  resource: ResourceClient<KubeObject>,
+  current: KubeObject,
+  opts: ApplyVerbOptions,
+): Promise<KubeObject | undefined> {
+  const csaManagers = fieldOwners(managedFieldsOf(current), 'Update', LAST_APPLIED_PATH).map(
+    (e) => e.manager ?? '',
+  );
+  let object = current;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < MIGRATION_TRIES; attempt++) {
+    const patch = upgradeManagedFieldsPatch(object, csaManagers, opts.fieldManager);
+    if (!patch) return undefined;
+    try {
+      return await resource.patch(object.metadata?.name ?? '', patch, 'json', {
+        fieldManager: opts.fieldManager,
+        dryRun: opts.dryRun,
+        signal: opts.signal,
+      });
+    } catch (err) {
+      if (!(err instanceof StatusError && err.reason === 'Conflict')) throw err;
+      lastError = err;
+      object = await resource.get(object.metadata?.name ?? '', { signal: opts.signal });
+    }
+  }
+  throw lastError;
 }
 
 /**

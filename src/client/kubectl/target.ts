@@ -9,6 +9,9 @@ import type { KubeClient } from '../client.js';
 import { NoKindMatchError } from '../restmapper/restmapper.js';
 import type { ResourceType } from '../watch/resources.js';
 
+/** The annotation kubectl keeps the last applied configuration in. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
 /**
  * What apply did to one object: client-side apply's three words, or
  * `serverside-applied` (kubectl apply.go prints that for every server-side apply).

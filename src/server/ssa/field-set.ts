@@ -101,6 +101,20 @@ export class FieldSet {
     return n;
   }
 
+  /** True when every path of this set is in `other` (`this.difference(other).empty()`, without building it). */
+  isSubsetOf(other: FieldSet): boolean {
+    if (this.members !== null) {
+      for (const k of this.members.keys()) if (!other.members?.has(k)) return false;
+    }
+    if (this.children !== null) {
+      for (const [k, c] of this.children) {
+        const theirs = other.children?.get(k);
+        if (theirs === undefined ? !c.set.empty() : !c.set.isSubsetOf(theirs.set)) return false;
+      }
+    }
+    return true;
+  }
+
   /** smd `Set.Union`. */
   union(other: FieldSet): FieldSet {
     const out = new FieldSet();

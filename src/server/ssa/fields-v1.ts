@@ -27,9 +27,20 @@ export class FieldsV1Error extends Error {
   }
 }
 
-/** smd `Set.ToJSON`, as an object whose key order is smd's. */
+// A set decoded from a FieldsV1 object encodes back to that same object (nothing changes a set
+// once built), so the entries of managers a write does not touch cost nothing to write again;
+// and an object decoded again (the same stored object read by the next write) is not re-read.
+const encodedOf = new WeakMap<FieldSet, FieldsV1>();
+const decodedOf = new WeakMap<object, FieldSet>();
+
+/** smd `Set.ToJSON`, as an object whose key order is smd's. Treat the result as read-only. */
 export function setToFieldsV1(set: FieldSet): FieldsV1 {
-  return emit(set, false);
+  let out = encodedOf.get(set);
+  if (out === undefined) {
+    out = emit(set, false);
+    encodedOf.set(set, out);
+  }
+  return out;
 }
 
 function emit(set: FieldSet, includeSelf: boolean): FieldsV1 {
@@ -64,41 +75,84 @@ export function fieldsV1ToSet(fields: unknown): FieldSet {
   if (typeof fields !== 'object' || Array.isArray(fields)) {
     throw new FieldsV1Error('ReadMapCB: expect { or n, but found something else');
   }
-  return read(fields as Record<string, unknown>).children ?? new FieldSet();
+  let set = decodedOf.get(fields);
+  if (set === undefined) {
+    canonical = true;
+    set = read(fields as Record<string, unknown>) ?? new FieldSet();
+    decodedOf.set(fields, set);
+    // Only an object written as smd writes it may stand for the set's encoding.
+    if (canonical) encodedOf.set(set, fields as FieldsV1);
+  }
+  return set;
 }
 
-function read(obj: Record<string, unknown>): { children: FieldSet | undefined; isMember: boolean } {
+/** Whether the object being read is exactly what {@link setToFieldsV1} writes (order, texts, no stray "."). */
+let canonical = true;
+
+/** Whether the object last read by {@link read} marks its element a member. */
+let readIsMember = false;
+
+/** smd `readIterV1`: the children of one level; whether it is a member is left in {@link readIsMember}. */
+function read(obj: Record<string, unknown>): FieldSet | undefined {
   let children: FieldSet | undefined;
   let isMember = false;
-  for (const key of Object.keys(obj)) {
+  let prev: PathElement | undefined;
+  let first = true;
+  for (const key in obj) {
     if (key === '.') {
+      if (!first) canonical = false;
+      first = false;
       isMember = true;
       continue;
     }
+    first = false;
     const pe = parsePathElement(key);
-    if (pe === undefined) continue; // smd drops element types it does not know (a newer version's).
+    if (pe === undefined) {
+      canonical = false;
+      continue; // smd drops element types it does not know (a newer version's).
+    }
+    if (pe.text !== key || (prev !== undefined && compareElements(prev, pe) >= 0)) canonical = false;
+    prev = pe;
     const v = obj[key];
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       throw new FieldsV1Error(`ReadMapCB: expect { or n, but found something else at ${key}`);
     }
     const inner = read(v as Record<string, unknown>);
-    if (inner.isMember) {
+    if (readIsMember) {
       children ??= new FieldSet();
       children.insertMember(pe);
     }
-    if (inner.children !== undefined) {
+    if (inner !== undefined) {
       children ??= new FieldSet();
-      const target = children.descend(pe);
-      target.members = inner.children.members;
-      target.children = inner.children.children;
+      if (children.children === null) children.children = new Map();
+      children.children.set(pe.text, { pe, set: inner });
     }
   }
-  if (children === undefined) isMember = true;
-  return { children, isMember };
+  if (children === undefined) {
+    if (isMember) canonical = false; // `{".":{}}` is written `{}`.
+    isMember = true;
+  }
+  readIsMember = isMember;
+  return children;
 }
+
+// Elements read back are mostly the same few (container names, ports), kept by their text.
+const parsed = new Map<string, PathElement>();
+const PARSED_LIMIT = 20_000;
 
 /** smd `DeserializePathElement`; undefined for an unknown element type. Throws {@link FieldsV1Error}. */
 export function parsePathElement(s: string): PathElement | undefined {
+  let pe = parsed.get(s);
+  if (pe === undefined) {
+    pe = parseUncached(s);
+    if (pe === undefined) return undefined;
+    if (parsed.size >= PARSED_LIMIT) parsed.clear();
+    parsed.set(s, pe);
+  }
+  return pe;
+}
+
+function parseUncached(s: string): PathElement | undefined {
   if (s.length < 2) throw new FieldsV1Error('key must be 2 characters long:');
   if (s[1] !== ':') throw new FieldsV1Error(`missing colon: ${s}`);
   const body = s.slice(2);

@@ -27,7 +27,7 @@ import {
 import type { MergeNode } from './merge-schema.js';
 import { goJSON } from './path-element.js';
 import { toFieldSet } from './to-field-set.js';
-import { type JSONObject, TypedValueError } from './typed-node.js';
+import { type JSONObject, TypedValueError, withItemKeys } from './typed-node.js';
 
 export { ConflictsError, conflictStatusError } from './conflict.js';
 export { FieldSet } from './field-set.js';
@@ -159,7 +159,7 @@ export function recordUpdate(
   }
   try {
     updateChain(
-      live === undefined ? {} : withoutManagedFields(live),
+      live === undefined ? (args.empty ?? {}) : withoutManagedFields(live),
       bareNext,
       managed,
       args.manager,
@@ -213,8 +213,10 @@ export function applyConfiguration(
   const ctx = fieldManagerContext(args);
   let result: { object: unknown; managed: Managed };
   try {
-    result = applyWithLastApplied(live, config, managed, args.manager, args.force, ctx, (l) =>
-      allowedConflictsFromLastApplied(l, args.node, args.apiVersion),
+    result = withItemKeys(() =>
+      applyWithLastApplied(live, config, managed, args.manager, args.force, ctx, (l) =>
+        allowedConflictsFromLastApplied(l, args.node, args.apiVersion),
+      ),
     );
   } catch (err) {
     if (err instanceof ConflictsError) throw conflictStatusError(err.conflicts);

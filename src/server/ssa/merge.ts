@@ -18,6 +18,7 @@ import {
   type JSONObject,
   listItemElement,
   printPath,
+  rememberItem,
   resolveNode,
   type TypedError,
   TypedValueError,
@@ -197,5 +198,6 @@ function mergeItem(n: ListNode, pe: PathElement, l: unknown, r: unknown, path: P
   // smd drops the errors of an item's merge (visitListItems appends them to a shadowed slice).
   const out = mergeValue(l, r, n.items, path, []);
   path.pop();
+  if (out !== l && out !== r) rememberItem(out, pe);
   return out;
 }

@@ -67,7 +67,7 @@ export function fieldElement(name: string): PathElement {
 
 /** A key element (`k:{...}`) from key fields in any order; sorted by name as smd sorts them. */
 export function keyElement(fields: KeyField[]): PathElement {
-  if (fields.length > 1) fields.sort((a, b) => compareGoStrings(a.name, b.name));
+  if (fields.length > 1) fields.sort(byName);
   let text = 'k:{';
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i] as KeyField;
@@ -77,6 +77,10 @@ export function keyElement(fields: KeyField[]): PathElement {
   }
   text += '}';
   return new PathElement(ElementType.Key, text, undefined, fields, undefined, undefined);
+}
+
+function byName(a: KeyField, b: KeyField): number {
+  return compareGoStrings(a.name, b.name);
 }
 
 /** A set-item element (`v:...`). */

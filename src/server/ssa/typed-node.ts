@@ -83,6 +83,10 @@ export function listItemElement(node: ListNode, item: unknown): PathElement | st
   if (keys.length > 0) {
     if (item === null) return 'associative list with keys may not have a null element';
     if (!isObject(item)) return 'associative list with keys may not have non-map elements';
+    if (itemKeys !== null) {
+      const known = itemKeys.get(item);
+      if (known !== undefined) return known;
+    }
     const fields: KeyField[] = [];
     for (const name of keys) {
       const v = item[name];
@@ -93,12 +97,35 @@ export function listItemElement(node: ListNode, item: unknown): PathElement | st
     if (fields.length === 0) {
       return `associative list with keys has an element that omits all key fields ${quoteList(keys)} (and doesn't have default values for any key fields)`;
     }
-    return keyElement(fields);
+    const pe = keyElement(fields);
+    itemKeys?.set(item, pe);
+    return pe;
   }
   if (isObject(item)) return "associative list without keys has an element that's a map type";
   if (Array.isArray(item)) return 'not supported: associative list with lists as elements';
   if (item === null) return "associative list without keys has an element that's an explicit null";
   return valueElement(item);
+}
+
+// The elements of keyed-list items met during one write, by item: the live object's items are
+// walked by merge and compare, the configuration's by merge and toFieldSet, the merged object's by
+// compare and prune; each item's key is built once. Objects do not change during a write.
+let itemKeys: Map<object, PathElement> | null = null;
+
+/** Runs `fn` with keyed-list item elements remembered for its duration (one write). */
+export function withItemKeys<T>(fn: () => T): T {
+  if (itemKeys !== null) return fn();
+  itemKeys = new Map();
+  try {
+    return fn();
+  } finally {
+    itemKeys = null;
+  }
+}
+
+/** Records the element of a keyed-list item built by a walk (a merged item is a new object). */
+export function rememberItem(item: unknown, pe: PathElement): void {
+  if (itemKeys !== null && item !== null && typeof item === 'object') itemKeys.set(item, pe);
 }
 
 /** The printed path of `path` (smd `Path.String`), for error messages. */

@@ -97,7 +97,7 @@ export function updaterApply(
   let set = toFieldSet(config, opts.node);
   if (opts.ignoredFields !== undefined) set = set.recursiveDifference(opts.ignoredFields);
   managers.set(manager, { set, apiVersion: opts.apiVersion, applied: true });
-  next = prune(next, managers, lastSet, opts.node);
+  next = prune(next, managers, manager, lastSet, opts.node);
   updateManagers(live, next, managers, manager, force, opts);
   return deepEqual(live, next) ? undefined : next;
 }
@@ -106,10 +106,17 @@ export function updaterApply(
 function prune(
   merged: unknown,
   managers: ManagerSets,
+  applier: string,
   lastSet: VersionedSet | undefined,
   node: MergeNode,
 ): unknown {
   if (lastSet === undefined || lastSet.set.empty()) return merged;
+  // When the applier still applies every path it applied last time, nothing is pruned: each of
+  // those paths (and every ancestor of one: list items and map keys are members, named fields are
+  // made members) is owned, so addBackOwnedItems restores them all and addBackDanglingItems removes
+  // nothing. The common re-apply skips the five walks below.
+  const current = managers.get(applier)?.set;
+  if (current !== undefined && lastSet.set.isSubsetOf(current)) return merged;
   const last = ensureNamedFieldsAreMembers(lastSet.set, node);
   const pruned1 = removeItems(merged, last, node);
   // addBackOwnedItems: remove from merged only what pruning removed and no manager owns.

@@ -6,6 +6,7 @@ import { type ApplyAllOptions, type ApplyResult, applyAll } from '../client/kube
 import { DEFAULT_CRD_WAIT_MS } from '../client/kubectl/crd-wait.js';
 import { ManifestError, parseManifests } from '../client/kubectl/manifest.js';
 import { SERVER_SIDE_APPLY_MANAGER } from '../client/kubectl/server-side-apply.js';
+import type { FieldValidation } from '../client/rest.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type ConnectionFlags, connect, connectionOptions, readManifestFile } from './connect.js';
 import { CliError, durationArg, errorLine } from './errors.js';
@@ -18,6 +19,7 @@ interface ApplyFlags extends ConnectionFlags {
   forceConflicts?: boolean;
   fieldManager?: string;
   dryRun?: DryRun;
+  validate: FieldValidation;
 }
 
 /** kubectl's `--dry-run` strategies (cmdutil.GetDryRunStrategy). */
@@ -84,7 +86,14 @@ async function manifestFiles(dir: string): Promise<string[]> {
 export interface ApplyPrintOptions
   extends Pick<
     ApplyAllOptions,
-    'namespace' | 'source' | 'sources' | 'crdWaitMs' | 'serverSide' | 'dryRun' | 'fieldManager'
+    | 'namespace'
+    | 'source'
+    | 'sources'
+    | 'crdWaitMs'
+    | 'serverSide'
+    | 'dryRun'
+    | 'fieldManager'
+    | 'fieldValidation'
   > {
   out?: Output;
   err?: Output;
@@ -133,6 +142,15 @@ function checkFlags(flags: ApplyFlags): void {
   }
 }
 
+/** kubectl's `--validate` (cmdutil.GetValidationDirective): sent as the `fieldValidation` of every write. */
+function validateArg(value: string): FieldValidation {
+  const mode = { true: 'Strict', strict: 'Strict', warn: 'Warn', false: 'Ignore', ignore: 'Ignore' }[value];
+  if (mode) return mode as FieldValidation;
+  throw new InvalidArgumentError(
+    `invalid - validate option ${JSON.stringify(value)}; must be one of: strict (or true), warn, ignore (or false)`,
+  );
+}
+
 function dryRunArg(value: string): DryRun {
   if (value === 'none' || value === 'server' || value === 'client') return value;
   throw new InvalidArgumentError(`Invalid dry-run value (${value}). Must be "none", "server", or "client".`);
@@ -168,6 +186,12 @@ export function applyCommand(): Command {
         `the manager to own the applied fields (default ${SERVER_SIDE_APPLY_MANAGER} with --server-side, kubectl-client-side-apply without)`,
       )
       .option(
+        '--validate <mode>',
+        'what the server does with unknown or duplicate fields: strict (or true), warn, ignore (or false)',
+        validateArg,
+        'Strict' as FieldValidation,
+      )
+      .option(
         '--dry-run <strategy>',
         'none, or server: the server checks every object but stores nothing',
         dryRunArg,
@@ -190,6 +214,7 @@ export function applyCommand(): Command {
         crdWaitMs: flags.crdTimeout,
         dryRun: flags.dryRun === 'server',
         fieldManager: flags.fieldManager,
+        fieldValidation: flags.validate,
         serverSide: flags.serverSide ? { force: flags.forceConflicts } : undefined,
       });
     } finally {

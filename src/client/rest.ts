@@ -29,10 +29,15 @@ export const PATCH_TYPES = {
 /** A patch flavour. */
 export type PatchType = keyof typeof PATCH_TYPES;
 
+/** What the server does with fields the type does not have or that appear twice (kubectl's `--validate`). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
 /** Options common to writes. */
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
+  /** Sent as `fieldValidation` when set (the server's default is `Warn`; kubectl sends `Strict`). */
+  fieldValidation?: FieldValidation;
   signal?: AbortSignal;
 }
 
@@ -47,6 +52,7 @@ export interface ServerSideApplyOptions {
   force?: boolean;
   /** Run every step on the server but store nothing (`dryRun=All`). */
   dryRun?: boolean;
+  fieldValidation?: FieldValidation;
   signal?: AbortSignal;
 }
 
@@ -265,8 +271,8 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.transport.json<T>({
       method: 'PATCH',
       path: target.objectPath(name, subresource),
-      // client-go's ApplyOptions.ToPatchOptions: force is sent only when set.
-      query: { ...writeQuery(opts), force: opts.force ? 'true' : undefined },
+      // client-go's ApplyOptions.ToPatchOptions sends force always (`Force: &o.Force`), as kubectl does.
+      query: { ...writeQuery(opts), force: opts.force ? 'true' : 'false' },
       // JSON is YAML: kubectl sends the object as JSON with the apply-patch+yaml type too.
       body: withTypeMeta(object, path.type),
       contentType: PATCH_TYPES.apply,
@@ -371,7 +377,11 @@ function nameOf(object: KubeObject): string {
 }
 
 function writeQuery(opts: WriteOptions): Record<string, string | undefined> {
-  return { dryRun: opts.dryRun ? 'All' : undefined, fieldManager: opts.fieldManager };
+  return {
+    dryRun: opts.dryRun ? 'All' : undefined,
+    fieldManager: opts.fieldManager,
+    fieldValidation: opts.fieldValidation,
+  };
 }
 
 function deleteBody(opts: DeleteOptions): Record<string, unknown> {

@@ -130,6 +130,11 @@ describe('watchmark apply --server-side against a watchmark server', () => {
     const bad = runCli(['apply', '-f', file, '--kubeconfig', kubeconfig, '--server-side', '--dry-run=maybe']);
     expect(await bad.exit).toBe(1);
     expect(bad.stderr()).toContain('Invalid dry-run value (maybe). Must be "none", "server", or "client".');
+    const badValidate = runCli(['apply', '-f', file, '--kubeconfig', kubeconfig, '--validate=maybe']);
+    expect(await badValidate.exit).toBe(1);
+    expect(badValidate.stderr()).toContain(
+      'invalid - validate option "maybe"; must be one of: strict (or true), warn, ignore (or false)',
+    );
     expect(await kube.resource('configmaps', 'demo').find('refused')).toBeUndefined();
   });
 });
@@ -159,16 +164,21 @@ describe('watchmark apply --server-side: the request, and a conflict', () => {
   it("sends the manager kubectl sends, --field-manager's, force=true and dryRun=All only when asked", async () => {
     const file = await manifest('one.yaml', configMap('one', { key: 'v' }));
     const base = ['apply', '-f', file, '--kubeconfig', kubeconfig, '--server-side'];
-    const variants = [[], ['--field-manager', 'b'], ['--force-conflicts', '--dry-run=server']];
+    const variants = [
+      [],
+      ['--field-manager', 'b', '--validate=warn'],
+      ['--force-conflicts', '--dry-run=server', '--validate=false'],
+    ];
     for (const flags of variants) {
       const run = runCli([...base, ...flags]);
       expect(await run.exit, run.stderr()).toBe(0);
     }
     const patches = recorder.requests.filter((r) => r.method === 'PATCH');
+    // kubectl sends force=false when not forcing, and fieldValidation=Strict unless --validate says otherwise.
     expect(patches.map((r) => r.query)).toEqual([
-      { fieldManager: 'kubectl' },
-      { fieldManager: 'b' },
-      { fieldManager: 'kubectl', force: 'true', dryRun: 'All' },
+      { fieldManager: 'kubectl', force: 'false', fieldValidation: 'Strict' },
+      { fieldManager: 'b', force: 'false', fieldValidation: 'Warn' },
+      { fieldManager: 'kubectl', force: 'true', dryRun: 'All', fieldValidation: 'Ignore' },
     ]);
     for (const patch of patches) {
       expect(patch).toMatchObject({
@@ -188,8 +198,8 @@ describe('watchmark apply --server-side: the request, and a conflict', () => {
     expect(await named.exit, named.stderr()).toBe(0);
     const posts = recorder.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/configmaps'));
     expect(posts.map((r) => r.query)).toEqual([
-      { fieldManager: 'kubectl-client-side-apply', dryRun: 'All' },
-      { fieldManager: 'mine' },
+      { fieldManager: 'kubectl-client-side-apply', dryRun: 'All', fieldValidation: 'Strict' },
+      { fieldManager: 'mine', fieldValidation: 'Strict' },
     ]);
   });
 

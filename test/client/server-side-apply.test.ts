@@ -48,23 +48,30 @@ describe('apply: the request', () => {
     expect(last()).toMatchObject({
       method: 'PATCH',
       path: '/api/v1/namespaces/demo/configmaps/settings',
-      query: { fieldManager: 'tool' },
       contentType: 'application/apply-patch+yaml',
       body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { key: 'v' } },
     });
-    expect(last().query).not.toHaveProperty('force');
-    expect(last().query).not.toHaveProperty('dryRun');
+    // force=false is sent too, as client-go's ApplyOptions.ToPatchOptions sends it.
+    expect(last().query).toEqual({ fieldManager: 'tool', force: 'false' });
   });
 
-  it('sends force=true and dryRun=All only when asked', async () => {
-    await kube
-      .resource('configmaps', 'demo')
-      .apply(configMap({ key: 'v' }), { fieldManager: 'tool', force: true, dryRun: true });
-    expect(last().query).toEqual({ fieldManager: 'tool', force: 'true', dryRun: 'All' });
+  it('sends force=true, dryRun=All and fieldValidation only when asked', async () => {
+    await kube.resource('configmaps', 'demo').apply(configMap({ key: 'v' }), {
+      fieldManager: 'tool',
+      force: true,
+      dryRun: true,
+      fieldValidation: 'Strict',
+    });
+    expect(last().query).toEqual({
+      fieldManager: 'tool',
+      force: 'true',
+      dryRun: 'All',
+      fieldValidation: 'Strict',
+    });
     await kube
       .resource('configmaps', 'demo')
       .apply(configMap({ key: 'v' }), { fieldManager: 'tool', force: false });
-    expect(last().query).toEqual({ fieldManager: 'tool' });
+    expect(last().query).toEqual({ fieldManager: 'tool', force: 'false' });
   });
 
   it("addresses the object's own namespace (the client's is a default), and keeps the apiVersion and kind it carries", async () => {
@@ -86,7 +93,7 @@ describe('apply: the request', () => {
     expect(last()).toMatchObject({
       method: 'PATCH',
       path: '/apis/apps/v1/namespaces/demo/deployments/web/status',
-      query: { fieldManager: 'ctl' },
+      query: { fieldManager: 'ctl', force: 'false' },
       contentType: 'application/apply-patch+yaml',
       body: { apiVersion: 'apps/v1', kind: 'Deployment', status: { replicas: 1 } },
     });

@@ -87,6 +87,7 @@ export async function applyObject(
   const resource = new ResourceClient<KubeObject>(kube.transport, type, namespace);
   const write = {
     fieldManager: opts.fieldManager || CLIENT_SIDE_APPLY_MANAGER,
+    fieldValidation: opts.fieldValidation,
     signal: opts.signal,
     dryRun: opts.dryRun,
   };

@@ -70,6 +70,7 @@ export async function serverSideApplyObject(
     fieldManager: opts.fieldManager || SERVER_SIDE_APPLY_MANAGER,
     force: opts.force,
     dryRun: opts.dryRun,
+    fieldValidation: opts.fieldValidation,
     signal: opts.signal,
   };
   let applied: KubeObject;
@@ -165,14 +166,22 @@ async function keepLastApplied(
   const annotation = current.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
   if (opts.fieldManager !== SERVER_SIDE_APPLY_MANAGER || annotation === undefined) return current;
   if (fieldOwners(managedFieldsOf(current), 'Apply', LAST_APPLIED_PATH).length > 0) return current;
-  const { name, namespace } = current.metadata ?? {};
-  return resource.apply(
+  const { name = '', namespace } = current.metadata ?? {};
+  // kubectl sends this one with no PatchOptions (so no `force`): a patch, not the apply verb.
+  return resource.patch(
+    name,
     {
       apiVersion: current.apiVersion,
       kind: current.kind,
       metadata: { name, namespace, annotations: { [LAST_APPLIED_ANNOTATION]: annotation } },
     },
-    { fieldManager: LAST_APPLIED_MANAGER, dryRun: opts.dryRun, signal: opts.signal },
+    'apply',
+    {
+      fieldManager: LAST_APPLIED_MANAGER,
+      dryRun: opts.dryRun,
+      fieldValidation: opts.fieldValidation,
+      signal: opts.signal,
+    },
   );
 }
 
@@ -199,6 +208,7 @@ async function moveOwnership(
       return await resource.patch(object.metadata?.name ?? '', patch, 'json', {
         fieldManager: opts.fieldManager,
         dryRun: opts.dryRun,
+        fieldValidation: opts.fieldValidation,
         signal: opts.signal,
       });
     } catch (err) {

@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import type { KubeClient } from '../client.js';
+import type { FieldValidation } from '../rest.js';
 import { NoKindMatchError } from '../restmapper/restmapper.js';
 import type { ResourceType } from '../watch/resources.js';
 
@@ -45,6 +46,8 @@ export interface ApplyOptions {
   type?: ResourceType;
   /** `--field-manager` (default `kubectl-client-side-apply`, or `kubectl` for server-side apply). */
   fieldManager?: string;
+  /** `--validate` as the server's `fieldValidation` (kubectl's default: `Strict`). */
+  fieldValidation?: FieldValidation;
   /** `--dry-run=server`: the server runs every step but stores nothing. */
   dryRun?: boolean;
 }

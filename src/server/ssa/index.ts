@@ -27,7 +27,7 @@ import {
 import type { MergeNode } from './merge-schema.js';
 import { goJSON } from './path-element.js';
 import { toFieldSet } from './to-field-set.js';
-import { type JSONObject, TypedValueError, withItemKeys } from './typed-node.js';
+import { deepEqual, type JSONObject, TypedValueError, withItemKeys } from './typed-node.js';
 
 export { ConflictsError, conflictStatusError } from './conflict.js';
 export { FieldSet } from './field-set.js';
@@ -65,7 +65,7 @@ export interface OwnershipResult {
   readonly object: JSONObject;
   /** The entries written into `object.metadata.managedFields`, or undefined. */
   readonly managedFields: ManagedFieldsEntry[] | undefined;
-  /** True when an apply changed nothing (no new resourceVersion, no watch event). */
+  /** True when an apply changed neither the object nor its managers: nothing to store (no new resourceVersion, no watch event). */
   readonly noop: boolean;
 }
 
@@ -228,10 +228,14 @@ export function applyConfiguration(
     }
     throw err;
   }
-  const noop = result.object === undefined;
-  const object = (noop ? live : result.object) as JSONObject;
-  if (!noop && args.manager === 'kubectl') syncLastApplied(object, config, goJSON);
-  return { ...withManagedFields(object, result.managed), noop };
+  const unchanged = result.object === undefined;
+  const object = (unchanged ? live : result.object) as JSONObject;
+  if (!unchanged && args.manager === 'kubectl') syncLastApplied(object, config, goJSON);
+  const out = withManagedFields(object, result.managed);
+  // Nothing to store only when the managers are unchanged too (a new co-owner is a write).
+  const liveEntries = args.live === undefined ? undefined : metadataOf(args.live).managedFields;
+  const noop = unchanged && args.live !== undefined && deepEqual(out.managedFields, liveEntries);
+  return { ...out, noop };
 }
 
 /** lastappliedmanager.go `allowedConflictsFromLastApplied`: undefined when nothing is allowed. */

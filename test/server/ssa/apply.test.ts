@@ -365,7 +365,9 @@ describe('conflicts', () => {
       force: false,
       now: T2,
     });
-    expect(shared.noop).toBe(true);
+    // The object is unchanged, but a new co-owner is still a write.
+    expect(shared.object.spec).toEqual(live.spec);
+    expect(shared.noop).toBe(false);
     expect(shared.managedFields?.map((e) => e.manager)).toEqual(['a', 'kubectl-client-side-apply']);
   });
 

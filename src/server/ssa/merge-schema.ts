@@ -42,6 +42,12 @@ export interface ListNode {
   readonly relationship: 'atomic' | 'associative';
   /** `x-kubernetes-list-map-keys`; empty for a set or an atomic list. */
   readonly keys: readonly string[];
+  /**
+   * The schema default of key fields that have one (a container port's `protocol: TCP`): smd keys
+   * an item that omits such a field by its default (typed/helpers.go `getAssociativeKeyDefault`),
+   * so an applied port without `protocol` is the live `TCP` port. Optional; absent means none.
+   */
+  readonly keyDefaults?: Readonly<Record<string, unknown>>;
   readonly items: MergeNode;
 }
 

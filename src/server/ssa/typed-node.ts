@@ -90,9 +90,12 @@ export function listItemElement(node: ListNode, item: unknown): PathElement | st
     const fields: KeyField[] = [];
     for (const name of keys) {
       const v = item[name];
-      // smd falls back to the key field's schema default here; the merge schema carries none, so
-      // a missing key field is skipped (apiserver defaulting has filled it on live objects).
       if (v !== undefined) fields.push({ name, value: v });
+      else {
+        // smd keys a missing field by its schema default, when it has one.
+        const d = node.keyDefaults?.[name];
+        if (d !== undefined && d !== null) fields.push({ name, value: d });
+      }
     }
     if (fields.length === 0) {
       return `associative list with keys has an element that omits all key fields ${quoteList(keys)} (and doesn't have default values for any key fields)`;

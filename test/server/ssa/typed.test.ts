@@ -263,3 +263,32 @@ describe('removeItems and extractItems', () => {
     });
   });
 });
+
+describe('key defaults (smd getAssociativeKeyDefault)', () => {
+  const PORTS = struct({
+    ports: {
+      ...mapList(['containerPort', 'protocol'], struct({ containerPort: SCALAR, protocol: SCALAR })),
+      keyDefaults: { protocol: 'TCP' },
+    },
+  });
+
+  it('an item without a defaulted key field is keyed by the default, so it merges with the live item', () => {
+    const live = { ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] };
+    expect(merge(live, { ports: [{ containerPort: 80 }] }, PORTS)).toEqual({
+      ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }],
+    });
+    expect(setToFieldsV1(toFieldSet({ ports: [{ containerPort: 80 }] }, PORTS))).toEqual({
+      'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+    });
+  });
+});
+
+describe('atomic lists', () => {
+  const NODE = struct({ args: { kind: 'list', relationship: 'atomic', keys: [], items: SCALAR } });
+
+  it('compare as one leaf, are owned whole and removed whole', () => {
+    expect(compare({ args: ['a'] }, { args: ['a', 'b'] }, NODE).modified.toString()).toBe('.args');
+    expect(setToFieldsV1(toFieldSet({ args: ['a', 'b'] }, NODE))).toEqual({ 'f:args': {} });
+    expect(removeItems({ args: ['a'], x: 1 }, fieldsV1ToSet({ 'f:args': {} }), NODE)).toEqual({ x: 1 });
+  });
+});

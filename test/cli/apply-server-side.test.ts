@@ -112,6 +112,18 @@ describe('watchmark apply --server-side against a watchmark server', () => {
     expect((await kube.resource('widgets', 'demo').get('w1')).spec).toMatchObject({ size: 2 });
   });
 
+  it('an API error is printed as kubectl prints it, unwrapped (a Status without reason: `Error from server: ...`)', async () => {
+    const file = await manifest('unknown-field.yaml', { ...configMap('odd', {}), spec: { x: 1 } });
+    const run = runCli(['apply', '--server-side', '-f', file, '-n', 'demo', '--kubeconfig', kubeconfig]);
+    expect(await run.exit).toBe(1);
+    expect(run.stdout()).toBe('');
+    // kube-apiserver answers a 500 with no reason here (the field manager's plain error), and
+    // kubectl's StandardErrorMessage prints such a Status without the parenthesis.
+    expect(run.stderr()).toBe(
+      'Error from server: failed to create typed patch object (demo/odd; /v1, Kind=ConfigMap): .spec: field not declared in schema\n',
+    );
+  });
+
   it("refuses kubectl's flag combinations in kubectl's words, exit 1", async () => {
     const file = await manifest('refused.yaml', configMap('refused', {}));
     const cases: Array<[string[], string]> = [

@@ -344,23 +344,18 @@ function withTypeMeta<T extends KubeObject>(object: T, type: ResourceType): T {
 }
 
 /**
- * What can be refused before sending an apply. The empty manager would come
+ * What is refused before sending an apply. The empty manager would come
  * back as kube-apiserver's 400 (`PATCH, fieldManager: Required value: is
- * required for apply patch`: apiserver handlers/patch.go, `PatchResource`);
- * the name and managedFields checks are client-go's dynamic client's
- * (`dynamicResourceClient.Apply`).
+ * required for apply patch`: apiserver handlers/patch.go, `PatchResource`).
  */
 function checkApplied(object: KubeObject, opts: ServerSideApplyOptions): string {
   if (!opts?.fieldManager) {
     throw new Error('server-side apply needs a fieldManager: the server refuses an apply without one');
   }
   const name = object.metadata?.name;
+  // The name builds the path. managedFields in the object are left to the server to refuse,
+  // as kubectl and client-go's typed clients leave them (only the dynamic client checks).
   if (!name) throw new Error("server-side apply needs the object's metadata.name");
-  if ((object.metadata?.managedFields as unknown[] | undefined)?.length) {
-    throw new Error(
-      'cannot apply an object with managed fields already set: apply only the fields this manager owns',
-    );
-  }
   return name;
 }
 

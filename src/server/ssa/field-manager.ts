@@ -164,30 +164,38 @@ export function applyWithLastApplied(
 
 /**
  * lastappliedupdater.go: after an apply by `kubectl` to an object that carries the client-side
- * annotation, the annotation is rewritten to the applied configuration (without the annotation),
- * as `runtime.Encode` writes it (keys sorted, a final newline); dropped when annotations would
- * exceed their total size limit (lastapplied.go `SetLastApplied`).
+ * annotation (even one that changed nothing else), the annotation is rewritten to the applied
+ * configuration without the annotation, as `runtime.Encode` writes it (keys sorted, a final
+ * newline); dropped when annotations would exceed their total size limit (lastapplied.go
+ * `SetLastApplied`). Returns `object` itself when there is nothing to rewrite, else a copy with
+ * new metadata (the object may share its metadata with the stored one).
  */
 export function syncLastApplied(
   object: Record<string, unknown>,
   config: Record<string, unknown>,
   encode: (v: unknown) => string,
-): void {
+): Record<string, unknown> {
   const meta = object.metadata as Record<string, unknown> | undefined;
   const annotations = meta?.annotations as Record<string, string> | undefined;
-  if (!annotations?.[LAST_APPLIED_ANNOTATION]) return;
-  const copy = structuredClone(config);
-  const cmeta = copy.metadata as Record<string, unknown> | undefined;
+  if (!annotations?.[LAST_APPLIED_ANNOTATION]) return object;
+  const cmeta = config.metadata as Record<string, unknown> | undefined;
   const cann = cmeta?.annotations as Record<string, unknown> | undefined;
-  if (cmeta && cann) {
-    delete cann[LAST_APPLIED_ANNOTATION];
-    if (Object.keys(cann).length === 0) delete cmeta.annotations;
+  let applied = config;
+  if (cmeta && cann && LAST_APPLIED_ANNOTATION in cann) {
+    const { [LAST_APPLIED_ANNOTATION]: _, ...rest } = cann;
+    const { annotations: __, ...metaRest } = cmeta;
+    applied = {
+      ...config,
+      metadata: Object.keys(rest).length === 0 ? metaRest : { ...metaRest, annotations: rest },
+    };
   }
-  const next: Record<string, string> = { ...annotations, [LAST_APPLIED_ANNOTATION]: `${encode(copy)}\n` };
+  const value = `${encode(applied)}\n`;
+  if (annotations[LAST_APPLIED_ANNOTATION] === value) return object;
+  const next: Record<string, string> = { ...annotations, [LAST_APPLIED_ANNOTATION]: value };
   let size = 0;
   for (const [k, v] of Object.entries(next)) size += Buffer.byteLength(k) + Buffer.byteLength(String(v));
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) delete next[LAST_APPLIED_ANNOTATION];
-  (meta as Record<string, unknown>).annotations = next;
+  return { ...object, metadata: { ...meta, annotations: next } };
 }
 
 /** A bad request (400) with upstream's message. */

@@ -228,9 +228,13 @@ export function applyConfiguration(
     }
     throw err;
   }
-  const unchanged = result.object === undefined;
-  const object = (unchanged ? live : result.object) as JSONObject;
-  if (!unchanged && args.manager === 'kubectl') syncLastApplied(object, config, goJSON);
+  let unchanged = result.object === undefined;
+  let object = (unchanged ? live : result.object) as JSONObject;
+  if (args.manager === 'kubectl') {
+    const synced = syncLastApplied(object, config, goJSON);
+    if (synced !== object) unchanged = false;
+    object = synced;
+  }
   const out = withManagedFields(object, result.managed);
   // Nothing to store only when the managers are unchanged too (a new co-owner is a write).
   const liveEntries = args.live === undefined ? undefined : metadataOf(args.live).managedFields;

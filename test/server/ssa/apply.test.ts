@@ -404,6 +404,20 @@ describe('conflicts', () => {
     expect(
       r.object.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'].endsWith('}\n'),
     ).toBe(true);
+    // The annotation is the configuration as Go encodes it (keys sorted), and a repeat is a no-op.
+    const keys = Object.keys(
+      JSON.parse(r.object.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']),
+    );
+    expect(keys).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    const again = apply({
+      ...dep,
+      live: r.object,
+      config: deployment({ replicas: 5 }),
+      manager: 'kubectl',
+      force: false,
+      now: T3,
+    });
+    expect(again.noop).toBe(true);
     // Another manager gets no such pass.
     expect(() =>
       apply({

@@ -184,7 +184,7 @@ export function recordUpdate(
  * merges `config` into `live` (an empty object when creating), removes fields this manager no
  * longer applies that no one else owns, and records ownership. Throws a StatusError: 409
  * `Conflict` (unless `force`), 400 for a configuration of the wrong kind or carrying
- * managedFields, 500 for managedFields that cannot be decoded or a configuration smd refuses.
+ * managedFields, 500 (no reason, as for any error that is not a Status) for managedFields that cannot be decoded or a configuration smd refuses.
  */
 export function applyConfiguration(
   args: WriteContext & { live: JSONObject | undefined; config: JSONObject; force: boolean },
@@ -207,7 +207,7 @@ export function applyConfiguration(
     managed = decodeManagedFields(args.live === undefined ? undefined : metadataOf(args.live).managedFields);
   } catch (err) {
     if (!(err instanceof ManagedFieldsError)) throw err;
-    throw StatusError.of('InternalError', `failed to decode managed fields: ${err.message}`);
+    throw plainError(`failed to decode managed fields: ${err.message}`);
   }
   const live = args.live === undefined ? (args.empty ?? {}) : withoutManagedFields(args.live);
   const ctx = fieldManagerContext(args);
@@ -221,10 +221,7 @@ export function applyConfiguration(
   } catch (err) {
     if (err instanceof ConflictsError) throw conflictStatusError(err.conflicts);
     if (err instanceof TypedValueError) {
-      throw StatusError.of(
-        'InternalError',
-        `failed to create typed patch object (${objectGVKNN(config)}): ${err.message}`,
-      );
+      throw plainError(`failed to create typed patch object (${objectGVKNN(config)}): ${err.message}`);
     }
     throw err;
   }
@@ -271,6 +268,21 @@ function allowedConflictsFromLastApplied(
   }
   const c = compare(lastApplied, live, node);
   return set.difference(c.modified).difference(c.added).difference(c.removed);
+}
+
+/**
+ * What kube-apiserver answers for an error that is not a Status (responsewriters
+ * `ErrorToAPIStatus`): 500, no reason (`StatusReasonUnknown` is empty), the error's text.
+ */
+function plainError(message: string): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    code: 500,
+  });
 }
 
 /** GroupVersionKind's String: `apps/v1, Kind=Deployment` (`/v1, Kind=Pod` for the core group). */

@@ -560,6 +560,7 @@ describe('refusals', () => {
       apply({ ...dep, live, config: deployment(), manager: 'a', force: false, now: T1 }),
     );
     expect(err.code).toBe(500);
+    expect(err.reason).toBeUndefined(); // not a Status upstream: ErrorToAPIStatus leaves the reason empty
     expect(err.message).toBe('failed to decode managed fields: missing fieldsType in managed fields entry 0');
   });
 

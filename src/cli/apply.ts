@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { KubeClient } from '../client/client.js';
 import { type ApplyAllOptions, type ApplyResult, applyAll } from '../client/kubectl/apply.js';
 import { DEFAULT_CRD_WAIT_MS } from '../client/kubectl/crd-wait.js';
@@ -9,7 +9,7 @@ import { SERVER_SIDE_APPLY_MANAGER } from '../client/kubectl/server-side-apply.j
 import type { FieldValidation } from '../client/rest.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type ConnectionFlags, connect, connectionOptions, readManifestFile } from './connect.js';
-import { CliError, durationArg, errorLine } from './errors.js';
+import { CliError, durationArg } from './errors.js';
 import { type Output, stderr, stdout } from './progress.js';
 
 interface ApplyFlags extends ConnectionFlags {
@@ -103,7 +103,8 @@ export interface ApplyPrintOptions
  * Applies `objects` printing kubectl's lines (`deployment.apps/web created`,
  * `... serverside-applied`, `(server dry run)` after each in a dry run) to
  * stdout and its warnings to stderr. A failed object does not stop the
- * others (as kubectl); the command then fails with the last error.
+ * others (as kubectl); the command then fails with its error, or prints
+ * several as kubectl prints an aggregate and exits 1.
  */
 export async function applyAndPrint(
   kube: KubeClient,
@@ -120,10 +121,14 @@ export async function applyAndPrint(
       out.write(`${r.ref} ${r.action}${r.dryRun ? ' (server dry run)' : ''}\n`);
     },
   });
-  const last = errors.pop();
-  // One line per failed object; the last one is the command's own error (and exit code).
-  for (const err of errors) errOut.write(`${errorLine(err.message)}\n`);
-  if (last) throw new CliError(last.message);
+  if (errors.length === 1) throw new CliError(errors[0].message);
+  if (errors.length > 1) {
+    // kubectl returns an aggregate, which cmdutil.CheckErr prints with MultipleErrors(``, errs): each
+    // failure's message on its own line, API errors as `Error from server (...)`, no `error: ` prefix.
+    for (const err of errors) errOut.write(`${err.message}\n`);
+    // Reported already: exit 1 with nothing more (main treats a CommanderError as a finished exit).
+    throw new CommanderError(1, 'watchmark.apply.failed', '');
+  }
   return results;
 }
 

@@ -161,7 +161,7 @@ describe('watchmark apply --server-side: the request, and a conflict', () => {
         const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 };
         return { status: 404, body: status };
       }
-      if (req.path.endsWith('/contested') && req.query.force !== 'true') {
+      if (/\/contested/.test(req.path) && req.query.force !== 'true') {
         return applyConflictStatus('a', '.data.key');
       }
       return { status: 200, body: req.body };
@@ -246,5 +246,19 @@ describe('watchmark apply --server-side: the request, and a conflict', () => {
     ]);
     expect(await forced.exit, forced.stderr()).toBe(0);
     expect(forced.stdout()).toBe('configmap/contested serverside-applied\n');
+  });
+
+  it('several failed objects print as kubectl prints an aggregate: each message, no error: prefix, exit 1', async () => {
+    const file = await manifest(
+      'two-contested.yaml',
+      configMap('contested-1', { key: 'mine' }),
+      configMap('free', { key: 'v' }),
+      configMap('contested-2', { key: 'mine' }),
+    );
+    const run = runCli(['apply', '-f', file, '--kubeconfig', kubeconfig, '--server-side']);
+    expect(await run.exit).toBe(1);
+    expect(run.stdout()).toBe('configmap/free serverside-applied\n');
+    const one = `Apply failed with 1 conflict: conflict with "a": .data.key\n${CONFLICT_ADVICE}\n`;
+    expect(run.stderr()).toBe(one + one);
   });
 });

@@ -28,7 +28,11 @@ function walk(value: unknown, toRemove: FieldSet, node: MergeNode, extract: bool
     const out: unknown[] = [];
     for (const item of value) {
       const pe = listItemElement(n, item);
-      if (typeof pe === 'string') continue;
+      if (typeof pe === 'string') {
+        // smd walks on with an empty element, which no set holds: the item stays, and is not extracted.
+        if (!extract) out.push(item);
+        continue;
+      }
       const exact = toRemove.hasMember(pe);
       const sub = toRemove.child(pe);
       const prefix = sub !== undefined && !sub.empty();

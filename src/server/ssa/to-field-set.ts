@@ -49,9 +49,10 @@ function walk(value: unknown, node: MergeNode, path: PathElement[], errors: Type
     for (const key in value) {
       const v = value[key];
       const pe = fieldElement(key);
-      const named = n.field(key) !== undefined;
+      const fieldNode = n.field(key);
+      const named = fieldNode !== undefined;
       path.push(pe);
-      const sub = walk(v, named ? (n.field(key) as MergeNode) : childNode(n, key), path, errors);
+      const sub = walk(v, fieldNode ?? childNode(n, key), path, errors);
       path.pop();
       if (sub === SELF || v === null || (isObject(v) && isEmptyObject(v)) || !named) {
         out ??= new FieldSet();

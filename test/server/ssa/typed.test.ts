@@ -292,3 +292,18 @@ describe('atomic lists', () => {
     expect(removeItems({ args: ['a'], x: 1 }, fieldsV1ToSet({ 'f:args': {} }), NODE)).toEqual({ x: 1 });
   });
 });
+
+describe('items without their keys', () => {
+  it('stay when removing (smd walks on with an element no set holds) and are not extracted', () => {
+    const value = { spec: { template: { spec: { containers: [{ name: 'a' }, { image: 'x' }] } } } };
+    const set = fieldsV1ToSet({
+      'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"a"}': {} } } } },
+    });
+    expect(removeItems(value, set, DEPLOYMENT)).toEqual({
+      spec: { template: { spec: { containers: [{ image: 'x' }] } } },
+    });
+    expect(extractItems(value, set, DEPLOYMENT)).toEqual({
+      spec: { template: { spec: { containers: [{ name: 'a' }] } } },
+    });
+  });
+});

@@ -7,7 +7,15 @@
 import { FieldSet } from './field-set.js';
 import type { ListNode, MergeNode } from './merge-schema.js';
 import { fieldElement, type PathElement } from './path-element.js';
-import { childNode, deepEqual, isEmptyObject, isObject, listItemElement, resolveNode } from './typed-node.js';
+import {
+  childNode,
+  deepEqual,
+  isListLeaf,
+  isMapLeaf,
+  isObject,
+  listItemElement,
+  resolveNode,
+} from './typed-node.js';
 
 /** smd `typed.Comparison`. */
 export interface Comparison {
@@ -66,10 +74,7 @@ function walk(n: MergeNode, l: unknown, r: unknown, path: PathElement[], c: Comp
   if (n.kind === 'map') {
     const lm = isObject(l) ? l : null;
     const rm = isObject(r) ? r : null;
-    if (
-      n.relationship === 'atomic' ||
-      ((lm === null || isEmptyObject(lm)) && (rm === null || isEmptyObject(rm)))
-    ) {
+    if (isMapLeaf(n, lm, rm)) {
       return leaf(l, r, path, c);
     }
     if (lm !== null) {
@@ -92,7 +97,7 @@ function walk(n: MergeNode, l: unknown, r: unknown, path: PathElement[], c: Comp
   if (n.kind !== 'list') return leaf(l, r, path, c);
   const ll = Array.isArray(l) ? l : null;
   const rl = Array.isArray(r) ? r : null;
-  if (n.relationship === 'atomic' || ((ll === null || ll.length === 0) && (rl === null || rl.length === 0))) {
+  if (isListLeaf(n, ll, rl)) {
     return leaf(l, r, path, c);
   }
   compareList(n, ll ?? [], rl ?? [], path, c);

@@ -13,7 +13,8 @@ import type { ListNode, MergeNode } from './merge-schema.js';
 import { fieldElement as fieldPE, type PathElement } from './path-element.js';
 import {
   childNode,
-  isEmptyObject,
+  isListLeaf,
+  isMapLeaf,
   isObject,
   type JSONObject,
   listItemElement,
@@ -49,11 +50,7 @@ function mergeValue(
   if (n.kind === 'map') {
     const lm = isObject(l) ? l : null;
     const rm = isObject(r) ? r : null;
-    if (
-      n.relationship === 'atomic' ||
-      ((lm === null || isEmptyObject(lm)) && (rm === null || isEmptyObject(rm)))
-    )
-      return r;
+    if (isMapLeaf(n, lm, rm)) return r;
     const out: JSONObject = {};
     let count = 0;
     if (lm !== null) {
@@ -83,8 +80,7 @@ function mergeValue(
   }
   const ll = Array.isArray(l) ? l : null;
   const rl = Array.isArray(r) ? r : null;
-  if (n.relationship === 'atomic' || ((ll === null || ll.length === 0) && (rl === null || rl.length === 0)))
-    return r;
+  if (isListLeaf(n, ll, rl)) return r;
   return mergeList(n, ll ?? [], rl ?? [], path, errors);
 }
 

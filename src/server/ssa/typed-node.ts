@@ -155,6 +155,23 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/**
+ * smd's "big leaf" rule of the merge and compare walks (`doMap`/`doList`): an atomic map or list,
+ * or one that is absent or empty on both sides, is handled as one leaf.
+ */
+export function isMapLeaf(n: MapNode, lm: JSONObject | null, rm: JSONObject | null): boolean {
+  return (
+    n.relationship === 'atomic' || ((lm === null || isEmptyObject(lm)) && (rm === null || isEmptyObject(rm)))
+  );
+}
+
+/** As {@link isMapLeaf}, for lists. */
+export function isListLeaf(n: ListNode, ll: unknown[] | null, rl: unknown[] | null): boolean {
+  return (
+    n.relationship === 'atomic' || ((ll === null || ll.length === 0) && (rl === null || rl.length === 0))
+  );
+}
+
 /** True for an object with no keys. */
 export function isEmptyObject(o: object): boolean {
   for (const _ in o) return false;

@@ -118,7 +118,7 @@ describe('apply: the request', () => {
     expect((err as StatusError).reason).toBe('Conflict');
     expect((err as StatusError).message).toBe('Apply failed with 1 conflict: conflict with "a": .data.key');
     expect(status.details?.causes).toEqual([
-      { type: 'FieldManagerConflict', message: 'conflict with "a"', field: '.data.key' },
+      { reason: 'FieldManagerConflict', message: 'conflict with "a"', field: '.data.key' },
     ]);
   });
 });

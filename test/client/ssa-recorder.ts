@@ -41,7 +41,8 @@ export interface Recorder {
  * pkg/api/errors/errors.go) with the causes and message of
  * `internal.NewConflictError` (apiserver pkg/endpoints/handlers/fieldmanager/internal/conflict.go,
  * `getConflictMessage` and `printManager`: an Apply manager is printed as its
- * quoted name; an Update manager adds ` using <apiVersion>`).
+ * quoted name; an Update manager adds ` using <apiVersion>`). A StatusCause's
+ * `Type` is written as `reason` (meta/v1 types.go: `json:"reason,omitempty"`).
  */
 export function applyConflictStatus(manager: string, field: string, apiVersion?: string): RecordedAnswer {
   const who = apiVersion ? `"${manager}" using ${apiVersion}` : `"${manager}"`;
@@ -54,7 +55,7 @@ export function applyConflictStatus(manager: string, field: string, apiVersion?:
       status: 'Failure',
       message: `Apply failed with 1 conflict: conflict with ${who}: ${field}`,
       reason: 'Conflict',
-      details: { causes: [{ type: 'FieldManagerConflict', message: `conflict with ${who}`, field }] },
+      details: { causes: [{ reason: 'FieldManagerConflict', message: `conflict with ${who}`, field }] },
       code: 409,
     },
   };

@@ -16,6 +16,7 @@ import {
   type Managed,
   managerIdentifier,
   type VersionedSet,
+  withSet,
 } from './managed-fields.js';
 import type { MergeNode } from './merge-schema.js';
 import { fieldElement } from './path-element.js';
@@ -65,7 +66,7 @@ function stripFields(managed: Managed, manager: string): void {
   if (vs === undefined) return;
   const set = vs.set.difference(STRIP_SET);
   if (set.empty()) managed.fields.delete(manager);
-  else managed.fields.set(manager, { ...vs, set });
+  else managed.fields.set(manager, withSet(vs, set));
 }
 
 function updaterOptions(ctx: FieldManagerContext): UpdaterOptions {
@@ -103,7 +104,7 @@ export function updateChain(
   if (vs !== undefined) {
     managed.fields.delete(self);
     const previous = managed.fields.get(id);
-    managed.fields.set(id, previous === undefined ? vs : { ...vs, set: vs.set.union(previous.set) });
+    managed.fields.set(id, previous === undefined ? vs : withSet(vs, vs.set.union(previous.set)));
     managed.times.set(id, formatTime(ctx.now));
   }
   capUpdateManagers(managed, MAX_UPDATE_MANAGERS);

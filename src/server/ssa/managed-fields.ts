@@ -9,6 +9,7 @@
  */
 import type { FieldSet } from './field-set.js';
 import { type FieldsV1, fieldsV1ToSet, setToFieldsV1 } from './fields-v1.js';
+import { scanFieldsV1 } from './fields-v1-raw.js';
 import { goJSON } from './path-element.js';
 
 /** One `metadata.managedFields` entry (meta/v1 `ManagedFieldsEntry`), keys in Go's field order. */
@@ -28,6 +29,32 @@ export interface VersionedSet {
   readonly apiVersion: string;
   /** True for an `Apply` entry. */
   readonly applied: boolean;
+  /**
+   * The FieldsV1 object `set` was read from, when it is in smd's own form: questions about an
+   * entry nobody changes are answered on it (fields-v1-raw.ts) and it is written back as it was.
+   * A changed set is a new VersionedSet without it ({@link withSet}).
+   */
+  readonly raw?: FieldsV1;
+}
+
+/** An entry read from managedFields: its set is decoded only when asked for. */
+class StoredSet implements VersionedSet {
+  private decoded: FieldSet | undefined;
+  constructor(
+    readonly raw: FieldsV1,
+    readonly apiVersion: string,
+    readonly applied: boolean,
+  ) {}
+
+  get set(): FieldSet {
+    this.decoded ??= fieldsV1ToSet(this.raw);
+    return this.decoded;
+  }
+}
+
+/** A versioned set with a new field set (never carrying the old one's FieldsV1). */
+export function withSet(vs: VersionedSet, set: FieldSet): VersionedSet {
+  return { set, apiVersion: vs.apiVersion, applied: vs.applied };
 }
 
 /** internal `ManagedInterface`: the field sets and the time of each manager, by identifier. */
@@ -88,15 +115,16 @@ export function decodeManagedFields(entries: unknown): Managed {
       );
     }
     const id = managerIdentifier(e);
-    let set: FieldSet;
+    const raw = e.fieldsV1 ?? {};
+    const applied = e.operation === 'Apply';
     try {
-      set = fieldsV1ToSet(e.fieldsV1 ?? {});
+      if (scanFieldsV1(raw)) managed.fields.set(id, new StoredSet(raw, e.apiVersion, applied));
+      else managed.fields.set(id, { set: fieldsV1ToSet(raw), apiVersion: e.apiVersion, applied });
     } catch (err) {
       throw new ManagedFieldsError(
         `error decoding versioned set: error decoding set: ${(err as Error).message}`,
       );
     }
-    managed.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
     managed.times.set(id, e.time);
   }
   return managed;
@@ -119,7 +147,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const time = managed.times.get(id);
     if (time !== undefined) entry.time = time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = setToFieldsV1(vs.set);
+    entry.fieldsV1 = vs.raw ?? setToFieldsV1(vs.set);
     if (fromId.subresource) entry.subresource = fromId.subresource;
     entries.push(entry);
   }
@@ -205,7 +233,7 @@ export function capUpdateManagers(managed: Managed, max: number): void {
       managed.fields.set(bucket, s);
     }
     const b = managed.fields.get(bucket) as VersionedSet;
-    managed.fields.set(bucket, { set: vs.set.union(b.set), apiVersion: vs.apiVersion, applied: vs.applied });
+    managed.fields.set(bucket, withSet(vs, vs.set.union(b.set)));
     managed.fields.delete(id);
     length--;
     managed.times.set(bucket, time);

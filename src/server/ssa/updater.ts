@@ -11,7 +11,8 @@
 import { type Comparison, compare, excludeFields } from './compare.js';
 import { type Conflict, ConflictsError, conflictsFromManagers } from './conflict.js';
 import { FieldSet } from './field-set.js';
-import type { VersionedSet } from './managed-fields.js';
+import { rawEmpty, rawHasAny, rawWithin } from './fields-v1-raw.js';
+import { type VersionedSet, withSet } from './managed-fields.js';
 import { merge } from './merge.js';
 import type { ListNode, MapNode, MergeNode } from './merge-schema.js';
 import { ElementType } from './path-element.js';
@@ -44,22 +45,28 @@ function updateManagers(
   const changed = cmp.modified.union(cmp.added);
   const conflicts = new Map<string, FieldSet>();
   const removedFrom: string[] = [];
+  const anyRemoved = !cmp.removed.empty();
   for (const [manager, vs] of managers) {
     if (manager === workflow) continue;
-    const conflict = vs.set.intersection(changed);
-    if (!conflict.empty()) conflicts.set(manager, conflict);
-    if (!cmp.removed.empty()) removedFrom.push(manager);
+    // An entry read as it was stored is asked on its FieldsV1 first: most share nothing with the change.
+    if (vs.raw === undefined || rawHasAny(vs.raw, changed)) {
+      const conflict = vs.set.intersection(changed);
+      if (!conflict.empty()) conflicts.set(manager, conflict);
+    }
+    if (anyRemoved && (vs.raw === undefined || rawHasAny(vs.raw, cmp.removed))) removedFrom.push(manager);
   }
   if (!force && conflicts.size > 0) throw new ConflictsError(conflictsFromManagers(conflicts));
   for (const [manager, conflict] of conflicts) {
     const vs = managers.get(manager) as VersionedSet;
-    managers.set(manager, { ...vs, set: vs.set.difference(conflict) });
+    managers.set(manager, withSet(vs, vs.set.difference(conflict)));
   }
   for (const manager of removedFrom) {
     const vs = managers.get(manager) as VersionedSet;
-    managers.set(manager, { ...vs, set: vs.set.difference(cmp.removed) });
+    managers.set(manager, withSet(vs, vs.set.difference(cmp.removed)));
   }
-  for (const [manager, vs] of managers) if (vs.set.empty()) managers.delete(manager);
+  for (const [manager, vs] of managers) {
+    if (vs.raw !== undefined ? rawEmpty(vs.raw) : vs.set.empty()) managers.delete(manager);
+  }
   return cmp;
 }
 
@@ -116,7 +123,10 @@ function prune(
   // made members) is owned, so addBackOwnedItems restores them all and addBackDanglingItems removes
   // nothing. The common re-apply skips the five walks below.
   const current = managers.get(applier)?.set;
-  if (current !== undefined && lastSet.set.isSubsetOf(current)) return merged;
+  const unchanged =
+    current !== undefined &&
+    (lastSet.raw !== undefined ? rawWithin(lastSet.raw, current) : lastSet.set.isSubsetOf(current));
+  if (unchanged) return merged;
   const last = ensureNamedFieldsAreMembers(lastSet.set, node);
   const pruned1 = removeItems(merged, last, node);
   // addBackOwnedItems: remove from merged only what pruning removed and no manager owns.

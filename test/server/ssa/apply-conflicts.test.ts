@@ -94,6 +94,22 @@ describe('conflicts', () => {
     ]);
   });
 
+  it("an entry not in smd's own form (keys out of order) is decoded and conflicts the same", () => {
+    const live = created();
+    const entry = live.metadata.managedFields[0];
+    const reordered = Object.fromEntries(Object.entries(entry.fieldsV1 as Obj).reverse());
+    const odd = {
+      ...live,
+      metadata: { ...live.metadata, managedFields: [{ ...entry, fieldsV1: reordered }] },
+    };
+    const err = conflictOf(() =>
+      apply({ ...dep, live: odd, config: deployment({ replicas: 5 }), manager: 'a', force: false, now: T2 }),
+    );
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
+    );
+  });
+
   it('force takes the fields; the same value shares them without conflict', () => {
     const live = created();
     const forced = apply({

@@ -6,6 +6,8 @@ import {
   parsePathElement,
   setToFieldsV1,
 } from '../../../src/server/ssa/fields-v1.js';
+import { rawHasAny, rawWithin, scanFieldsV1 } from '../../../src/server/ssa/fields-v1-raw.js';
+
 import {
   compareElements,
   fieldElement as f,
@@ -151,5 +153,34 @@ describe('FieldsV1', () => {
 
   it('refuses a value that is not an object', () => {
     expect(() => fieldsV1ToSet({ 'f:a': 1 })).toThrow(FieldsV1Error);
+  });
+});
+
+describe('FieldsV1 questions answered without decoding (fields-v1-raw.ts)', () => {
+  const raw = { 'f:data': { '.': {}, 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:x': {} } } };
+
+  it('scan tells smd-form objects from others and validates as the decoder does', () => {
+    expect(scanFieldsV1(raw)).toBe(true);
+    expect(scanFieldsV1({ 'f:b': {}, 'f:a': {} })).toBe(false); // out of order
+    expect(scanFieldsV1({ 'k:{"b":1,"a":2}': {} })).toBe(false); // key fields not sorted
+    expect(scanFieldsV1({ 'f:a': { '.': {} } })).toBe(false); // "." without children
+    expect(() => scanFieldsV1({ 'f:a': 1 })).toThrow(FieldsV1Error);
+  });
+
+  it('hasAny and within agree with the decoded set', () => {
+    const set = fieldsV1ToSet(raw);
+    const probes = [
+      FieldSet.of([f('data')]),
+      FieldSet.of([f('data'), f('a')]),
+      FieldSet.of([f('metadata'), f('labels')]),
+      FieldSet.of([f('metadata'), f('labels'), f('x')]),
+      FieldSet.of([f('spec')]),
+      set,
+      set.union(FieldSet.of([f('spec')])),
+    ];
+    for (const p of probes) {
+      expect(rawHasAny(raw, p)).toBe(!set.intersection(p).empty());
+      expect(rawWithin(raw, p)).toBe(set.isSubsetOf(p));
+    }
   });
 });

@@ -17,6 +17,8 @@ import { qualifiedResource } from '../storage/object-errors.js';
 import type { DeleteOptions } from '../storage/object-storage.js';
 import { jsonEncoder } from '../watchcache/event.js';
 import { deleteOptions } from './delete-options.js';
+// Installs the field manager into storage's write path.
+import './field-ownership.js';
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
@@ -25,7 +27,7 @@ import { toScale, updateScale } from './scale.js';
 import { toTable } from './table.js';
 import { tableEncoder, tableRequest } from './table-response.js';
 import { serveWatch } from './watch.js';
-import { dryRun, loadWriteRules, readObject, typedWrite } from './write-input.js';
+import { dryRun, loadWriteRules, readObject, typedWrite, writeManager } from './write-input.js';
 
 export type { ResourceContext } from './resource-context.js';
 
@@ -76,7 +78,11 @@ export async function handleResource(
       const body = await readObject(req);
       const rules = await loadWriteRules();
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
-      const created = await ctx.objects.create(kind, namespace, body, { dryRun: dryRun(query), owned: true });
+      const created = await ctx.objects.create(kind, namespace, body, {
+        dryRun: dryRun(query),
+        owned: true,
+        fieldManager: writeManager(req, query),
+      });
       return replyObject(ctx, req, res, 201, kind, created, query);
     }
     case 'PUT': {
@@ -87,13 +93,14 @@ export async function handleResource(
         // A kind without /scale answers 404 before its body is looked at.
         if (kind.scale)
           rules.decodeBody(typedWrite(ctx, res, rules.SCALE_TARGET, query, 'UpdateOptions'), body);
-        return reply(ctx, res, 200, await updateScale(ctx, kind, namespace, name, () => body, query));
+        return reply(ctx, res, 200, await updateScale(ctx, req, kind, namespace, name, () => body, query));
       }
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'UpdateOptions'), body);
       const scope = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
       const updated = await ctx.objects.update(kind, namespace, name, body, scope, {
         dryRun: dryRun(query),
         owned: true,
+        fieldManager: writeManager(req, query),
       });
       return replyObject(ctx, req, res, 200, kind, updated, query);
     }
@@ -229,11 +236,29 @@ async function patch(
     );
   }
   const isDryRun = dryRun(query);
+  // patch.go `PatchResource`: `force` belongs to apply alone.
+  if (contentType !== 'application/apply-patch+yaml' && query.get('force') !== null) {
+    throw StatusError.of(
+      'Invalid',
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+      {
+        group: 'meta.k8s.io',
+        kind: 'PatchOptions',
+        causes: [
+          {
+            reason: 'FieldValueForbidden',
+            message: 'Forbidden: may not be specified for non-apply patch',
+            field: 'force',
+          },
+        ],
+      },
+    );
+  }
   // The patch code is loaded on the first PATCH: a server that is only read
   // or watched (most programs importing it) never pays for it.
   if (contentType === 'application/apply-patch+yaml') {
     const { serverSideApply } = await import('./server-side-apply.js');
-    return serverSideApply(ctx, req, res, kind, namespace, name, raw, query, isDryRun);
+    return serverSideApply(ctx, req, res, kind, namespace, name, subresource, raw, query, isDryRun);
   }
   const body = parseJsonBody(raw);
   const { applyPatch } = await import('../../protocol/patch/index.js');
@@ -247,6 +272,7 @@ async function patch(
     const write = typedWrite(ctx, res, rules.SCALE_TARGET, query, 'PatchOptions');
     const scale = await updateScale(
       ctx,
+      req,
       kind,
       namespace,
       name,
@@ -266,7 +292,7 @@ async function patch(
     namespace,
     name,
     scope,
-    { dryRun: isDryRun },
+    { dryRun: isDryRun, fieldManager: writeManager(req, query) },
     (current) => {
       const patched = applyPatch(current, body, contentType, kind.kind);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {

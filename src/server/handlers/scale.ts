@@ -2,14 +2,16 @@
  * The `scale` subresource: the autoscaling/v1 Scale view of a Deployment or
  * ReplicaSet, and an update through it, which changes only spec.replicas.
  */
+import type { IncomingMessage } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../../protocol/labels.js';
 import { StatusError } from '../../protocol/status.js';
 import { getPath } from '../kinds/access.js';
-import type { ResourceKind } from '../kinds/types.js';
+import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { notFound, qualifiedResource } from '../storage/object-errors.js';
 import type { Query, ResourceContext } from './resource-context.js';
-import { dryRun } from './write-input.js';
+import { scaleManagedFields } from './scale-ownership.js';
+import { dryRun, writeManager } from './write-input.js';
 
 /** Sets the value at a dotted path, making the maps on the way (unstructured `SetNestedField`). */
 function setAt(obj: Record<string, unknown>, path: string, value: unknown): void {
@@ -93,6 +95,7 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
 /** Updates the replicas of a scalable object through its Scale view; `change` edits a copy of the Scale. */
 export async function updateScale(
   ctx: ResourceContext,
+  req: IncomingMessage,
   kind: ResourceKind,
   namespace: string | undefined,
   name: string,
@@ -100,12 +103,13 @@ export async function updateScale(
   query: Query,
 ): Promise<KubeObject> {
   if (!kind.scale) throw notFound(kind, name);
+  const { manager } = writeManager(req, query);
   const updated = await ctx.objects.guaranteedUpdate(
     kind,
     namespace,
     name,
     'main',
-    { dryRun: dryRun(query) },
+    { dryRun: dryRun(query), fieldManager: { manager, recorded: true } },
     (current) => {
       const before = toScale(kind, current);
       const after = change(structuredClone(before));
@@ -123,13 +127,31 @@ export async function updateScale(
           `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
         );
       }
+      let next: KubeObject;
       if (kind.custom) {
         // etcd.go `scaleUpdatedObjectInfo`: the replicas are set at specReplicasPath.
-        const next = structuredClone(current) as Record<string, unknown>;
+        next = structuredClone(current);
         setAt(next, kind.scale!.specReplicas, replicas);
-        return next as KubeObject;
+      } else {
+        next = {
+          ...current,
+          metadata: { ...current.metadata },
+          spec: { ...(current.spec as object), replicas },
+        };
       }
-      return { ...current, spec: { ...(current.spec as object), replicas } };
+      const entries = scaleManagedFields(
+        current.metadata?.managedFields,
+        apiVersionOf(kind),
+        kind.scale!.specReplicas,
+        manager,
+        (before.spec as { replicas?: unknown }).replicas,
+        replicas,
+      );
+      const meta = next.metadata ?? {};
+      if (entries === undefined) delete meta.managedFields;
+      else meta.managedFields = entries;
+      next.metadata = meta;
+      return next;
     },
   );
   return toScale(kind, updated);

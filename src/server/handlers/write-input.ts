@@ -12,6 +12,8 @@ import { WarningRecorder } from '../http/warnings.js';
 import { parseYamlBody } from '../http/yaml-body.js';
 import { fieldValidationOf, type WriteOptionsKind } from '../schema/field-validation.js';
 import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
+import { managerOrUserAgent } from '../ssa/index.js';
+import type { WriteManager } from '../storage/object-storage.js';
 import type { Query, ResourceContext } from './resource-context.js';
 
 /** `dryRun=All` (the only value kube-apiserver knows); anything else is a 400. */
@@ -84,4 +86,12 @@ export function typedWrite(
     warnings: new WarningRecorder(res),
     enabled: ctx.typeCheck !== false,
   };
+}
+
+/**
+ * The field manager a create, update or non-apply patch records (handlers/rest.go
+ * `managerOrUserAgent`): the `fieldManager` query, else the User-Agent's first part.
+ */
+export function writeManager(req: IncomingMessage, query: Query): WriteManager {
+  return { manager: managerOrUserAgent(query.get('fieldManager') ?? undefined, req.headers['user-agent']) };
 }

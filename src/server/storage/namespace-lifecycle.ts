@@ -18,6 +18,9 @@ import type { ObjectStorage } from './object-storage.js';
 import { objectKey } from './stores/keys.js';
 import type { Store } from './stores/types.js';
 
+/** The namespace controller runs in kube-controller-manager: its writes carry that manager. */
+const KUBE_CONTROLLER_MANAGER = { fieldManager: { manager: 'kube-controller-manager' } };
+
 /** What deleting one resource's objects in a namespace left (the deleter's `gvrDeletionMetadata`). */
 interface ResourceResult {
   remaining: number;
@@ -48,11 +51,13 @@ export class NamespaceLifecycle {
     for (const name of names) {
       if (await this.objects.get(kind, undefined, name).catch(ignoreNotFound)) continue;
       try {
-        await this.objects.create(kind, undefined, {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name },
-        });
+        // kube-apiserver's bootstrap controller creates them as its own client.
+        await this.objects.create(
+          kind,
+          undefined,
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+          { fieldManager: { manager: 'kube-apiserver' } },
+        );
       } catch (err) {
         if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
       }
@@ -129,7 +134,7 @@ export class NamespaceLifecycle {
     if (report.remaining.size > 0) return false;
     // `finalizeNamespace`: the controller's token goes from spec.finalizers (the others stay).
     await this.objects
-      .guaranteedUpdate(nsKind, undefined, name, 'finalize', {}, (current) => {
+      .guaranteedUpdate(nsKind, undefined, name, 'finalize', KUBE_CONTROLLER_MANAGER, (current) => {
         const finalizers = namespaceSpecFinalizers(current).filter((f) => f !== NAMESPACE_FINALIZER);
         current.spec = { ...(current.spec as object), finalizers };
         return current;
@@ -213,7 +218,7 @@ export class NamespaceLifecycle {
   private async writeConditions(name: string, report: ContentReport): Promise<void> {
     const now = this.clock.now();
     await this.objects
-      .guaranteedUpdate(namespaceKind(), undefined, name, 'status', {}, (current) => {
+      .guaranteedUpdate(namespaceKind(), undefined, name, 'status', KUBE_CONTROLLER_MANAGER, (current) => {
         const status = (current.status ?? {}) as { conditions?: NamespaceCondition[] };
         const { conditions, changed } = updatedConditions(status.conditions, report, now);
         if (changed) current.status = { ...status, conditions };

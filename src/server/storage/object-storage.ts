@@ -19,12 +19,19 @@ import {
 import { jsonEqual, metaOf } from './meta.js';
 import { admitCreate, admitNamespaceDelete } from './namespace-admission.js';
 import { conflict, notFound, storeErrorToStatus } from './object-errors.js';
-import { prepareCreate, prepareUpdate, stripRV, type UpdateScope } from './prepare-write.js';
+import {
+  prepareCreate,
+  prepareUpdate,
+  recordOwnership,
+  stripRV,
+  type UpdateScope,
+  type WriteManager,
+} from './prepare-write.js';
 import { isService, serviceAllocations } from './service-allocation.js';
 import { objectKey } from './stores/keys.js';
 import { type Store, StoreError, type StoreKV } from './stores/types.js';
 
-export type { UpdateScope } from './prepare-write.js';
+export type { UpdateScope, WriteManager } from './prepare-write.js';
 
 /** Options shared by writes. */
 export interface WriteOptions {
@@ -35,6 +42,11 @@ export interface WriteOptions {
    * storage changes it in place instead of copying it first.
    */
   owned?: boolean;
+  /**
+   * Who writes, for `metadata.managedFields` (prepare-write.ts `recordOwnership`); absent for an
+   * internal write, which keeps the live object's.
+   */
+  fieldManager?: WriteManager;
 }
 
 /** DeleteOptions, as far as the server honours them. */
@@ -108,7 +120,7 @@ export class ObjectStorage {
     input: KubeObject,
     opts: WriteOptions = {},
   ): Promise<KubeObject> {
-    const obj = opts.owned ? input : structuredClone(input);
+    let obj = opts.owned ? input : structuredClone(input);
     const meta = metaOf(obj);
     this.checkTypeMeta(kind, obj);
     if (kind.namespaced) {
@@ -127,6 +139,8 @@ export class ObjectStorage {
       delete meta.namespace;
     }
     prepareCreate(kind, obj, this.clock.now());
+    obj = await recordOwnership(kind, undefined, obj, 'main', opts.fieldManager, this.clock.now());
+    kind.prepareForCreate?.(obj);
     if (isService(kind)) this.failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
     this.validate(kind, obj);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
@@ -199,7 +213,14 @@ export class ObjectStorage {
       if (!kv) throw notFound(kind, name);
       const current = this.decode(kind, kv);
       const desired = await mutate(structuredClone(current));
-      const next = prepareUpdate(kind, current, desired, scope);
+      const next = await recordOwnership(
+        kind,
+        current,
+        prepareUpdate(kind, current, desired, scope),
+        scope,
+        opts.fieldManager,
+        this.clock.now(),
+      );
       const allocating = isService(kind) && scope === 'main';
       if (allocating) keepAllocated(next, current);
       if (jsonEqual(stripRV(next), stripRV(current))) return current;

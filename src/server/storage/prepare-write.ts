@@ -28,7 +28,7 @@ export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number):
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
-  delete meta.managedFields;
+  // metadata.managedFields stay: the write's field manager decides them (recordOwnership).
   if (kind.generationFields.length > 0 || kind.custom) meta.generation = 1;
   else delete meta.generation;
   if (kind.custom) {
@@ -42,7 +42,8 @@ export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number):
     obj.status = {};
   }
   kind.defaults?.(obj);
-  kind.prepareForCreate?.(obj);
+  // The kind's own PrepareForCreate runs after the field manager (create.go runs it on the
+  // decoded, defaulted body first): object-storage.ts calls it once ownership is recorded.
 }
 
 /**
@@ -76,7 +77,7 @@ export function prepareUpdate(
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
   }
-  delete meta.managedFields;
+  // metadata.managedFields stay as sent: the write's field manager decides them (recordOwnership).
   delete meta.selfLink;
   if (kind.subresources.includes('status')) {
     if (scope === 'main' || scope === 'finalize') {
@@ -94,9 +95,11 @@ export function prepareUpdate(
     } else if (kind.custom) {
       // A custom resource's /status takes the status and nothing else, metadata included
       // (strategy.go `statusStrategy.PrepareForUpdate` copies the old object and sets status).
+      // It keeps the new object's managedFields, which the field manager computed.
       const kept = structuredClone(current);
       if (next.status === undefined) delete kept.status;
       else kept.status = next.status;
+      keepManagedFields(kept, meta);
       return prepareStatus(kind, kept);
     } else {
       // Through /status the spec cannot change. Annotations can (the deployment
@@ -111,6 +114,7 @@ export function prepareUpdate(
         if (meta.labels === undefined) delete keptMeta.labels;
         else keptMeta.labels = meta.labels;
       }
+      keepManagedFields(kept, meta);
       return prepareStatus(kind, kept);
     }
   }
@@ -126,6 +130,13 @@ export function prepareUpdate(
   }
   if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
   return next;
+}
+
+/** Gives `obj` the managedFields of `from` (the status strategies keep the new object's metadata). */
+function keepManagedFields(obj: KubeObject, from: KubeObject['metadata'] & object): void {
+  const m = metaOf(obj);
+  if (from.managedFields === undefined) delete m.managedFields;
+  else m.managedFields = from.managedFields;
 }
 
 function prepareStatus(kind: ResourceKind, obj: KubeObject): KubeObject {
@@ -147,4 +158,62 @@ function contentChanged(next: KubeObject, current: KubeObject): boolean {
 /** `obj` without its resourceVersion: what an update compares to see whether anything changed. */
 export function stripRV(obj: KubeObject): KubeObject {
   return { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } };
+}
+
+/**
+ * Who makes a write, for `metadata.managedFields` (server-side apply's field ownership). A write
+ * without one (an internal writer's) keeps the live object's managedFields, as no field manager ran.
+ */
+export interface WriteManager {
+  /** The manager: the `fieldManager` query, else the User-Agent's first part (handlers/rest.go `managerOrUserAgent`). */
+  readonly manager: string;
+  /** The write computed its managedFields itself (an apply, ssa `applyConfiguration`): kept as they are. */
+  readonly recorded?: boolean;
+}
+
+/**
+ * The field manager run on a write that names a {@link WriteManager} (handlers/field-ownership.ts
+ * installs it: this room cannot import server-side apply's, whose custom schemas reach back into
+ * http/ and so into storage). Returns `next` with its managedFields set.
+ */
+export type FieldManagerHook = (
+  kind: ResourceKind,
+  live: KubeObject | undefined,
+  next: KubeObject,
+  scope: UpdateScope,
+  manager: string,
+  now: number,
+) => KubeObject | Promise<KubeObject>;
+
+let fieldManagerHook: FieldManagerHook | undefined;
+
+/** Installs the field manager writes run (once, by the handlers). */
+export function installFieldManager(hook: FieldManagerHook): void {
+  fieldManagerHook = hook;
+}
+
+/**
+ * Sets `next.metadata.managedFields` for a write (create when `live` is undefined): what the
+ * field manager computes (fieldmanager.go `UpdateNoErrors`, which create.go, update.go and
+ * patch.go run on the decoded, defaulted object before the strategy's PrepareFor*), what an
+ * apply recorded, or, for an internal write that names no manager, the live object's.
+ */
+export async function recordOwnership(
+  kind: ResourceKind,
+  live: KubeObject | undefined,
+  next: KubeObject,
+  scope: UpdateScope,
+  writer: WriteManager | undefined,
+  now: number,
+): Promise<KubeObject> {
+  if (writer?.recorded) return next;
+  if (writer === undefined || fieldManagerHook === undefined) {
+    if (live === undefined) return next;
+    const meta = metaOf(next);
+    const kept = live.metadata?.managedFields;
+    if (kept === undefined) delete meta.managedFields;
+    else meta.managedFields = kept;
+    return next;
+  }
+  return fieldManagerHook(kind, live, next, scope, writer.manager, now);
 }

@@ -44,6 +44,9 @@ interface Served {
   state: CustomDefinitionState;
 }
 
+/** The apiextensions controllers' field manager: they are clients of kube-apiserver itself. */
+const KUBE_APISERVER = { fieldManager: { manager: 'kube-apiserver' } };
+
 const rfc3339 = (ms: number): string =>
   new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
@@ -262,7 +265,9 @@ export class CrdController {
         undefined,
         name,
         'status',
-        {},
+        // The apiextensions controllers write as clients of kube-apiserver: their entries show
+        // manager kube-apiserver, operation Update, subresource status.
+        KUBE_APISERVER,
         (current) => {
           const status = change(current);
           return status === undefined ? current : { ...current, status };
@@ -361,7 +366,7 @@ export class CrdController {
       message: 'removed all instances',
     });
     await this.deps.objects
-      .guaranteedUpdate(CUSTOM_RESOURCE_DEFINITIONS, undefined, name, 'main', {}, (current) => {
+      .guaranteedUpdate(CUSTOM_RESOURCE_DEFINITIONS, undefined, name, 'main', KUBE_APISERVER, (current) => {
         const finalizers = (current.metadata?.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
         return { ...current, metadata: { ...current.metadata, finalizers } };
       })

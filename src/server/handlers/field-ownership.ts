@@ -1,0 +1,181 @@
+/**
+ * Field ownership on every write: the field manager storage runs for a write that names its
+ * manager (installed into storage's write path, prepare-write.ts `installFieldManager`), and the
+ * per-kind facts it needs: each kind's merge schema, the fields each endpoint resets, and the
+ * kind's empty object a create is compared with.
+ */
+import type { KubeObject } from '../../protocol/events.js';
+import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import type { MergeNode } from '../ssa/merge-schema.js';
+import { installFieldManager, type UpdateScope } from '../storage/prepare-write.js';
+
+type SsaModules = [
+  typeof import('../ssa/index.js'),
+  typeof import('../ssa/builtin-schema.js'),
+  typeof import('../ssa/custom-schema.js'),
+];
+let ssaModules: Promise<SsaModules> | undefined;
+
+/** The field manager's code, loaded on the first write that records ownership (its merge tables are large). */
+export function loadSsa(): Promise<SsaModules> {
+  ssaModules ??= Promise.all([
+    import('../ssa/index.js'),
+    import('../ssa/builtin-schema.js'),
+    import('../ssa/custom-schema.js'),
+  ]);
+  return ssaModules;
+}
+
+/** The merge schema of `kind`'s objects (ssa builtin-schema.ts, or custom-schema.ts for a custom kind). */
+export async function mergeNodeFor(kind: ResourceKind): Promise<MergeNode> {
+  const [, builtin, custom] = await loadSsa();
+  return kind.custom ? custom.customMergeNodeOfKind(kind) : builtin.mergeNodeOfKind(kind);
+}
+
+/**
+ * The fields an endpoint resets, as FieldsV1 (the strategies' `GetResetFields`): the main resource
+ * resets `status` where /status is served; /status resets the rest. Each from its strategy.go:
+ * pkg/registry/apps/{deployment,replicaset,statefulset,daemonset}, core/{pod,node,service,
+ * namespace}, apiextensions-apiserver pkg/registry/customresourcedefinition and
+ * pkg/registry/customresource (`statusStrategy.GetResetFields`: metadata and spec).
+ */
+export function resetFieldsV1(kind: ResourceKind, scope: UpdateScope): Record<string, unknown> | undefined {
+  if (!kind.subresources.includes('status')) return undefined;
+  if (scope === 'main' || scope === 'finalize') return { 'f:status': {} };
+  if (kind.custom || (kind.group === 'apiextensions.k8s.io' && kind.kind === 'CustomResourceDefinition')) {
+    return { 'f:metadata': {}, 'f:spec': {} };
+  }
+  switch (`${kind.group}/${kind.kind}`) {
+    case 'apps/Deployment':
+      return { 'f:spec': {}, 'f:metadata': { 'f:labels': {} } };
+    case '/Pod':
+      return { 'f:spec': {}, 'f:metadata': { 'f:deletionTimestamp': {}, 'f:ownerReferences': {} } };
+    default:
+      return { 'f:spec': {} };
+  }
+}
+
+const ZERO_META = { creationTimestamp: null };
+const ZERO_TEMPLATE = { metadata: ZERO_META, spec: { containers: null } };
+
+/**
+ * The kind's new, empty Go object as kube-apiserver serializes it (create.go compares a create
+ * with `scope.Creater.New(kind)`): struct fields are always written, `omitempty` or not, a zero
+ * metav1.Time as `null`, fields without `omitempty` at their zero value. From the Go types of
+ * k8s.io/api core/v1, apps/v1, coordination/v1 and apiextensions/v1 (json tags of 1.30). A custom
+ * resource's is an empty Unstructured.
+ */
+export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
+  if (kind.custom) return {};
+  switch (`${kind.group}/${kind.kind}`) {
+    case '/Namespace':
+      return { metadata: ZERO_META, spec: {}, status: {} };
+    case '/Pod':
+      return { metadata: ZERO_META, spec: { containers: null }, status: {} };
+    case '/Node': {
+      const info = Object.fromEntries(
+        [
+          'machineID',
+          'systemUUID',
+          'bootID',
+          'kernelVersion',
+          'osImage',
+          'containerRuntimeVersion',
+          'kubeletVersion',
+          'kubeProxyVersion',
+          'operatingSystem',
+          'architecture',
+        ].map((k) => [k, '']),
+      );
+      return {
+        metadata: ZERO_META,
+        spec: {},
+        status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: info },
+      };
+    }
+    case '/Service':
+      return { metadata: ZERO_META, spec: {}, status: { loadBalancer: {} } };
+    case '/Event':
+      return {
+        metadata: ZERO_META,
+        involvedObject: {},
+        source: {},
+        firstTimestamp: null,
+        lastTimestamp: null,
+        eventTime: null,
+        reportingComponent: '',
+        reportingInstance: '',
+      };
+    case 'apps/Deployment':
+      return {
+        metadata: ZERO_META,
+        spec: { selector: null, template: ZERO_TEMPLATE, strategy: {} },
+        status: {},
+      };
+    case 'apps/ReplicaSet':
+      return {
+        metadata: ZERO_META,
+        spec: { selector: null, template: ZERO_TEMPLATE },
+        status: { replicas: 0 },
+      };
+    case 'apps/StatefulSet':
+      return {
+        metadata: ZERO_META,
+        spec: { selector: null, template: ZERO_TEMPLATE, serviceName: '', updateStrategy: {} },
+        status: { replicas: 0, availableReplicas: 0 },
+      };
+    case 'apps/DaemonSet':
+      return {
+        metadata: ZERO_META,
+        spec: { selector: null, template: ZERO_TEMPLATE, updateStrategy: {} },
+        status: {
+          currentNumberScheduled: 0,
+          numberMisscheduled: 0,
+          desiredNumberScheduled: 0,
+          numberReady: 0,
+        },
+      };
+    case 'coordination.k8s.io/Lease':
+      return { metadata: ZERO_META, spec: {} };
+    case 'apiextensions.k8s.io/CustomResourceDefinition':
+      return {
+        metadata: ZERO_META,
+        spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null },
+        status: { acceptedNames: { plural: '', kind: '' }, storedVersions: null },
+      };
+    default:
+      return { metadata: ZERO_META };
+  }
+}
+
+/**
+ * fieldmanager.go `UpdateNoErrors` as create.go, update.go and patch.go run it: on the decoded,
+ * defaulted object against the live one (the kind's empty object for a create), with the
+ * endpoint's reset fields ignored; the subresource (`status`, `finalize`) names the entry.
+ */
+export async function recordUpdateOwnership(
+  kind: ResourceKind,
+  live: KubeObject | undefined,
+  next: KubeObject,
+  scope: UpdateScope,
+  manager: string,
+  now: number,
+): Promise<KubeObject> {
+  const [ssa] = await loadSsa();
+  const reset = resetFieldsV1(kind, scope);
+  const result = ssa.recordUpdate({
+    node: await mergeNodeFor(kind),
+    apiVersion: apiVersionOf(kind),
+    kind: kind.kind,
+    subresource: scope === 'main' ? undefined : scope,
+    ignoredFields: reset === undefined ? undefined : ssa.fieldsV1ToSet(reset),
+    empty: emptyObjectOf(kind),
+    manager,
+    now: new Date(now),
+    live,
+    next,
+  });
+  return result.object as KubeObject;
+}
+
+installFieldManager(recordUpdateOwnership);

@@ -68,14 +68,23 @@ export {
 export { DEFAULT_CRD_WAIT_MS, waitForCustomKind } from './client/kubectl/crd-wait.js';
 export { ManifestError, parseManifests } from './client/kubectl/manifest.js';
 export {
+  CONFLICT_ADVICE,
+  LAST_APPLIED_MANAGER,
+  SERVER_SIDE_APPLY_MANAGER,
+  type ServerSideApplyObjectOptions,
+  serverSideApplyObject,
+} from './client/kubectl/server-side-apply.js';
+export {
   type DeferredType,
   type DeleteOptions,
+  type FieldValidation,
   type ListOptions,
   PATCH_TYPES,
   type PatchType,
   ResourceClient,
   retryOnConflict,
   type Scale,
+  type ServerSideApplyOptions,
 } from './client/rest.js';
 export { type FollowerOptions, RolloutFollower, type RolloutTarget } from './client/rollout/follow.js';
 export {

@@ -96,6 +96,8 @@ export async function runRolloutFollow(kube: KubeClient, run: FollowRun): Promis
     const applied = await applyAndPrint(kube, run.objects, {
       namespace: run.namespace,
       source: run.source,
+      // As `kubectl apply`, whose --validate is strict by default: an unknown field is an error.
+      fieldValidation: 'Strict',
       out: { write: (t) => printer.line(t.replace(/\n$/, '')) },
       err: run.err,
     });

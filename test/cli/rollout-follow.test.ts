@@ -157,6 +157,15 @@ describe('rollout -f', () => {
     expect(run.report.outcomes[0]).toMatchObject({ ok: false });
   });
 
+  it('applies as kubectl apply validates by default: an unknown field is an error, not a warning', async () => {
+    const manifest = deploymentManifest('strict', 'web', 'nginx:1.27').replace(
+      '"progressDeadlineSeconds"',
+      '"bogus":1,"progressDeadlineSeconds"',
+    );
+    expect(manifest).toContain('"bogus":1');
+    await expect(follow(manifest)).rejects.toThrow('strict decoding error: unknown field "spec.bogus"');
+  });
+
   it('gives up at --timeout with the warnings so far, and when the Deployment is deleted', async () => {
     const slow = await follow(deploymentManifest('slow', 'stuck', 'fail:2', { replicas: 1 }), {
       timeoutMs: 1500,

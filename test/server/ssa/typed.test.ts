@@ -6,7 +6,16 @@ import { SCALAR, UNTYPED } from '../../../src/server/ssa/merge-schema.js';
 import { extractItems, removeItems } from '../../../src/server/ssa/remove.js';
 import { toFieldSet } from '../../../src/server/ssa/to-field-set.js';
 import { TypedValueError } from '../../../src/server/ssa/typed-node.js';
-import { DEPLOYMENT, deployment, mapList, setList, struct, UNTYPED_CR } from './schema-fixture.js';
+import {
+  atomicList,
+  DEPLOYMENT,
+  deployment,
+  mapList,
+  mapOf,
+  setList,
+  struct,
+  UNTYPED_CR,
+} from './schema-fixture.js';
 
 const fv1 = (v: unknown, node = DEPLOYMENT) => setToFieldsV1(toFieldSet(v, node));
 
@@ -139,6 +148,67 @@ describe('merge', () => {
     ['{"setBool":[true,false,true]}', '{"setBool":[true]}', '{"setBool":[true,false]}'],
   ])('smd set triplet %s + %s', (lhs, rhs, out) => {
     expect(merge(JSON.parse(lhs), JSON.parse(rhs), SET_ROOT)).toEqual(JSON.parse(out));
+  });
+
+  const ASSOC_ROOT = struct({
+    list: mapList(
+      ['key', 'id'],
+      struct({ key: SCALAR, id: SCALAR, value: mapOf(SCALAR), bv: SCALAR, nv: SCALAR }),
+    ),
+    atomicList: atomicList(),
+  });
+  // structured-merge-diff typed/merge_test.go, "associative list" triplets (Apache-2.0).
+  it.each([
+    [
+      '{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}',
+      '{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}',
+      '{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}',
+    ],
+    [
+      '{"list":[{"key":"a","id":1,"value":{"a":"a"}}]}',
+      '{"list":[{"key":"a","id":2,"value":{"a":"a"}}]}',
+      '{"list":[{"key":"a","id":1,"value":{"a":"a"}},{"key":"a","id":2,"value":{"a":"a"}}]}',
+    ],
+    [
+      '{"list":[{"key":"a","id":1},{"key":"b","id":1}]}',
+      '{"list":[{"key":"a","id":1},{"key":"a","id":2}]}',
+      '{"list":[{"key":"a","id":1},{"key":"b","id":1},{"key":"a","id":2}]}',
+    ],
+    [
+      '{"list":[{"key":"b","id":2}]}',
+      '{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}',
+      '{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}',
+    ],
+    [
+      '{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}',
+      '{"list":[{"key":"c","id":3},{"key":"b","id":2}]}',
+      '{"list":[{"key":"a","id":1},{"key":"c","id":3},{"key":"b","id":2}]}',
+    ],
+    [
+      '{"list":[{"key":"a","id":1},{"key":"b","id":2},{"key":"c","id":3}]}',
+      '{"list":[{"key":"c","id":3},{"key":"a","id":1}]}',
+      '{"list":[{"key":"b","id":2},{"key":"c","id":3},{"key":"a","id":1}]}',
+    ],
+    ['{"atomicList":["a","a","a"]}', '{"atomicList":null}', '{"atomicList":null}'],
+    ['{"atomicList":["a","b","c"]}', '{"atomicList":[]}', '{"atomicList":[]}'],
+    ['{"atomicList":["a","a","a"]}', '{"atomicList":["a","a"]}', '{"atomicList":["a","a"]}'],
+    [
+      '{"list":[{"key":"a","id":1,"bv":true},{"key":"b","id":2},{"key":"a","id":1,"bv":false,"nv":2}]}',
+      '{"list":[{"key":"a","id":1,"nv":3},{"key":"c","id":3},{"key":"b","id":2}]}',
+      '{"list":[{"key":"a","id":1,"nv":3},{"key":"c","id":3},{"key":"b","id":2}]}',
+    ],
+    [
+      '{"list":[{"key":"a","id":1,"nv":1},{"key":"a","id":1,"nv":2}]}',
+      '{"list":[]}',
+      '{"list":[{"key":"a","id":1,"nv":1},{"key":"a","id":1,"nv":2}]}',
+    ],
+    [
+      '{"list":[{"key":"a","id":1,"nv":1},{"key":"a","id":1,"nv":2}]}',
+      '{}',
+      '{"list":[{"key":"a","id":1,"nv":1},{"key":"a","id":1,"nv":2}]}',
+    ],
+  ])('smd associative-list triplet %s + %s', (lhs, rhs, out) => {
+    expect(merge(JSON.parse(lhs), JSON.parse(rhs), ASSOC_ROOT)).toEqual(JSON.parse(out));
   });
 
   it('keyed lists merge item by item; the right wins on scalars and atomic maps', () => {

@@ -215,7 +215,21 @@ describe('apply (operation Apply)', () => {
 
   it('requires fieldManager, refuses managedFields in the configuration, and checks the kind', async () => {
     const none = await call(server, 'PATCH', `${CM}/ssa-req`, { body: cm('ssa-req', {}), headers: APPLY });
-    expect(none.status).toBe(400);
+    expect(none.status).toBe(422);
+    expect(none.body.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
+    expect(none.body.details).toEqual({
+      group: 'meta.k8s.io',
+      kind: 'PatchOptions',
+      causes: [
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value: is required for apply patch',
+          field: 'fieldManager',
+        },
+      ],
+    });
     const mf = await apply(`${CM}/ssa-req`, 'a', cm('ssa-req', {}, { managedFields: [{ manager: 'x' }] }));
     expect(mf.status).toBe(400);
     expect(mf.body.message).toBe('metadata.managedFields must be nil');

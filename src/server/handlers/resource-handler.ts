@@ -129,6 +129,15 @@ const CUSTOM_PATCH_TYPES = [
   'application/apply-patch+yaml',
 ];
 
+/** apimachinery `errors.NewInvalid` of PatchOptions with one cause. */
+function patchOptionsInvalid(field: string, reason: string, message: string): StatusError {
+  return StatusError.of('Invalid', `PatchOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, {
+    group: 'meta.k8s.io',
+    kind: 'PatchOptions',
+    causes: [{ reason, message, field }],
+  });
+}
+
 function methodNotAllowed(method: string, kind: ResourceKind): StatusError {
   return StatusError.of(
     'MethodNotAllowed',
@@ -236,22 +245,21 @@ async function patch(
     );
   }
   const isDryRun = dryRun(query);
-  // patch.go `PatchResource`: `force` belongs to apply alone.
-  if (contentType !== 'application/apply-patch+yaml' && query.get('force') !== null) {
-    throw StatusError.of(
-      'Invalid',
-      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
-      {
-        group: 'meta.k8s.io',
-        kind: 'PatchOptions',
-        causes: [
-          {
-            reason: 'FieldValueForbidden',
-            message: 'Forbidden: may not be specified for non-apply patch',
-            field: 'force',
-          },
-        ],
-      },
+  // patch.go `PatchResource` refuses bad options before reading the object (meta/v1 validation
+  // `ValidatePatchOptions`): `force` belongs to apply alone, which requires a fieldManager.
+  const isApply = contentType === 'application/apply-patch+yaml';
+  if (!isApply && query.get('force') !== null) {
+    throw patchOptionsInvalid(
+      'force',
+      'FieldValueForbidden',
+      'Forbidden: may not be specified for non-apply patch',
+    );
+  }
+  if (isApply && !query.get('fieldManager')) {
+    throw patchOptionsInvalid(
+      'fieldManager',
+      'FieldValueRequired',
+      'Required value: is required for apply patch',
     );
   }
   // The patch code is loaded on the first PATCH: a server that is only read

@@ -30,10 +30,8 @@ export async function serverSideApply(
   query: Query,
   isDryRun: boolean,
 ): Promise<void> {
-  const manager = query.get('fieldManager');
-  if (!manager) {
-    throw StatusError.of('BadRequest', 'PATCH, fieldManager: Required value: is required for apply patch');
-  }
+  // Required before this is called (resource-handler.ts, `ValidatePatchOptions`).
+  const manager = query.get('fieldManager') ?? '';
   const force = queryFlag(query.get('force')) === true;
   const applied = (await parseYamlBody(raw)) as KubeObject;
   if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) {

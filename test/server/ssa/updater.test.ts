@@ -86,3 +86,20 @@ describe('multiple appliers on a keyed list', () => {
     ]);
   });
 });
+
+describe('an atomic map (TestMultipleApplierAtomicMaps "force")', () => {
+  const ATOMIC = struct({ atomicMap: struct({}, { atomic: true, values: SCALAR }) });
+  const o = { node: ATOMIC, apiVersion: 'v1' };
+
+  it('conflicts as one leaf and, forced, goes whole to the new applier', () => {
+    const managers: ManagerSets = new Map();
+    let object = updaterApply({}, { atomicMap: { field1: 'a' } }, managers, 'apply-one', false, o);
+    expect(() =>
+      updaterApply(object, { atomicMap: { field2: 'b' } }, managers, 'apply-two', false, o),
+    ).toThrow(ConflictsError);
+    object = updaterApply(object, { atomicMap: { field2: 'b' } }, managers, 'apply-two', true, o);
+    expect(object).toEqual({ atomicMap: { field2: 'b' } });
+    expect([...managers.keys()]).toEqual(['apply-two']);
+    expect(owned(managers, 'apply-two')).toEqual(['.atomicMap']);
+  });
+});

@@ -88,8 +88,9 @@ export function updaterUpdate(
 
 /**
  * smd `Updater.Apply`: the merged and pruned object, or undefined when it equals `live` (a no-op,
- * smd's `returnInputOnNoop` unset). `managers` is changed in place, also when it throws (pass a copy). Throws {@link ConflictsError}
- * (not forced) and TypedValueError (a configuration with duplicate or unnamed list items).
+ * smd's `returnInputOnNoop` unset). `managers` is changed in place, also when it throws (pass a
+ * copy). Throws {@link ConflictsError} (not forced) and TypedValueError (a configuration with
+ * duplicate or unnamed list items).
  */
 export function updaterApply(
   live: unknown,

@@ -63,24 +63,29 @@ export function failureStatus(
   details?: StatusDetails,
   code: number = StatusReasons[reason],
 ): Status {
-  const status: Status = {
+  // metav1.Status's field order, which Go's encoding/json keeps: details come before code.
+  return {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
     message,
     reason,
+    ...(details && { details }),
     code,
   };
-  if (details) status.details = details;
-  return status;
 }
 
 /** A Success Status, as DELETE may answer. */
 export function successStatus(details?: StatusDetails): Status {
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
-  if (details) status.details = details;
-  return status;
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    ...(details && { details }),
+    code: 200,
+  };
 }
 
 /** True when `value` looks like a meta/v1 Status. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureStatus, StatusError } from '../../src/protocol/status.js';
+import { failureStatus, StatusError, successStatus } from '../../src/protocol/status.js';
 
 describe('StatusError.fromStream', () => {
   const status = failureStatus('Expired', 'too old resource version: 5 (90)', undefined, 410);
@@ -23,5 +23,32 @@ describe('StatusError.fromStream', () => {
     } finally {
       Error.stackTraceLimit = before;
     }
+  });
+});
+
+describe('Status JSON', () => {
+  it('keeps metav1.Status field order (details before code), as kube-apiserver writes it', () => {
+    const conflict = failureStatus('Conflict', 'Apply failed with 1 conflict', {
+      causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "a"', field: '.data.k' }],
+    });
+    expect(Object.keys(conflict)).toEqual([
+      'kind',
+      'apiVersion',
+      'metadata',
+      'status',
+      'message',
+      'reason',
+      'details',
+      'code',
+    ]);
+    expect(Object.keys(successStatus({ name: 'x' }))).toEqual([
+      'kind',
+      'apiVersion',
+      'metadata',
+      'status',
+      'details',
+      'code',
+    ]);
+    expect(Object.keys(failureStatus('NotFound', 'gone'))).not.toContain('details');
   });
 });

@@ -5,7 +5,9 @@
  * TestApplyFailsWithVersionMismatch, TestApplyConvertsManagedFieldsVersion,
  * TestClearManagedFieldsWithMergePatch and ...WithStrategicMergePatch), each with the requests
  * and the expected answer of the upstream test. The server runs on a manual clock where upstream
- * sleeps a second.
+ * sleeps a second. The last case (kubectl run, kubectl expose) has no upstream test: its entries
+ * are those real clusters print for the same commands, and follow from create.go's order (field
+ * manager after decoding and defaulting, before mutating admission and the REST storage).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/protocol/clock.js';
@@ -210,4 +212,70 @@ it('TestClearManagedFieldsWithMergePatch and ...WithStrategicMergePatch: [{}] cl
     const got = await call(server, 'GET', `${CM}/${name}`);
     expect(got.body.metadata.managedFields ?? []).toHaveLength(0);
   }
+});
+
+it('kubectl run and kubectl expose: the creator owns what it sent and its defaults, not what admission and allocation add', async () => {
+  // The bodies kubectl 1.30 sends; the entries as kube-apiserver records them (create.go runs the
+  // field manager after decoding and defaulting, before mutating admission and the REST storage).
+  const pod = await call(server, 'POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-run', {
+    body: {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { name: 'nginx', creationTimestamp: null, labels: { run: 'nginx' } },
+      spec: {
+        containers: [{ name: 'nginx', image: 'nginx', resources: {} }],
+        restartPolicy: 'Always',
+        dnsPolicy: 'ClusterFirst',
+      },
+      status: {},
+    },
+  });
+  expect(pod.status).toBe(201);
+  expect(pod.body.spec.serviceAccountName).toBe('default');
+  expect(pod.body.metadata.managedFields[0].fieldsV1).toEqual({
+    'f:metadata': { 'f:labels': { '.': {}, 'f:run': {} } },
+    'f:spec': {
+      'f:containers': {
+        'k:{"name":"nginx"}': {
+          '.': {},
+          'f:image': {},
+          'f:imagePullPolicy': {},
+          'f:name': {},
+          'f:resources': {},
+          'f:terminationMessagePath': {},
+          'f:terminationMessagePolicy': {},
+        },
+      },
+      'f:dnsPolicy': {},
+      'f:enableServiceLinks': {},
+      'f:restartPolicy': {},
+      'f:schedulerName': {},
+      'f:securityContext': {},
+      'f:terminationGracePeriodSeconds': {},
+    },
+  });
+  const svc = await call(server, 'POST', '/api/v1/namespaces/default/services?fieldManager=kubectl-expose', {
+    body: {
+      kind: 'Service',
+      apiVersion: 'v1',
+      metadata: { name: 'nginx', creationTimestamp: null, labels: { run: 'nginx' } },
+      spec: { ports: [{ protocol: 'TCP', port: 80, targetPort: 80 }], selector: { run: 'nginx' } },
+      status: { loadBalancer: {} },
+    },
+  });
+  expect(svc.status).toBe(201);
+  expect(svc.body.spec.ipFamilies).toEqual(['IPv4']);
+  expect(svc.body.metadata.managedFields[0].fieldsV1).toEqual({
+    'f:metadata': { 'f:labels': { '.': {}, 'f:run': {} } },
+    'f:spec': {
+      'f:internalTrafficPolicy': {},
+      'f:ports': {
+        '.': {},
+        'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} },
+      },
+      'f:selector': {},
+      'f:sessionAffinity': {},
+      'f:type': {},
+    },
+  });
 });

@@ -160,8 +160,10 @@ export async function recordUpdateOwnership(
   scope: UpdateScope,
   manager: string,
   now: number,
+  sentSpec?: ReadonlySet<string>,
 ): Promise<KubeObject> {
   const [ssa] = await loadSsa();
+  const view = live === undefined ? withoutLaterAdditions(kind, next, sentSpec) : next;
   const reset = resetFieldsV1(kind, scope);
   const result = ssa.recordUpdate({
     node: await mergeNodeFor(kind),
@@ -173,9 +175,42 @@ export async function recordUpdateOwnership(
     manager,
     now: new Date(now),
     live,
-    next,
+    next: view,
   });
-  return result.object as KubeObject;
+  if (view === next) return result.object as KubeObject;
+  const meta = { ...next.metadata };
+  if (result.managedFields === undefined) delete meta.managedFields;
+  else meta.managedFields = result.managedFields;
+  return { ...next, metadata: meta };
+}
+
+/**
+ * The `spec` fields a create gets after create.go ran the field manager, by kind: mutating
+ * admission (plugin/pkg/admission/serviceaccount: serviceAccountName; priority:
+ * priority and preemptionPolicy; defaulttolerationseconds: tolerations), the v1 conversion's
+ * `serviceAccount` mirror, and the Service REST storage's IP allocation
+ * (pkg/registry/core/service/storage `REST.beginCreate`: clusterIP(s), ipFamilies,
+ * ipFamilyPolicy). Here they are set with the defaults; the creator owns them only when it sent them.
+ */
+const SET_AFTER_FIELD_MANAGER: Readonly<Record<string, readonly string[]>> = {
+  '/Pod': ['serviceAccountName', 'serviceAccount', 'priority', 'preemptionPolicy', 'tolerations'],
+  '/Service': ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy'],
+};
+
+/** `next` as the field manager saw it on kube-apiserver: without what was added after it ran. */
+function withoutLaterAdditions(
+  kind: ResourceKind,
+  next: KubeObject,
+  sentSpec: ReadonlySet<string> | undefined,
+): KubeObject {
+  const later = kind.custom ? undefined : SET_AFTER_FIELD_MANAGER[`${kind.group}/${kind.kind}`];
+  const spec = next.spec as Record<string, unknown> | undefined;
+  if (later === undefined || sentSpec === undefined || spec === undefined) return next;
+  const dropped = later.filter((k) => k in spec && !sentSpec.has(k));
+  if (dropped.length === 0) return next;
+  const viewSpec = { ...spec };
+  for (const k of dropped) delete viewSpec[k];
+  return { ...next, spec: viewSpec };
 }
 
 installFieldManager(recordUpdateOwnership);

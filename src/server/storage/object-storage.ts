@@ -138,8 +138,10 @@ export class ObjectStorage {
     } else {
       delete meta.namespace;
     }
+    const spec = obj.spec;
+    const sentSpec = new Set(spec !== null && typeof spec === 'object' ? Object.keys(spec) : []);
     prepareCreate(kind, obj, this.clock.now());
-    obj = await recordOwnership(kind, undefined, obj, 'main', opts.fieldManager, this.clock.now());
+    obj = await recordOwnership(kind, undefined, obj, 'main', opts.fieldManager, this.clock.now(), sentSpec);
     kind.prepareForCreate?.(obj);
     if (isService(kind)) this.failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
     this.validate(kind, obj);

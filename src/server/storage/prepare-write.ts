@@ -183,6 +183,7 @@ export type FieldManagerHook = (
   scope: UpdateScope,
   manager: string,
   now: number,
+  sentSpec?: ReadonlySet<string>,
 ) => KubeObject | Promise<KubeObject>;
 
 let fieldManagerHook: FieldManagerHook | undefined;
@@ -205,6 +206,8 @@ export async function recordOwnership(
   scope: UpdateScope,
   writer: WriteManager | undefined,
   now: number,
+  /** On a create, the `spec` keys the request itself carried (before defaults and admission). */
+  sentSpec?: ReadonlySet<string>,
 ): Promise<KubeObject> {
   if (writer?.recorded) return next;
   if (writer === undefined || fieldManagerHook === undefined) {
@@ -215,5 +218,5 @@ export async function recordOwnership(
     else meta.managedFields = kept;
     return next;
   }
-  return fieldManagerHook(kind, live, next, scope, writer.manager, now);
+  return fieldManagerHook(kind, live, next, scope, writer.manager, now, sentSpec);
 }

@@ -114,6 +114,28 @@ describe('managedFields on create, update and patch (operation Update)', () => {
     expect(owners(applied.body).map((o) => o.manager)).toEqual(['a', 'before-first-apply']);
   });
 
+  it('fieldManager: at most 128 bytes, printable (ValidateFieldManager)', async () => {
+    const long = await call(server, 'POST', `${CM}?fieldManager=${'m'.repeat(129)}`, {
+      body: cm('mf-long', {}),
+    });
+    expect(long.status).toBe(422);
+    expect(long.body.message).toBe(
+      'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: must have at most 128 bytes',
+    );
+    const bad = await call(server, 'PUT', `${CM}/mf-long?fieldManager=a%01b`, { body: cm('mf-long', {}) });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe(
+      'UpdateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "a\\x01b": invalid character U+0001 (at position 1)',
+    );
+    expect(bad.body.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "a\\x01b": invalid character U+0001 (at position 1)',
+        field: 'fieldManager',
+      },
+    ]);
+  });
+
   it('force is for apply alone', async () => {
     await call(server, 'POST', CM, { body: cm('mf-force', { x: '1' }) });
     const r = await call(server, 'PATCH', `${CM}/mf-force?force=true`, {

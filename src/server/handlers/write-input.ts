@@ -11,6 +11,7 @@ import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
 import { WarningRecorder } from '../http/warnings.js';
 import { parseYamlBody } from '../http/yaml-body.js';
 import { fieldValidationOf, type WriteOptionsKind } from '../schema/field-validation.js';
+import { goQuote } from '../schema/go-text.js';
 import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
 import { managerOrUserAgent } from '../ssa/index.js';
 import type { WriteManager } from '../storage/object-storage.js';
@@ -80,6 +81,7 @@ export function typedWrite(
   query: Query,
   options: WriteOptionsKind,
 ): TypedWrite {
+  validateFieldManager(query.get('fieldManager') ?? '', options);
   return {
     target,
     validation: fieldValidationOf(query, options),
@@ -94,4 +96,41 @@ export function typedWrite(
  */
 export function writeManager(req: IncomingMessage, query: Query): WriteManager {
   return { manager: managerOrUserAgent(query.get('fieldManager') ?? undefined, req.headers['user-agent']) };
+}
+
+/** apimachinery validation `FieldManagerMaxLength`. */
+const FIELD_MANAGER_MAX_LENGTH = 128;
+
+/**
+ * meta/v1 validation `ValidateFieldManager`, part of the options' validation create.go, update.go
+ * and patch.go run first (`errors.NewInvalid` of the options kind): at most 128 bytes, every rune
+ * printable (Go `unicode.IsPrint`), each offending rune named with its byte position.
+ */
+function validateFieldManager(fieldManager: string, options: WriteOptionsKind): void {
+  const errors: { reason: string; body: string }[] = [];
+  if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_LENGTH) {
+    errors.push({
+      reason: 'FieldValueTooLong',
+      body: `Too long: must have at most ${FIELD_MANAGER_MAX_LENGTH} bytes`,
+    });
+  }
+  let position = 0;
+  for (const ch of fieldManager) {
+    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
+      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      errors.push({
+        reason: 'FieldValueInvalid',
+        body: `Invalid value: ${goQuote(fieldManager)}: invalid character U+${code} (at position ${position})`,
+      });
+    }
+    position += Buffer.byteLength(ch);
+  }
+  if (errors.length === 0) return;
+  const texts = errors.map((e) => `fieldManager: ${e.body}`);
+  const aggregate = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
+  throw StatusError.of('Invalid', `${options}.meta.k8s.io "" is invalid: ${aggregate}`, {
+    group: 'meta.k8s.io',
+    kind: options,
+    causes: errors.map((e) => ({ reason: e.reason, message: e.body, field: 'fieldManager' })),
+  });
 }

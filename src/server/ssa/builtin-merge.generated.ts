@@ -3,8 +3,8 @@
  * type of API_TYPES that has any), the type's own `x-kubernetes-map-type` (+structType/+mapType),
  * whether the spec gives it no `type` at all (`untyped`), and per field the
  * `x-kubernetes-list-type`, `x-kubernetes-list-map-keys`, `x-kubernetes-patch-strategy` and
- * `x-kubernetes-patch-merge-key` of a list, or the `x-kubernetes-map-type` of anything else.
- * Facts only.
+ * `x-kubernetes-patch-merge-key` of a list (with, on a keyed list, the `default` its item type's
+ * key fields have), or the `x-kubernetes-map-type` of anything else. Facts only.
  *
  * GENERATED, do not edit: from kubernetes/kubernetes api/openapi-spec/v3/*.json of release 1.30,
  * as kubernetes-sigs/kubectl-validate keeps them in pkg/openapiclient/builtins/1.30 (added by its
@@ -21,6 +21,11 @@ export interface FieldMergeFacts {
   readonly patchStrategy?: string;
   readonly patchMergeKey?: string;
   readonly mapType?: string;
+  /**
+   * On a keyed list: the `default` of each key field of the item type that has one (smd keys an
+   * item omitting the field by it).
+   */
+  readonly keyDefaults?: Readonly<Record<string, unknown>>;
 }
 
 /** The merge facts of one type. */
@@ -40,6 +45,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -50,6 +58,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -60,6 +71,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -77,6 +91,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -127,6 +144,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['name'],
         patchStrategy: 'merge',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       envFrom: {
         listType: 'atomic',
@@ -136,6 +156,10 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['containerPort', 'protocol'],
         patchStrategy: 'merge',
         patchMergeKey: 'containerPort',
+        keyDefaults: {
+          containerPort: 0,
+          protocol: 'TCP',
+        },
       },
       resizePolicy: {
         listType: 'atomic',
@@ -145,12 +169,18 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['devicePath'],
         patchStrategy: 'merge',
         patchMergeKey: 'devicePath',
+        keyDefaults: {
+          devicePath: '',
+        },
       },
       volumeMounts: {
         listType: 'map',
         listMapKeys: ['mountPath'],
         patchStrategy: 'merge',
         patchMergeKey: 'mountPath',
+        keyDefaults: {
+          mountPath: '',
+        },
       },
     },
   },
@@ -168,6 +198,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['mountPath'],
         patchStrategy: 'merge',
         patchMergeKey: 'mountPath',
+        keyDefaults: {
+          mountPath: '',
+        },
       },
     },
   },
@@ -198,6 +231,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['name'],
         patchStrategy: 'merge',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       envFrom: {
         listType: 'atomic',
@@ -207,6 +243,10 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['containerPort', 'protocol'],
         patchStrategy: 'merge',
         patchMergeKey: 'containerPort',
+        keyDefaults: {
+          containerPort: 0,
+          protocol: 'TCP',
+        },
       },
       resizePolicy: {
         listType: 'atomic',
@@ -216,12 +256,18 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['devicePath'],
         patchStrategy: 'merge',
         patchMergeKey: 'devicePath',
+        keyDefaults: {
+          devicePath: '',
+        },
       },
       volumeMounts: {
         listType: 'map',
         listMapKeys: ['mountPath'],
         patchStrategy: 'merge',
         patchMergeKey: 'mountPath',
+        keyDefaults: {
+          mountPath: '',
+        },
       },
     },
   },
@@ -294,6 +340,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -348,12 +397,18 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
       conditions: {
         listType: 'map',
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
       images: {
         listType: 'atomic',
@@ -395,6 +450,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -461,30 +519,45 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['name'],
         patchStrategy: 'merge',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       ephemeralContainers: {
         listType: 'map',
         listMapKeys: ['name'],
         patchStrategy: 'merge',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       hostAliases: {
         listType: 'map',
         listMapKeys: ['ip'],
         patchStrategy: 'merge',
         patchMergeKey: 'ip',
+        keyDefaults: {
+          ip: '',
+        },
       },
       imagePullSecrets: {
         listType: 'map',
         listMapKeys: ['name'],
         patchStrategy: 'merge',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       initContainers: {
         listType: 'map',
         listMapKeys: ['name'],
         patchStrategy: 'merge',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       nodeSelector: {
         mapType: 'atomic',
@@ -497,12 +570,18 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['name'],
         patchStrategy: 'merge,retainKeys',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       schedulingGates: {
         listType: 'map',
         listMapKeys: ['name'],
         patchStrategy: 'merge',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
       tolerations: {
         listType: 'atomic',
@@ -512,12 +591,19 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['topologyKey', 'whenUnsatisfiable'],
         patchStrategy: 'merge',
         patchMergeKey: 'topologyKey',
+        keyDefaults: {
+          topologyKey: '',
+          whenUnsatisfiable: '',
+        },
       },
       volumes: {
         listType: 'map',
         listMapKeys: ['name'],
         patchStrategy: 'merge,retainKeys',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
     },
   },
@@ -528,6 +614,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
       containerStatuses: {
         listType: 'atomic',
@@ -548,12 +637,18 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['ip'],
         patchStrategy: 'merge',
         patchMergeKey: 'ip',
+        keyDefaults: {
+          ip: '',
+        },
       },
       resourceClaimStatuses: {
         listType: 'map',
         listMapKeys: ['name'],
         patchStrategy: 'merge,retainKeys',
         patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
       },
     },
   },
@@ -579,6 +674,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       claims: {
         listType: 'map',
         listMapKeys: ['name'],
+        keyDefaults: {
+          name: '',
+        },
       },
     },
   },
@@ -618,6 +716,10 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['port', 'protocol'],
         patchStrategy: 'merge',
         patchMergeKey: 'port',
+        keyDefaults: {
+          port: 0,
+          protocol: 'TCP',
+        },
       },
       selector: {
         mapType: 'atomic',
@@ -631,6 +733,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['type'],
         patchStrategy: 'merge',
         patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -666,6 +771,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       conditions: {
         listType: 'map',
         listMapKeys: ['type'],
+        keyDefaults: {
+          type: '',
+        },
       },
       storedVersions: {
         listType: 'atomic',
@@ -710,6 +818,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['rule'],
         patchStrategy: 'merge',
         patchMergeKey: 'rule',
+        keyDefaults: {
+          rule: '',
+        },
       },
     },
   },
@@ -761,6 +872,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['uid'],
         patchStrategy: 'merge',
         patchMergeKey: 'uid',
+        keyDefaults: {
+          uid: '',
+        },
       },
     },
   },

@@ -79,7 +79,11 @@ class StructNode implements MapNode {
  */
 function fieldNode(type: ApiFieldType, facts: FieldMergeFacts | undefined): MergeNode {
   if (type.startsWith('[]')) {
-    return { kind: 'list', ...listRelationship(facts), items: typeNode(type.slice(2)) };
+    const list: ListNode = { kind: 'list', ...listRelationship(facts), items: typeNode(type.slice(2)) };
+    // openapi.go `parseObject` keeps each property's `default` as smd's `StructField.Default`;
+    // typed/helpers.go `getAssociativeKeyDefault` reads the key fields' to key an item that omits
+    // one. The table holds them for exactly the keys listRelationship gives.
+    return facts?.keyDefaults && list.keys.length > 0 ? { ...list, keyDefaults: facts.keyDefaults } : list;
   }
   if (type.startsWith('{}')) {
     const values = typeNode(type.slice(2));

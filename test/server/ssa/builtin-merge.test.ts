@@ -11,7 +11,10 @@
  *
  * The extraction keeps, for every type in API_TYPES, the extensions structured-merge-diff reads
  * (kube-openapi pkg/schemaconv/openapi.go `ToSchemaFromOpenAPI`, smd.go
- * `getListElementRelationship`, `getMapElementRelationship`) and nothing else.
+ * `getListElementRelationship`, `getMapElementRelationship`) and, on a keyed list, the `default`
+ * of each key field of its item type (openapi.go `parseObject` carries a property's `default` into
+ * smd's `StructField.Default`, which smd typed/helpers.go `getAssociativeKeyDefault` keys an item
+ * that omits the field by), and nothing else.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,7 @@ import { describe, expect, it } from 'vitest';
 import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';
 import type { FieldMergeFacts, TypeMergeFacts } from '../../../src/server/ssa/builtin-merge.generated.js';
 import { BUILTIN_MERGE } from '../../../src/server/ssa/builtin-merge.generated.js';
+import { listRelationship } from '../../../src/server/ssa/builtin-schema.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const GENERATED = 'src/server/ssa/builtin-merge.generated.ts';
@@ -61,10 +65,13 @@ describe('builtin-merge.generated.ts', () => {
         expect(t && 'fields' in t && field in t.fields, `${name}.${field}`).toBe(true);
         const ft = t && 'fields' in t ? t.fields[field]! : '';
         // List facts sit on list fields only, map facts on maps or structs.
-        if (f.listType || f.listMapKeys || f.patchStrategy)
+        if (f.listType || f.listMapKeys || f.patchStrategy || f.keyDefaults)
           expect(ft.startsWith('[]'), `${name}.${field}`).toBe(true);
         if (f.mapType) expect(ft.startsWith('[]'), `${name}.${field}`).toBe(false);
         if (f.listType === 'map') expect(f.listMapKeys?.length, `${name}.${field}`).toBeGreaterThan(0);
+        // Key defaults name key fields of the list only.
+        const keys = listRelationship(f).keys;
+        for (const k of Object.keys(f.keyDefaults ?? {})) expect(keys, `${name}.${field}`).toContain(k);
       }
     }
   });
@@ -105,6 +112,28 @@ describe('builtin-merge.generated.ts', () => {
     expect(fieldFacts(NAME('ServiceSpec'), 'selector')).toEqual({ mapType: 'atomic' });
   });
 
+  it('records the defaults of key fields as the 1.30 spec publishes them, on keyed lists only', () => {
+    // api/v1.json: ContainerPort.protocol and ServicePort.protocol {default: "TCP"}, the ports
+    // {default: 0}; the only key defaults that are not a required field's zero value.
+    expect(fieldFacts(NAME('Container'), 'ports')?.keyDefaults).toEqual({
+      containerPort: 0,
+      protocol: 'TCP',
+    });
+    expect(fieldFacts(NAME('EphemeralContainer'), 'ports')?.keyDefaults).toEqual({
+      containerPort: 0,
+      protocol: 'TCP',
+    });
+    expect(fieldFacts(NAME('ServiceSpec'), 'ports')?.keyDefaults).toEqual({ port: 0, protocol: 'TCP' });
+    expect(fieldFacts(NAME('PodSpec'), 'volumes')?.keyDefaults).toEqual({ name: '' });
+    expect(fieldFacts(META('ObjectMeta'), 'ownerReferences')?.keyDefaults).toEqual({ uid: '' });
+    expect(fieldFacts(META('ObjectMeta'), 'finalizers')?.keyDefaults).toBeUndefined();
+    const nonZero = Object.values(BUILTIN_MERGE)
+      .flatMap((t) => Object.values(t.fields ?? {}))
+      .flatMap((f) => Object.values(f.keyDefaults ?? {}))
+      .filter((d) => d !== '' && d !== 0);
+    expect(nonZero).toEqual(['TCP', 'TCP', 'TCP']);
+  });
+
   it('records the atomic structs (+structType=atomic) and no map type on granular ones', () => {
     const atomic = Object.entries(BUILTIN_MERGE)
       .filter(([, f]) => f.mapType === 'atomic')
@@ -138,6 +167,7 @@ describe('builtin-merge.generated.ts', () => {
 
 interface SpecSchema {
   type?: string;
+  default?: unknown;
   $ref?: string;
   allOf?: SpecSchema[];
   properties?: Record<string, SpecSchema>;
@@ -179,6 +209,29 @@ function propertyFacts(p: SpecSchema): FieldMergeFacts | undefined {
   return Object.keys(f).length ? f : undefined;
 }
 
+/**
+ * A keyed list's facts with the `default` of each key field of its item type that has one
+ * (openapi.go `parseObject`: `StructField.Default` is the property's `default`; a JSON null is
+ * Go's nil, no default). The item type is API_TYPES' (`[]<name>`), the spec's own `items` ref.
+ */
+function withKeyDefaults(
+  schemas: Record<string, SpecSchema>,
+  fieldType: string,
+  f: FieldMergeFacts | undefined,
+): FieldMergeFacts | undefined {
+  if (!f || !fieldType.startsWith('[]')) return f;
+  const keys = listRelationship(f).keys;
+  if (keys.length === 0) return f;
+  const item = schemas[fieldType.slice(2)];
+  if (!item) throw new Error(`keyed list of ${fieldType}: item type not in the spec`);
+  const keyDefaults: Record<string, unknown> = {};
+  for (const k of keys) {
+    const d = item.properties?.[k]?.default;
+    if (d !== undefined && d !== null) keyDefaults[k] = d;
+  }
+  return Object.keys(keyDefaults).length ? { ...f, keyDefaults } : f;
+}
+
 /** The spec's shape agrees with API_TYPES' (`[]` an array, `{}` a map), so the table can lean on it. */
 function checkShape(where: string, p: SpecSchema, ft: string): void {
   if (ft.startsWith('[]')) expect(p.type, where).toBe('array');
@@ -202,7 +255,7 @@ function extract(schemas: Record<string, SpecSchema>): Record<string, TypeMergeF
         const p = s.properties?.[field];
         if (!p) throw new Error(`${name}.${field} is not in the spec`);
         checkShape(`${name}.${field}`, p, t.fields[field]!);
-        const f = propertyFacts(p);
+        const f = withKeyDefaults(schemas, t.fields[field]!, propertyFacts(p));
         if (f) fields[field] = f;
       }
     }
@@ -219,8 +272,8 @@ function render(table: Record<string, TypeMergeFacts>): string {
  * type of API_TYPES that has any), the type's own \`x-kubernetes-map-type\` (+structType/+mapType),
  * whether the spec gives it no \`type\` at all (\`untyped\`), and per field the
  * \`x-kubernetes-list-type\`, \`x-kubernetes-list-map-keys\`, \`x-kubernetes-patch-strategy\` and
- * \`x-kubernetes-patch-merge-key\` of a list, or the \`x-kubernetes-map-type\` of anything else.
- * Facts only.
+ * \`x-kubernetes-patch-merge-key\` of a list (with, on a keyed list, the \`default\` its item type's
+ * key fields have), or the \`x-kubernetes-map-type\` of anything else. Facts only.
  *
  * ${wrap(`GENERATED, do not edit: from ${SOURCE}. Generated ${date} by test/server/ssa/builtin-merge.test.ts (WATCHMARK_REGEN_SSA=<folder of the v3 documents>).`)}
  */
@@ -232,6 +285,11 @@ export interface FieldMergeFacts {
   readonly patchStrategy?: string;
   readonly patchMergeKey?: string;
   readonly mapType?: string;
+  /**
+   * On a keyed list: the \`default\` of each key field of the item type that has one (smd keys an
+   * item omitting the field by it).
+   */
+  readonly keyDefaults?: Readonly<Record<string, unknown>>;
 }
 
 /** The merge facts of one type. */

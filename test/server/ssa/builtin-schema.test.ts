@@ -173,6 +173,41 @@ describe('builtinMergeNode', () => {
   });
 });
 
+describe('key defaults (smd typed/helpers.go getAssociativeKeyDefault)', () => {
+  const kind = (k: string) => mergeNodeOfKind(REGISTRY.find((x) => x.kind === k)!);
+
+  it('keys a port without protocol by TCP, the default the 1.30 spec gives the key field', () => {
+    // api/v1.json (kubectl-validate builtins/1.30): io.k8s.api.core.v1.ContainerPort properties
+    // `containerPort` {default: 0} and `protocol` {default: "TCP"}; ServicePort `port` {default: 0}
+    // and `protocol` {default: "TCP"} (core/v1 types.go `+default="TCP"`).
+    const ports = { containerPort: 0, protocol: 'TCP' };
+    expect(list(kind('Pod'), 'spec.containers[].ports').keyDefaults).toEqual(ports);
+    expect(list(kind('Pod'), 'spec.initContainers[].ports').keyDefaults).toEqual(ports);
+    expect(list(kind('Pod'), 'spec.ephemeralContainers[].ports').keyDefaults).toEqual(ports);
+    expect(list(kind('Deployment'), 'spec.template.spec.containers[].ports').keyDefaults).toEqual(ports);
+    expect(list(kind('Service'), 'spec.ports').keyDefaults).toEqual({ port: 0, protocol: 'TCP' });
+  });
+
+  it('keeps the zero-value defaults the spec publishes for required string keys', () => {
+    // api/v1.json: EnvVar.name, Container.name and PodCondition.type are {default: ""}; meta/v1's
+    // OwnerReference.uid too (openapi-gen writes the zero value of a required non-pointer field).
+    expect(list(kind('Pod'), 'spec.containers').keyDefaults).toEqual({ name: '' });
+    expect(list(kind('Pod'), 'spec.containers[].env').keyDefaults).toEqual({ name: '' });
+    expect(list(kind('Pod'), 'status.conditions').keyDefaults).toEqual({ type: '' });
+    expect(list(kind('Pod'), 'metadata.ownerReferences').keyDefaults).toEqual({ uid: '' });
+    expect(list(kind('Pod'), 'spec.topologySpreadConstraints').keyDefaults).toEqual({
+      topologyKey: '',
+      whenUnsatisfiable: '',
+    });
+  });
+
+  it('sets none on sets and atomic lists', () => {
+    expect(list(kind('Pod'), 'metadata.finalizers').keyDefaults).toBeUndefined();
+    expect(list(kind('Pod'), 'spec.tolerations').keyDefaults).toBeUndefined();
+    expect(list(kind('Pod'), 'spec.containers[].args').keyDefaults).toBeUndefined();
+  });
+});
+
 describe('listRelationship (smd.go getListElementRelationship)', () => {
   it('reads the list type first, then the patch strategy, atomic otherwise', () => {
     expect(listRelationship(undefined)).toEqual({ relationship: 'atomic', keys: [] });

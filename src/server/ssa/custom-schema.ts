@@ -11,7 +11,7 @@
 import { compileStructural, type Structural } from '../crd/schema/structural.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { builtinMergeNode, listRelationship } from './builtin-schema.js';
-import type { MapNode, MergeNode } from './merge-schema.js';
+import type { ListNode, MapNode, MergeNode } from './merge-schema.js';
 import { SCALAR, UNTYPED } from './merge-schema.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -55,11 +55,7 @@ function convert(s: Structural, inheritedPreserve: boolean, kubeNative: boolean)
       // parseList: the list's relationship (getListElementRelationship; a structural schema has
       // no patch strategy, so atomic unless x-kubernetes-list-type says otherwise) and its items.
       // An array without items holds `__untyped_atomic_` values: each one a leaf.
-      return {
-        kind: 'list',
-        ...listRelationship({ listType: s.listType, listMapKeys: s.listMapKeys }),
-        items: s.items ? convert(s.items, preserve, false) : SCALAR,
-      };
+      return convertList(s, preserve);
     case '':
       // No type (int-or-string, or a preserve-unknown-fields node that names none): untyped,
       // a scalar, list and map at once, which is smd's deduced type, unless it also names fields.
@@ -70,6 +66,27 @@ function convert(s: Structural, inheritedPreserve: boolean, kubeNative: boolean)
       // convertPrimitive: integer, number, boolean and string (any format) are scalars.
       return SCALAR;
   }
+}
+
+/**
+ * parseList, with the key defaults: parseObject keeps each property's `default` as smd's
+ * `StructField.Default` (customresource_handler.go `buildOpenAPIModelsForApply` builds the type
+ * converter's models with `BuildOpenAPIV3(crd, version, Options{})`, defaults kept), and typed/helpers.go
+ * `getAssociativeKeyDefault` keys an item that omits a key field by that field's default. A
+ * `default: null` is Go's nil there: no default.
+ */
+function convertList(s: Structural, preserve: boolean): ListNode {
+  const list: ListNode = {
+    kind: 'list',
+    ...listRelationship({ listType: s.listType, listMapKeys: s.listMapKeys }),
+    items: s.items ? convert(s.items, preserve, false) : SCALAR,
+  };
+  const keyDefaults: Record<string, unknown> = {};
+  for (const key of list.keys) {
+    const d = s.items?.properties?.get(key)?.default;
+    if (d !== undefined && d.value !== null && d.value !== undefined) keyDefaults[key] = d.value;
+  }
+  return Object.keys(keyDefaults).length > 0 ? { ...list, keyDefaults } : list;
 }
 
 /**

@@ -182,6 +182,54 @@ interface CrdVersion {
   schema?: { openAPIV3Schema?: CrdSchemaProps };
 }
 
+describe('customMergeNode: key defaults', () => {
+  // kube-openapi schemaconv/openapi.go `parseObject` keeps a property's `default` as smd's
+  // `StructField.Default`; smd typed/helpers.go `getAssociativeKeyDefault` reads it for a key.
+  const node = customMergeNode(
+    compileStructural(
+      obj({
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['port', 'protocol'],
+          items: obj({
+            port: { type: 'integer' },
+            protocol: { type: 'string', default: 'TCP' },
+            name: { type: 'string', default: 'http' },
+          }),
+        },
+        nulls: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['k'],
+          items: obj({ k: { type: 'string', nullable: true, default: null } }),
+        },
+        zero: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['n'],
+          items: obj({ n: { type: 'integer', default: 0 } }),
+        },
+        tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string', default: 'x' } },
+      }),
+    ),
+  );
+
+  it('takes the defaults of the key fields of the item schema, and only those', () => {
+    expect(list(node, 'ports').keyDefaults).toEqual({ protocol: 'TCP' });
+    expect(list(node, 'zero').keyDefaults).toEqual({ n: 0 });
+  });
+
+  it('treats a null default as none (Go nil) and gives sets none', () => {
+    expect(list(node, 'nulls').keyDefaults).toBeUndefined();
+    expect(list(node, 'tags').keyDefaults).toBeUndefined();
+  });
+
+  it('sets none on the lists of the hand-written schema, whose keys have no default', () => {
+    expect(list(customMergeNode(compileStructural(HAND_WRITTEN)), 'spec.ports').keyDefaults).toBeUndefined();
+  });
+});
+
 describe('customMergeNode: the real CRDs', () => {
   const versions = REAL_CRDS.flatMap((c) => {
     const crd = loadRealCrd(c.file);

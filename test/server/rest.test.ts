@@ -425,10 +425,17 @@ describe('patch', () => {
     expect(second.body.metadata.uid).toBe(first.body.metadata.uid);
     const yaml =
       'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: applied\n  labels:\n    via: yaml\n';
-    const third = await call(s, 'PATCH', `${path}?fieldManager=test`, { body: yaml, headers });
+    // Another manager's configuration merges in; the spec stays, owned by `test`.
+    const third = await call(s, 'PATCH', `${path}?fieldManager=labeler`, { body: yaml, headers });
     expect(third.status, third.text).toBe(200);
     expect(third.body.metadata.labels).toEqual({ via: 'yaml' });
-    expectStatus(await call(s, 'PATCH', path, { body: deployment('applied'), headers }), 400);
+    expect(third.body.spec.replicas).toBe(5);
+    // The same configuration from `test` would drop the spec fields `test` alone applied: the
+    // selector and the containers go, and the object is invalid (as kube-apiserver answers).
+    const dropped = await call(s, 'PATCH', `${path}?fieldManager=test`, { body: yaml, headers });
+    expectStatus(dropped, 422, 'Invalid');
+    // patch.go: ValidatePatchOptions requires a fieldManager for apply (a 422 of PatchOptions).
+    expectStatus(await call(s, 'PATCH', path, { body: deployment('applied'), headers }), 422, 'Invalid');
     expectStatus(
       await call(s, 'PATCH', `${path}?fieldManager=test`, { body: deployment('other'), headers }),
       400,

@@ -103,6 +103,11 @@ describe('aggregated discovery', () => {
       categories: ['all'],
       subresources: [
         {
+          subresource: 'binding',
+          responseKind: { group: '', version: 'v1', kind: 'Binding' },
+          verbs: ['create'],
+        },
+        {
           subresource: 'status',
           responseKind: { group: '', version: 'v1', kind: 'Pod' },
           verbs: ['get', 'patch', 'update'],
@@ -222,6 +227,7 @@ describe('legacy discovery', () => {
       'namespaces/finalize',
       'namespaces/status',
       'pods',
+      'pods/binding',
       'pods/status',
     ]);
     expect(list.resources[1]).toEqual({
@@ -241,6 +247,13 @@ describe('legacy discovery', () => {
       categories: ['all'],
     });
     expect(list.resources[4]).toEqual({
+      name: 'pods/binding',
+      singularName: '',
+      namespaced: true,
+      kind: 'Binding',
+      verbs: ['create'],
+    });
+    expect(list.resources[5]).toEqual({
       name: 'pods/status',
       singularName: '',
       namespaced: true,

@@ -21,6 +21,7 @@ import { deleteOptions } from './delete-options.js';
 import './field-ownership.js';
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
+import { bindPod, servesBinding } from './pod-binding.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';
 import { toScale, updateScale } from './scale.js';
@@ -58,6 +59,11 @@ export async function handleResource(
   // FinalizeREST (pkg/registry/core/namespace/storage/storage.go) is an Updater
   // only: no get, hence no patch either.
   if (subresource === 'finalize' && method !== 'PUT') throw methodNotAllowed(method, kind);
+  // BindingREST is a NamedCreater only: POST, nothing else.
+  if (subresource === 'binding') {
+    if (method !== 'POST' || name === undefined || !servesBinding(kind)) throw methodNotAllowed(method, kind);
+    return bindPod(ctx, req, res, kind, namespace, name, query);
+  }
   switch (method) {
     case 'GET':
       if (isWatch) return watch(ctx, req, res, info, query);

@@ -170,7 +170,13 @@ export function parseResourcePath(
   const kind = lookup(group, version, plural);
   if (!kind) throw notFoundResource();
   if (!kind.namespaced && namespace !== undefined) throw notFoundResource();
-  if (subresource !== undefined && !kind.subresources.includes(subresource as 'status' | 'scale')) {
+  // A pod's `binding` (BindingREST) is served besides the kinds' status and scale.
+  const podBinding = subresource === 'binding' && group === '' && plural === 'pods';
+  if (
+    subresource !== undefined &&
+    !podBinding &&
+    !kind.subresources.includes(subresource as 'status' | 'scale')
+  ) {
     throw notFoundResource();
   }
   // The route exists: now the names it carries, before any verb runs.

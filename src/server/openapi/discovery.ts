@@ -54,7 +54,16 @@ export function subresourceVerbs(kind: ResourceKind): Array<{ name: string; verb
   if (kind.custom) return customSubresources(kind, SUBRESOURCE_VERBS);
   const subs = kind.subresources.map((name) => ({ name: name as string, verbs: [...SUBRESOURCE_VERBS] }));
   if (kind.group === '' && kind.plural === 'namespaces') subs.push({ name: 'finalize', verbs: ['update'] });
+  // A pod's binding (BindingREST, a NamedCreater of Binding objects): create only.
+  if (kind.group === '' && kind.plural === 'pods') subs.push({ name: 'binding', verbs: ['create'] });
   return subs.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The kind a subresource answers with when it is not its parent's: a Scale, a Binding. */
+function subresourceKind(name: string): { group: string; version: string; kind: string } | undefined {
+  if (name === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+  if (name === 'binding') return { group: '', version: 'v1', kind: 'Binding' };
+  return undefined;
 }
 
 /** The aggregated discovery versions this server can answer. */
@@ -169,8 +178,7 @@ function resourceDiscovery(k: ResourceKind): APIResourceDiscovery {
     entry.subresources = subresources.map((sub) => ({
       subresource: sub.name,
       // A Scale is its own kind in autoscaling/v1 whatever group the parent lives in.
-      responseKind:
-        sub.name === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { ...responseKind },
+      responseKind: subresourceKind(sub.name) ?? { ...responseKind },
       verbs: sub.verbs,
     }));
   }
@@ -333,7 +341,9 @@ export function legacyApiResourceList(
         kind: k.kind,
         verbs: sub.verbs,
       };
-      if (sub.name === 'scale') Object.assign(entry, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+      const own = subresourceKind(sub.name);
+      if (own?.group) Object.assign(entry, own);
+      else if (own) entry.kind = own.kind;
       resources.push(entry);
     }
   }

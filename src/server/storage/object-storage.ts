@@ -230,7 +230,9 @@ export class ObjectStorage {
         const used = await serviceAllocations(this.store, `${namespace}/${name}`);
         this.failOn(kind, next, allocate(next, used));
       }
-      this.validate(kind, next, current);
+      // A binding bypasses the strategy (and so its update validation), as BindingREST's
+      // GuaranteedUpdate on the pod store does.
+      if (scope !== 'binding') this.validate(kind, next, current);
       if (opts.dryRun) return next;
       const meta = metaOf(next);
       try {

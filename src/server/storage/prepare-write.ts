@@ -14,7 +14,7 @@ import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
  * status (`status`), or, for a Namespace, its spec.finalizers as well
  * (`finalize`, the `namespaces/NAME/finalize` subresource).
  */
-export type UpdateScope = 'main' | 'status' | 'finalize';
+export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding';
 
 /** Sets what the server owns on `obj` (a copy of a create's body), created at `now`. */
 export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number): void {
@@ -79,6 +79,10 @@ export function prepareUpdate(
   }
   // metadata.managedFields stay as sent: the write's field manager decides them (recordOwnership).
   delete meta.selfLink;
+  // A pod's binding (pods/binding) is written straight to storage by BindingREST
+  // (pkg/registry/core/pod/storage/storage.go `setPodHostAndAnnotations`): its change, the node,
+  // annotations and the PodScheduled condition, is the whole write, status included.
+  if (scope === 'binding') return next;
   if (kind.subresources.includes('status')) {
     if (scope === 'main' || scope === 'finalize') {
       if (current.status === undefined) delete next.status;

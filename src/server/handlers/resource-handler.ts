@@ -129,6 +129,11 @@ export async function handleResource(
   }
 }
 
+// Each loaded once: a dynamic import() per request costs a module-map lookup and its promise
+// (under a loader such as tsx's, a round trip to the loader's thread: ~150 µs a patch).
+let applyModule: Promise<typeof import('./server-side-apply.js')> | undefined;
+let patchModule: Promise<typeof import('../../protocol/patch/index.js')> | undefined;
+
 const CUSTOM_PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
@@ -271,11 +276,13 @@ async function patch(
   // The patch code is loaded on the first PATCH: a server that is only read
   // or watched (most programs importing it) never pays for it.
   if (contentType === 'application/apply-patch+yaml') {
-    const { serverSideApply } = await import('./server-side-apply.js');
+    applyModule ??= import('./server-side-apply.js');
+    const { serverSideApply } = await applyModule;
     return serverSideApply(ctx, req, res, kind, namespace, name, subresource, raw, query, isDryRun);
   }
   const body = parseJsonBody(raw);
-  const { applyPatch } = await import('../../protocol/patch/index.js');
+  patchModule ??= import('../../protocol/patch/index.js');
+  const { applyPatch } = await patchModule;
   const rules = await loadWriteRules();
   // The patched object is decoded into the Go type as a JSON or merge patch's result is, or
   // converted from a map as a strategic merge patch's is: each has its own words (write-rules.ts).

@@ -39,7 +39,8 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
   // included, is 415.
   if (type === PROTOBUF_CONTENT_TYPE) {
     // Loaded on first use: its schema tables are import time every server would pay otherwise.
-    const { decodeProtobufObject } = await import('../http/protobuf-body.js');
+    protobufBody ??= import('../http/protobuf-body.js');
+    const { decodeProtobufObject } = await protobufBody;
     value = await decodeProtobufObject(body);
     checkNestingDepth(value);
   } else if (type === 'application/yaml') value = await parseYamlBody(body);
@@ -58,6 +59,8 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
 }
 
 let writeRules: Promise<typeof import('../schema/write-rules.js')> | undefined;
+/** Loaded once, on the first protobuf body (a dynamic import() per request is not free). */
+let protobufBody: Promise<typeof import('../http/protobuf-body.js')> | undefined;
 
 /**
  * The typed-object check's rules (schema/write-rules.ts), loaded on the first write: the type

@@ -15,6 +15,9 @@ import { checkNestingDepth } from './http-io.js';
  */
 export const MAX_YAML_DEPTH = 256;
 
+/** The YAML parser, loaded once, on the first body that is not JSON. */
+let yamlModule: Promise<typeof import('yaml')> | undefined;
+
 /**
  * Parses a YAML (or JSON, which YAML includes) body. JSON is tried first: it
  * is what kubectl sends even as `apply-patch+yaml`, and `JSON.parse` is not
@@ -27,7 +30,8 @@ export async function parseYamlBody(body: Buffer): Promise<unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    const { Lexer, parse } = await import('yaml');
+    yamlModule ??= import('yaml');
+    const { Lexer, parse } = await yamlModule;
     const depth = yamlDepthBound(new Lexer().lex(text));
     if (depth > MAX_YAML_DEPTH) {
       throw StatusError.of(

@@ -11,30 +11,11 @@ import { customMergeNode, customMergeNodeOfKind } from '../../../src/server/ssa/
 import type { ListNode, MapNode, MergeNode } from '../../../src/server/ssa/merge-schema.js';
 import { SCALAR, UNTYPED } from '../../../src/server/ssa/merge-schema.js';
 import { loadRealCrd, REAL_CRDS } from '../fixtures/crds/index.js';
+import { nodeAt } from './node-at.js';
 
 const OBJECT_META = builtinMergeNode('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
 
-/** The node at a dotted path, `[]` stepping into a list's items and `{}` into a map's values. */
-function at(root: MergeNode, path: string): MergeNode {
-  let node = root;
-  for (const step of path.split('.')) {
-    for (const part of step.split(/(?=\[\]|\{\})/)) {
-      if (part === '[]') {
-        if (node.kind !== 'list') throw new Error(`${path}: ${part} of a ${node.kind}`);
-        node = node.items;
-      } else if (part === '{}') {
-        if (node.kind !== 'map' || !node.values) throw new Error(`${path}: ${part} of a ${node.kind}`);
-        node = node.values;
-      } else {
-        if (node.kind !== 'map') throw new Error(`${path}: .${part} of a ${node.kind}`);
-        const next = node.field(part);
-        if (!next) throw new Error(`${path}: no field ${part}`);
-        node = next;
-      }
-    }
-  }
-  return node;
-}
+const at = nodeAt;
 const list = (root: MergeNode, path: string) => at(root, path) as ListNode;
 const map = (root: MergeNode, path: string) => at(root, path) as MapNode;
 

@@ -1,0 +1,111 @@
+/**
+ * watchmark's kube-controller-manager controllers, run in process against
+ * any API server: {@link startControllers}. See README.md.
+ */
+import { setMaxListeners } from 'node:events';
+import { KubeClient } from '../client/client.js';
+import { type Clock, systemClock } from '../protocol/clock.js';
+import { GarbageCollector } from './garbage-collector.js';
+import { Monitors } from './monitors.js';
+import { CONTROLLERS, type ControllerName, parseControllerList } from './names.js';
+import { Operations } from './operations.js';
+
+export { CONTROLLERS, ControllerListError, type ControllerName, parseControllerList } from './names.js';
+
+/** The User-Agent of the collector's own connection: kube-controller-manager's, so the server names its field manager so. */
+const USER_AGENT =
+  'kube-controller-manager/v1.33.1 (watchmark) kubernetes/watchmark/system:serviceaccount:kube-system:generic-garbage-collector';
+
+/** Options of {@link startControllers}. */
+export interface ControllersOptions {
+  /** A client to run through (left open on close), or */
+  client?: KubeClient;
+  /** a kubeconfig file to connect with (the connection is closed on close). */
+  kubeconfig?: string;
+  /** Which controllers (names or a `--controllers` list); default both, `namespace` and `garbagecollector`. */
+  controllers?: readonly string[] | string;
+  /** attemptToDelete and attemptToOrphan workers each (kube-controller-manager's `--concurrent-gc-syncs`: 20). */
+  gcWorkers?: number;
+  /** How often discovery is read again besides on CRD events (kube-controller-manager: 30 s; 0 = never). */
+  resyncPeriodMs?: number;
+  clock?: Clock;
+  /** One-line log sink (default: none). */
+  log?: (line: string) => void;
+}
+
+/** Controllers running: {@link startControllers}. */
+export interface RunningControllers {
+  /** The controllers on, in start order (`namespace` runs inside the server: see README.md). */
+  readonly controllers: readonly ControllerName[];
+  /** The garbage collector's monitored resources (`group/version/plural`; core ones `v1/plural`). */
+  readonly gcResources: readonly string[];
+  /** Resolves once every garbage collector monitor has listed (at once without the garbage collector). */
+  synced(): Promise<void>;
+  /** Whether {@link RunningControllers.synced} would resolve now. */
+  readonly isSynced: boolean;
+  /** Stops everything; nothing is left open once it resolves. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the controllers against the server a client or kubeconfig reaches;
+ * resolves once discovery is read and the garbage collector's monitors are
+ * started (call `synced()` to wait for their lists).
+ */
+export async function startControllers(opts: ControllersOptions): Promise<RunningControllers> {
+  const names =
+    typeof opts.controllers === 'string'
+      ? parseControllerList(opts.controllers)
+      : parseControllerList((opts.controllers ?? CONTROLLERS).join(','));
+  if (!opts.client && !opts.kubeconfig) throw new Error('startControllers needs a client or a kubeconfig');
+  const log = opts.log ?? (() => undefined);
+  const clock = opts.clock ?? systemClock;
+  const abort = new AbortController();
+  // One signal for every request in flight: many at once is normal.
+  setMaxListeners(0, abort.signal);
+  const owned = !opts.client;
+  const kube =
+    opts.client ?? (await KubeClient.load({ kubeconfig: opts.kubeconfig, qps: 0, userAgent: USER_AGENT }));
+  let gc: GarbageCollector | undefined;
+  let monitors: Monitors | undefined;
+  const close = async () => {
+    abort.abort();
+    await monitors?.stop();
+    await gc?.stop();
+    if (owned) await kube.close();
+  };
+  if (names.includes('garbagecollector')) {
+    gc = new GarbageCollector({
+      ops: new Operations(kube, abort.signal),
+      clock,
+      workers: opts.gcWorkers,
+      log,
+    });
+    monitors = new Monitors({
+      kube,
+      graph: gc.graph,
+      clock,
+      signal: abort.signal,
+      resyncPeriodMs: opts.resyncPeriodMs ?? 30_000,
+      log,
+    });
+    try {
+      await monitors.start();
+    } catch (err) {
+      await close();
+      throw err;
+    }
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    controllers: names,
+    get gcResources() {
+      return monitors?.resources ?? [];
+    },
+    synced: async () => monitors?.synced(),
+    get isSynced() {
+      return monitors?.isSynced ?? true;
+    },
+    close: () => (closing ??= close()),
+  };
+}

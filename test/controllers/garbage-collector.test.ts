@@ -1,0 +1,258 @@
+/**
+ * The generic garbage collector against a real server: Background,
+ * Foreground and Orphan propagation, blockOwnerDeletion, dangling owners
+ * (never existed, same name with another uid, another namespace), a
+ * cluster-scoped owner of namespaced dependents, and a custom kind defined
+ * after the collector started. Every wait is a watch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/protocol/events.js';
+import { conditionTrue, widgetCrd } from '../helpers/crds.js';
+import {
+  type ControllerCluster,
+  configMap,
+  recordDeletions,
+  refTo,
+  startControllerCluster,
+  waitFor,
+} from './harness.js';
+
+let c: ControllerCluster;
+let nsCount = 0;
+
+beforeAll(async () => {
+  c = await startControllerCluster();
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+async function namespace(): Promise<string> {
+  const name = `gc-${++nsCount}`;
+  await c.kube.resource('namespaces').create({ metadata: { name } });
+  return name;
+}
+
+const cms = (ns: string) => c.kube.resource('configmaps', ns);
+
+async function dropFinalizers(ns: string, name: string): Promise<void> {
+  await cms(ns).patch(name, { metadata: { finalizers: null } }, 'merge');
+}
+
+describe('garbage collector', () => {
+  it('watches every deletable built-in resource, events excepted', () => {
+    const resources = c.controllers.gcResources;
+    expect(resources).toEqual(
+      expect.arrayContaining(['v1/configmaps', 'v1/pods', 'apps/v1/deployments', 'v1/nodes']),
+    );
+    expect(resources).not.toContain('v1/events');
+    expect(c.controllers.isSynced).toBe(true);
+  });
+
+  it('Background: deleting a ConfigMap deletes its dependents, a chain of three', async () => {
+    const ns = await namespace();
+    const a = await cms(ns).create(configMap('a'));
+    const b = await cms(ns).create(configMap('b', [refTo(a)]));
+    await cms(ns).create(configMap('c', [refTo(b)]));
+    await cms(ns).create(configMap('bystander'));
+    await cms(ns).delete('a');
+    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('b') && !m.has('c'), 'b and c to be collected');
+    expect((await cms(ns).list()).items.map((o) => o.metadata?.name)).toEqual(['bystander']);
+  });
+
+  it('an object keeps living while one owner is alive, and loses the reference to the gone one', async () => {
+    const ns = await namespace();
+    const one = await cms(ns).create(configMap('one'));
+    const two = await cms(ns).create(configMap('two'));
+    await cms(ns).create(configMap('shared', [refTo(one), refTo(two)]));
+    await cms(ns).delete('one');
+    await waitFor(
+      c.kube,
+      'configmaps',
+      ns,
+      (m) => (m.get('shared')?.metadata?.ownerReferences ?? []).length === 1,
+      'the reference to one to be removed',
+    );
+    const shared = await cms(ns).get('shared');
+    expect(shared.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['two']);
+    expect(shared.metadata?.deletionTimestamp).toBeUndefined();
+  });
+
+  it('Orphan: the owner goes, its dependents stay with the reference removed', async () => {
+    const ns = await namespace();
+    const owner = await cms(ns).create(configMap('owner'));
+    const other = await cms(ns).create(configMap('other'));
+    await cms(ns).create(configMap('dep1', [refTo(owner, { controller: true, blockOwnerDeletion: true })]));
+    await cms(ns).create(configMap('dep2', [refTo(owner), refTo(other)]));
+    const marked = (await cms(ns).delete('owner', { propagationPolicy: 'Orphan' })) as KubeObject;
+    expect(marked.metadata?.finalizers).toEqual(['orphan']);
+    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('owner'), 'the owner to go');
+    const dep1 = await cms(ns).get('dep1');
+    const dep2 = await cms(ns).get('dep2');
+    // kube-apiserver omits the emptied list (omitempty); see the report on `ownerReferences: []`.
+    expect(dep1.metadata?.ownerReferences ?? []).toEqual([]);
+    expect(dep2.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['other']);
+  });
+
+  it('Foreground of a custom resource defined after the start: dependents first, then the owner', async () => {
+    const ns = await namespace();
+    const crds = c.kube.resource('customresourcedefinitions');
+    await crds.create(widgetCrd({ group: 'gc.example.com' }));
+    await waitFor(
+      c.kube,
+      'customresourcedefinitions',
+      undefined,
+      (m) => conditionTrue(m.get('widgets.gc.example.com'), 'Established'),
+      'the CRD to be established',
+    );
+    const widgets = c.kube.resource('widgets.gc.example.com', ns);
+    const w = await widgets.create({
+      apiVersion: 'gc.example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { size: 1 },
+    });
+    const block = { blockOwnerDeletion: true };
+    // held: a dependent that cannot go before its own finalizer is removed.
+    await cms(ns).create(configMap('held', [refTo(w, block)], ['example.com/hold']));
+    const mid = await cms(ns).create(configMap('mid', [refTo(w, block)]));
+    await cms(ns).create(configMap('leaf', [refTo(mid, block)]));
+    const deleted: string[] = [];
+    const stops = [
+      await recordDeletions(c.kube, 'configmaps', ns, deleted),
+      await recordDeletions(c.kube, 'widgets.gc.example.com', ns, deleted),
+    ];
+    try {
+      const marked = (await widgets.delete('w', { propagationPolicy: 'Foreground' })) as KubeObject;
+      expect(marked.metadata?.finalizers).toEqual(['foregroundDeletion']);
+      await waitFor(
+        c.kube,
+        'configmaps',
+        ns,
+        (m) => !m.has('mid') && !m.has('leaf') && Boolean(m.get('held')?.metadata?.deletionTimestamp),
+        'mid and leaf to go and held to be deleting',
+      );
+      // The owner waits for the dependent that blocks it.
+      const waiting = await widgets.get('w');
+      expect(waiting.metadata?.deletionTimestamp).toBeDefined();
+      expect(waiting.metadata?.finalizers).toEqual(['foregroundDeletion']);
+      await dropFinalizers(ns, 'held');
+      await waitFor(c.kube, 'widgets.gc.example.com', ns, (m) => !m.has('w'), 'the widget to go');
+      await waitFor(c.kube, 'configmaps', ns, () => deleted.length === 4, 'four deletions seen');
+      expect(deleted.indexOf('ConfigMap/leaf')).toBeLessThan(deleted.indexOf('ConfigMap/mid'));
+      expect(deleted.at(-1)).toBe('Widget/w');
+    } finally {
+      for (const stop of stops) await stop();
+    }
+  });
+
+  it('Foreground: only dependents with blockOwnerDeletion hold the owner', async () => {
+    const ns = await namespace();
+    const owner = await cms(ns).create(configMap('owner'));
+    await cms(ns).create(
+      configMap('blocking', [refTo(owner, { blockOwnerDeletion: true })], ['example.com/hold']),
+    );
+    await cms(ns).create(
+      configMap('free', [refTo(owner, { blockOwnerDeletion: false })], ['example.com/hold']),
+    );
+    await cms(ns).delete('owner', { propagationPolicy: 'Foreground' });
+    await waitFor(
+      c.kube,
+      'configmaps',
+      ns,
+      (m) =>
+        Boolean(m.get('blocking')?.metadata?.deletionTimestamp && m.get('free')?.metadata?.deletionTimestamp),
+      'both dependents to be deleting',
+    );
+    expect((await cms(ns).get('owner')).metadata?.finalizers).toEqual(['foregroundDeletion']);
+    await dropFinalizers(ns, 'blocking');
+    // `free` is still there (held), yet the owner goes: it never blocked it.
+    await waitFor(
+      c.kube,
+      'configmaps',
+      ns,
+      (m) => !m.has('owner') && !m.has('blocking') && m.has('free'),
+      'the owner to go',
+    );
+    await dropFinalizers(ns, 'free');
+    await waitFor(c.kube, 'configmaps', ns, (m) => m.size === 0, 'free to go');
+  });
+
+  it('a dependent whose owner never existed is deleted', async () => {
+    const ns = await namespace();
+    const ghost = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name: 'ghost',
+      uid: '00000000-0000-0000-0000-00000000dead',
+    };
+    await cms(ns).create(configMap('orphaned', [ghost]));
+    await waitFor(
+      c.kube,
+      'configmaps',
+      ns,
+      (m) => !m.has('orphaned'),
+      'the dependent of a missing owner to go',
+    );
+  });
+
+  it('an owner of the same name but another uid is no owner: the dependent goes, the namesake stays', async () => {
+    const ns = await namespace();
+    const namesake = await cms(ns).create(configMap('o'));
+    const stale = { ...refTo(namesake), uid: '00000000-0000-0000-0000-0000000000aa' };
+    await cms(ns).create(configMap('dep', [stale]));
+    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('dep'), 'the dependent to go');
+    expect((await cms(ns).get('o')).metadata?.uid).toBe(namesake.metadata?.uid);
+  });
+
+  it('an owner in another namespace is absent, as upstream treats it; the dependent gets an OwnerRefInvalidNamespace event', async () => {
+    const home = await namespace();
+    const away = await namespace();
+    const owner = await cms(home).create(configMap('owner'));
+    await cms(home).create(configMap('local', [refTo(owner)]));
+    const foreign = await cms(away).create(configMap('foreign', [refTo(owner)]));
+    await waitFor(
+      c.kube,
+      'configmaps',
+      away,
+      (m) => !m.has('foreign'),
+      'the cross-namespace dependent to go',
+    );
+    await waitFor(
+      c.kube,
+      'events',
+      away,
+      (m) =>
+        [...m.values()].some(
+          (e) =>
+            e.reason === 'OwnerRefInvalidNamespace' &&
+            (e.involvedObject as KubeObject['metadata'])?.uid === foreign.metadata?.uid,
+        ),
+      'an OwnerRefInvalidNamespace event',
+    );
+    expect((await cms(home).list()).items.map((o) => o.metadata?.name).sort()).toEqual(['local', 'owner']);
+  });
+
+  it('a cluster-scoped owner holds namespaced dependents in any namespace, and takes them when it goes', async () => {
+    const ns1 = await namespace();
+    const ns2 = await namespace();
+    const nodes = c.kube.resource('nodes');
+    const node = await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'gc-node' } });
+    await cms(ns1).create(configMap('on-node', [refTo(node)]));
+    await cms(ns2).create(configMap('on-node', [refTo(node)]));
+    // Dependents of a live owner stay: a later, unrelated collection is the barrier.
+    const marker = await cms(ns1).create(configMap('marker'));
+    await cms(ns1).create(configMap('marked', [refTo(marker)]));
+    await cms(ns1).delete('marker');
+    await waitFor(c.kube, 'configmaps', ns1, (m) => !m.has('marked'), 'the barrier');
+    expect((await cms(ns1).get('on-node')).metadata?.ownerReferences?.[0]?.name).toBe('gc-node');
+    await nodes.delete('gc-node');
+    await waitFor(
+      c.kube,
+      'configmaps',
+      undefined,
+      (m) => ![...m.values()].some((o) => o.metadata?.name === 'on-node'),
+      'both dependents to go',
+    );
+  });
+});

@@ -1,70 +1,123 @@
 /**
  * The managedFields of a write through the `scale` subresource, as kube-apiserver keeps them
- * (k8s.io/apimachinery pkg/util/managedfields scalehandler.go, called by the registries'
- * `scaleUpdatedObjectInfo`, e.g. pkg/registry/apps/deployment/storage/storage.go and
- * apiextensions-apiserver pkg/registry/customresource/etcd.go): the parent's entries that own
- * the replicas path become the Scale's `spec.replicas` (`ToSubresource`), the field manager runs
- * on the Scale, and the result goes back to the parent (`ToParent`).
+ * (k8s.io/apimachinery pkg/util/managedfields scalehandler.go `ScaleHandler`, called by the
+ * registries' `scaleUpdatedObjectInfo.UpdatedObject`, e.g. pkg/registry/apps/deployment/storage/
+ * storage.go and apiextensions-apiserver pkg/registry/customresource/etcd.go):
+ *
+ * 1. `ToSubresource`: the parent's entries that own its replicas path become Scale entries owning
+ *    `spec.replicas`, at autoscaling/v1, under the same manager identifiers;
+ * 2. the Scale's own field manager runs the write (an update, a patch or an apply, with conflicts
+ *    against those entries) on the Scale;
+ * 3. `ToParent`: a parent entry that owns the replicas path keeps it only if its identifier is
+ *    still among the Scale's entries; every Scale entry owning `spec.replicas` comes back as an
+ *    entry owning the parent's path, at the parent's version, with the time the parent had for
+ *    that identifier (none for a new one).
+ *
+ * The identifiers are compared as upstream compares them: an `Update` identifier includes its
+ * apiVersion, so a parent `Update` entry (apps/v1) and its Scale form (autoscaling/v1) differ.
  */
 
-import { fieldsV1ToSet } from '../ssa/index.js';
+import type { FieldSet } from '../ssa/field-set.js';
+import { fieldsV1ToSet } from '../ssa/fields-v1.js';
 import {
   decodeManagedFields,
   encodeManagedFields,
   type Managed,
   type ManagedFieldsEntry,
-  managerIdentifier,
 } from '../ssa/managed-fields.js';
 
-/** The FieldsV1 of a dotted path: `spec.replicas` is `{"f:spec":{"f:replicas":{}}}`. */
-function pathFieldsV1(dotted: string): Record<string, unknown> {
-  let out: Record<string, unknown> = {};
-  for (const part of dotted.split('.').filter(Boolean).reverse()) out = { [`f:${part}`]: out };
-  return out;
+/** The Scale's replicas path and version (scalehandler.go `replicasPathInScale`, `scaleGroupVersion`). */
+const SCALE_API_VERSION = 'autoscaling/v1';
+
+/**
+ * scalehandler.go `ResourcePathMappings`: each group/version the parent kind has ever had, and
+ * the dotted replicas path there (null: that version has no scale subresource).
+ */
+export type ReplicasPathMappings = ReadonlyMap<string, string | null>;
+
+/** The field set of one dotted path: `spec.replicas` is `{"f:spec":{"f:replicas":{}}}`. */
+function pathSet(dotted: string): FieldSet {
+  let fields: Record<string, unknown> = {};
+  for (const part of dotted.split('.').filter(Boolean).reverse()) fields = { [`f:${part}`]: fields };
+  return fieldsV1ToSet(fields);
+}
+
+const REPLICAS_IN_SCALE = pathSet('spec.replicas');
+
+/** smd `Set.Has` of the one path `path` holds. */
+function has(set: FieldSet, path: FieldSet): boolean {
+  const [only] = path.paths();
+  return only !== undefined && set.has(only);
 }
 
 /**
- * The parent's managedFields after a scale update by `manager` that set the replicas from
- * `before` to `after`. Only the replicas can change through a Scale, so the Scale's field manager
- * moves ownership only when they did: the writer's entry (`Update`, subresource `scale`) then
- * owns the replicas path alone, and every other entry loses it, dropped when left empty
- * (ToParent's "steal"). ToParent takes the new entry's time from the parent's entries, which
- * never hold the Scale's manager identifier (its apiVersion is autoscaling/v1): the entry has
- * no time, as on kube-apiserver. An untracked parent stays untracked (skipnonapplied.go).
+ * `ToSubresource`: the Scale's managedFields from the parent's (undefined when none qualifies).
+ * Throws a ManagedFieldsError for entries that cannot be decoded (a 500 upstream).
  */
-export function scaleManagedFields(
+export function toSubresourceEntries(
   parentEntries: unknown,
-  parentApiVersion: string,
-  replicasPath: string,
-  manager: string,
-  before: unknown,
-  after: unknown,
+  mappings: ReplicasPathMappings,
 ): ManagedFieldsEntry[] | undefined {
-  if (!Array.isArray(parentEntries) || parentEntries.length === 0) return parentEntries as undefined;
-  if (before === after) return parentEntries as ManagedFieldsEntry[];
-  let parent: Managed;
-  try {
-    parent = decodeManagedFields(parentEntries);
-  } catch {
-    // fieldmanager.go `UpdateNoErrors`: a failure leaves the managedFields as they were.
-    return parentEntries as ManagedFieldsEntry[];
-  }
-  const path = fieldsV1ToSet(pathFieldsV1(replicasPath));
+  const parent = decodeManagedFields(parentEntries);
   const out: Managed = { fields: new Map(), times: new Map() };
   for (const [id, vs] of parent.fields) {
-    const set = vs.set.difference(path);
-    if (set.empty()) continue;
-    // A new versioned set (never a spread of the decoded one, which may carry its source FieldsV1).
-    out.fields.set(id, { set, apiVersion: vs.apiVersion, applied: vs.applied });
+    const path = mappings.get(vs.apiVersion);
+    // An entry at a version the kind never had, or without /scale there, is left out.
+    if (path === undefined || path === null) continue;
+    if (has(vs.set, pathSet(path))) {
+      out.fields.set(id, { set: REPLICAS_IN_SCALE, apiVersion: SCALE_API_VERSION, applied: vs.applied });
+      out.times.set(id, parent.times.get(id));
+    }
+  }
+  return encodeManagedFields(out);
+}
+
+/**
+ * `ToParent`: the parent's managedFields after the Scale's field manager produced `scaleEntries`;
+ * `requestApiVersion` is the parent's version the request named (apps/v1). Throws a
+ * ManagedFieldsError for entries that cannot be decoded.
+ */
+export function toParentEntries(
+  parentEntries: unknown,
+  scaleEntries: unknown,
+  mappings: ReplicasPathMappings,
+  requestApiVersion: string,
+): ManagedFieldsEntry[] | undefined {
+  const parent = decodeManagedFields(parentEntries);
+  const scale = decodeManagedFields(scaleEntries);
+  const out: Managed = { fields: new Map(), times: new Map() };
+  for (const [id, vs] of parent.fields) {
+    const path = mappings.get(vs.apiVersion);
+    // An entry at a version the kind never had is dropped.
+    if (path === undefined) continue;
+    const replicas = path === null ? undefined : pathSet(path);
+    if (replicas === undefined || !has(vs.set, replicas)) {
+      out.fields.set(id, vs);
+      out.times.set(id, parent.times.get(id));
+      continue;
+    }
+    if (!scale.fields.has(id)) {
+      // The Scale's write took the replicas from this entry ("steal"); an emptied entry goes.
+      const rest = vs.set.difference(replicas);
+      if (!rest.empty()) {
+        out.fields.set(id, { set: rest, apiVersion: vs.apiVersion, applied: vs.applied });
+        out.times.set(id, parent.times.get(id));
+      }
+    } else {
+      out.fields.set(id, vs);
+      out.times.set(id, parent.times.get(id));
+      scale.fields.delete(id);
+    }
+  }
+  const requestPath = mappings.get(requestApiVersion);
+  for (const [id, vs] of scale.fields) {
+    if (!has(vs.set, REPLICAS_IN_SCALE)) continue;
+    out.fields.set(id, {
+      set: requestPath ? pathSet(requestPath) : fieldsV1ToSet({}),
+      apiVersion: requestApiVersion,
+      applied: vs.applied,
+    });
     out.times.set(id, parent.times.get(id));
   }
-  const scaleId = managerIdentifier({
-    manager: manager === '' ? 'unknown' : manager,
-    operation: 'Update',
-    apiVersion: 'autoscaling/v1',
-    subresource: 'scale',
-  });
-  out.fields.set(scaleId, { set: path, apiVersion: parentApiVersion, applied: false });
-  out.times.set(scaleId, undefined);
   return encodeManagedFields(out);
 }

@@ -1,6 +1,7 @@
 /**
- * The `scale` subresource: the autoscaling/v1 Scale view of a Deployment or
- * ReplicaSet, and an update through it, which changes only spec.replicas.
+ * The `scale` subresource: the autoscaling/v1 Scale view of a scalable object (the workloads, a
+ * custom kind with `subresources.scale`), and writes through it (update, patch, apply), which
+ * change only the replicas and move their ownership (scale-ownership.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
@@ -8,10 +9,16 @@ import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../
 import { StatusError } from '../../protocol/status.js';
 import { getPath } from '../kinds/access.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
-import { notFound, qualifiedResource } from '../storage/object-errors.js';
+import type { ManagedFieldsEntry } from '../ssa/managed-fields.js';
+import { conflict, notFound } from '../storage/object-errors.js';
+import { loadSsa } from './field-ownership.js';
 import type { Query, ResourceContext } from './resource-context.js';
-import { scaleManagedFields } from './scale-ownership.js';
+import { type ReplicasPathMappings, toParentEntries, toSubresourceEntries } from './scale-ownership.js';
 import { dryRun, writeManager } from './write-input.js';
+
+/** The Scale's OpenAPI type, whose merge schema its field manager uses, and its group/version. */
+export const SCALE_TYPE = 'io.k8s.api.autoscaling.v1.Scale';
+export const SCALE_API_VERSION = 'autoscaling/v1';
 
 /** Sets the value at a dotted path, making the maps on the way (unstructured `SetNestedField`). */
 function setAt(obj: Record<string, unknown>, path: string, value: unknown): void {
@@ -92,40 +99,83 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
   };
 }
 
-/** Updates the replicas of a scalable object through its Scale view; `change` edits a copy of the Scale. */
-export async function updateScale(
+/** A 500 with only a message, as kube-apiserver answers an error that is not a Status. */
+function internalError(err: unknown): StatusError {
+  if (err instanceof StatusError) return err;
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: err instanceof Error ? err.message : String(err),
+    code: 500,
+  });
+}
+
+/** scalehandler.go `ResourcePathMappings` of a scalable kind. */
+function replicasMappings(kind: ResourceKind): ReplicasPathMappings {
+  const scale = kind.scale!;
+  return new Map(Object.entries(scale.replicasPathByVersion ?? { [apiVersionOf(kind)]: scale.specReplicas }));
+}
+
+/** How a request turns the live Scale (its managedFields included) into the new one. */
+export type ScaleWrite = (live: KubeObject) => KubeObject;
+
+/**
+ * A write through the Scale view (the registries' `scaleUpdatedObjectInfo.UpdatedObject`): the
+ * live Scale, with the managedFields `ToSubresource` gives it, goes to `write`, which returns the
+ * new Scale with the managedFields the Scale's field manager recorded; the Scale is validated,
+ * its replicas go into the object, and `ToParent` turns the Scale's managedFields back into the
+ * object's. Only the replicas (and resourceVersion, as a precondition) reach the object.
+ */
+export async function writeScale(
   ctx: ResourceContext,
-  req: IncomingMessage,
   kind: ResourceKind,
   namespace: string | undefined,
   name: string,
-  change: (current: KubeObject) => KubeObject,
-  query: Query,
+  options: { dryRun: boolean; manager: string },
+  write: ScaleWrite,
 ): Promise<KubeObject> {
   if (!kind.scale) throw notFound(kind, name);
-  const { manager } = writeManager(req, query);
+  const mappings = replicasMappings(kind);
   const updated = await ctx.objects.guaranteedUpdate(
     kind,
     namespace,
     name,
     'main',
-    { dryRun: dryRun(query), fieldManager: { manager, recorded: true } },
+    { dryRun: options.dryRun, fieldManager: { manager: options.manager, recorded: true } },
     (current) => {
-      const before = toScale(kind, current);
-      const after = change(structuredClone(before));
-      const wanted = after.metadata?.resourceVersion;
-      if (typeof wanted === 'string' && wanted !== '' && wanted !== current.metadata?.resourceVersion) {
-        throw StatusError.of(
-          'Conflict',
-          `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-        );
+      const parentEntries = current.metadata?.managedFields;
+      const live = toScale(kind, current);
+      try {
+        const entries = toSubresourceEntries(parentEntries, mappings);
+        if (entries !== undefined) (live.metadata ?? {}).managedFields = entries;
+      } catch (err) {
+        throw internalError(err);
       }
+      const after = write(live);
       const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas;
+      // autoscaling validation `ValidateScale`.
       if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
         throw StatusError.of(
           'Invalid',
           `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
         );
+      }
+      // A uid in the Scale is a precondition; the resourceVersion is storage's.
+      const uid = after.metadata?.uid;
+      if (typeof uid === 'string' && uid !== '' && uid !== current.metadata?.uid) {
+        // errors.NewConflict on the GroupResource `deployments/scale` (String: `deployments/scale.apps`).
+        const resource = `${kind.plural}/scale`;
+        throw StatusError.of(
+          'Conflict',
+          `Operation cannot be fulfilled on ${kind.group ? `${resource}.${kind.group}` : resource} "${name}": Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid ?? ''}`,
+          { name, group: kind.group || undefined, kind: resource },
+        );
+      }
+      const wanted = after.metadata?.resourceVersion;
+      if (typeof wanted === 'string' && wanted !== '' && wanted !== current.metadata?.resourceVersion) {
+        throw conflict(kind, name);
       }
       let next: KubeObject;
       if (kind.custom) {
@@ -139,14 +189,12 @@ export async function updateScale(
           spec: { ...(current.spec as object), replicas },
         };
       }
-      const entries = scaleManagedFields(
-        current.metadata?.managedFields,
-        apiVersionOf(kind),
-        kind.scale!.specReplicas,
-        manager,
-        (before.spec as { replicas?: unknown }).replicas,
-        replicas,
-      );
+      let entries: ManagedFieldsEntry[] | undefined;
+      try {
+        entries = toParentEntries(parentEntries, after.metadata?.managedFields, mappings, apiVersionOf(kind));
+      } catch (err) {
+        throw internalError(err);
+      }
       const meta = next.metadata ?? {};
       if (entries === undefined) delete meta.managedFields;
       else meta.managedFields = entries;
@@ -155,4 +203,37 @@ export async function updateScale(
     },
   );
   return toScale(kind, updated);
+}
+
+/**
+ * An update or a non-apply patch through the Scale view: `change` edits a copy of the live Scale,
+ * and the Scale's field manager records it as an `Update` by the request's manager (update.go
+ * and patch.go run `UpdateNoErrors` on the Scale, without reset fields: ScaleREST has none).
+ */
+export async function updateScale(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  name: string,
+  change: (current: KubeObject) => KubeObject,
+  query: Query,
+): Promise<KubeObject> {
+  if (!kind.scale) throw notFound(kind, name);
+  const { manager } = writeManager(req, query);
+  const [ssa, builtin] = await loadSsa();
+  const node = builtin.builtinMergeNode(SCALE_TYPE);
+  return writeScale(ctx, kind, namespace, name, { dryRun: dryRun(query), manager }, (live) => {
+    const after = change(structuredClone(live));
+    return ssa.recordUpdate({
+      node,
+      apiVersion: SCALE_API_VERSION,
+      kind: 'Scale',
+      subresource: 'scale',
+      manager,
+      now: new Date(ctx.clock.now()),
+      live,
+      next: after,
+    }).object as KubeObject;
+  });
 }

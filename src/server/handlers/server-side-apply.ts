@@ -5,9 +5,11 @@ import { queryFlag } from '../http/query-flag.js';
 import { parseYamlBody } from '../http/yaml-body.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { metaOf } from '../storage/meta.js';
+import { notFound } from '../storage/object-errors.js';
 import type { UpdateScope } from '../storage/object-storage.js';
 import { emptyObjectOf, loadSsa, mergeNodeFor, resetFieldsV1 } from './field-ownership.js';
-import { type Query, type ResourceContext, replyObject } from './resource-context.js';
+import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
+import { SCALE_API_VERSION, SCALE_TYPE, writeScale } from './scale.js';
 import { loadWriteRules, typedWrite } from './write-input.js';
 
 /**
@@ -16,7 +18,7 @@ import { loadWriteRules, typedWrite } from './write-input.js';
  * one else owns are removed, and ownership is recorded in `metadata.managedFields`; a field
  * another manager owns with another value is a 409 unless `force`. The same request creates
  * (201, applied to the kind's empty object) or updates (200); an apply that changes nothing
- * writes nothing. On the main resource and `status`.
+ * writes nothing. On the main resource, `status` and `scale`.
  */
 export async function serverSideApply(
   ctx: ResourceContext,
@@ -47,10 +49,17 @@ export async function serverSideApply(
   // Typed before the merge, as structured-merge-diff types the configuration (write-rules.ts);
   // the merged object is then converted back to the Go type.
   const rules = await loadWriteRules();
+  const [ssa] = await loadSsa();
+  // The chain checks the configuration's type before it types its fields (versioncheck.go).
+  if (subresource === 'scale') ssa.checkAppliedType(applied, SCALE_API_VERSION, 'Scale');
+  else ssa.checkAppliedType(applied, apiVersionOf(kind), kind.kind);
+  if (subresource === 'scale') {
+    const scale = await applyScale(ctx, res, kind, namespace, name, applied, query, isDryRun, force);
+    return reply(ctx, res, 200, scale);
+  }
   const write = typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'PatchOptions');
   rules.typeApplyConfiguration(write, applied);
   const scope: UpdateScope = subresource === 'status' ? 'status' : 'main';
-  const [ssa] = await loadSsa();
   const reset = resetFieldsV1(kind, scope);
   const empty = emptyObjectOf(kind);
   const apply = (live: KubeObject | undefined) =>
@@ -88,6 +97,48 @@ export async function serverSideApply(
     const stored = await ctx.objects.create(kind, namespace, created, recorded);
     replyObject(ctx, req, res, 201, kind, stored, query);
   }
+}
+
+/**
+ * An apply to the Scale view (patch.go `applyPatcher` on ScaleREST): the configuration is an
+ * autoscaling/v1 Scale, merged into the live Scale by the Scale's field manager, with conflicts
+ * against the managers that own the object's replicas (scale-ownership.ts); only the replicas
+ * reach the object. The object must exist: a subresource has nothing to create (404).
+ */
+async function applyScale(
+  ctx: ResourceContext,
+  res: ServerResponse,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  name: string,
+  applied: KubeObject,
+  query: Query,
+  isDryRun: boolean,
+  force: boolean,
+): Promise<KubeObject> {
+  if (!kind.scale) throw notFound(kind, name);
+  const rules = await loadWriteRules();
+  const write = typedWrite(ctx, res, rules.SCALE_TARGET, query, 'PatchOptions');
+  rules.typeApplyConfiguration(write, applied);
+  const [ssa, builtin] = await loadSsa();
+  const node = builtin.builtinMergeNode(SCALE_TYPE);
+  const manager = query.get('fieldManager') ?? '';
+  return writeScale(ctx, kind, namespace, name, { dryRun: isDryRun, manager }, (live) => {
+    const result = ssa.applyConfiguration({
+      node,
+      apiVersion: SCALE_API_VERSION,
+      kind: 'Scale',
+      subresource: 'scale',
+      manager,
+      now: new Date(ctx.clock.now()),
+      live,
+      config: applied,
+      force,
+    });
+    const merged = (result.noop ? live : result.object) as KubeObject;
+    rules.convertApplied(write, merged, applied);
+    return merged;
+  });
 }
 
 /**

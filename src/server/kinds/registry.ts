@@ -64,12 +64,20 @@ import {
   validateService,
 } from './validation-core.js';
 
-/** The workloads' `/scale`: autoscaling/v1 Scale reads replicas and the selector from these paths. */
-const REPLICAS_SCALE = {
-  specReplicas: 'spec.replicas',
-  statusReplicas: 'status.replicas',
-  labelSelector: 'spec.selector',
-};
+/**
+ * The workloads' `/scale`: autoscaling/v1 Scale reads replicas and the selector from these paths.
+ * `versions` are the group/versions the kind has had, each with spec.replicas (the registries'
+ * `ReplicasPathMappings`: pkg/registry/apps/{deployment,statefulset,replicaset}/storage/storage.go;
+ * apps/v1beta1 had no ReplicaSet).
+ */
+function replicasScale(versions: string[]): NonNullable<ResourceKind['scale']> {
+  return {
+    specReplicas: 'spec.replicas',
+    statusReplicas: 'status.replicas',
+    labelSelector: 'spec.selector',
+    replicasPathByVersion: Object.fromEntries(versions.map((v) => [v, 'spec.replicas'])),
+  };
+}
 
 /** Workload generation: only spec changes bump it (kube's PrepareForUpdate of the apps strategies). */
 const SPEC_GENERATION = ['spec'];
@@ -221,7 +229,7 @@ export const REGISTRY: ResourceKind[] = [
     validate: validateDeployment,
     validateUpdate: validateSelectorUnchanged,
     columns: deploymentColumns,
-    scale: REPLICAS_SCALE,
+    scale: replicasScale(['apps/v1beta1', 'apps/v1beta2', 'apps/v1']),
   },
   {
     group: 'apps',
@@ -239,7 +247,7 @@ export const REGISTRY: ResourceKind[] = [
     validate: validateReplicaSet,
     validateUpdate: validateSelectorUnchanged,
     columns: replicaSetColumns,
-    scale: REPLICAS_SCALE,
+    scale: replicasScale(['apps/v1beta2', 'apps/v1']),
   },
   {
     group: 'apps',
@@ -257,7 +265,7 @@ export const REGISTRY: ResourceKind[] = [
     validate: validateStatefulSet,
     validateUpdate: validateStatefulSetUpdate,
     columns: statefulSetColumns,
-    scale: REPLICAS_SCALE,
+    scale: replicasScale(['apps/v1beta1', 'apps/v1beta2', 'apps/v1']),
   },
   {
     group: 'apps',

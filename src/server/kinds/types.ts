@@ -97,7 +97,18 @@ export interface ResourceKind {
    * built-in's selector is a LabelSelector object; a custom kind's (`labelSelectorPath`) is the
    * selector's string form, and may be absent ('').
    */
-  scale?: { specReplicas: string; statusReplicas: string; labelSelector: string };
+  scale?: {
+    specReplicas: string;
+    statusReplicas: string;
+    labelSelector: string;
+    /**
+     * The replicas path at every group/version the kind has had (scalehandler.go
+     * `ResourcePathMappings`; null for a version without /scale): field ownership recorded at a
+     * version missing here is dropped by a write through /scale, as upstream drops it. Absent:
+     * the kind's own version only.
+     */
+    replicasPathByVersion?: Readonly<Record<string, string | null>>;
+  };
   /** Set on kinds a CustomResourceDefinition defines; undefined on the built-ins. */
   custom?: CustomKindInfo;
 }

@@ -190,14 +190,7 @@ export function applyConfiguration(
   args: WriteContext & { live: JSONObject | undefined; config: JSONObject; force: boolean },
 ): OwnershipResult {
   const { config } = args;
-  if (args.kind !== undefined && (config.apiVersion !== args.apiVersion || config.kind !== args.kind)) {
-    throw badRequest(`invalid object type: ${gvkString(config)}`);
-  }
-  if (config.apiVersion !== args.apiVersion) {
-    throw badRequest(
-      `Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion ?? '')}, expected: ${args.apiVersion}`,
-    );
-  }
+  checkAppliedType(config, args.apiVersion, args.kind);
   const configMeta = metadataOf(config);
   if (configMeta.managedFields !== undefined && configMeta.managedFields !== null) {
     throw badRequest('metadata.managedFields must be nil');
@@ -237,6 +230,22 @@ export function applyConfiguration(
   const liveEntries = args.live === undefined ? undefined : metadataOf(args.live).managedFields;
   const noop = unchanged && args.live !== undefined && deepEqual(out.managedFields, liveEntries);
   return { ...out, noop };
+}
+
+/**
+ * versioncheck.go `VersionCheckManager.Apply`, the outermost step of the chain: a configuration
+ * of another group, version or kind is a 400 before anything reads its fields. Without `kind`,
+ * only the version is checked (structuredmerge.go's own check).
+ */
+export function checkAppliedType(config: JSONObject, apiVersion: string, kind: string | undefined): void {
+  if (kind !== undefined && (config.apiVersion !== apiVersion || config.kind !== kind)) {
+    throw badRequest(`invalid object type: ${gvkString(config)}`);
+  }
+  if (config.apiVersion !== apiVersion) {
+    throw badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion ?? '')}, expected: ${apiVersion}`,
+    );
+  }
 }
 
 /** lastappliedmanager.go `allowedConflictsFromLastApplied`: undefined when nothing is allowed. */

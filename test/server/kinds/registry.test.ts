@@ -98,6 +98,12 @@ describe('REGISTRY', () => {
       specReplicas: 'spec.replicas',
       statusReplicas: 'status.replicas',
       labelSelector: 'spec.selector',
+      // deployment/storage/storage.go `replicasPathInDeployment`.
+      replicasPathByVersion: {
+        'apps/v1beta1': 'spec.replicas',
+        'apps/v1beta2': 'spec.replicas',
+        'apps/v1': 'spec.replicas',
+      },
     });
   });
 

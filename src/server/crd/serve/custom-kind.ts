@@ -108,6 +108,14 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
   const meta = rec(crd.metadata);
   const storageApiVersion = `${str(spec.group)}/${storageVersion}`;
   const webhook = rec(spec.conversion).strategy === 'Webhook';
+  // customresource_handler.go `getOrCreateServingInfoFor`: every version of the definition, with
+  // its scale subresource's replicas path or null (`replicasPathInCustomResource`).
+  const replicasPathByVersion: Record<string, string | null> = {};
+  for (const v of versions) {
+    const vScale = rec(v.subresources).scale;
+    replicasPathByVersion[`${str(spec.group)}/${str(v.name)}`] =
+      vScale === undefined || vScale === null ? null : dotted(str(rec(vScale).specReplicasPath));
+  }
   return versions
     .filter((v) => v.served === true)
     .map((version): ResourceKind => {
@@ -191,6 +199,7 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
           specReplicas: dotted(str(scale.specReplicasPath)),
           statusReplicas: dotted(str(scale.statusReplicasPath)),
           labelSelector: dotted(str(scale.labelSelectorPath)),
+          replicasPathByVersion,
         };
       }
       return kind;

@@ -2,6 +2,13 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import {
+  ControllerListError,
+  type ControllerName,
+  parseControllerList,
+  type RunningControllers,
+  startControllers,
+} from '../controllers/index.js';
 import { startServer } from '../server/index.js';
 import type { ServerOptions } from '../server/options.js';
 import { ImageRegistry, parseImagesFile, type Simulation, startSimulation } from '../sim/index.js';
@@ -35,6 +42,21 @@ interface ServeFlags {
   etcdCafile?: string;
   etcdCertfile?: string;
   etcdKeyfile?: string;
+  controllers: string;
+}
+
+/**
+ * `--controllers`: the list as kube-controller-manager's flag reads it. The
+ * default is `namespace`, serve's behaviour before the flag existed (the
+ * namespace controller runs inside the server; no garbage collector).
+ */
+function controllerList(text: string): ControllerName[] {
+  try {
+    return parseControllerList(text);
+  } catch (err) {
+    if (err instanceof ControllerListError) throw new CliError(`--controllers: ${err.message}`);
+    throw err;
+  }
 }
 
 async function readFlagFile(flag: string, path: string): Promise<string> {
@@ -197,6 +219,11 @@ export function serveCommand(): Command {
       '--simulate',
       'also run a simulated cluster against the server: deployment and replicaset controllers, scheduler, garbage collector, kubelets',
     )
+    .option(
+      '--controllers <list>',
+      'controllers to run: namespace, garbagecollector (gc), * for both, -name to leave one out; namespace runs inside the server and is always on',
+      'namespace',
+    )
     .option('--no-ui', 'do not serve the live view of the watches at /ui')
     .option('--nodes <n>', 'nodes of the simulated cluster (default 3; needs --simulate)', positiveIntArg)
     .option(
@@ -213,6 +240,7 @@ export function serveCommand(): Command {
         throw new CliError('--sim-images needs --simulate');
       if (flags.simCheckpointDir !== undefined && !flags.simulate)
         throw new CliError('--sim-checkpoint-dir needs --simulate');
+      const controllerNames = controllerList(flags.controllers);
       const registry = flags.simImages ? await simRegistry(flags.simImages) : undefined;
       if (flags.simCheckpointDir) await mkdir(flags.simCheckpointDir, { recursive: true });
       const opts = await serveOptions(flags);
@@ -243,6 +271,26 @@ export function serveCommand(): Command {
         const once = uiUrl.includes('/ui/login?code=') ? ' (this link logs in once)' : '';
         process.stdout.write(`live view${once}: ${uiUrl}\n`);
       }
+      let controllers: RunningControllers | undefined;
+      if (controllerNames.includes('garbagecollector')) {
+        try {
+          // A client like any other, through the kubeconfig, as kube-controller-manager is.
+          controllers = await startControllers({
+            kubeconfig: server.kubeconfigPath ?? opts.kubeconfigOut,
+            controllers: controllerNames,
+            log: (line) => process.stderr.write(`watchmark serve: controllers: ${line}\n`),
+          });
+          await controllers.synced();
+        } catch (err) {
+          await controllers?.close();
+          await server.close();
+          if (tempDir) await rm(tempDir, { recursive: true, force: true });
+          throw new CliError(`--controllers: ${(err as Error).message}`);
+        }
+        process.stdout.write(
+          `controllers running: ${controllerNames.join(', ')} (garbage collector watching ${controllers.gcResources.length} resources)\n`,
+        );
+      }
       let sim: Simulation | undefined;
       if (flags.simulate) {
         // The simulation is a client like any other: it reaches the server through the kubeconfig.
@@ -256,6 +304,7 @@ export function serveCommand(): Command {
             log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),
           });
         } catch (err) {
+          await controllers?.close();
           await server.close();
           if (tempDir) await rm(tempDir, { recursive: true, force: true });
           throw new CliError((err as Error).message);
@@ -271,6 +320,7 @@ export function serveCommand(): Command {
         process.once('SIGINT', stop);
       });
       await sim?.stop();
+      await controllers?.close();
       await server.close();
       if (tempDir) await rm(tempDir, { recursive: true, force: true });
     });

@@ -233,6 +233,37 @@ describe('garbage collector', () => {
     expect((await cms(home).list()).items.map((o) => o.metadata?.name).sort()).toEqual(['local', 'owner']);
   });
 
+  it('a cluster-scoped dependent of a namespaced owner is never collected, and gets an OwnerRefInvalidNamespace event', async () => {
+    const ns = await namespace();
+    const owner = await cms(ns).create(configMap('owner-of-a-node'));
+    const nodes = c.kube.resource('nodes');
+    const node = await nodes.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'gc-invalid', ownerReferences: [refTo(owner)] },
+    });
+    // client-go's event recorder files events about cluster-scoped objects in `default`.
+    await waitFor(
+      c.kube,
+      'events',
+      'default',
+      (m) =>
+        [...m.values()].some(
+          (e) =>
+            e.reason === 'OwnerRefInvalidNamespace' &&
+            (e.involvedObject as KubeObject['metadata'])?.uid === node.metadata?.uid,
+        ),
+      'an OwnerRefInvalidNamespace event about the node',
+    );
+    // A later collection in the same namespace is the barrier.
+    const marker = await cms(ns).create(configMap('marker'));
+    await cms(ns).create(configMap('marked', [refTo(marker)]));
+    await cms(ns).delete('marker');
+    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('marked'), 'the barrier');
+    expect((await nodes.get('gc-invalid')).metadata?.deletionTimestamp).toBeUndefined();
+    await nodes.delete('gc-invalid');
+  });
+
   it('a cluster-scoped owner holds namespaced dependents in any namespace, and takes them when it goes', async () => {
     const ns1 = await namespace();
     const ns2 = await namespace();

@@ -11,11 +11,13 @@
 import { type Comparison, compare, excludeFields } from './compare.js';
 import { type Conflict, ConflictsError, conflictsFromManagers } from './conflict.js';
 import { FieldSet } from './field-set.js';
+import { fieldsV1ToSet, setToFieldsV1 } from './fields-v1.js';
 import { rawEmpty, rawHasAny, rawWithin } from './fields-v1-raw.js';
 import { type VersionedSet, withSet } from './managed-fields.js';
 import { merge } from './merge.js';
 import type { ListNode, MapNode, MergeNode } from './merge-schema.js';
 import { ElementType } from './path-element.js';
+import { reconcileFieldsV1 } from './reconcile.js';
 import { removeItems } from './remove.js';
 import { toFieldSet, toFieldSetLenient } from './to-field-set.js';
 import { deepEqual, resolveNode } from './typed-node.js';
@@ -70,6 +72,19 @@ function updateManagers(
   return cmp;
 }
 
+/**
+ * update.go `reconcileManagedFieldsWithSchemaChanges`, the first step of Update and Apply: each
+ * manager's set in line with the current schema (reconcile.ts). In place; sets read from storage
+ * are only read, and replaced only when they change.
+ */
+function reconcileManagers(managers: ManagerSets, node: MergeNode): void {
+  for (const [manager, vs] of managers) {
+    const reconciled = reconcileFieldsV1(vs.raw ?? setToFieldsV1(vs.set), node);
+    if (reconciled === undefined) continue;
+    managers.set(manager, { set: fieldsV1ToSet(reconciled), apiVersion: vs.apiVersion, applied: vs.applied });
+  }
+}
+
 /** smd `Updater.Update`: `managers` is changed in place. Returns nothing; the object is `next`. */
 export function updaterUpdate(
   live: unknown,
@@ -78,6 +93,7 @@ export function updaterUpdate(
   manager: string,
   opts: UpdaterOptions,
 ): void {
+  reconcileManagers(managers, opts.node);
   const cmp = updateManagers(live, next, managers, manager, true, opts);
   const previous = managers.get(manager)?.set ?? new FieldSet();
   let set = previous.difference(cmp.removed).union(cmp.modified).union(cmp.added);
@@ -100,6 +116,7 @@ export function updaterApply(
   force: boolean,
   opts: UpdaterOptions,
 ): unknown {
+  reconcileManagers(managers, opts.node);
   let next = merge(live, config, opts.node);
   const lastSet = managers.get(manager);
   let set = toFieldSet(config, opts.node);

@@ -5,10 +5,15 @@
  * resourceVersion. Here that is the first page of every list, every
  * streaming list, and every watch that is not the one right after a list:
  * each (re)watch calls them once.
+ *
+ * It also hands on the error of a watch stream that broke (a reset, an
+ * unexpected EOF): the watcher resumes such a watch at once, as client-go
+ * does, without counting it a failure, but a client-node user's `error`
+ * callbacks expect to hear of it.
  */
 
 import type { ListParams, ListWatchSource, WatchParams, WatchStream } from '../client/watch/listwatch.js';
-import type { KubeList } from '../protocol/events.js';
+import type { KubeList, WatchEvent } from '../protocol/events.js';
 
 /** See the file comment. `onConnect` runs before the request is sent. */
 export class ConnectingSource implements ListWatchSource {
@@ -18,6 +23,7 @@ export class ConnectingSource implements ListWatchSource {
   constructor(
     private readonly inner: ListWatchSource,
     private readonly onConnect: () => void,
+    private readonly onBroken: (err: unknown) => void,
   ) {}
 
   get bytesRead(): number {
@@ -42,6 +48,31 @@ export class ConnectingSource implements ListWatchSource {
       this.listed = false;
       this.onConnect();
     }
-    return this.inner.watch(params);
+    return this.inner.watch(params).then((stream) => new ReportingStream(stream, this.onBroken));
+  }
+}
+
+/** A watch stream that reports the error it breaks with (see the file comment); otherwise the stream itself. */
+class ReportingStream implements WatchStream {
+  readonly poll?: () => WatchEvent | undefined;
+  readonly onReadable?: (wake: () => void) => void;
+
+  constructor(
+    private readonly inner: WatchStream,
+    private readonly onBroken: (err: unknown) => void,
+  ) {
+    if (inner.poll) this.poll = inner.poll.bind(inner);
+    if (inner.onReadable) this.onReadable = inner.onReadable.bind(inner);
+  }
+
+  next(): Promise<WatchEvent | undefined> {
+    return this.inner.next().catch((err: unknown) => {
+      this.onBroken(err);
+      throw err;
+    });
+  }
+
+  close(): void {
+    this.inner.close();
   }
 }

@@ -24,6 +24,7 @@ import { Transport, type TransportOptions } from '../client/http/transport.js';
 import { DeferredListWatch } from '../client/watch/deferred-listwatch.js';
 import { HttpListWatch } from '../client/watch/listwatch.js';
 import {
+  type Logger,
   Watcher,
   type WatcherEvent,
   type WatcherFailure,
@@ -63,6 +64,8 @@ interface Run {
   started: Promise<void>;
   markStarted: () => void;
   transport: Transport | undefined;
+  /** The last error reported to `error`, not to report the same one twice. */
+  lastReported?: unknown;
 }
 
 /** See the file comment. */
@@ -185,13 +188,19 @@ export class ListWatch<T extends KubernetesObject = KubernetesObject> {
       return new HttpListWatch(run.transport, parsed.resource, selectors);
     });
     const rv = this.resourceVersion;
-    run.watcher = new Watcher<KubeObject>(new ConnectingSource(source, () => this.callbacks.connect()), {
+    const reporting = new ConnectingSource(
+      source,
+      () => this.callbacks.connect(),
+      (err) => this.report(run, err),
+    );
+    run.watcher = new Watcher<KubeObject>(reporting, {
       initial: 'stream',
       ...this.options,
       // Resuming after stop(): the cache as it was, at its resourceVersion (no list unless 410).
       initialState: rv
         ? { resourceVersion: rv, objects: this.cache.list() as unknown as KubeObject[] }
         : undefined,
+      logger: this.logger(run),
       onError: (err, failure) => this.failed(run, err, failure),
     });
     run.loop = run.watcher.consume((batch) => this.apply(run, batch));
@@ -202,8 +211,33 @@ export class ListWatch<T extends KubernetesObject = KubernetesObject> {
     const next = failure?.next;
     // client-node relists on 410 without an error; so does the drop-in.
     if (next?.action === 'list' && (next.cause === 'expired' || next.cause === 'tooLarge')) return;
+    this.report(run, err);
+  }
+
+  /** Calls the `error` callbacks once per error (a broken stream reaches here twice when the watcher counts it a failure too). */
+  private report(run: Run, err: unknown): void {
+    if (run.watcher.stopped || err === run.lastReported) return;
+    run.lastReported = err;
     this.callbacks.error(withStatusCode(err));
     run.markStarted();
+  }
+
+  /** The watcher's notes go to the user's logger; a stream given up as silent is reported to `error` too. */
+  private logger(run: Run): Logger {
+    const user = this.options.logger;
+    return {
+      debug: user?.debug?.bind(user),
+      info: user?.info?.bind(user),
+      error: user?.error?.bind(user),
+      warn: (fields, msg) => {
+        user?.warn?.(fields, msg);
+        // The watcher's one note with `idleMs` (restart.ts, outcome `idle`): it gave up on a silent stream.
+        const idleMs = (fields as { idleMs?: unknown }).idleMs;
+        if (typeof idleMs === 'number') {
+          this.report(run, new Error(`${msg} (no event or bookmark for ${idleMs} ms)`));
+        }
+      },
+    };
   }
 
   private apply(run: Run, batch: WatcherEvent<KubeObject>[]): void {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { conditionTrue, widgetCrd } from '../helpers/crds.js';
+import { waitUntil } from '../helpers/wait.js';
 import {
   type ControllerCluster,
   configMap,
@@ -144,6 +145,23 @@ describe('garbage collector', () => {
     } finally {
       for (const stop of stops) await stop();
     }
+    expect(c.controllers.gcResources).toContain('gc.example.com/v1/widgets');
+  });
+
+  it('a CustomResourceDefinition deleted takes its monitor with it', async () => {
+    const crds = c.kube.resource('customresourcedefinitions');
+    await crds.create(widgetCrd({ group: 'gone.example.com' }));
+    // The collector's own state: a condition on it, checked as it changes.
+    await waitUntil(
+      () => c.controllers.gcResources.includes('gone.example.com/v1/widgets'),
+      'the monitor to start',
+    );
+    await crds.delete('widgets.gone.example.com');
+    await waitUntil(
+      () => !c.controllers.gcResources.includes('gone.example.com/v1/widgets'),
+      'the monitor to stop',
+    );
+    await c.controllers.synced();
   });
 
   it('Foreground: only dependents with blockOwnerDeletion hold the owner', async () => {

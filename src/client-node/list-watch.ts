@@ -64,6 +64,7 @@ interface Run {
   started: Promise<void>;
   markStarted: () => void;
   transport: Transport | undefined;
+  source: ConnectingSource;
   /** The last error reported to `error`, not to report the same one twice. */
   lastReported?: unknown;
 }
@@ -193,6 +194,7 @@ export class ListWatch<T extends KubernetesObject = KubernetesObject> {
       () => this.callbacks.connect(),
       (err) => this.report(run, err),
     );
+    run.source = reporting;
     run.watcher = new Watcher<KubeObject>(reporting, {
       initial: 'stream',
       ...this.options,
@@ -211,6 +213,8 @@ export class ListWatch<T extends KubernetesObject = KubernetesObject> {
     const next = failure?.next;
     // client-node relists on 410 without an error; so does the drop-in.
     if (next?.action === 'list' && (next.cause === 'expired' || next.cause === 'tooLarge')) return;
+    // A refused streaming list is how the watcher learns the server has none: it lists at once, no error.
+    if (next?.action === 'list' && !next.streaming && run.source.lastWatchStreaming) return;
     this.report(run, err);
   }
 

@@ -105,8 +105,8 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     const collector = gc;
     initialSync = untilSynced(monitors, clock, opts.initialSyncTimeoutMs ?? 30_000, abort.signal).then(
       (synced) => {
-        if (!synced && !abort.signal.aborted)
-          log('garbage collector: not all resource monitors could be synced, proceeding anyways');
+        if (abort.signal.aborted) return;
+        if (!synced) log('garbage collector: not all resource monitors could be synced, proceeding anyways');
         collector.startWorkers();
       },
     );

@@ -36,6 +36,17 @@ async function namespace(): Promise<string> {
 
 const cms = (ns: string) => c.kube.resource('configmaps', ns);
 
+/**
+ * Waits for a collection started now to finish: evidence that the collector
+ * is past what it was told before (what it has not deleted by then, it kept).
+ */
+async function laterCollection(ns: string): Promise<void> {
+  const marker = await cms(ns).create(configMap('marker'));
+  await cms(ns).create(configMap('marked', [refTo(marker)]));
+  await cms(ns).delete('marker');
+  await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('marked'), 'a later collection');
+}
+
 async function dropFinalizers(ns: string, name: string): Promise<void> {
   await cms(ns).patch(name, { metadata: { finalizers: null } }, 'merge');
 }
@@ -273,11 +284,7 @@ describe('garbage collector', () => {
         ),
       'an OwnerRefInvalidNamespace event about the node',
     );
-    // A later collection in the same namespace is the barrier.
-    const marker = await cms(ns).create(configMap('marker'));
-    await cms(ns).create(configMap('marked', [refTo(marker)]));
-    await cms(ns).delete('marker');
-    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('marked'), 'the barrier');
+    await laterCollection(ns);
     expect((await nodes.get('gc-invalid')).metadata?.deletionTimestamp).toBeUndefined();
     await nodes.delete('gc-invalid');
   });
@@ -289,11 +296,8 @@ describe('garbage collector', () => {
     const node = await nodes.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'gc-node' } });
     await cms(ns1).create(configMap('on-node', [refTo(node)]));
     await cms(ns2).create(configMap('on-node', [refTo(node)]));
-    // Dependents of a live owner stay: a later, unrelated collection is the barrier.
-    const marker = await cms(ns1).create(configMap('marker'));
-    await cms(ns1).create(configMap('marked', [refTo(marker)]));
-    await cms(ns1).delete('marker');
-    await waitFor(c.kube, 'configmaps', ns1, (m) => !m.has('marked'), 'the barrier');
+    // Dependents of a live owner stay.
+    await laterCollection(ns1);
     expect((await cms(ns1).get('on-node')).metadata?.ownerReferences?.[0]?.name).toBe('gc-node');
     await nodes.delete('gc-node');
     await waitFor(

@@ -78,6 +78,11 @@ export class KeyQueue {
     if (this.waiting.has(key) && !this.closed) this.hand(key);
   }
 
+  /** Keys waiting to be taken now. */
+  get ready(): number {
+    return this.queue.length;
+  }
+
   /** Keys waiting, plus those being worked on and those due for a retry. */
   get pending(): number {
     return this.queue.length + this.active.size + this.delayed.size;

@@ -207,6 +207,18 @@ describe('garbage collector', () => {
     await waitFor(c.kube, 'configmaps', ns, (m) => m.size === 0, 'free to go');
   });
 
+  it('Foreground: a dependent another live owner keeps loses the reference, and the owner goes', async () => {
+    const ns = await namespace();
+    const keeper = await cms(ns).create(configMap('keeper'));
+    const leaving = await cms(ns).create(configMap('leaving'));
+    await cms(ns).create(configMap('shared', [refTo(keeper), refTo(leaving, { blockOwnerDeletion: true })]));
+    await cms(ns).delete('leaving', { propagationPolicy: 'Foreground' });
+    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('leaving'), 'the leaving owner to go');
+    const shared = await cms(ns).get('shared');
+    expect(shared.metadata?.ownerReferences?.map((r) => r.name)).toEqual(['keeper']);
+    expect(shared.metadata?.deletionTimestamp).toBeUndefined();
+  });
+
   it('a dependent whose owner never existed is deleted', async () => {
     const ns = await namespace();
     const ghost = {

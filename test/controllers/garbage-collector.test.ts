@@ -219,6 +219,27 @@ describe('garbage collector', () => {
     expect(shared.metadata?.deletionTimestamp).toBeUndefined();
   });
 
+  it('Foreground through an ownership cycle finishes: the dependent is unblocked, then deleted in the foreground', async () => {
+    const ns = await namespace();
+    const block = { blockOwnerDeletion: true };
+    const a = await cms(ns).create(configMap('cycle-a'));
+    const b = await cms(ns).create(configMap('cycle-b', [refTo(a, block)]));
+    await cms(ns).patch('cycle-a', { metadata: { ownerReferences: [refTo(b, block)] } }, 'merge');
+    await cms(ns).delete('cycle-a', { propagationPolicy: 'Foreground' });
+    await waitFor(c.kube, 'configmaps', ns, (m) => m.size === 0, 'both ends of the cycle to go');
+  });
+
+  it('a namespace deleted with a foreground deletion pending inside finishes (the namespace controller waits for the collector)', async () => {
+    const ns = await namespace();
+    const owner = await cms(ns).create(configMap('owner', [], ['example.com/hold']));
+    await cms(ns).create(configMap('dep', [refTo(owner, { blockOwnerDeletion: true })]));
+    await cms(ns).delete('owner', { propagationPolicy: 'Foreground' });
+    await c.kube.resource('namespaces').delete(ns);
+    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('dep'), 'the dependent to go');
+    await dropFinalizers(ns, 'owner');
+    await waitFor(c.kube, 'namespaces', undefined, (m) => !m.has(ns), 'the namespace to go');
+  });
+
   it('a dependent whose owner never existed is deleted', async () => {
     const ns = await namespace();
     const ghost = {

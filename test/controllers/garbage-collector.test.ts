@@ -159,6 +159,33 @@ describe('garbage collector', () => {
     expect(c.controllers.gcResources).toContain('gc.example.com/v1/widgets');
   });
 
+  it('Orphan with a custom resource dependent: its reference goes by JSON merge patch (custom kinds take no strategic merge patch)', async () => {
+    const ns = await namespace();
+    const widgets = c.kube.resource('widgets.gc.example.com', ns);
+    // A strategic merge patch of a custom resource is refused with 415, as kube-apiserver refuses it.
+    const probe = await widgets.create({
+      apiVersion: 'gc.example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'probe' },
+      spec: { size: 1 },
+    });
+    await expect(
+      widgets.patch('probe', { metadata: { labels: { a: 'b' } } }, 'strategic'),
+    ).rejects.toMatchObject({ code: 415 });
+    await widgets.delete(probe.metadata?.name ?? '');
+    const owner = await cms(ns).create(configMap('owner'));
+    const other = await cms(ns).create(configMap('other'));
+    await widgets.create({
+      apiVersion: 'gc.example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', ownerReferences: [refTo(owner, { controller: true }), refTo(other)] },
+      spec: { size: 1 },
+    });
+    await cms(ns).delete('owner', { propagationPolicy: 'Orphan' });
+    await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('owner'), 'the owner to go');
+    expect((await widgets.get('w')).metadata?.ownerReferences?.map((r) => r.name)).toEqual(['other']);
+  });
+
   it('a CustomResourceDefinition deleted takes its monitor with it', async () => {
     const crds = c.kube.resource('customresourcedefinitions');
     await crds.create(widgetCrd({ group: 'gone.example.com' }));

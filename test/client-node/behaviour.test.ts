@@ -189,6 +189,25 @@ describe.each(SUBJECTS)('$name informer', (subject) => {
     else expect(rec.log).toEqual(['connect']);
   });
 
+  it('start() while running: the drop-in opens nothing; client-node aborts its own watch and reports that', async () => {
+    const informer = make(f.kc, '/api/v1/namespaces/demo/pods', listPods());
+    const rec = new Recorder(informer);
+    await informer.start();
+    await waitUntil(() => f.server.stats.openWatchers === 1, 'the informer watching');
+    const started = f.server.stats.watchesStarted;
+    await informer.start();
+    await f.createPod('after');
+    await rec.waitFor('add after');
+    await waitUntil(() => f.server.stats.openWatchers === 1, 'one watch open');
+    if (subject.name === 'client-node') {
+      expect(rec.log).toEqual(['connect', 'error The user aborted a request.', 'connect', 'add after']);
+      expect(f.server.stats.watchesStarted).toBe(started + 1);
+    } else {
+      expect(rec.log).toEqual(['connect', 'add after']);
+      expect(f.server.stats.watchesStarted).toBe(started);
+    }
+  });
+
   it('start() after stop() resumes from the last resourceVersion: what changed meanwhile arrives, no list', async () => {
     await f.createPod('kept');
     await f.createPod('gone');

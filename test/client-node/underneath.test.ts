@@ -94,6 +94,8 @@ describe('watchmark underneath client-node API', () => {
     await call(server, 'POST', '/api/v1/namespaces/demo/pods', { body: pod('a') });
     await rec.waitFor('add a');
     await rec.waitFor('connect', 2);
+    // connect is called before the request goes out: wait for the proxy to see it.
+    await proxy.waitFor(() => proxy.requests.length >= 2, 'the resumed watch');
     const resumed = proxy.requests[1];
     expect(resumed.watch).toBe(true);
     expect(query(resumed.path).get('sendInitialEvents')).toBeNull();

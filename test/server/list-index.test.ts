@@ -18,11 +18,16 @@ beforeAll(async () => {
   }
   // Churn the index: bind two pending pods to node-a, delete one of node-a's and one of node-b's.
   for (const name of ['p08', 'p09']) {
-    const r = await call(s, 'PATCH', `/api/v1/namespaces/one/pods/${name}`, {
-      headers: { 'content-type': 'application/json-patch+json' },
-      body: [{ op: 'add', path: '/spec/nodeName', value: 'node-a' }],
+    // A pod's node is set through pods/binding (a spec update may not change it).
+    const r = await call(s, 'POST', `/api/v1/namespaces/one/pods/${name}/binding`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name },
+        target: { kind: 'Node', name: 'node-a' },
+      },
     });
-    expect(r.status, r.text).toBe(200);
+    expect(r.status, r.text).toBe(201);
   }
   for (const name of ['p00', 'p04']) {
     expect((await call(s, 'DELETE', `/api/v1/namespaces/one/pods/${name}`)).status).toBe(200);

@@ -63,6 +63,7 @@ import {
   validateSecretUpdate,
   validateService,
 } from './validation-core.js';
+import { validatePodUpdate } from './validation-pod-update.js';
 
 /**
  * The workloads' `/scale`: autoscaling/v1 Scale reads replicas and the selector from these paths.
@@ -128,6 +129,7 @@ export const REGISTRY: ResourceKind[] = [
     generationFields: [],
     defaults: defaultPod,
     validate: validatePod,
+    validateUpdate: validatePodUpdate,
     columns: podColumns,
   },
   {

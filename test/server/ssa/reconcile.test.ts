@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
+import type { FieldsV1 } from '../../../src/server/ssa/fields-v1.js';
 import { SCALAR, UNTYPED } from '../../../src/server/ssa/merge-schema.js';
 import { reconcileFieldsV1 } from '../../../src/server/ssa/reconcile.js';
 import { installCrd } from '../../helpers/crds.js';
@@ -56,7 +57,7 @@ describe('reconcileFieldsV1', () => {
   });
 
   it('changes nothing where sets already agree, under untyped or unknown fields, or for granular types', () => {
-    for (const raw of [
+    for (const raw of <FieldsV1[]>[
       { 'f:spec': { 'f:items': {}, 'f:labels': {} } },
       { 'f:spec': { 'f:open': { 'f:a': { 'f:b': {} } } } },
       { 'f:spec': { 'f:unknown': { 'f:a': {} } } },

@@ -28,7 +28,9 @@ export async function deleteOptions(req: IncomingMessage, query: Query): Promise
   const policy =
     query.get('propagationPolicy') ??
     body.propagationPolicy ??
-    (body.orphanDependents === true ? 'Orphan' : undefined);
+    // The deprecated bool is an explicit choice either way: false takes both garbage collector
+    // finalizers off, as Background does (store.go `shouldOrphanDependents`/`shouldDeleteDependents`).
+    (body.orphanDependents === true ? 'Orphan' : body.orphanDependents === false ? 'Background' : undefined);
   if (policy !== undefined && policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
     throw StatusError.of(
       'BadRequest',

@@ -42,24 +42,42 @@ export function checkPreconditions(
 
 /**
  * The finalizers `current` holds once deleted with `policy`, and whether the
- * delete only marks it. A Namespace is always marked: the namespace REST
- * storage turns it Terminating instead of removing it
- * (pkg/registry/core/namespace/storage/storage.go, `REST.Delete`).
+ * delete only marks it. The garbage collector's two finalizers follow
+ * kube-apiserver's generic store (staging/src/k8s.io/apiserver/pkg/registry/
+ * generic/registry/store.go `deletionFinalizersForGarbageCollection`, with
+ * `shouldOrphanDependents` and `shouldDeleteDependents`): both are taken off,
+ * then the one the policy asks for goes back on, after the others. A delete
+ * that names no policy keeps whichever the object holds (orphan first); an
+ * explicit one replaces it, so Orphan on an object in foreground deletion
+ * leaves only `orphan`, and Background takes both off. An unchanged set keeps
+ * its order. A Namespace is always marked: the namespace REST storage turns
+ * it Terminating instead of removing it (pkg/registry/core/namespace/storage/
+ * storage.go, `REST.Delete`).
  */
 export function deletionFinalizers(
   kind: ResourceKind,
   current: KubeObject,
   policy: 'Orphan' | 'Background' | 'Foreground' | undefined,
 ): { finalizers: string[]; marks: boolean } {
-  const finalizers = [...(metaOf(current).finalizers ?? [])];
-  if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
-  if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) {
-    finalizers.push('foregroundDeletion');
-  }
+  const held = metaOf(current).finalizers ?? [];
+  const orphan =
+    policy === undefined
+      ? held.find((f) => f === ORPHAN || f === FOREGROUND) === ORPHAN
+      : policy === 'Orphan';
+  const foreground = policy === undefined ? held.includes(FOREGROUND) : policy === 'Foreground';
+  const next = held.filter((f) => f !== ORPHAN && f !== FOREGROUND);
+  if (orphan) next.push(ORPHAN);
+  if (foreground) next.push(FOREGROUND);
+  const unchanged = next.length === held.length && next.every((f) => held.includes(f));
+  const finalizers = unchanged ? [...held] : next;
   const firstOfMarkingKind =
     kind.markDeleted !== undefined && metaOf(current).deletionTimestamp === undefined;
   return { finalizers, marks: finalizers.length > 0 || isNamespace(kind) || firstOfMarkingKind };
 }
+
+/** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */
+const ORPHAN = 'orphan';
+const FOREGROUND = 'foregroundDeletion';
 
 /**
  * `current` marked for deletion at `now`, holding `finalizers`. A Namespace
@@ -80,6 +98,7 @@ export function markedForDeletion(
     // A kind whose REST storage marks the first delete itself (a CustomResourceDefinition)
     // sets only the deletionTimestamp and what its rule adds.
     if (finalizers.length > 0) nm.finalizers = finalizers;
+    else delete nm.finalizers;
     if (firstMark) kind.markDeleted(next, nm.deletionTimestamp);
     return next;
   }
@@ -87,6 +106,7 @@ export function markedForDeletion(
   // namespace storage sets only the deletionTimestamp.
   if (!isNamespace(kind)) nm.deletionGracePeriodSeconds = 0;
   if (finalizers.length > 0) nm.finalizers = finalizers;
+  else delete nm.finalizers;
   if (isNamespace(kind)) {
     next.status = { ...(next.status as object), phase: 'Terminating' };
     // The namespace strategy gives every namespace this finalizer at create, and upstream its

@@ -4,7 +4,7 @@ import { StatusError } from '../../protocol/status.js';
 import { findByPlural } from '../kinds/registry.js';
 import { allocate, keepAllocated } from '../kinds/service-alloc.js';
 import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
-import { formatInvalidMessage } from '../kinds/validation.js';
+import { formatInvalidMessage, invalid } from '../kinds/validation.js';
 import type { ServerStats } from '../stats/stats.js';
 import { decodeStored } from '../watchcache/cacher.js';
 import { type Encoded, encodeObject, rememberAnswerText } from './answer-text.js';
@@ -358,6 +358,7 @@ export class ObjectStorage {
 
   private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
     const errors = [
+      ...(old ? immutableMeta(obj, old) : []),
       ...(kind.validate?.(obj, old) ?? []),
       ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : []),
     ];
@@ -386,4 +387,14 @@ export class ObjectStorage {
     this.onEncoded?.(kind, encoded.value);
     return encoded;
   }
+}
+
+/**
+ * What every kind's update validation refuses first: another uid
+ * (rest.BeforeUpdate's validateCommonFields, apimachinery/pkg/api/validation/objectmeta.go
+ * `ValidateObjectMetaUpdate` → `ValidateImmutableField`).
+ */
+function immutableMeta(obj: KubeObject, old: KubeObject): FieldError[] {
+  const uid = obj.metadata?.uid;
+  return uid !== old.metadata?.uid ? [invalid('metadata.uid', uid, 'field is immutable')] : [];
 }

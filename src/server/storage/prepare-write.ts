@@ -28,6 +28,7 @@ export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number):
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
+  dropEmptyCollections(meta);
   // metadata.managedFields stay: the write's field manager decides them (recordOwnership).
   if (kind.generationFields.length > 0 || kind.custom) meta.generation = 1;
   else delete meta.generation;
@@ -67,7 +68,10 @@ export function prepareUpdate(
   meta.name = cur.name;
   if (kind.namespaced) meta.namespace = cur.namespace;
   else delete meta.namespace;
-  meta.uid = cur.uid;
+  // rest.BeforeUpdate (staging/src/k8s.io/apiserver/pkg/registry/rest/update.go): an update
+  // without a uid keeps the old one; one with another uid is refused by validateCommonFields
+  // (object-storage.ts `validate`, ValidateObjectMetaUpdate: "field is immutable").
+  if (!meta.uid) meta.uid = cur.uid;
   meta.creationTimestamp = cur.creationTimestamp;
   meta.resourceVersion = cur.resourceVersion;
   if (cur.deletionTimestamp) {
@@ -79,6 +83,7 @@ export function prepareUpdate(
   }
   // metadata.managedFields stay as sent: the write's field manager decides them (recordOwnership).
   delete meta.selfLink;
+  dropEmptyCollections(meta);
   // A pod's binding (pods/binding) is written straight to storage by BindingREST
   // (pkg/registry/core/pod/storage/storage.go `setPodHostAndAnnotations`): its change, the node,
   // annotations and the PodScheduled condition, is the whole write, status included.
@@ -223,4 +228,24 @@ export async function recordOwnership(
     return next;
   }
   return fieldManagerHook(kind, live, next, scope, writer.manager, now, sentSpec);
+}
+
+/**
+ * ObjectMeta's lists and maps are `omitempty` (k8s.io/apimachinery/pkg/apis/meta/v1/types.go):
+ * kube-apiserver decodes a body into the Go type and encodes it again, so an empty `labels`,
+ * `annotations`, `ownerReferences` or `finalizers` is never stored or answered. Custom
+ * resources go the same way: apiextensions-apiserver round-trips their metadata through
+ * ObjectMeta (pkg/apiserver/schema/objectmeta/coerce.go `Coerce`). Dropped before the field
+ * manager runs, so no manager owns a field that is not there.
+ */
+function dropEmptyCollections(meta: NonNullable<KubeObject['metadata']>): void {
+  const m = meta as Record<string, unknown>;
+  for (const field of ['labels', 'annotations', 'ownerReferences', 'finalizers']) {
+    const v = m[field];
+    if (
+      v === null ||
+      (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v as object).length === 0)
+    )
+      delete m[field];
+  }
 }

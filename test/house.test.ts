@@ -24,7 +24,14 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The entry points bench/ may import, relative to the repository root. */
-const BENCH_MAY_IMPORT = ['src/index.ts', 'src/server/index.ts', 'src/sim/index.ts', 'src/process/index.ts'];
+const BENCH_MAY_IMPORT = [
+  'src/index.ts',
+  'src/server/index.ts',
+  'src/sim/index.ts',
+  'src/testing/index.ts',
+  'src/client-node/index.ts',
+  'src/process/index.ts',
+];
 
 function tsFilesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })

@@ -1,0 +1,13 @@
+/**
+ * `watchmark/testing`: a real Kubernetes API per test or per file, in
+ * milliseconds. See README.md and docs/testing.md.
+ */
+export { type TestCluster, type TestClusterOptions, testCluster } from './cluster.js';
+export { DEFAULT_TEST_CONTROLLERS } from './controllers.js';
+export {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  type WaitForDeletionOptions,
+  type WaitForOptions,
+  type WaitTarget,
+  WaitTimeoutError,
+} from './wait.js';

@@ -1,7 +1,14 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Command } from 'commander';
+import { KubeClient } from '../client/client.js';
+import { ManifestError } from '../client/kubectl/manifest.js';
+import {
+  createObjects,
+  installCustomResourceDefinitions,
+  readManifestSources,
+} from '../client/kubectl/sources.js';
 import {
   ControllerListError,
   type ControllerName,
@@ -9,9 +16,11 @@ import {
   type RunningControllers,
   startControllers,
 } from '../controllers/index.js';
+import type { KubeObject } from '../protocol/events.js';
 import { startServer } from '../server/index.js';
 import type { ServerOptions } from '../server/options.js';
-import { ImageRegistry, parseImagesFile, type Simulation, startSimulation } from '../sim/index.js';
+import { writeKubeconfig } from '../server/pki/kubeconfig.js';
+import { ImageRegistry, parseImagesFile, startSimulation } from '../sim/index.js';
 import { CliError, durationArg, portArg, positiveIntArg } from './errors.js';
 
 interface ServeFlags {
@@ -43,6 +52,8 @@ interface ServeFlags {
   etcdCertfile?: string;
   etcdKeyfile?: string;
   controllers: string;
+  crds?: string[];
+  objects?: string[];
 }
 
 /**
@@ -234,6 +245,16 @@ export function serveCommand(): Command {
       '--sim-checkpoint-dir <dir>',
       "checkpoint the simulated controllers' informers in DIR and resume from it on restart (needs --simulate)",
     )
+    .option(
+      '--crds <path>',
+      'CustomResourceDefinitions to install before ready: a file or a folder of *.yaml, *.yml, *.json (read as kubectl apply -f DIR -R); repeatable',
+      collectPaths,
+    )
+    .option(
+      '--objects <path>',
+      'objects to create before ready (after --crds; Namespaces first): a file or a folder; repeatable',
+      collectPaths,
+    )
     .action(async (flags: ServeFlags) => {
       if (flags.nodes !== undefined && !flags.simulate) throw new CliError('--nodes needs --simulate');
       if (flags.simImages !== undefined && !flags.simulate)
@@ -242,20 +263,25 @@ export function serveCommand(): Command {
         throw new CliError('--sim-checkpoint-dir needs --simulate');
       const controllerNames = controllerList(flags.controllers);
       const registry = flags.simImages ? await simRegistry(flags.simImages) : undefined;
+      // Read before anything listens: a bad file is one line and a non-zero exit.
+      const crds = await readSources('--crds', flags.crds ?? []);
+      const seeds = await readSources('--objects', flags.objects ?? []);
       if (flags.simCheckpointDir) await mkdir(flags.simCheckpointDir, { recursive: true });
       const opts = await serveOptions(flags);
-      let tempDir: string | undefined;
-      if (flags.kubeconfigOut) {
-        opts.kubeconfigOut = flags.kubeconfigOut;
-      } else {
-        tempDir = await mkdtemp(join(tmpdir(), 'watchmark-'));
-        opts.kubeconfigOut = join(tempDir, 'kubeconfig');
-      }
+      // The server's own kubeconfig goes to a private file that the controllers, the seeding and
+      // the simulation use; --kubeconfig-out is written only once all of them are ready, so a
+      // script may wait for that file instead of reading stdout.
+      const tempDir = await mkdtemp(join(tmpdir(), 'watchmark-'));
+      opts.kubeconfigOut = join(tempDir, 'kubeconfig');
+      const cleanup: Array<() => Promise<unknown>> = [() => rm(tempDir, { recursive: true, force: true })];
+      const stop = async () => {
+        for (const c of cleanup.splice(0).reverse()) await c();
+      };
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
         server = await startServer(opts);
       } catch (err) {
-        if (tempDir) await rm(tempDir, { recursive: true, force: true });
+        await stop();
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE')
           throw new CliError(`cannot listen on ${flags.bindAddress}:${flags.port}: address in use`);
@@ -263,65 +289,137 @@ export function serveCommand(): Command {
           throw new CliError(`cannot listen on ${flags.bindAddress}: address not available`);
         throw new CliError((err as Error).message);
       }
-      process.stdout.write(
-        `watchmark API server ready at ${server.url} (kubeconfig: ${server.kubeconfigPath})\n`,
-      );
+      cleanup.push(() => server.close());
+      const kubeconfig = opts.kubeconfigOut;
+      const later: string[] = [];
+      try {
+        if (crds.length > 0 || seeds.length > 0) {
+          later.push(...(await seed(kubeconfig, crds, seeds)));
+        }
+        if (controllerNames.includes('garbagecollector')) {
+          const controllers = await runControllers(kubeconfig, controllerNames, cleanup);
+          later.push(
+            `controllers running: ${controllerNames.join(', ')} (garbage collector watching ${controllers.gcResources.length} resources)`,
+          );
+        }
+        if (flags.simulate) {
+          // The simulation is a client like any other: it reaches the server through the kubeconfig.
+          const sim = await startSimulation({
+            kubeconfig,
+            nodes: flags.nodes,
+            registry,
+            checkpointDir: flags.simCheckpointDir,
+            log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),
+          }).catch((err: unknown) => {
+            throw new CliError((err as Error).message);
+          });
+          cleanup.push(() => sim.stop());
+          const nodes = sim.nodes;
+          later.push(
+            `simulated cluster ready: ${nodes.length} node${nodes.length === 1 ? '' : 's'} (${nodes[0]}..${nodes[nodes.length - 1]})`,
+          );
+        }
+        if (flags.kubeconfigOut) await publishKubeconfig(flags.kubeconfigOut, server.kubeconfig);
+      } catch (err) {
+        await stop();
+        throw err;
+      }
+      const shown = flags.kubeconfigOut ?? kubeconfig;
+      process.stdout.write(`watchmark API server ready at ${server.url} (kubeconfig: ${shown})\n`);
       const uiUrl = server.uiLoginUrl();
       if (uiUrl) {
         const once = uiUrl.includes('/ui/login?code=') ? ' (this link logs in once)' : '';
         process.stdout.write(`live view${once}: ${uiUrl}\n`);
       }
-      let controllers: RunningControllers | undefined;
-      if (controllerNames.includes('garbagecollector')) {
-        try {
-          // A client like any other, through the kubeconfig, as kube-controller-manager is.
-          controllers = await startControllers({
-            kubeconfig: server.kubeconfigPath ?? opts.kubeconfigOut,
-            controllers: controllerNames,
-            log: (line) => process.stderr.write(`watchmark serve: controllers: ${line}\n`),
-          });
-          await controllers.synced();
-        } catch (err) {
-          await controllers?.close();
-          await server.close();
-          if (tempDir) await rm(tempDir, { recursive: true, force: true });
-          throw new CliError(`--controllers: ${(err as Error).message}`);
-        }
-        process.stdout.write(
-          `controllers running: ${controllerNames.join(', ')} (garbage collector watching ${controllers.gcResources.length} resources)\n`,
-        );
-      }
-      let sim: Simulation | undefined;
-      if (flags.simulate) {
-        // The simulation is a client like any other: it reaches the server through the kubeconfig.
-        try {
-          sim = await startSimulation({
-            // Always set: the action points kubeconfigOut at a file (its own temp one by default).
-            kubeconfig: server.kubeconfigPath ?? opts.kubeconfigOut,
-            nodes: flags.nodes,
-            registry,
-            checkpointDir: flags.simCheckpointDir,
-            log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),
-          });
-        } catch (err) {
-          await controllers?.close();
-          await server.close();
-          if (tempDir) await rm(tempDir, { recursive: true, force: true });
-          throw new CliError((err as Error).message);
-        }
-        const nodes = sim.nodes;
-        process.stdout.write(
-          `simulated cluster ready: ${nodes.length} node${nodes.length === 1 ? '' : 's'} (${nodes[0]}..${nodes[nodes.length - 1]})\n`,
-        );
-      }
+      for (const line of later) process.stdout.write(`${line}\n`);
       await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
+        const done = () => resolve();
+        process.once('SIGTERM', done);
+        process.once('SIGINT', done);
       });
-      await sim?.stop();
-      await controllers?.close();
-      await server.close();
-      if (tempDir) await rm(tempDir, { recursive: true, force: true });
+      await stop();
     });
+}
+
+/** commander's collector for a repeatable path flag. */
+function collectPaths(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The manifests of `--crds` or `--objects`, read before the server starts. */
+async function readSources(flag: string, paths: string[]): Promise<KubeObject[]> {
+  try {
+    return await readManifestSources(paths);
+  } catch (err) {
+    if (err instanceof ManifestError) throw new CliError(`${flag} ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * Installs the definitions (waiting until each is Established and served), then
+ * creates the objects; returns the lines that say so.
+ */
+async function seed(kubeconfig: string, crds: KubeObject[], objects: KubeObject[]): Promise<string[]> {
+  const kube = await KubeClient.load({ kubeconfig, qps: 0 });
+  const lines: string[] = [];
+  try {
+    if (crds.length > 0) {
+      try {
+        await installCustomResourceDefinitions(kube, crds);
+      } catch (err) {
+        throw new CliError(`--crds: ${(err as Error).message}`);
+      }
+      const names = crds.map((c) => c.metadata?.name).join(', ');
+      lines.push(`custom resource definitions established: ${names}`);
+    }
+    if (objects.length > 0) {
+      try {
+        await createObjects(kube, objects);
+      } catch (err) {
+        throw new CliError(`--objects: ${(err as Error).message}`);
+      }
+      lines.push(`objects created: ${objects.length}`);
+    }
+  } finally {
+    await kube.close();
+  }
+  return lines;
+}
+
+/** The controllers of `--controllers`, a client like any other (as kube-controller-manager is), synced. */
+async function runControllers(
+  kubeconfig: string,
+  names: ControllerName[],
+  cleanup: Array<() => Promise<unknown>>,
+): Promise<RunningControllers> {
+  let controllers: RunningControllers | undefined;
+  try {
+    controllers = await startControllers({
+      kubeconfig,
+      controllers: names,
+      log: (line) => process.stderr.write(`watchmark serve: controllers: ${line}\n`),
+    });
+    const running = controllers;
+    cleanup.push(() => running.close());
+    await controllers.synced();
+    return controllers;
+  } catch (err) {
+    throw new CliError(`--controllers: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Writes `--kubeconfig-out` whole or not at all (a sibling file renamed over it), so a
+ * script polling for the file never reads half of it.
+ */
+async function publishKubeconfig(path: string, text: string): Promise<void> {
+  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  try {
+    await writeKubeconfig(partial, text);
+    await rename(partial, path);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw new CliError(`--kubeconfig-out ${path}: ${(err as Error).message}`);
+  }
 }

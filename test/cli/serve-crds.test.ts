@@ -150,7 +150,7 @@ describe('watchmark serve --crds --objects', () => {
         return ['--crds', join(dir, 'crds')];
       },
       line: (dir) =>
-        new RegExp(`^error: --crds ${escape(join(dir, 'crds', 'b.yaml'))}: invalid YAML: line 2: .*metadata`),
+        new RegExp(`^error: --crds ${escapeRegExp(join(dir, 'crds', 'b.yaml'))}: invalid YAML: line 2: .*metadata`),
     },
     {
       name: 'a --crds file holding another kind',
@@ -173,7 +173,7 @@ describe('watchmark serve --crds --objects', () => {
       },
       line: (dir) =>
         new RegExp(
-          `^error: --crds: ${escape(join(dir, 'widgets.yaml'))}: customresourcedefinition/widgets.example.com: CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: .*spec.versions: Invalid value: .*: must have exactly one version marked as storage version`,
+          `^error: --crds: ${escapeRegExp(join(dir, 'widgets.yaml'))}: customresourcedefinition/widgets.example.com: CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: .*spec.versions: Invalid value: .*: must have exactly one version marked as storage version`,
         ),
     },
     {
@@ -222,6 +222,6 @@ describe('watchmark serve --crds --objects', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

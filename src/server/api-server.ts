@@ -3,12 +3,16 @@ import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js'
 import { failureStatus, StatusError } from '../protocol/status.js';
 import { CrdController } from './crd/serve/controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
+import { requestAttributes } from './faults/request-attributes.js';
+import { recordAnswer } from './faults/request-recorder.js';
+import { Faults, type ServerFaults } from './faults/server-faults.js';
 import { handleResource, type ResourceContext } from './handlers/resource-handler.js';
 import type { WatchSettings } from './handlers/watch.js';
 import { Authenticator, generateToken, parseTokenFile, type UserInfo } from './http/auth.js';
 import type { HealthEndpoints } from './http/health.js';
 import { sendStatus, toStatus } from './http/http-io.js';
 import { listen } from './http/listen.js';
+import { queryFlag } from './http/query-flag.js';
 import { parseResourcePath, splitRequestTarget } from './http/request-info.js';
 import { KindTable } from './kinds/kind-table.js';
 import { REGISTRY } from './kinds/registry.js';
@@ -21,11 +25,22 @@ import { newStats, type ServerStats } from './stats/stats.js';
 import { NamespaceLifecycle } from './storage/namespace-lifecycle.js';
 import { ObjectStorage } from './storage/object-storage.js';
 import { Compactor } from './storage/stores/compaction.js';
-import { MemoryStore } from './storage/stores/memory.js';
+import { MemoryStore, type MemoryStoreSnapshot } from './storage/stores/memory.js';
 import type { Store } from './storage/stores/types.js';
 import type { LiveUi } from './ui/live-ui.js';
 import { Cacher } from './watchcache/cacher.js';
 import { WatchWriter } from './watchcache/watch-sink.js';
+
+/**
+ * The whole state of a server over the memory store, from {@link RunningServer.snapshot}:
+ * plain data (it survives `JSON.stringify` and `JSON.parse`), never changed by later writes.
+ */
+export interface ServerSnapshot {
+  format: 'watchmark.server-snapshot/v1';
+  /** The store's revision: the next write after a restore gets revision + 1. */
+  revision: number;
+  store: MemoryStoreSnapshot;
+}
 
 /** A running API server. */
 export interface RunningServer {
@@ -49,6 +64,20 @@ export interface RunningServer {
   compact(): Promise<number>;
   /** Cuts every open watch stream mid-flight. Returns how many. */
   dropWatches(): number;
+  /** Fault injection: failing requests, stalling watches, pausing the server. */
+  readonly faults: ServerFaults;
+  /**
+   * The whole state (every object, resourceVersions and history included); memory store
+   * only: over etcd it throws (take an etcd snapshot instead).
+   */
+  snapshot(): Promise<ServerSnapshot>;
+  /**
+   * Puts the state of `snapshot` back, as a kube-apiserver restarted over a restored etcd:
+   * the same URL and credentials; every open watch ends; the watch caches, the custom
+   * resources served and the namespaces are those of the snapshot; the next write gets the
+   * snapshot's revision + 1. Memory store only.
+   */
+  restore(snapshot: ServerSnapshot): Promise<void>;
   /**
    * A link that opens the live view at `/ui` once (a single-use login code
    * for this server), or undefined when the server runs without `ui`.
@@ -135,8 +164,11 @@ class ApiServer implements RunningServer {
   private uiModule: typeof import('./ui/live-ui.js') | undefined;
   private http: Server | undefined;
   private compactionTimer: TimerHandle | undefined;
-  private readonly compactor: Compactor;
+  private compactor: Compactor;
   private readonly background = new Set<Promise<void>>();
+  /** Requests being routed now (a watch until its stream starts): a restore waits for them. */
+  private readonly inFlight = new Set<Promise<void>>();
+  readonly faults: Faults;
   private closing = false;
   /** Terminating namespaces that still hold objects with finalizers. */
   private readonly terminatingNamespaces = new Set<string>();
@@ -206,7 +238,14 @@ class ApiServer implements RunningServer {
         this.stats.responseBytesWritten += bytes;
       },
     };
+    this.faults = new Faults({
+      clock: this.clock,
+      watches: this.ctx.watchWriter,
+      dropWatches: () => this.dropWatches(),
+      compact: () => this.compact(),
+    });
     this.nonResource = {
+      faults: this.faults,
       stats: this.stats,
       store: this.store,
       cacher: this.cacher,
@@ -304,9 +343,59 @@ class ApiServer implements RunningServer {
     return n;
   }
 
+  async snapshot(): Promise<ServerSnapshot> {
+    const store = this.memoryStore('snapshot');
+    const snap = store.snapshot();
+    return { format: 'watchmark.server-snapshot/v1', revision: snap.revision, store: snap };
+  }
+
+  /**
+   * New requests wait at the door while the state is swapped; those under way finish first, as
+   * a graceful shutdown lets them. Then the store takes the snapshot, and everything kept
+   * beside it starts over from the store as at a start (`start()`): the watch caches (ending
+   * every watch), the served custom resources (the definitions controller resyncs after the
+   * fill), the system namespaces and the terminating namespaces' cleanup.
+   */
+  async restore(snapshot: ServerSnapshot): Promise<void> {
+    const store = this.memoryStore('restore');
+    if (snapshot?.format !== 'watchmark.server-snapshot/v1') {
+      throw new Error(
+        `restore() takes what snapshot() returned (format ${JSON.stringify(snapshot?.format)})`,
+      );
+    }
+    if (this.closing) throw new Error('restore(): the server is closed');
+    this.faults.gate.close();
+    try {
+      await Promise.allSettled([...this.inFlight]);
+      await this.crds.idle();
+      await Promise.allSettled([...this.background]);
+      store.restore(snapshot.store);
+      this.terminatingNamespaces.clear();
+      // The compaction loop's target is a revision of the old history.
+      this.compactor = new Compactor(this.store);
+      this.crds.forgetWrites();
+      await this.cacher.reload();
+      await this.crds.idle();
+      if (this.opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
+      for (const name of await this.namespaces.terminating()) this.finalizeNamespace(name);
+    } finally {
+      this.faults.gate.open();
+    }
+  }
+
+  private memoryStore(what: string): MemoryStore {
+    if (!(this.store instanceof MemoryStore)) {
+      throw new Error(
+        `${what}() works over the memory store only; this server serves the ${this.store.name} store (use etcdctl snapshot save/restore there)`,
+      );
+    }
+    return this.store;
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.faults.dispose();
     this.compactionTimer?.cancel();
     this.ui?.close();
     for (const cache of this.cacher.all()) for (const w of cache.watchers.all()) w.close('shutdown');
@@ -384,7 +473,19 @@ class ApiServer implements RunningServer {
     res.on('finish', () => {
       if (res.statusCode >= 400) this.stats.requestErrors++;
     });
-    this.route(req, res).catch((err: unknown) => {
+    const arrived = this.opts.onRequest ? this.clock.now() : 0;
+    // A paused (or restoring) server answers nothing, health checks included.
+    if (this.faults.gate.closed) {
+      this.faults.gate.pass(() => {
+        if (!req.socket.destroyed) this.serve(req, res, arrived);
+      });
+      return;
+    }
+    this.serve(req, res, arrived);
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse, arrived: number): void {
+    const routed = this.route(req, res, arrived).catch((err: unknown) => {
       const status = toStatus(err);
       if (status.code >= 500) (this.opts.log ?? (() => {}))(`${req.method} ${req.url}: ${status.message}`);
       if (res.headersSent) {
@@ -393,9 +494,11 @@ class ApiServer implements RunningServer {
       }
       this.stats.responseBytesWritten += sendStatus(res, status);
     });
+    this.inFlight.add(routed);
+    void routed.finally(() => this.inFlight.delete(routed));
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async route(req: IncomingMessage, res: ServerResponse, arrived: number): Promise<void> {
     // The raw target, never `new URL()`: URL parsing resolves dot segments and
     // would route `.../configmaps/..` to the namespace (see request-info.ts).
     const { segments, path, query } = splitRequestTarget(req.url ?? '/');
@@ -406,6 +509,22 @@ class ApiServer implements RunningServer {
     }
     const method = req.method ?? 'GET';
     const info = parseResourcePath(segments, (g, v, p) => this.kinds.findByPlural(g, v, p));
+    if (info && (this.opts.onRequest || this.faults.rules.active)) {
+      const attrs = requestAttributes(req, info, query, arrived);
+      if (this.opts.onRequest) {
+        // As the handler decides (resource-handler.ts): only a GET streams.
+        const streaming =
+          method === 'GET' &&
+          (info.watchPath || (info.subresource === undefined && queryFlag(query.get('watch')) === true));
+        recordAnswer(res, attrs, streaming, this.opts.onRequest);
+      }
+      // A failed request is answered before its body is read: nothing is looked up or written.
+      const fault = this.faults.rules.take(attrs);
+      if (fault) {
+        this.stats.responseBytesWritten += sendStatus(res, fault);
+        return;
+      }
+    }
     if (info && this.ui) {
       // Per request, so the UI can put this client's watch on its lane (user agent, address, selectors).
       const ctx = { ...this.ctx, observeWatch: this.ui.observeWatch(req, info, query) };
@@ -414,7 +533,7 @@ class ApiServer implements RunningServer {
     }
     if (info) return handleResource(this.ctx, req, res, info, query);
     if (path.startsWith('/debug/watchmark/'))
-      return serveDebug(this.nonResource, method, path.slice('/debug/watchmark/'.length), res);
+      return serveDebug(this.nonResource, req, path.slice('/debug/watchmark/'.length), res);
     if (method !== 'GET' && method !== 'HEAD') {
       throw StatusError.of(
         'MethodNotAllowed',

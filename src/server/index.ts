@@ -1,7 +1,10 @@
 /** The watchmark API server as a library: `import { startServer } from 'watchmark/server'`. */
 import type { EtcdStore, EtcdStoreOptions } from './storage/stores/etcd.js';
 
-export { type RunningServer, startServer } from './api-server.js';
+export { type RunningServer, type ServerSnapshot, startServer } from './api-server.js';
+export type { FailRule, FaultHandle } from './faults/fail-rules.js';
+export type { RequestRecord, RequestVerb } from './faults/request-attributes.js';
+export type { ServerFaults } from './faults/server-faults.js';
 export { DEFAULTS, type ServerOptions } from './options.js';
 export { buildKubeconfig, type KubeconfigOptions } from './pki/kubeconfig.js';
 export type { ServerStats } from './stats/stats.js';
@@ -13,7 +16,7 @@ export {
   findEtcdBinary,
   startEtcdCluster,
 } from './storage/stores/etcd-launcher.js';
-export { MemoryStore } from './storage/stores/memory.js';
+export { MemoryStore, type MemoryStoreSnapshot } from './storage/stores/memory.js';
 export { type Store, StoreError, type StoreEvent, type StoreKV } from './storage/stores/types.js';
 
 /**

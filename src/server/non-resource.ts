@@ -7,8 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
+import type { FailRule } from './faults/fail-rules.js';
+import type { Faults } from './faults/server-faults.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
-import { sendJson } from './http/http-io.js';
+import { parseJsonBody, readBody, sendJson } from './http/http-io.js';
 import { negotiateDiscovery } from './http/media-types.js';
 import type { KindTable } from './kinds/kind-table.js';
 import {
@@ -34,6 +36,7 @@ export interface NonResourceContext {
   kinds: KindTable;
   compact(): Promise<number>;
   dropWatches(): number;
+  faults: Faults;
 }
 
 /**
@@ -211,13 +214,18 @@ export async function serveNonResource(
   throw StatusError.of('NotFound', 'the server could not find the requested resource', {});
 }
 
-/** `/debug/watchmark/<action>`: `stats` (GET), `compact` and `drop-watches` (POST). */
+/**
+ * `/debug/watchmark/<action>`: `stats` (GET), `compact` and `drop-watches` (POST), and the
+ * faults under `faults/` (see {@link serveFaults}).
+ */
 export async function serveDebug(
   ctx: NonResourceContext,
-  method: string,
+  req: IncomingMessage,
   action: string,
   res: ServerResponse,
 ): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (action === 'faults' || action.startsWith('faults/')) return serveFaults(ctx, req, action.slice(7), res);
   if (action === 'stats') {
     if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'stats answers GET');
     return reply(ctx, res, 200, {
@@ -237,7 +245,80 @@ export async function serveDebug(
   }
   throw StatusError.of(
     'NotFound',
-    `unknown debug action ${JSON.stringify(action)}: use stats, compact or drop-watches`,
+    `unknown debug action ${JSON.stringify(action)}: use stats, compact, drop-watches or faults/...`,
     {},
   );
+}
+
+/** A JSON object body of a debug POST (an empty body is `{}`). */
+async function jsonObjectBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const raw = await readBody(req, 64 * 1024);
+  if (raw.length === 0) return {};
+  const body = parseJsonBody(raw);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw StatusError.of('BadRequest', 'the body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/**
+ * The faults over HTTP, for tests in any language: `GET faults` shows the state; POST
+ * `faults/fail-next` (a FailRule as JSON), `stall-watches`, `resume-watches`,
+ * `pause` (`{"durationMs": N}`, required: nothing answers a paused server, so it resumes by
+ * itself), `resume` and `clear`. Each answers with the state after it.
+ */
+async function serveFaults(
+  ctx: NonResourceContext,
+  req: IncomingMessage,
+  action: string,
+  res: ServerResponse,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  const { faults } = ctx;
+  if (action === '') {
+    if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'faults answers GET');
+    return reply(ctx, res, 200, faults.state());
+  }
+  const name = action.slice(1);
+  const known = ['fail-next', 'stall-watches', 'resume-watches', 'pause', 'resume', 'clear'];
+  if (!action.startsWith('/') || !known.includes(name)) {
+    throw StatusError.of('NotFound', `unknown fault ${JSON.stringify(name)}: use ${known.join(', ')}`, {});
+  }
+  if (method !== 'POST') throw StatusError.of('MethodNotAllowed', `faults/${name} answers POST`);
+  const body = await jsonObjectBody(req);
+  try {
+    switch (name) {
+      case 'fail-next':
+        faults.failNext(body as unknown as FailRule);
+        break;
+      case 'stall-watches':
+        faults.stallWatches();
+        break;
+      case 'resume-watches':
+        faults.resumeWatches();
+        break;
+      case 'pause': {
+        const ms = body.durationMs;
+        if (typeof ms !== 'number' || !(ms > 0)) {
+          throw new Error(
+            'pause needs {"durationMs": N} (N > 0): a paused server answers nothing, not even resume',
+          );
+        }
+        // Answered first: this very request would otherwise wait behind the pause.
+        reply(ctx, res, 200, { ...faults.state(), paused: true });
+        faults.pauseFor(ms);
+        return;
+      }
+      case 'resume':
+        faults.resume();
+        break;
+      case 'clear':
+        faults.clear();
+        break;
+    }
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    throw StatusError.of('BadRequest', (err as Error).message);
+  }
+  return reply(ctx, res, 200, faults.state());
 }

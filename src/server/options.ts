@@ -1,4 +1,5 @@
 import type { Clock } from '../protocol/clock.js';
+import type { RequestRecord } from './faults/request-attributes.js';
 import type { EtcdStoreOptions } from './storage/stores/etcd.js';
 import type { Store } from './storage/stores/types.js';
 
@@ -62,6 +63,13 @@ export interface ServerOptions {
    * the API's authentication. Default false for {@link startServer}.
    */
   ui?: boolean;
+  /**
+   * Called once per resource request (not health, discovery or debug paths) as its answer
+   * goes out: the verb kube-apiserver's request-info resolves, what it addressed, its user
+   * agent and field manager, the status sent (a watch: when its stream starts) and the
+   * resourceVersion answered. Unset, requests are not looked at.
+   */
+  onRequest?: (record: RequestRecord) => void;
   /** Receives one-line log messages (errors of background work). */
   log?: (message: string) => void;
   /**

@@ -150,7 +150,9 @@ describe('watchmark serve --crds --objects', () => {
         return ['--crds', join(dir, 'crds')];
       },
       line: (dir) =>
-        new RegExp(`^error: --crds ${escapeRegExp(join(dir, 'crds', 'b.yaml'))}: invalid YAML: line 2: .*metadata`),
+        new RegExp(
+          `^error: --crds ${escapeRegExp(join(dir, 'crds', 'b.yaml'))}: invalid YAML: line 2: .*metadata`,
+        ),
     },
     {
       name: 'a --crds file holding another kind',

@@ -232,6 +232,24 @@ export class Cacher {
     for (const cache of this.caches.values()) cache.dropHistory(this.revision);
   }
 
+  /**
+   * Starts again from the store as it is now, as a restarted kube-apiserver fills its watch
+   * caches from etcd: every watcher is closed cleanly, the caches (and the revision they
+   * reached, which may go back: the store was restored to an older point) are filled from a
+   * fresh list, and the store is followed from there. Watches that resume from a
+   * resourceVersion the new caches do not hold get 410, or wait for it and get 504 when it
+   * lies ahead of the restored store, as after an etcd restore.
+   */
+  async reload(): Promise<void> {
+    this.refillTimer?.cancel();
+    this.refillTimer = undefined;
+    this.storeWatch?.close();
+    this.storeWatch = undefined;
+    this.written = undefined;
+    this.revision = 0;
+    await this.fill();
+  }
+
   /** Stops following the store. Watchers are closed by their owner. */
   stop(): void {
     this.stopped = true;

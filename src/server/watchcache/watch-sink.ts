@@ -44,6 +44,9 @@ export class WatchWriter {
   /** Sinks holding lines, flushed together after the current turn's I/O. */
   private readonly dirty = new Set<CoalescingSink>();
   private flushScheduled = false;
+  /** Sinks holding lines (or their end) while stalled. */
+  private readonly held = new Set<CoalescingSink>();
+  private stalledNow = false;
 
   constructor(counts: WatchWriteCounts, coalescing = true) {
     this.counts = counts;
@@ -61,8 +64,45 @@ export class WatchWriter {
     return new CoalescingSink(res, this);
   }
 
+  /** True while {@link stall} holds every stream's lines. */
+  get stalled(): boolean {
+    return this.stalledNow;
+  }
+
+  /**
+   * Holds every line of every watch response, open or opened meanwhile, until
+   * {@link resume}: no event, no bookmark, no end reaches a client, and nothing is lost.
+   * Held lines count in `bufferedBytes`, so the watcher's budget still applies: a stalled
+   * watcher that gathers more than `maxWatcherBufferBytes` is closed as too slow (its
+   * connection cut, the held lines dropped), as kube-apiserver's cacher closes a watcher whose
+   * buffer stays full (cacher.go `cacheWatcher.add`, "Forcing watcher close due to
+   * unresponsiveness"); its client resumes from the last resourceVersion it read. Bookmarks
+   * past half the budget are dropped, never held (watcher.ts `sendBookmark`).
+   */
+  stall(): void {
+    this.stalledNow = true;
+  }
+
+  /** Lets held lines go, in the order they were written, and every held end after them. */
+  resume(): void {
+    if (!this.stalledNow) return;
+    this.stalledNow = false;
+    const held = [...this.held];
+    this.held.clear();
+    for (const sink of held) sink.release();
+  }
+
+  /** Keeps a sink's lines until {@link resume}. */
+  hold(sink: CoalescingSink): void {
+    this.held.add(sink);
+  }
+
   /** Marks a sink as holding lines; the first one of a turn schedules the flush. */
   markDirty(sink: CoalescingSink): void {
+    if (this.stalledNow) {
+      this.held.add(sink);
+      return;
+    }
     this.dirty.add(sink);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
@@ -71,6 +111,7 @@ export class WatchWriter {
 
   forget(sink: CoalescingSink): void {
     this.dirty.delete(sink);
+    this.held.delete(sink);
   }
 
   private flushAll(): void {
@@ -86,6 +127,8 @@ class CoalescingSink implements WatchSink {
   private readonly writer: WatchWriter;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** The watch ended while its writer was stalled: end once the held lines are out. */
+  private endHeld = false;
 
   constructor(res: ServerResponse, writer: WatchWriter) {
     this.res = res;
@@ -95,6 +138,12 @@ class CoalescingSink implements WatchSink {
   write(chunk: Buffer): void {
     if (!this.writable()) return;
     this.writer.counts.watchLinesWritten++;
+    if (this.writer.stalled) {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      this.writer.hold(this);
+      return;
+    }
     if (!this.writer.coalescing) {
       // Off: each line is its own write (after any still gathered, to keep the order).
       this.flush();
@@ -113,7 +162,7 @@ class CoalescingSink implements WatchSink {
 
   /** Hands the gathered lines to the response as one chunk. */
   flush(): void {
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 || this.writer.stalled) return;
     const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
@@ -123,7 +172,18 @@ class CoalescingSink implements WatchSink {
     }
   }
 
+  /** After a stall: the held lines go out, then the held end. */
+  release(): void {
+    this.flush();
+    if (this.endHeld) this.end();
+  }
+
   end(): void {
+    if (this.writer.stalled) {
+      this.endHeld = true;
+      this.writer.hold(this);
+      return;
+    }
     // What the client was promised goes before the end of the stream (an ERROR event, the last lines).
     this.flush();
     this.writer.forget(this);

@@ -106,6 +106,16 @@ export class CrdController {
     await this.running;
   }
 
+  /**
+   * Forgets what this controller wrote and what it learnt of terminating definitions: the store
+   * was restored to an older point (RunningServer.restore), where those writes never happened.
+   * The fill that follows resyncs every definition (start's `onFill`), which learns both again.
+   */
+  forgetWrites(): void {
+    this.written.clear();
+    for (const served of this.served.values()) served.state.terminating = false;
+  }
+
   /** The kinds served for a definition now (none when not served). */
   kindsOf(crdName: string): readonly ResourceKind[] {
     return this.served.get(crdName)?.kinds ?? [];

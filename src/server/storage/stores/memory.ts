@@ -8,11 +8,25 @@ import {
   type StoreWatch,
 } from './types.js';
 
-/** One version of a key; `value` undefined is a tombstone (the key was deleted at `modRevision`). */
-interface Version {
+/** One version of a key (written once, never changed); `value` undefined is a tombstone (the key was deleted at `modRevision`). */
+export interface Version {
   modRevision: number;
   createRevision: number;
-  value: string | undefined;
+  value?: string;
+}
+
+/**
+ * The whole of a {@link MemoryStore} at one revision: every key's versions since the
+ * compaction, and the change history store watches resume from. Plain data (JSON-safe: a
+ * tombstone's missing `value` stays missing through a JSON round trip), sharing nothing the
+ * store changes later: the arrays are copies and their entries are never changed in place.
+ */
+export interface MemoryStoreSnapshot {
+  format: 'watchmark.memory-store/v1';
+  revision: number;
+  compactedRevision: number;
+  versions: Array<[key: string, versions: Version[]]>;
+  changes: StoreEvent[];
 }
 
 interface Subscriber {
@@ -177,6 +191,47 @@ export class MemoryStore implements Store {
       keep.push(key);
     }
     this.sortedKeys = keep;
+  }
+
+  /**
+   * Copies the whole state (see {@link MemoryStoreSnapshot}). Synchronous, so the copy is one
+   * revision: etcd's snapshot (`etcdctl snapshot save`) is a consistent point too. Versions
+   * and events are shared by reference: they are written once and never changed, and every
+   * array holding them is copied here, so later writes never reach the snapshot.
+   */
+  snapshot(): MemoryStoreSnapshot {
+    const versions: MemoryStoreSnapshot['versions'] = [];
+    for (const [key, list] of this.versions) versions.push([key, list.slice()]);
+    return {
+      format: 'watchmark.memory-store/v1',
+      revision: this.revision,
+      compactedRevision: this.compacted,
+      versions,
+      changes: this.changes.slice(),
+    };
+  }
+
+  /**
+   * Replaces the whole state with `snapshot`, as `etcdutl snapshot restore` brings a member
+   * back at the snapshot's revision: the next write gets revision + 1. Open store watches
+   * are not told (a restored etcd is a new cluster; its watchers start again): their owner
+   * closes and reopens them.
+   */
+  restore(snapshot: MemoryStoreSnapshot): void {
+    if (snapshot?.format !== 'watchmark.memory-store/v1') {
+      throw new Error(`not a memory store snapshot (format ${JSON.stringify(snapshot?.format)})`);
+    }
+    this.revision = snapshot.revision;
+    this.compacted = snapshot.compactedRevision;
+    this.versions.clear();
+    const keys: string[] = [];
+    for (const [key, list] of snapshot.versions) {
+      this.versions.set(key, list.slice());
+      keys.push(key);
+    }
+    this.sortedKeys = keys;
+    this.keysDirty = true;
+    this.changes = snapshot.changes.slice();
   }
 
   async close(): Promise<void> {

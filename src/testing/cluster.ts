@@ -13,8 +13,22 @@ import {
 } from '../client/kubectl/sources.js';
 import type { ResourceType } from '../client/watch/resources.js';
 import type { KubeObject } from '../protocol/events.js';
-import { type RunningServer, type ServerOptions, startServer } from '../server/index.js';
-import { chooseControllers, type RunningTestControllers, runControllers } from './controllers.js';
+import {
+  MemoryStore,
+  type RunningServer,
+  type ServerFaults,
+  type ServerOptions,
+  type ServerSnapshot,
+  startServer,
+} from '../server/index.js';
+import {
+  type ControllerChoice,
+  chooseControllers,
+  type RunningTestControllers,
+  runControllers,
+} from './controllers.js';
+import { RequestLog } from './requests.js';
+import { cachedSetup, rememberSetup, setupKey } from './setup-cache.js';
 import {
   type WaitForDeletionOptions,
   type WaitForOptions,
@@ -42,6 +56,13 @@ export interface TestClusterOptions {
   tls?: boolean;
   /** Server settings passed through (clock, historyWindow, bookmarkInterval, admission, ...). */
   server?: ServerOptions;
+  /**
+   * Start over a copy of the state an earlier cluster of this process reached with the same
+   * `crds` and `objects` (same files, unchanged, or equal objects), instead of installing them
+   * again: the same objects, uids and resourceVersions, in a fraction of the time. Default true;
+   * off with a store or etcd of your own, or with admission hooks (they may change what is stored).
+   */
+  reuseSetup?: boolean;
   /** Receives one-line messages of background work (failed controller syncs). */
   log?: (line: string) => void;
 }
@@ -68,6 +89,18 @@ export interface TestCluster {
   ): Promise<T>;
   /** Resolves once the object is gone (at once when it never existed). */
   waitForDeletion(type: string | ResourceType, name: string, opts?: WaitForDeletionOptions): Promise<void>;
+  /** Every API request the server answered, for assertions (`requests.count({ verb: 'list' })`). */
+  readonly requests: RequestLog;
+  /** Fault injection: fail the next requests, stall or drop watches, compact, pause (see ServerFaults). */
+  readonly faults: ServerFaults;
+  /** The whole state (objects, resourceVersions, served kinds), for {@link TestCluster.restore}. */
+  snapshot(): Promise<ServerSnapshot>;
+  /**
+   * Puts a snapshot's state back, as a kube-apiserver restarted over a restored etcd: every
+   * watch ends, and the next write gets the snapshot's resourceVersion + 1. The cluster's own
+   * controllers start again over it; a controller of the test's own must relist.
+   */
+  restore(snapshot: ServerSnapshot): Promise<void>;
   /** Stops the controllers, the client and the server; nothing is left open once it resolves. */
   close(): Promise<void>;
 }
@@ -86,13 +119,30 @@ export interface TestCluster {
  */
 export async function testCluster(opts: TestClusterOptions = {}): Promise<TestCluster> {
   const choice = chooseControllers(opts.controllers);
+  const crdSources = opts.crds ?? [];
+  const objectSources = opts.objects ?? [];
+  const reusable =
+    opts.reuseSetup !== false &&
+    crdSources.length + objectSources.length > 0 &&
+    !opts.server?.store &&
+    !opts.server?.etcd &&
+    !('admission' in (opts.server ?? {}));
+  const key = reusable
+    ? await setupKey(crdSources, objectSources, opts.server?.systemNamespaces !== false)
+    : undefined;
+  const template = key === undefined ? undefined : cachedSetup(key);
   // Read the manifests before anything starts: a bad file fails fast and leaves nothing behind.
-  const crds = opts.crds?.length ? await readManifestSources(opts.crds) : [];
-  const objects = opts.objects?.length ? await readManifestSources(opts.objects) : [];
+  const setup = template
+    ? { template }
+    : {
+        crds: crdSources.length ? await readManifestSources(crdSources) : [],
+        objects: objectSources.length ? await readManifestSources(objectSources) : [],
+        key,
+      };
   const dir = await mkdtemp(join(tmpdir(), 'watchmark-test-'));
-  const cluster = new Cluster(dir, choice.core.length > 0 || choice.simulation);
+  const cluster = new Cluster(dir);
   try {
-    await cluster.start(opts, crds, objects, choice);
+    await cluster.start(opts, setup, choice);
   } catch (err) {
     await cluster.close();
     throw err;
@@ -100,17 +150,22 @@ export async function testCluster(opts: TestClusterOptions = {}): Promise<TestCl
   return cluster;
 }
 
+/** How a cluster gets its CRDs and objects: from an earlier cluster's snapshot, or installed (then kept under `key`). */
+type Setup =
+  | { template: ServerSnapshot }
+  | { crds: KubeObject[]; objects: KubeObject[]; key: string | undefined; template?: undefined };
+
 class Cluster implements TestCluster {
   server!: RunningServer;
   client!: KubeClient;
   readonly kubeconfigPath: string;
+  readonly requests = new RequestLog();
   private controllers: RunningTestControllers | undefined;
+  private choice: ControllerChoice = { core: [], simulation: false };
+  private opts: TestClusterOptions = {};
   private closing: Promise<void> | undefined;
 
-  constructor(
-    private readonly dir: string,
-    readonly hasControllers: boolean,
-  ) {
+  constructor(private readonly dir: string) {
     this.kubeconfigPath = join(dir, 'kubeconfig');
   }
 
@@ -122,28 +177,68 @@ class Cluster implements TestCluster {
     return this.server.kubeconfig;
   }
 
-  async start(
-    opts: TestClusterOptions,
-    crds: KubeObject[],
-    objects: KubeObject[],
-    choice: ReturnType<typeof chooseControllers>,
-  ): Promise<void> {
+  get faults(): ServerFaults {
+    return this.server.faults;
+  }
+
+  async start(opts: TestClusterOptions, setup: Setup, choice: ControllerChoice): Promise<void> {
+    this.opts = opts;
+    this.choice = choice;
     const transport = opts.tls ? {} : { insecureHttp: true, insecureNoAuth: true };
+    let store = opts.server?.store;
+    if (setup.template) {
+      const copy = new MemoryStore();
+      copy.restore(setup.template.store);
+      store = copy;
+    }
+    const onRequest = opts.server?.onRequest;
     this.server = await startServer({
       ...transport,
       log: opts.log,
       ...opts.server,
+      store,
       port: opts.server?.port ?? 0,
       kubeconfigOut: this.kubeconfigPath,
+      onRequest: onRequest
+        ? (r) => {
+            this.requests.record(r);
+            onRequest(r);
+          }
+        : this.requests.record,
     });
     this.client = await KubeClient.load({ kubeconfig: this.kubeconfigPath, env: {}, qps: 0 });
-    if (crds.length > 0) await installCustomResourceDefinitions(this.client, crds);
-    if (objects.length > 0) await createObjects(this.client, objects);
-    if (this.hasControllers)
-      this.controllers = await runControllers(choice, this.kubeconfigPath, {
-        nodes: opts.nodes,
-        log: opts.log,
-      });
+    if (!setup.template) {
+      if (setup.crds.length > 0) await installCustomResourceDefinitions(this.client, setup.crds);
+      if (setup.objects.length > 0) await createObjects(this.client, setup.objects);
+      if (setup.key !== undefined) rememberSetup(setup.key, await this.server.snapshot());
+    }
+    await this.startControllers();
+    // The setup's requests are not the test's.
+    this.requests.clear();
+  }
+
+  private async startControllers(): Promise<void> {
+    if (this.choice.core.length === 0 && !this.choice.simulation) return;
+    this.controllers = await runControllers(this.choice, this.kubeconfigPath, {
+      nodes: this.opts.nodes,
+      log: this.opts.log,
+    });
+  }
+
+  snapshot(): Promise<ServerSnapshot> {
+    return this.server.snapshot();
+  }
+
+  async restore(snapshot: ServerSnapshot): Promise<void> {
+    // The controllers' caches would hold objects of another history: they start again, as a
+    // kube-controller-manager does when its apiserver comes back over a restored etcd.
+    const running = this.controllers;
+    this.controllers = undefined;
+    await running?.close();
+    await this.server.restore(snapshot);
+    // Kinds may have come or gone with the CRDs.
+    this.client.mapper.reset();
+    await this.startControllers();
   }
 
   async kubeConfig(): Promise<import('@kubernetes/client-node').KubeConfig> {
@@ -187,6 +282,7 @@ class Cluster implements TestCluster {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.controllers?.close();
+      this.controllers = undefined;
       await this.client?.close();
       await this.server?.close();
       await rm(this.dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import { failureStatus, StatusError } from '../protocol/status.js';
+import { Admission } from './admission/admission.js';
 import { CrdController } from './crd/serve/controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
 import { requestAttributes } from './faults/request-attributes.js';
@@ -233,6 +234,14 @@ class ApiServer implements RunningServer {
       objects: this.objects,
       kinds: this.kinds,
       typeCheck: opts.typeCheck,
+      admission: new Admission({
+        hooks: opts.admission,
+        cacher: this.cacher,
+        objects: this.objects,
+        kinds: this.kinds,
+        log,
+      }),
+      userOf: (req) => this.authenticator?.authenticate(req),
       finalizeNamespace: (name) => this.finalizeNamespace(name),
       countBytes: (bytes) => {
         this.stats.responseBytesWritten += bytes;

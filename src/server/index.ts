@@ -1,6 +1,18 @@
 /** The watchmark API server as a library: `import { startServer } from 'watchmark/server'`. */
 import type { EtcdStore, EtcdStoreOptions } from './storage/stores/etcd.js';
 
+export {
+  type AdmissionAnswer,
+  type AdmissionHook,
+  type AdmissionHooks,
+  type AdmissionOperation,
+  type AdmissionRequest,
+  type AdmissionStatus,
+  type AdmissionUserInfo,
+  IN_PROCESS_MUTATING_NAME,
+  IN_PROCESS_VALIDATING_NAME,
+  type JsonPatchOperation,
+} from './admission/types.js';
 export { type RunningServer, type ServerSnapshot, startServer } from './api-server.js';
 export type { FailRule, FaultHandle } from './faults/fail-rules.js';
 export type { RequestRecord, RequestVerb } from './faults/request-attributes.js';

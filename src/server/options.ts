@@ -1,4 +1,5 @@
 import type { Clock } from '../protocol/clock.js';
+import type { AdmissionHooks } from './admission/types.js';
 import type { RequestRecord } from './faults/request-attributes.js';
 import type { EtcdStoreOptions } from './storage/stores/etcd.js';
 import type { Store } from './storage/stores/types.js';
@@ -70,6 +71,12 @@ export interface ServerOptions {
    * resourceVersion answered. Unset, requests are not looked at.
    */
   onRequest?: (record: RequestRecord) => void;
+  /**
+   * In-process admission hooks, called where kube-apiserver calls admission webhooks (see
+   * docs/admission.md); MutatingWebhookConfiguration and ValidatingWebhookConfiguration objects
+   * work with or without them.
+   */
+  admission?: AdmissionHooks;
   /** Receives one-line log messages (errors of background work). */
   log?: (message: string) => void;
   /**

@@ -5,6 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
+import type { Admission } from '../admission/admission.js';
+import type { UserInfo } from '../http/auth.js';
 import { sendJson } from '../http/http-io.js';
 import type { KindTable } from '../kinds/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
@@ -29,6 +31,10 @@ export interface ResourceContext extends ListContext, WatchContext {
    * it, to measure what the check costs. Unset means on.
    */
   typeCheck?: boolean;
+  /** Admission hooks and webhooks (admission/); writes skip it while none is configured. */
+  admission?: Admission;
+  /** The authenticated user of a request, for admission's `userInfo`. */
+  userOf?(req: IncomingMessage): UserInfo | undefined;
 }
 
 /** The query parameters of a request. */

@@ -28,6 +28,7 @@ import { toScale, updateScale } from './scale.js';
 import { toTable } from './table.js';
 import { tableEncoder, tableRequest } from './table-response.js';
 import { serveWatch } from './watch.js';
+import { deleteOptionFields, writeAdmission } from './write-admission.js';
 import { dryRun, loadWriteRules, readObject, typedWrite, writeManager } from './write-input.js';
 
 export type { ResourceContext } from './resource-context.js';
@@ -84,10 +85,12 @@ export async function handleResource(
       const body = await readObject(req);
       const rules = await loadWriteRules();
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
+      const isDryRun = dryRun(query);
       const created = await ctx.objects.create(kind, namespace, body, {
-        dryRun: dryRun(query),
+        dryRun: isDryRun,
         owned: true,
         fieldManager: writeManager(req, query),
+        admission: writeAdmission(ctx, req, res, query, kind, { namespace, dryRun: isDryRun }),
       });
       return replyObject(ctx, req, res, 201, kind, created, query);
     }
@@ -99,14 +102,26 @@ export async function handleResource(
         // A kind without /scale answers 404 before its body is looked at.
         if (kind.scale)
           rules.decodeBody(typedWrite(ctx, res, rules.SCALE_TARGET, query, 'UpdateOptions'), body);
-        return reply(ctx, res, 200, await updateScale(ctx, req, kind, namespace, name, () => body, query));
+        return reply(
+          ctx,
+          res,
+          200,
+          await updateScale(ctx, req, res, kind, namespace, name, () => body, query),
+        );
       }
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'UpdateOptions'), body);
       const scope = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
+      const isDryRun = dryRun(query);
       const updated = await ctx.objects.update(kind, namespace, name, body, scope, {
-        dryRun: dryRun(query),
+        dryRun: isDryRun,
         owned: true,
         fieldManager: writeManager(req, query),
+        admission: writeAdmission(ctx, req, res, query, kind, {
+          namespace,
+          name,
+          subresource,
+          dryRun: isDryRun,
+        }),
       });
       return replyObject(ctx, req, res, 200, kind, updated, query);
     }
@@ -118,6 +133,12 @@ export async function handleResource(
       if (name === undefined && !resourceVerbs(kind).includes('deletecollection'))
         throw methodNotAllowed(method, kind);
       const opts = await deleteOptions(req, query);
+      opts.admission = writeAdmission(ctx, req, res, query, kind, {
+        namespace,
+        name,
+        dryRun: opts.dryRun === true,
+        options: deleteOptionFields(opts),
+      });
       if (name === undefined) return deleteCollection(ctx, req, res, kind, namespace, query, opts);
       if (subresource !== undefined) throw methodNotAllowed(method, kind);
       const deleted = await ctx.objects.delete(kind, namespace, name, opts);
@@ -294,6 +315,7 @@ async function patch(
     const scale = await updateScale(
       ctx,
       req,
+      res,
       kind,
       namespace,
       name,
@@ -313,7 +335,16 @@ async function patch(
     namespace,
     name,
     scope,
-    { dryRun: isDryRun, fieldManager: writeManager(req, query) },
+    {
+      dryRun: isDryRun,
+      fieldManager: writeManager(req, query),
+      admission: writeAdmission(ctx, req, res, query, kind, {
+        namespace,
+        name,
+        subresource,
+        dryRun: isDryRun,
+      }),
+    },
     (current) => {
       const patched = applyPatch(current, body, contentType, kind.kind);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {

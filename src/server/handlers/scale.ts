@@ -3,7 +3,7 @@
  * custom kind with `subresources.scale`), and writes through it (update, patch, apply), which
  * change only the replicas and move their ownership (scale-ownership.ts).
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../../protocol/labels.js';
 import { StatusError } from '../../protocol/status.js';
@@ -11,9 +11,11 @@ import { getPath } from '../kinds/access.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { ManagedFieldsEntry } from '../ssa/managed-fields.js';
 import { conflict, notFound } from '../storage/object-errors.js';
+import type { WriteAdmission } from '../storage/object-storage.js';
 import { loadSsa } from './field-ownership.js';
 import type { Query, ResourceContext } from './resource-context.js';
 import { type ReplicasPathMappings, toParentEntries, toSubresourceEntries } from './scale-ownership.js';
+import { writeAdmission } from './write-admission.js';
 import { dryRun, writeManager } from './write-input.js';
 
 /** The Scale's OpenAPI type, whose merge schema its field manager uses, and its group/version. */
@@ -133,7 +135,7 @@ export async function writeScale(
   kind: ResourceKind,
   namespace: string | undefined,
   name: string,
-  options: { dryRun: boolean; manager: string },
+  options: { dryRun: boolean; manager: string; admission?: WriteAdmission },
   write: ScaleWrite,
 ): Promise<KubeObject> {
   if (!kind.scale) throw notFound(kind, name);
@@ -143,8 +145,12 @@ export async function writeScale(
     namespace,
     name,
     'main',
-    { dryRun: options.dryRun, fieldManager: { manager: options.manager, recorded: true } },
-    (current) => {
+    {
+      dryRun: options.dryRun,
+      fieldManager: { manager: options.manager, recorded: true },
+      admission: options.admission && scaleValidation(kind, options.admission),
+    },
+    async (current) => {
       const parentEntries = current.metadata?.managedFields;
       const live = toScale(kind, current);
       try {
@@ -153,7 +159,10 @@ export async function writeScale(
       } catch (err) {
         throw internalError(err);
       }
-      const after = write(live);
+      let after = write(live);
+      // The Scale's own mutating admission (scaleUpdatedObjectInfo runs the request's transformers
+      // on the Scale, before the replicas reach the object).
+      if (options.admission) after = await options.admission.mutate(after, live);
       const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas;
       // autoscaling validation `ValidateScale`.
       if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
@@ -213,6 +222,7 @@ export async function writeScale(
 export async function updateScale(
   ctx: ResourceContext,
   req: IncomingMessage,
+  res: ServerResponse,
   kind: ResourceKind,
   namespace: string | undefined,
   name: string,
@@ -223,7 +233,9 @@ export async function updateScale(
   const { manager } = writeManager(req, query);
   const [ssa, builtin] = await loadSsa();
   const node = builtin.builtinMergeNode(SCALE_TYPE);
-  return writeScale(ctx, kind, namespace, name, { dryRun: dryRun(query), manager }, (live) => {
+  const isDryRun = dryRun(query);
+  const admission = scaleAdmission(ctx, req, res, query, kind, namespace, name, isDryRun);
+  return writeScale(ctx, kind, namespace, name, { dryRun: isDryRun, manager, admission }, (live) => {
     const after = change(structuredClone(live));
     return ssa.recordUpdate({
       node,
@@ -236,4 +248,35 @@ export async function updateScale(
       next: after,
     }).object as KubeObject;
   });
+}
+
+/** The admission of a write through `/scale`: its objects are autoscaling/v1 Scales. */
+export function scaleAdmission(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: Query,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  name: string,
+  isDryRun: boolean,
+): WriteAdmission | undefined {
+  return writeAdmission(ctx, req, res, query, kind, {
+    namespace,
+    name,
+    subresource: 'scale',
+    dryRun: isDryRun,
+    objectKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+  });
+}
+
+/**
+ * The parent write's admission of a Scale write: validating admission sees the Scales before and
+ * after (registry `toScaleUpdateValidation`); mutation already ran on the Scale itself.
+ */
+function scaleValidation(kind: ResourceKind, admission: WriteAdmission): WriteAdmission {
+  return {
+    mutate: async (obj) => obj,
+    validate: (obj, old) => admission.validate(obj && toScale(kind, obj), old && toScale(kind, old)),
+  };
 }

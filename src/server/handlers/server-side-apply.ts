@@ -9,7 +9,8 @@ import { notFound } from '../storage/object-errors.js';
 import type { UpdateScope } from '../storage/object-storage.js';
 import { emptyObjectOf, loadSsa, mergeNodeFor, resetFieldsV1 } from './field-ownership.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
-import { SCALE_API_VERSION, SCALE_TYPE, writeScale } from './scale.js';
+import { SCALE_API_VERSION, SCALE_TYPE, scaleAdmission, writeScale } from './scale.js';
+import { writeAdmission } from './write-admission.js';
 import { loadWriteRules, typedWrite } from './write-input.js';
 
 /**
@@ -54,7 +55,7 @@ export async function serverSideApply(
   if (subresource === 'scale') ssa.checkAppliedType(applied, SCALE_API_VERSION, 'Scale');
   else ssa.checkAppliedType(applied, apiVersionOf(kind), kind.kind);
   if (subresource === 'scale') {
-    const scale = await applyScale(ctx, res, kind, namespace, name, applied, query, isDryRun, force);
+    const scale = await applyScale(ctx, req, res, kind, namespace, name, applied, query, isDryRun, force);
     return reply(ctx, res, 200, scale);
   }
   const write = typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'PatchOptions');
@@ -77,7 +78,16 @@ export async function serverSideApply(
       force,
     });
   const node = await mergeNodeFor(kind);
-  const recorded = { fieldManager: { manager, recorded: true }, dryRun: isDryRun };
+  const recorded = {
+    fieldManager: { manager, recorded: true },
+    dryRun: isDryRun,
+    admission: writeAdmission(ctx, req, res, query, kind, {
+      namespace,
+      name,
+      subresource: scope === 'main' ? undefined : scope,
+      dryRun: isDryRun,
+    }),
+  };
   try {
     const updated = await ctx.objects.guaranteedUpdate(kind, namespace, name, scope, recorded, (current) => {
       const result = apply(current);
@@ -107,6 +117,7 @@ export async function serverSideApply(
  */
 async function applyScale(
   ctx: ResourceContext,
+  req: IncomingMessage,
   res: ServerResponse,
   kind: ResourceKind,
   namespace: string | undefined,
@@ -123,7 +134,8 @@ async function applyScale(
   const [ssa, builtin] = await loadSsa();
   const node = builtin.builtinMergeNode(SCALE_TYPE);
   const manager = query.get('fieldManager') ?? '';
-  return writeScale(ctx, kind, namespace, name, { dryRun: isDryRun, manager }, (live) => {
+  const admission = scaleAdmission(ctx, req, res, query, kind, namespace, name, isDryRun);
+  return writeScale(ctx, kind, namespace, name, { dryRun: isDryRun, manager, admission }, (live) => {
     const result = ssa.applyConfiguration({
       node,
       apiVersion: SCALE_API_VERSION,

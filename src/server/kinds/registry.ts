@@ -8,6 +8,13 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { rec } from './access.js';
 import {
+  defaultMutatingWebhookConfiguration,
+  defaultValidatingWebhookConfiguration,
+  validateMutatingWebhookConfiguration,
+  validateValidatingWebhookConfiguration,
+  webhookConfigurationColumns,
+} from './admission-registration.js';
+import {
   configMapColumns,
   daemonSetColumns,
   deploymentColumns,
@@ -300,6 +307,40 @@ export const REGISTRY: ResourceKind[] = [
     generationFields: [],
     validate: validateLease,
     columns: leaseColumns,
+  },
+  // The admission webhooks' configurations (pkg/registry/admissionregistration): cluster-scoped,
+  // no status, generation bumped by any change of `webhooks` (strategy.go `PrepareForUpdate`).
+  {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+    singular: 'validatingwebhookconfiguration',
+    namespaced: false,
+    shortNames: [],
+    categories: ['api-extensions'],
+    fields: {},
+    subresources: [],
+    generationFields: ['webhooks'],
+    defaults: defaultValidatingWebhookConfiguration,
+    validate: validateValidatingWebhookConfiguration,
+    columns: webhookConfigurationColumns,
+  },
+  {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'MutatingWebhookConfiguration',
+    plural: 'mutatingwebhookconfigurations',
+    singular: 'mutatingwebhookconfiguration',
+    namespaced: false,
+    shortNames: [],
+    categories: ['api-extensions'],
+    fields: {},
+    subresources: [],
+    generationFields: ['webhooks'],
+    defaults: defaultMutatingWebhookConfiguration,
+    validate: validateMutatingWebhookConfiguration,
+    columns: webhookConfigurationColumns,
   },
 ];
 

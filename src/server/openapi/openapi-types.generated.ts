@@ -9,6 +9,73 @@ import type { ApiType } from './openapi-model.js';
 
 /** Every type, by its OpenAPI name. */
 export const API_TYPES: Readonly<Record<string, ApiType>> = {
+  'io.k8s.api.admissionregistration.v1.MatchCondition': {
+    fields: { expression: 'string', name: 'string' },
+    required: ['expression', 'name'],
+  },
+  'io.k8s.api.admissionregistration.v1.MutatingWebhook': {
+    fields: {
+      admissionReviewVersions: '[]string',
+      clientConfig: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig',
+      failurePolicy: 'string',
+      matchConditions: '[]io.k8s.api.admissionregistration.v1.MatchCondition',
+      matchPolicy: 'string',
+      name: 'string',
+      namespaceSelector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
+      objectSelector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
+      reinvocationPolicy: 'string',
+      rules: '[]io.k8s.api.admissionregistration.v1.RuleWithOperations',
+      sideEffects: 'string',
+      timeoutSeconds: 'int32',
+    },
+    required: ['admissionReviewVersions', 'clientConfig', 'name', 'sideEffects'],
+  },
+  'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration': {
+    fields: {
+      apiVersion: 'string',
+      kind: 'string',
+      metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      webhooks: '[]io.k8s.api.admissionregistration.v1.MutatingWebhook',
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.RuleWithOperations': {
+    fields: { apiGroups: '[]string', apiVersions: '[]string', operations: '[]string' },
+  },
+  'io.k8s.api.admissionregistration.v1.ServiceReference': {
+    fields: { name: 'string', namespace: 'string', path: 'string', port: 'int32' },
+    required: ['name', 'namespace'],
+  },
+  'io.k8s.api.admissionregistration.v1.ValidatingWebhook': {
+    fields: {
+      admissionReviewVersions: '[]string',
+      clientConfig: 'io.k8s.api.admissionregistration.v1.WebhookClientConfig',
+      failurePolicy: 'string',
+      matchConditions: '[]io.k8s.api.admissionregistration.v1.MatchCondition',
+      matchPolicy: 'string',
+      name: 'string',
+      namespaceSelector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
+      objectSelector: 'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector',
+      rules: '[]io.k8s.api.admissionregistration.v1.RuleWithOperations',
+      sideEffects: 'string',
+      timeoutSeconds: 'int32',
+    },
+    required: ['admissionReviewVersions', 'clientConfig', 'name', 'sideEffects'],
+  },
+  'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration': {
+    fields: {
+      apiVersion: 'string',
+      kind: 'string',
+      metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      webhooks: '[]io.k8s.api.admissionregistration.v1.ValidatingWebhook',
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.WebhookClientConfig': {
+    fields: {
+      caBundle: 'bytes',
+      service: 'io.k8s.api.admissionregistration.v1.ServiceReference',
+      url: 'string',
+    },
+  },
   'io.k8s.api.apps.v1.DaemonSet': {
     fields: {
       apiVersion: 'string',

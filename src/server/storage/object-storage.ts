@@ -30,8 +30,10 @@ import {
 import { isService, serviceAllocations } from './service-allocation.js';
 import { objectKey } from './stores/keys.js';
 import { type Store, StoreError, type StoreKV } from './stores/types.js';
+import { mutateCreate, type WriteAdmission } from './write-admission.js';
 
 export type { UpdateScope, WriteManager } from './prepare-write.js';
+export type { WriteAdmission } from './write-admission.js';
 
 /** Options shared by writes. */
 export interface WriteOptions {
@@ -47,6 +49,8 @@ export interface WriteOptions {
    * internal write, which keeps the live object's.
    */
   fieldManager?: WriteManager;
+  /** The write's admission (admission/), when any hook or webhook is configured. */
+  admission?: WriteAdmission;
 }
 
 /** DeleteOptions, as far as the server honours them. */
@@ -140,11 +144,14 @@ export class ObjectStorage {
     }
     const spec = obj.spec;
     const sentSpec = new Set(spec !== null && typeof spec === 'object' ? Object.keys(spec) : []);
+    const sentName = meta.name;
     prepareCreate(kind, obj, this.clock.now());
     obj = await recordOwnership(kind, undefined, obj, 'main', opts.fieldManager, this.clock.now(), sentSpec);
+    if (opts.admission) obj = await mutateCreate(kind, obj, sentName, opts.admission, this.clock.now());
     kind.prepareForCreate?.(obj);
     if (isService(kind)) this.failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
     this.validate(kind, obj);
+    await opts.admission?.validate(obj, undefined);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
     const key = objectKey(kind, namespace, meta.name!);
     const encoded = this.encode(kind, obj);
@@ -214,7 +221,9 @@ export class ObjectStorage {
       const kv = await this.read(kind, namespace, name);
       if (!kv) throw notFound(kind, name);
       const current = this.decode(kind, kv);
-      const desired = await mutate(structuredClone(current));
+      let desired = await mutate(structuredClone(current));
+      // update.go/patch.go: mutating admission transforms the new object before PrepareForUpdate.
+      if (opts.admission) desired = await opts.admission.mutate(desired, current);
       const next = await recordOwnership(
         kind,
         current,
@@ -225,7 +234,11 @@ export class ObjectStorage {
       );
       const allocating = isService(kind) && scope === 'main';
       if (allocating) keepAllocated(next, current);
-      if (jsonEqual(stripRV(next), stripRV(current))) return current;
+      if (jsonEqual(stripRV(next), stripRV(current))) {
+        // store.go runs updateValidation before storage finds nothing changed.
+        await opts.admission?.validate(next, current);
+        return current;
+      }
       if (allocating) {
         const used = await serviceAllocations(this.store, `${namespace}/${name}`);
         this.failOn(kind, next, allocate(next, used));
@@ -233,6 +246,7 @@ export class ObjectStorage {
       // A binding bypasses the strategy (and so its update validation), as BindingREST's
       // GuaranteedUpdate on the pod store does.
       if (scope !== 'binding') this.validate(kind, next, current);
+      await opts.admission?.validate(next, current);
       if (opts.dryRun) return next;
       const meta = metaOf(next);
       try {
@@ -280,6 +294,8 @@ export class ObjectStorage {
       }
       const { finalizers, marks } = deletionFinalizers(kind, current, opts.propagationPolicy);
       if (marks && meta.deletionTimestamp && jsonEqual(finalizers, meta.finalizers ?? [])) return current;
+      // store.go hands deleteValidation (rest.AdmissionToValidateObjectDeleteFunc) to the delete.
+      await opts.admission?.validate(undefined, current);
       const next = marks ? markedForDeletion(kind, current, finalizers, this.clock.now()) : undefined;
       // A dryRun answers what the delete would store (the registry's dryRun update), writing nothing.
       if (opts.dryRun) return next ?? current;

@@ -27,6 +27,20 @@ const EXPECTED: Array<
   ['statefulsets', ['sts'], 'apps/v1', true, 'StatefulSet'],
   ['daemonsets', ['ds'], 'apps/v1', true, 'DaemonSet'],
   ['leases', [], 'coordination.k8s.io/v1', true, 'Lease'],
+  [
+    'validatingwebhookconfigurations',
+    [],
+    'admissionregistration.k8s.io/v1',
+    false,
+    'ValidatingWebhookConfiguration',
+  ],
+  [
+    'mutatingwebhookconfigurations',
+    [],
+    'admissionregistration.k8s.io/v1',
+    false,
+    'MutatingWebhookConfiguration',
+  ],
 ];
 
 describe('REGISTRY', () => {
@@ -107,9 +121,18 @@ describe('REGISTRY', () => {
     });
   });
 
-  it('bumps generation only for workloads', () => {
+  it('bumps generation only for workloads and webhook configurations', () => {
     const withGeneration = REGISTRY.filter((k) => k.generationFields.length > 0).map((k) => k.kind);
-    expect(withGeneration).toEqual(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+    // The webhook configurations' strategy bumps it when `webhooks` change
+    // (pkg/registry/admissionregistration/*webhookconfiguration/strategy.go `PrepareForUpdate`).
+    expect(withGeneration).toEqual([
+      'Deployment',
+      'ReplicaSet',
+      'StatefulSet',
+      'DaemonSet',
+      'ValidatingWebhookConfiguration',
+      'MutatingWebhookConfiguration',
+    ]);
   });
 
   it('has a generated Go type for every kind, so that every write is type-checked (schema/)', () => {

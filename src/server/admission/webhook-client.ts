@@ -1,0 +1,191 @@
+/**
+ * One call of an admission webhook: an AdmissionReview v1 POSTed over HTTPS to
+ * `clientConfig.url` (trusting `caBundle` alone when it is set, as client-go's TLS config does),
+ * within `timeoutSeconds` (sent as `?timeout=Ns`, as the rest client sends it), and the
+ * response checked as request/admissionreview.go `VerifyAdmissionResponse` checks it. Every
+ * failure is a {@link CallingWebhookError} whose text follows the Go client's words
+ * (`Post "<url>": <cause>`), for failurePolicy to judge.
+ */
+import { request as httpsRequest } from 'node:https';
+import { CallingWebhookError } from './errors.js';
+import type { AdmissionRequest, AdmissionStatus, JsonPatchOperation } from './types.js';
+import type { Webhook } from './webhooks.js';
+
+/** A verified webhook answer. */
+export interface WebhookResult {
+  allowed: boolean;
+  status?: AdmissionStatus;
+  patch?: JsonPatchOperation[];
+  warnings: string[];
+}
+
+/** Where a webhook's request goes, or the failure of resolving it. */
+export type ResolveService = (service: NonNullable<Webhook['clientConfig']['service']>) => Promise<string>;
+
+/** Go's words for a failed dial or handshake, from node's error. */
+function goCause(err: NodeJS.ErrnoException, host: string): string {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return `dial tcp ${host}: connect: connection refused`;
+    case 'ENOTFOUND':
+      return `dial tcp: lookup ${host.replace(/:\d+$/, '')}: no such host`;
+    case 'ECONNRESET':
+      return 'read: connection reset by peer';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `tls: failed to verify certificate: x509: certificate is valid for other names, not ${host.replace(/:\d+$/, '')}`;
+    default:
+      return err.message;
+  }
+}
+
+/** POSTs `body` to `url`; resolves with the status and text of the answer. */
+function post(
+  url: URL,
+  body: string,
+  caPem: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (reason: string) => {
+      if (settled) return;
+      settled = true;
+      reject(new Error(`Post "${url.href}": ${reason}`));
+    };
+    const req = httpsRequest(
+      url,
+      {
+        method: 'POST',
+        // No keep-alive pool: nothing outlives the call (a test server closes cleanly).
+        agent: false,
+        ...(caPem !== undefined && { ca: caPem }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, */*',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', (err) => fail(goCause(err, url.host)));
+      },
+    );
+    // The call's context deadline (dispatcher.go: context.WithTimeout(timeoutSeconds)).
+    const timer = setTimeout(() => {
+      fail('context deadline exceeded');
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(goCause(err, url.host));
+    });
+    req.end(body);
+  });
+}
+
+/**
+ * client-go's error for a non-2xx answer (rest/request.go `transformResponse`): the Status the
+ * body holds, or `newUnstructuredResponseError`'s words.
+ */
+function httpError(status: number, text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { kind?: string; message?: string };
+    if (parsed?.kind === 'Status' && parsed.message) return parsed.message;
+  } catch {
+    // Not JSON: described below.
+  }
+  if (text.trim() === '')
+    return `the server responded with the status code ${status} but did not return more information`;
+  return `an error on the server ("${text.trim().slice(0, 1024)}") has prevented the request from succeeding`;
+}
+
+/** request/admissionreview.go `VerifyAdmissionResponse` for an admission.k8s.io/v1 review. */
+function verify(uid: string, mutating: boolean, text: string): WebhookResult {
+  let review: Record<string, unknown>;
+  try {
+    review = JSON.parse(text) as Record<string, unknown>;
+  } catch (err) {
+    throw new Error(`received invalid webhook response: ${(err as Error).message}`);
+  }
+  const invalid = (why: string) => new Error(`received invalid webhook response: ${why}`);
+  const response = review.response as Record<string, unknown> | undefined;
+  if (!response || typeof response !== 'object') throw invalid('webhook response was absent');
+  if (response.uid !== uid)
+    throw invalid(`expected response.uid="${uid}", got "${String(response.uid ?? '')}"`);
+  const gvk = `${String(review.apiVersion ?? '')}, Kind=${String(review.kind ?? '')}`;
+  if (review.apiVersion !== 'admission.k8s.io/v1' || review.kind !== 'AdmissionReview')
+    throw invalid(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${gvk}`);
+  const patchText = typeof response.patch === 'string' ? response.patch : '';
+  const patchType = typeof response.patchType === 'string' ? response.patchType : '';
+  if (patchText !== '' && patchType === '')
+    throw invalid('webhook returned response.patch but not response.patchType');
+  if (patchText !== '' && !mutating) throw invalid('validating webhook may not return response.patch');
+  if (patchType !== '' && patchType !== 'JSONPatch') throw invalid(`unsupported patch type "${patchType}"`);
+  const result: WebhookResult = {
+    allowed: response.allowed === true,
+    warnings: Array.isArray(response.warnings) ? response.warnings.map(String) : [],
+  };
+  if (response.status && typeof response.status === 'object')
+    result.status = response.status as AdmissionStatus;
+  if (patchText !== '') {
+    try {
+      result.patch = JSON.parse(Buffer.from(patchText, 'base64').toString('utf8')) as JsonPatchOperation[];
+    } catch (err) {
+      throw new Error(`received undecodable patch in webhook response: ${(err as Error).message}`);
+    }
+  }
+  return result;
+}
+
+/** Calls `hook` with `request`; throws {@link CallingWebhookError} on any failure to get an answer. */
+export async function callWebhook(
+  hook: Webhook,
+  request: AdmissionRequest,
+  mutating: boolean,
+  resolveService: ResolveService,
+): Promise<WebhookResult> {
+  const cc = hook.clientConfig;
+  let url: URL;
+  try {
+    if (cc.url !== undefined) url = new URL(cc.url);
+    else {
+      const s = cc.service!;
+      // util/webhook/client.go `HookClient`: https://<name>.<namespace>.svc:<port><path>, the host
+      // resolved when dialing.
+      url = new URL(`https://${s.name}.${s.namespace}.svc:${s.port}${s.path ?? ''}`);
+    }
+  } catch (err) {
+    throw new CallingWebhookError(hook.name, `could not get REST client: ${(err as Error).message}`);
+  }
+  url.searchParams.set('timeout', `${hook.timeoutSeconds}s`);
+  const body = JSON.stringify({ kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1', request });
+  try {
+    if (cc.service) {
+      // Resolved at dial time: a missing Service fails the call like a failed dial.
+      try {
+        await resolveService(cc.service);
+      } catch (err) {
+        throw new Error(`Post "${url.href}": ${(err as Error).message}`);
+      }
+    }
+    const answer = await post(url, body, cc.caPem, hook.timeoutSeconds * 1000);
+    if (answer.status < 200 || answer.status > 299) throw new Error(httpError(answer.status, answer.text));
+    return verify(request.uid, mutating, answer.text);
+  } catch (err) {
+    const message = (err as Error).message;
+    const reason = message.startsWith('received ') ? message : `failed to call webhook: ${message}`;
+    throw new CallingWebhookError(hook.name, reason);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The admission of one write request (admission/): who asks (the authenticated user, as
+ * kube-apiserver's request context carries it), with which options, and where the hooks'
+ * warnings go. Undefined, at the cost of one property read, when no hook or webhook is
+ * configured.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AdmissionUserInfo, GroupVersionKind } from '../admission/types.js';
+import { WarningRecorder } from '../http/warnings.js';
+import type { ResourceKind } from '../kinds/types.js';
+import type { DeleteOptions, WriteAdmission } from '../storage/object-storage.js';
+import type { Query, ResourceContext } from './resource-context.js';
+
+/** What a write adds to its admission beyond its kind. */
+export interface AdmissionTarget {
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  dryRun: boolean;
+  /** Options beyond dryRun: a delete's propagationPolicy and preconditions. */
+  options?: Record<string, unknown>;
+  /** The kind objects are seen as (autoscaling/v1 Scale for `/scale`). */
+  objectKind?: GroupVersionKind;
+}
+
+/** The admission of a write, or undefined when none is configured. */
+export function writeAdmission(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: Query,
+  kind: ResourceKind,
+  target: AdmissionTarget,
+): WriteAdmission | undefined {
+  const admission = ctx.admission;
+  if (!admission?.active) return undefined;
+  let warnings: WarningRecorder | undefined;
+  const options: Record<string, unknown> = { ...target.options };
+  for (const key of ['fieldManager', 'fieldValidation']) {
+    const v = query.get(key);
+    if (v !== null && target.options === undefined) options[key] = v;
+  }
+  return admission.forWrite({
+    kind,
+    subresource: target.subresource,
+    namespace: target.namespace,
+    name: target.name,
+    userInfo: userInfoOf(ctx, req),
+    dryRun: target.dryRun,
+    options,
+    objectKind: target.objectKind,
+    warn: (text) => {
+      warnings ??= new WarningRecorder(res);
+      warnings.add(text);
+    },
+  });
+}
+
+/** authentication/v1 UserInfo of the request's user; `system:anonymous` when none authenticated it. */
+function userInfoOf(ctx: ResourceContext, req: IncomingMessage): AdmissionUserInfo {
+  const user = ctx.userOf?.(req);
+  if (!user) return { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+  return { username: user.name, ...(user.uid && { uid: user.uid }), groups: [...user.groups] };
+}
+
+/** The DeleteOptions fields admission's `options` carries (besides dryRun). */
+export function deleteOptionFields(opts: DeleteOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (opts.propagationPolicy) out.propagationPolicy = opts.propagationPolicy;
+  if (opts.preconditions) out.preconditions = opts.preconditions;
+  return out;
+}

@@ -70,11 +70,18 @@ export class Cacher {
   private written?: { kind: ResourceKind; value: string };
   private readonly listeners = new Set<CacheListener>();
   private readonly fillListeners = new Set<() => void>();
+  /**
+   * Whether cache entries remember the stored bytes they came from (for {@link fill} to reuse
+   * them): only when the store keeps those strings in this process anyway (memory); over etcd
+   * it would hold a second copy of every object.
+   */
+  private readonly keepStored: boolean;
 
   /** Caches are made and dropped as `kinds` gains and loses kinds. */
   constructor(store: Store, kinds: KindTable, opts: CacherOptions) {
     this.store = store;
     this.opts = opts;
+    this.keepStored = store.name === 'memory';
     for (const kind of kinds.all()) this.kinds.set(cacheId(kind), kind);
     kinds.onChange((change) => {
       if ('removed' in change) this.dropKind(change.removed);
@@ -133,9 +140,20 @@ export class Cacher {
       if (kind.custom?.conversionError) continue;
       this.index(new ResourceCache(kind, revision, this.opts.clock, this.opts.stats, this.opts.history));
     }
+    const before = new Map(stale.map((c) => [c.kind, c]));
     for (const kv of items) {
       for (const cache of this.cachesOfKey(kv.key)) {
-        cache.load(kv.key, decodeFor(cache.kind, kv.value, kv.modRevision), kv.modRevision);
+        const old = before.get(cache.kind)?.objects.get(kv.key);
+        // Same kind, same bytes, same revision: the old entry is this one (a restore's common case).
+        if (old !== undefined && old.revision === kv.modRevision && old.stored === kv.value)
+          cache.reuse(kv.key, old);
+        else
+          cache.load(
+            kv.key,
+            decodeFor(cache.kind, kv.value, kv.modRevision),
+            kv.modRevision,
+            this.stored(kv.value),
+          );
       }
     }
     this.revision = Math.max(this.revision, revision);
@@ -170,7 +188,7 @@ export class Cacher {
     const { items } = await this.store.list(resourcePrefix(kind));
     for (const kv of items) {
       if (kv.modRevision <= from && !cache.has(kv.key))
-        cache.load(kv.key, decodeFor(kind, kv.value, kv.modRevision), kv.modRevision);
+        cache.load(kv.key, decodeFor(kind, kv.value, kv.modRevision), kv.modRevision, this.stored(kv.value));
     }
   }
 
@@ -279,6 +297,10 @@ export class Cacher {
     return true;
   }
 
+  private stored(value: string | undefined): string | undefined {
+    return this.keepStored ? value : undefined;
+  }
+
   private cachesOfKey(key: string): readonly ResourceCache[] {
     const id = resourceIdOfKey(key);
     return (id === undefined ? undefined : this.byResource.get(id)) ?? NO_CACHES;
@@ -295,6 +317,7 @@ export class Cacher {
             ev.key,
             ev.revision,
             object,
+            this.stored(ev.value),
           );
           this.notify(cache.kind, change);
         } else if (ev.prevValue !== undefined) {

@@ -12,6 +12,12 @@ export interface CachedObject {
   object: KubeObject;
   json: string;
   revision: number;
+  /**
+   * The stored value it was decoded from (the store's own string, so holding it costs
+   * nothing): a refill over the same bytes at the same revision reuses the entry
+   * ({@link ResourceCache.reuse}) instead of decoding them again.
+   */
+  stored?: string;
 }
 
 /** History bounds of a watch cache. */
@@ -84,14 +90,25 @@ export class ResourceCache {
   }
 
   /** Loads an object while filling the cache (no event, no history). */
-  load(key: string, object: KubeObject, revision: number): void {
+  load(key: string, object: KubeObject, revision: number, stored?: string): void {
     this.reindex(key, this.objects.get(key)?.object, object);
-    this.objects.set(key, { object, json: JSON.stringify(object), revision });
+    this.objects.set(key, { object, json: JSON.stringify(object), revision, stored });
+    this.sortedKeys = undefined;
+  }
+
+  /**
+   * Loads an entry of an older cache of the same kind, decoded from the same bytes at the same
+   * revision: the entry is immutable, so it serves as is (a restore that brings most objects
+   * back unchanged costs no parse and no stringify for them).
+   */
+  reuse(key: string, entry: CachedObject): void {
+    this.reindex(key, this.objects.get(key)?.object, entry.object);
+    this.objects.set(key, entry);
     this.sortedKeys = undefined;
   }
 
   /** Records a change, appends it to history and sends it to matching watchers. */
-  apply(type: ChangeType, key: string, revision: number, object: KubeObject): CacheEvent {
+  apply(type: ChangeType, key: string, revision: number, object: KubeObject, stored?: string): CacheEvent {
     const prev = this.objects.get(key);
     const json = JSON.stringify(object);
     this.reindex(key, prev?.object, type === 'DELETED' ? undefined : object);
@@ -100,7 +117,7 @@ export class ResourceCache {
       this.sortedKeys = undefined;
     } else {
       if (!prev) this.sortedKeys = undefined;
-      this.objects.set(key, { object, json, revision });
+      this.objects.set(key, { object, json, revision, stored });
     }
     const event = new CacheEvent(
       type === 'MODIFIED' && !prev ? 'ADDED' : type,

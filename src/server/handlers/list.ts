@@ -207,7 +207,7 @@ async function fromStore(
         consumed++;
         const object = decodeStored(kv.value, kv.modRevision);
         if (!filter.matches(object)) continue;
-        items.push({ object, json: JSON.stringify(object) });
+        items.push(storedItem(object));
         lastKey = kv.key;
         if (limit > 0 && items.length === limit) break;
       }
@@ -245,6 +245,21 @@ async function fromStore(
     if (remaining !== undefined) result.remainingItemCount = remaining;
   }
   return result;
+}
+
+/**
+ * An item read from the store: its JSON text is made on first use, so an answer that never
+ * looks at it (a PartialObjectMetadataList, a Table) does not serialise the whole object.
+ */
+function storedItem(object: KubeObject): ListedObject {
+  let json: string | undefined;
+  return {
+    object,
+    get json() {
+      json ??= JSON.stringify(object);
+      return json;
+    },
+  };
 }
 
 /** Renders a list as JSON text, reusing each item's JSON. */

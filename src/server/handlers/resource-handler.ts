@@ -21,6 +21,13 @@ import { deleteOptions } from './delete-options.js';
 import './field-ownership.js';
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
+import {
+  negotiateRead,
+  partialListAnswer,
+  partialObjectAnswer,
+  partialWatch,
+  type ReadOutput,
+} from './partial-metadata.js';
 import { bindPod, servesBinding } from './pod-binding.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
 import { awaitRevision, parseResourceVersion } from './resource-version.js';
@@ -66,12 +73,18 @@ export async function handleResource(
     return bindPod(ctx, req, res, kind, namespace, name, query);
   }
   switch (method) {
-    case 'GET':
-      if (isWatch) return watch(ctx, req, res, info, query);
-      if (name === undefined) return list(ctx, req, res, kind, namespace, query);
+    case 'GET': {
+      // The answer's form is negotiated before anything is read (handlers/get.go, `ListResource`).
+      const output = negotiateRead(req.headers.accept, kind);
+      if (isWatch) return watch(ctx, req, res, info, query, output);
+      if (name === undefined) return list(ctx, req, res, kind, namespace, query, output);
       if (subresource === 'scale')
         return reply(ctx, res, 200, toScale(kind, await getObject(ctx, kind, namespace, name, query)));
-      return replyObject(ctx, req, res, 200, kind, await getObject(ctx, kind, namespace, name, query), query);
+      const object = await getObject(ctx, kind, namespace, name, query);
+      if (output && output.as !== 'Table')
+        return reply(ctx, res, 200, partialObjectAnswer(kind, object, output));
+      return replyObject(ctx, req, res, 200, kind, object, query);
+    }
     case 'POST': {
       if (name !== undefined) throw methodNotAllowed(method, kind);
       // customresource_handler.go `serveResource`: a terminating definition's objects may be
@@ -184,6 +197,7 @@ async function list(
   kind: ResourceKind,
   namespace: string | undefined,
   query: Query,
+  output: ReadOutput,
 ): Promise<void> {
   const filter = filterFromQuery(kind, namespace, query);
   const table = tableRequest(req, query);
@@ -211,6 +225,7 @@ async function list(
     );
     return;
   }
+  if (output) return reply(ctx, res, 200, partialListAnswer(kind, result, output));
   reply(ctx, res, 200, renderList(kind, apiVersionOf(kind), result));
 }
 
@@ -220,6 +235,7 @@ async function watch(
   res: ServerResponse,
   info: ResourceRequest,
   query: Query,
+  output: ReadOutput,
 ): Promise<void> {
   const { kind } = info;
   const namespace = kind.namespaced ? info.namespace : undefined;
@@ -231,7 +247,9 @@ async function watch(
   }
   const filter = filterFromQuery(kind, namespace, query, fieldSelector);
   const table = tableRequest(req, query);
-  const encoder = table ? tableEncoder(ctx.clock, kind, table.version, table.include) : jsonEncoder;
+  const partial = partialWatch(output);
+  const encoder =
+    partial?.encoder ?? (table ? tableEncoder(ctx.clock, kind, table.version, table.include) : jsonEncoder);
   let clientGone = false;
   res.on('close', () => {
     clientGone = true;
@@ -249,6 +267,7 @@ async function watch(
     },
     encoder,
     () => ctx.watchWriter.open(res),
+    partial?.bookmarkType,
   );
   if (!watcher) return;
   if (clientGone) watcher.close('client');

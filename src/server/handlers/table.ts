@@ -10,8 +10,9 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { acceptsJson, parseAccept } from '../http/media-types.js';
+import { negotiateOutput } from '../http/media-types.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { allowsTransform } from './partial-metadata.js';
 
 /** The Table API versions kubectl accepts, most preferred first. */
 export type TableVersion = 'v1' | 'v1beta1';
@@ -142,21 +143,16 @@ export function watchEventTable(
 }
 
 /**
- * Reads an Accept header: the Table version to answer with, or undefined for a plain object/list.
- * The first acceptable range wins, so `application/json` before any `as=Table` means plain JSON.
- * Table ranges in other encodings (protobuf) are skipped: we print Tables as JSON only.
+ * Reads an Accept header: the Table version to answer with, or undefined for anything else (a
+ * plain object or list, a PartialObjectMetadata, or nothing acceptable: reads answer that 406
+ * before they start, partial-metadata.ts `negotiateRead`). The range kube-apiserver's negotiation
+ * picks wins (media-types.ts `negotiateOutput`), so `application/json` before any `as=Table`
+ * means plain JSON. Table ranges in other encodings (YAML, protobuf) are skipped: we print Tables
+ * as JSON only.
  */
 export function wantsTable(accept: string | undefined): TableVersion | undefined {
-  for (const range of parseAccept(accept)) {
-    const { as, g, v } = range.params;
-    if (as === undefined) {
-      if (acceptsJson(range)) return undefined;
-      continue;
-    }
-    const isJson = range.type === 'application' && range.subtype === 'json';
-    if (as === 'Table' && isJson && g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1')) return v;
-  }
-  return undefined;
+  const convert = negotiateOutput(accept, allowsTransform(false))?.convert;
+  return convert?.kind === 'Table' ? (convert.version as TableVersion) : undefined;
 }
 
 /**

@@ -74,7 +74,9 @@ function invalid(field: string, message: string): StatusError {
  * resourceVersion) throws a StatusError; after `openSink()` the rest is
  * synchronous, so no event can slip between the initial events and the
  * watcher's registration. A resourceVersion older than the history becomes
- * an ERROR event with a 410 Expired Status.
+ * an ERROR event with a 410 Expired Status. `bookmarkType` is the kind and
+ * apiVersion bookmarks carry when `encoder` sends another type than `kind`'s
+ * (a PartialObjectMetadata watch).
  */
 export async function serveWatch(
   ctx: WatchContext,
@@ -83,6 +85,7 @@ export async function serveWatch(
   query: WatchQuery,
   encoder: EventEncoder,
   openSink: () => WatchSink,
+  bookmarkType?: { kind: string; apiVersion: string },
 ): Promise<CacheWatcher | undefined> {
   const { settings, cacher, clock, stats } = ctx;
   const rv = parseResourceVersion(query.resourceVersion);
@@ -145,8 +148,9 @@ export async function serveWatch(
     clock,
     stats,
     encoder,
-    kind: kind.kind,
-    apiVersion: apiVersionOf(kind),
+    // A transformed watch transforms its bookmarks too (handlers/response.go `watchEmbeddedEncoder`).
+    kind: bookmarkType?.kind ?? kind.kind,
+    apiVersion: bookmarkType?.apiVersion ?? apiVersionOf(kind),
     allowBookmarks: bookmarks,
     periodicBookmarks: settings.periodicBookmarks,
     bookmarkIntervalMs: settings.bookmarkIntervalMs,

@@ -1,7 +1,8 @@
 /**
  * Content negotiation: the Accept header read into media ranges in the client's order of
- * preference, and the choice between aggregated and legacy discovery made from them. table.ts
- * picks its Table answers from the same ranges.
+ * preference, the choice between aggregated and legacy discovery made from them, and a resource
+ * read's output (plain, or transformed `as=Table` / `as=PartialObjectMetadata[List]`) negotiated
+ * as kube-apiserver's handlers negotiate it (see {@link negotiateOutput}).
  */
 import type { AggregatedDiscoveryVersion } from '../openapi/discovery.js';
 
@@ -94,4 +95,73 @@ export function negotiateDiscovery(
 /** The exact Content-Type kubectl looks for to treat a body as aggregated discovery. */
 export function aggregatedContentType(version: AggregatedDiscoveryVersion): string {
   return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+}
+
+/** A transformation asked for with `as`, `g` and `v` media type parameters. */
+export interface MediaConvert {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** The outcome of {@link negotiateOutput}: the range chosen and the transformation it asks for. */
+export interface NegotiatedOutput {
+  type: string;
+  subtype: string;
+  convert?: MediaConvert;
+}
+
+/**
+ * The media types a resource endpoint serves, in kube-apiserver's order (the codec factory's
+ * `SupportedMediaTypes`; CBOR is behind a feature gate that is off by default). Every answer is
+ * written as JSON: a plain YAML or protobuf range is answered with JSON, as before.
+ */
+export const RESOURCE_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE] as const;
+
+/**
+ * Which (media type, transformation) pairs an endpoint allows: handlers/rest.go
+ * `RequestScope.AllowsMediaTypeTransform`. `convert` undefined is a plain answer.
+ */
+export type AllowsTransform = (type: string, subtype: string, convert: MediaConvert | undefined) => boolean;
+
+/**
+ * negotiation/negotiate.go `NegotiateMediaTypeOptions`: the Accept ranges in goautoneg's order
+ * (by `q`, then a concrete type before `*`, then a concrete subtype before `*`), each tried
+ * against every served media type it matches; the first pair the endpoint allows wins. An empty
+ * Accept is the first served type, plain. Undefined means nothing was acceptable: the caller
+ * answers 406 ({@link notAcceptableMessage}). `as`, `g` and `v` make a transformation even when only
+ * one of them is given (`acceptMediaTypeOptions`), which no endpoint allows.
+ */
+export function negotiateOutput(
+  accept: string | undefined,
+  allows: AllowsTransform,
+  served: readonly string[] = RESOURCE_MEDIA_TYPES,
+): NegotiatedOutput | undefined {
+  const first = served[0]?.split('/');
+  if (!accept?.trim()) return first ? { type: first[0], subtype: first[1] } : undefined;
+  const ranges = parseAccept(accept);
+  // Stable, so ranges of equal q and specificity keep the order they were written in.
+  const rank = (r: MediaRange) => (r.type === '*' ? 2 : r.subtype === '*' ? 1 : 0);
+  ranges.sort((a, b) => b.q - a.q || rank(a) - rank(b));
+  for (const range of ranges) {
+    for (const mediaType of served) {
+      const [type, subtype] = mediaType.split('/');
+      const matches =
+        (range.type === type && (range.subtype === subtype || range.subtype === '*')) ||
+        (range.type === '*' && range.subtype === '*');
+      if (!matches) continue;
+      const { as, g, v } = range.params;
+      const convert =
+        as === undefined && g === undefined && v === undefined
+          ? undefined
+          : { group: g ?? '', version: v ?? '', kind: as ?? '' };
+      if (allows(type, subtype, convert)) return convert ? { type, subtype, convert } : { type, subtype };
+    }
+  }
+  return undefined;
+}
+
+/** negotiation/errors.go `NewNotAcceptableError`: the 406 naming the media types served. */
+export function notAcceptableMessage(served: readonly string[] = RESOURCE_MEDIA_TYPES): string {
+  return `only the following media types are accepted: ${served.join(', ')}`;
 }

@@ -225,7 +225,8 @@ export async function serveDebug(
   res: ServerResponse,
 ): Promise<void> {
   const method = req.method ?? 'GET';
-  if (action === 'faults' || action.startsWith('faults/')) return serveFaults(ctx, req, action.slice(7), res);
+  if (action === 'faults' || action.startsWith('faults/'))
+    return serveFaults(ctx, req, action.slice('faults'.length), res);
   if (action === 'stats') {
     if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'stats answers GET');
     return reply(ctx, res, 200, {

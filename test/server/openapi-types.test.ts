@@ -153,6 +153,16 @@ Object.assign(SCALAR_ALIASES, {
 });
 
 /**
+ * Fields of a Go struct embedded inline that kubernetes-types 1.30 leaves out of the interface:
+ * admissionregistration/v1 `RuleWithOperations` embeds `Rule` (`json:",inline"`), whose
+ * `resources` and `scope` kube-apiserver publishes (k8s.io/api/admissionregistration/v1/types.go).
+ * They are taken from the client-node model, as the `x-kubernetes-*` fields are.
+ */
+const INLINED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'io.k8s.api.admissionregistration.v1.RuleWithOperations': ['resources', 'scope'],
+};
+
+/**
  * A client-node model attribute's type as a table field type, for the fields kubernetes-types
  * leaves out (JSONSchemaProps' `x-kubernetes-*`, whose names are not TypeScript identifiers).
  */
@@ -286,7 +296,9 @@ function generateApiTypes(
     // its other extra fields are newer API, not served here.)
     const missing =
       model?.attributes.filter(
-        (a) => a.baseName.startsWith('x-kubernetes-') && !(a.baseName in struct.fields),
+        (a) =>
+          (a.baseName.startsWith('x-kubernetes-') || INLINED_FIELDS[name]?.includes(a.baseName)) &&
+          !(a.baseName in struct.fields),
       ) ?? [];
     if (missing.length) {
       const docs = modelDocs(model!.file);

@@ -46,6 +46,7 @@ function goCause(err: NodeJS.ErrnoException, host: string): string {
 /** POSTs `body` to `url`; resolves with the status and text of the answer. */
 function post(
   url: URL,
+  display: string,
   body: string,
   caPem: string | undefined,
   timeoutMs: number,
@@ -55,7 +56,7 @@ function post(
     const fail = (reason: string) => {
       if (settled) return;
       settled = true;
-      reject(new Error(`Post "${url.href}": ${reason}`));
+      reject(new Error(`Post "${display}": ${reason}`));
     };
     const req = httpsRequest(
       url,
@@ -158,18 +159,21 @@ export async function callWebhook(
 ): Promise<WebhookResult> {
   const cc = hook.clientConfig;
   let url: URL;
+  // The URL as Go prints it in errors: as configured (an explicit :443 kept), with the timeout.
+  let display: string;
   try {
-    if (cc.url !== undefined) url = new URL(cc.url);
+    if (cc.url !== undefined) display = cc.url;
     else {
       const s = cc.service!;
       // util/webhook/client.go `HookClient`: https://<name>.<namespace>.svc:<port><path>, the host
       // resolved when dialing.
-      url = new URL(`https://${s.name}.${s.namespace}.svc:${s.port}${s.path ?? ''}`);
+      display = `https://${s.name}.${s.namespace}.svc:${s.port}${s.path ?? ''}`;
     }
+    display += `?timeout=${hook.timeoutSeconds}s`;
+    url = new URL(display);
   } catch (err) {
     throw new CallingWebhookError(hook.name, `could not get REST client: ${(err as Error).message}`);
   }
-  url.searchParams.set('timeout', `${hook.timeoutSeconds}s`);
   const body = JSON.stringify({ kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1', request });
   try {
     if (cc.service) {
@@ -177,10 +181,10 @@ export async function callWebhook(
       try {
         await resolveService(cc.service);
       } catch (err) {
-        throw new Error(`Post "${url.href}": ${(err as Error).message}`);
+        throw new Error(`Post "${display}": ${(err as Error).message}`);
       }
     }
-    const answer = await post(url, body, cc.caPem, hook.timeoutSeconds * 1000);
+    const answer = await post(url, display, body, cc.caPem, hook.timeoutSeconds * 1000);
     if (answer.status < 200 || answer.status > 299) throw new Error(httpError(answer.status, answer.text));
     return verify(request.uid, mutating, answer.text);
   } catch (err) {

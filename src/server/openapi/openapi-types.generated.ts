@@ -39,7 +39,13 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.admissionregistration.v1.RuleWithOperations': {
-    fields: { apiGroups: '[]string', apiVersions: '[]string', operations: '[]string' },
+    fields: {
+      apiGroups: '[]string',
+      apiVersions: '[]string',
+      operations: '[]string',
+      resources: '[]string',
+      scope: 'string',
+    },
   },
   'io.k8s.api.admissionregistration.v1.ServiceReference': {
     fields: { name: 'string', namespace: 'string', path: 'string', port: 'int32' },

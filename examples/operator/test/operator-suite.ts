@@ -100,12 +100,10 @@ export function operatorSuite(
 
         // The Deployment becomes ready (no kubelets here: its status is written as its controller would).
         const current = await c.client.resource('deployments', NS).get('site');
-        await c.client
-          .resource('deployments', NS)
-          .updateStatus({
-            ...current,
-            status: { replicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 2 },
-          });
+        await c.client.resource('deployments', NS).updateStatus({
+          ...current,
+          status: { replicas: 2, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 2 },
+        });
         const after = await waitWebsite(c, 'site', (o) => ready(o)?.status === 'True');
         assert.equal(after.status?.readyReplicas, 2);
         assert.equal(ready(after)?.reason, 'DeploymentReady');

@@ -305,10 +305,9 @@ async function serveFaults(
             'pause needs {"durationMs": N} (N > 0): a paused server answers nothing, not even resume',
           );
         }
-        // Answered first: this very request would otherwise wait behind the pause.
-        reply(ctx, res, 200, { ...faults.state(), paused: true });
+        // This request is past the door already: it is answered, the next ones wait.
         faults.pauseFor(ms);
-        return;
+        break;
       }
       case 'resume':
         faults.resume();

@@ -299,7 +299,9 @@ export class CrdController {
    */
   private async serve(crd: KubeObject): Promise<void> {
     const name = str(crd.metadata?.name);
-    const key = JSON.stringify([crd.metadata?.uid, crd.spec, rec(crd.status).acceptedNames]);
+    // The generation moves with every spec change (crd-kind.ts, strategy.go `PrepareForUpdate`):
+    // it stands for the spec here, which for a large definition is costly to serialize.
+    const key = JSON.stringify([crd.metadata?.uid, crd.metadata?.generation, rec(crd.status).acceptedNames]);
     const current = this.served.get(name);
     if (current?.key === key) return;
     const state: CustomDefinitionState = current?.state ?? { terminating: false };

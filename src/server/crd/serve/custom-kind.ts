@@ -11,7 +11,7 @@ import type { CustomDefinitionState, FieldError, ResourceKind, TableColumn } fro
 import { invalid, validateObjectMeta } from '../../kinds/validation.js';
 import { compileCrdSchemaWithCel } from '../cel/index.js';
 import { type CustomResourceColumnDefinition, printerColumns } from '../definition/printer-columns.js';
-import { compileCrdSchema } from '../schema/engine.js';
+import { type CrdSchema, compileCrdSchema } from '../schema/engine.js';
 import type { CrdSchemaProps } from '../schema/structural.js';
 
 /** `.spec.replicas` → `spec.replicas` (the paths are simple JSON paths; validation says so). */
@@ -95,6 +95,35 @@ function hasCelRules(s: unknown): boolean {
 }
 
 /**
+ * Compiled schemas by definition uid, generation and version. The generation moves with every
+ * spec change (crd-kind.ts, strategy.go `PrepareForUpdate`) and a uid is never reused, so one
+ * entry always means one schema: a server that starts over stored definitions it (or another
+ * server of this process, over a copy of the same store) has compiled before skips the work,
+ * which for large real definitions is most of a start.
+ */
+const COMPILED_MAX = 512;
+const compiled = new Map<string, CrdSchema>();
+
+function compiledSchema(
+  meta: Record<string, unknown>,
+  version: string,
+  schemaProps: CrdSchemaProps | undefined,
+): CrdSchema {
+  const compile = () =>
+    hasCelRules(schemaProps) ? compileCrdSchemaWithCel(schemaProps) : compileCrdSchema(schemaProps);
+  const uid = str(meta.uid);
+  if (!uid || typeof meta.generation !== 'number') return compile();
+  const key = `${uid}/${meta.generation}/${version}`;
+  let schema = compiled.get(key);
+  if (schema === undefined) {
+    schema = compile();
+    compiled.set(key, schema);
+    if (compiled.size > COMPILED_MAX) compiled.delete(compiled.keys().next().value as string);
+  }
+  return schema;
+}
+
+/**
  * The kinds a definition serves now: one per served version, named by its accepted names
  * (`status.acceptedNames`, which the names controller grants), all sharing `state`.
  */
@@ -124,9 +153,7 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
       // The schema, with its CEL rules (`x-kubernetes-validations`) when it has any, compiled
       // once per version. Without rules there is no CEL validator at all (cel/validation.go
       // `NewValidator` returns nil), so nothing reports rules left unchecked.
-      const schema = hasCelRules(schemaProps)
-        ? compileCrdSchemaWithCel(schemaProps)
-        : compileCrdSchema(schemaProps);
+      const schema = compiledSchema(meta, str(version.name), schemaProps);
       const sub = rec(version.subresources);
       const scale = sub.scale === undefined || sub.scale === null ? undefined : rec(sub.scale);
       const defs = arr(version.additionalPrinterColumns) as CustomResourceColumnDefinition[];

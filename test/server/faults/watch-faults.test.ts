@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WatchEvent } from '../../../src/protocol/events.js';
+import { MemoryStore } from '../../../src/server/index.js';
 import { cleanupAfterEach, tempDirForFile } from '../../helpers/lifecycle.js';
 import { call, startTestServer, startTestServerWithClient, watch } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
@@ -125,20 +126,33 @@ describe('faults.pause', () => {
   });
 
   it('stalls open watches while paused; resume delivers what they held', async () => {
-    const { server, kube } = await serve();
-    const cms = kube.resource('configmaps', 'demo');
+    // Two API servers over one store, as over one etcd: the paused one still follows the
+    // store, and its watchers must hold what the other one writes.
+    const store = new MemoryStore();
+    const paused = await startTestServer({ store });
+    const other = await startTestServer({ store, systemNamespaces: false });
+    cleanups.push(async () => {
+      await paused.close();
+      await other.close();
+      await store.close();
+    });
     const stream = await watch(
-      server,
-      `/api/v1/namespaces/demo/configmaps?watch=1&resourceVersion=${server.latestRevision()}`,
+      paused,
+      `/api/v1/namespaces?watch=1&resourceVersion=${paused.latestRevision()}`,
     );
     cleanups.push(async () => stream.close());
-    await waitUntil(() => server.stats.openWatchers === 1, 'the watch to open');
-    const pending = cms.create({ metadata: { name: 'a' } });
-    server.faults.pause();
-    // The create was sent before the pause: whether it got in first or waits, nothing streams.
+    await waitUntil(() => paused.stats.openWatchers === 1, 'the watch to open');
+    paused.faults.pause();
+    expect(
+      (await call(other, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'a' } } })).status,
+    ).toBe(201);
+    await waitUntil(
+      () => paused.latestRevision() === other.latestRevision(),
+      'the paused server to see the write',
+    );
+    await call(other, 'GET', '/api/v1/namespaces/a');
     expect(stream.events).toEqual([]);
-    server.faults.resume();
-    await pending;
+    paused.faults.resume();
     expect(nameOf(await stream.next())).toBe('a');
   });
 });

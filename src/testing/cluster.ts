@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { KubeClient } from '../client/client.js';
 import {
   createObjects,
@@ -67,12 +68,24 @@ export interface TestClusterOptions {
   log?: (line: string) => void;
 }
 
+/** A kubeconfig as its YAML reads (apiVersion v1, kind Config). */
+export interface KubeconfigObject {
+  apiVersion: 'v1';
+  kind: 'Config';
+  clusters: Array<{ name: string; cluster: Record<string, unknown> }>;
+  users: Array<{ name: string; user: Record<string, unknown> }>;
+  contexts: Array<{ name: string; context: { cluster: string; user: string; namespace?: string } }>;
+  'current-context': string;
+}
+
 /** A running test cluster: see {@link testCluster}. */
 export interface TestCluster {
   /** The server's URL. */
   readonly url: string;
   /** A kubeconfig (YAML) reaching the cluster with full rights. */
   readonly kubeconfig: string;
+  /** The same kubeconfig as an object (`clusters`, `users`, `contexts`, `current-context`), for clients configured in memory. */
+  readonly kubeconfigObject: KubeconfigObject;
   /** The same kubeconfig as a file (removed on close): for KUBECONFIG, kubectl and other languages' clients. */
   readonly kubeconfigPath: string;
   /** A watchmark client of the cluster (closed on close). */
@@ -175,6 +188,10 @@ class Cluster implements TestCluster {
 
   get kubeconfig(): string {
     return this.server.kubeconfig;
+  }
+
+  get kubeconfigObject(): KubeconfigObject {
+    return parseYaml(this.kubeconfig) as KubeconfigObject;
   }
 
   get faults(): ServerFaults {

@@ -11,7 +11,7 @@ export type {
   ServerFaults,
   ServerSnapshot,
 } from '../server/index.js';
-export { type TestCluster, type TestClusterOptions, testCluster } from './cluster.js';
+export { type KubeconfigObject, type TestCluster, type TestClusterOptions, testCluster } from './cluster.js';
 export { DEFAULT_TEST_CONTROLLERS } from './controllers.js';
 export { type RequestFilter, RequestLog } from './requests.js';
 export { forgetSetups } from './setup-cache.js';

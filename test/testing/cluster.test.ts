@@ -86,6 +86,9 @@ describe('testCluster', () => {
 
   it('gives a kubeconfig file and a client-node KubeConfig that reach it', async () => {
     expect(existsSync(c.kubeconfigPath)).toBe(true);
+    const obj = c.kubeconfigObject;
+    expect(obj.clusters[0]?.cluster.server).toBe(c.url);
+    expect(obj['current-context']).toBe(obj.contexts[0]?.name);
     const kc = await c.kubeConfig();
     const k8s = await import('@kubernetes/client-node');
     const core = kc.makeApiClient(k8s.CoreV1Api);

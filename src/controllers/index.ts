@@ -13,7 +13,7 @@ import { Operations } from './operations.js';
 export { CONTROLLERS, ControllerListError, type ControllerName, parseControllerList } from './names.js';
 
 /** The User-Agent of the collector's own connection: kube-controller-manager's, so the server names its field manager so. */
-const USER_AGENT =
+export const USER_AGENT =
   'kube-controller-manager/v1.33.1 (watchmark) kubernetes/watchmark/system:serviceaccount:kube-system:generic-garbage-collector';
 
 /** Options of {@link startControllers}. */

@@ -107,8 +107,11 @@ export class SimulationError extends Error {
  * `kube-scheduler/v1.33.1 (linux/amd64) kubernetes/<commit>`), with the sim named in place of the platform.
  */
 function userAgent(component: 'kube-controller-manager' | 'kube-scheduler' | 'kubelet'): string {
-  return `${component}/${KUBELET_VERSION} (watchmark-sim)`;
+  return `${component}/${KUBELET_VERSION} ${SIMULATION_USER_AGENT_MARK}`;
 }
+
+/** What every simulated component's User-Agent holds, telling its requests apart from a client's. */
+export const SIMULATION_USER_AGENT_MARK = '(watchmark-sim)';
 
 /** Kubelets' requests in flight, all nodes together. */
 const KUBELET_REQUESTS_IN_FLIGHT = 64;

@@ -13,6 +13,7 @@ import {
   readManifestSources,
 } from '../client/kubectl/sources.js';
 import type { ResourceType } from '../client/watch/resources.js';
+import { USER_AGENT as GC_USER_AGENT } from '../controllers/index.js';
 import type { KubeObject } from '../protocol/events.js';
 import {
   MemoryStore,
@@ -22,6 +23,7 @@ import {
   type ServerSnapshot,
   startServer,
 } from '../server/index.js';
+import { SIMULATION_USER_AGENT_MARK } from '../sim/index.js';
 import {
   type ControllerChoice,
   chooseControllers,
@@ -163,6 +165,22 @@ export async function testCluster(opts: TestClusterOptions = {}): Promise<TestCl
   return cluster;
 }
 
+/** The User-Agent of the waits' connection (the fixture's own requests). */
+const WAIT_USER_AGENT = 'watchmark-testing/0.1.0 (waitFor)';
+
+/**
+ * Requests the cluster makes itself: its controllers' (kube-controller-manager's collector, the
+ * simulated components) and its waits'. The record leaves them out: it is the test's.
+ */
+function isClusterOwn(userAgent: string | undefined): boolean {
+  return (
+    userAgent !== undefined &&
+    (userAgent === WAIT_USER_AGENT ||
+      userAgent === GC_USER_AGENT ||
+      userAgent.includes(SIMULATION_USER_AGENT_MARK))
+  );
+}
+
 /** How a cluster gets its CRDs and objects: from an earlier cluster's snapshot, or installed (then kept under `key`). */
 type Setup =
   | { template: ServerSnapshot }
@@ -172,7 +190,9 @@ class Cluster implements TestCluster {
   server!: RunningServer;
   client!: KubeClient;
   readonly kubeconfigPath: string;
-  readonly requests = new RequestLog();
+  readonly requests = new RequestLog(isClusterOwn);
+  /** The waits' own connection: its requests are the fixture's, not the test's, and stay out of the record. */
+  private waits!: KubeClient;
   private controllers: RunningTestControllers | undefined;
   private choice: ControllerChoice = { core: [], simulation: false };
   private opts: TestClusterOptions = {};
@@ -224,6 +244,12 @@ class Cluster implements TestCluster {
         : this.requests.record,
     });
     this.client = await KubeClient.load({ kubeconfig: this.kubeconfigPath, env: {}, qps: 0 });
+    this.waits = await KubeClient.load({
+      kubeconfig: this.kubeconfigPath,
+      env: {},
+      qps: 0,
+      userAgent: WAIT_USER_AGENT,
+    });
     if (!setup.template) {
       if (setup.crds.length > 0) await installCustomResourceDefinitions(this.client, setup.crds);
       if (setup.objects.length > 0) await createObjects(this.client, setup.objects);
@@ -255,6 +281,7 @@ class Cluster implements TestCluster {
     await this.server.restore(snapshot);
     // Kinds may have come or gone with the CRDs.
     this.client.mapper.reset();
+    this.waits.mapper.reset();
     await this.startControllers();
   }
 
@@ -289,11 +316,11 @@ class Cluster implements TestCluster {
     target: WaitTarget<T>,
     opts?: WaitForOptions<T>,
   ): Promise<T> {
-    return waitForObject<T>(this.client, type, target, opts);
+    return waitForObject<T>(this.waits, type, target, opts);
   }
 
   waitForDeletion(type: string | ResourceType, name: string, opts?: WaitForDeletionOptions): Promise<void> {
-    return waitForDeletion(this.client, type, name, opts);
+    return waitForDeletion(this.waits, type, name, opts);
   }
 
   close(): Promise<void> {
@@ -301,6 +328,7 @@ class Cluster implements TestCluster {
       await this.controllers?.close();
       this.controllers = undefined;
       await this.client?.close();
+      await this.waits?.close();
       await this.server?.close();
       await rm(this.dir, { recursive: true, force: true });
     })();

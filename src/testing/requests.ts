@@ -13,9 +13,12 @@ export type RequestFilter = {
 export class RequestLog {
   private records: RequestRecord[] = [];
 
+  /** @param skip requests left out by User-Agent (the cluster's own controllers and waits). */
+  constructor(private readonly skip: (userAgent: string | undefined) => boolean = () => false) {}
+
   /** Called by the server once per API request. */
   readonly record = (r: RequestRecord): void => {
-    this.records.push(r);
+    if (!this.skip(r.userAgent)) this.records.push(r);
   };
 
   /** Every request since the start (or the last {@link RequestLog.clear}). */

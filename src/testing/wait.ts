@@ -161,6 +161,8 @@ function describe<T extends KubeObject>(t: ResourceType, target: WaitTarget<T>, 
 /** The parts of an object a failed wait shows: its status, else the whole object, cut short. */
 function summary(o: KubeObject): string {
   const status = (o as { status?: unknown }).status;
-  const text = JSON.stringify(status === undefined ? o : { status });
+  // managedFields say who wrote what, which a failed wait rarely needs and which fill the line.
+  const { managedFields: _, ...metadata } = o.metadata ?? {};
+  const text = JSON.stringify(status === undefined ? { ...o, metadata } : { status });
   return text.length > 600 ? `${text.slice(0, 600)}...` : text;
 }

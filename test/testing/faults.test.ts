@@ -34,6 +34,9 @@ describe('the request record', () => {
     expect(c.requests.count({ verb: 'list', resource: 'configmaps' })).toBe(1);
     expect(c.requests.find({ verb: 'get', name: 'missing' })[0]?.code).toBe(404);
     expect(c.requests.count({ verb: ['create', 'list'] })).toBe(2);
+    // The fixture's own waits are not the test's requests.
+    await c.waitFor('configmaps', 'r1');
+    expect(c.requests.count({ verb: ['list', 'watch'] })).toBe(1);
     c.requests.clear();
     expect(c.requests.count()).toBe(0);
   });
@@ -84,6 +87,30 @@ describe('faults as a client sees them', () => {
       await inf.stop();
     }
   });
+});
+
+it("leaves out the garbage collector's requests", async () => {
+  const c = await testCluster();
+  try {
+    const cms = c.client.resource('configmaps', 'default');
+    const owner = await cms.create({ metadata: { name: 'o' } });
+    await cms.create({
+      metadata: {
+        name: 'd',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: owner.metadata!.uid! }],
+      },
+    });
+    await cms.delete('o');
+    await c.waitForDeletion('configmaps', 'd');
+    // The collector deleted `d`; the record holds only the test's two creates and one delete.
+    expect(c.requests.all().map((r) => `${r.verb} ${r.name ?? ''}`)).toEqual([
+      'create ',
+      'create ',
+      'delete o',
+    ]);
+  } finally {
+    await c.close();
+  }
 });
 
 describe('snapshot and restore', () => {

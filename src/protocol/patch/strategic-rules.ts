@@ -63,6 +63,9 @@ const POD_TEMPLATE: Rules = { ...nest('metadata', OBJECT_META), ...nest('spec', 
 /** A workload: a pod template at spec.template and status conditions merged by type. */
 const WORKLOAD: Rules = { ...nest('spec.template', POD_TEMPLATE), ...nest('status', CONDITIONS) };
 
+/** A Validating- or MutatingWebhookConfiguration. */
+const WEBHOOK_CONFIGURATION: Rules = { webhooks: byKey('name'), 'webhooks.matchConditions': byKey('name') };
+
 /** Per-kind rules; every kind also gets ObjectMeta's at `metadata`. */
 const KIND_RULES: Record<string, Rules> = {
   Pod: { ...nest('spec', POD_SPEC), ...nest('status', POD_STATUS) },
@@ -84,6 +87,9 @@ const KIND_RULES: Record<string, Rules> = {
   Secret: {},
   Event: {},
   Lease: {},
+  // admissionregistration/v1 types.go: `webhooks` and each webhook's `matchConditions` merge by name.
+  ValidatingWebhookConfiguration: WEBHOOK_CONFIGURATION,
+  MutatingWebhookConfiguration: WEBHOOK_CONFIGURATION,
 };
 
 /** Compiled lookup: kind -> JSON-encoded path -> strategy. JSON keys, since field names may contain dots. */

@@ -38,6 +38,86 @@ export interface TypeMergeFacts {
 
 /** Every type with a fact, by its OpenAPI name. */
 export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
+  'io.k8s.api.admissionregistration.v1.MutatingWebhook': {
+    fields: {
+      admissionReviewVersions: {
+        listType: 'atomic',
+      },
+      matchConditions: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+      rules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration': {
+    fields: {
+      webhooks: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.RuleWithOperations': {
+    fields: {
+      apiGroups: {
+        listType: 'atomic',
+      },
+      apiVersions: {
+        listType: 'atomic',
+      },
+      operations: {
+        listType: 'atomic',
+      },
+      resources: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.ValidatingWebhook': {
+    fields: {
+      admissionReviewVersions: {
+        listType: 'atomic',
+      },
+      matchConditions: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+      rules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration': {
+    fields: {
+      webhooks: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
   'io.k8s.api.apps.v1.DaemonSetStatus': {
     fields: {
       conditions: {

@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
+import { installCrd, widgetCrd } from '../../helpers/crds.js';
 import { type Answer, call, startTestServer } from '../../helpers/server.js';
 import { startWebhook, type TestWebhook } from './webhook-server.js';
 
@@ -370,6 +371,48 @@ describe('admission webhooks', () => {
     expect(r.body.message).toBe(
       'Internal error occurred: failed calling webhook "svc.example.com": failed to call webhook: Post "https://nowhere.prod.svc:443/admit?timeout=10s": services "nowhere" not found',
     );
+  });
+
+  it('matchPolicy Equivalent calls a webhook registered for another served version, in its version', async () => {
+    const crd = widgetCrd({ group: 'equivalent.example.com' });
+    const v2 = structuredClone(crd.spec.versions[0]);
+    v2.name = 'v2';
+    v2.storage = false;
+    crd.spec.versions.push(v2);
+    await installCrd(s, crd);
+    const rules = [
+      {
+        operations: ['CREATE'],
+        apiGroups: ['equivalent.example.com'],
+        apiVersions: ['v1'],
+        resources: ['widgets'],
+      },
+    ];
+    expect(
+      (await configure(VALIDATING, 'equivalent', [webhook('equivalent.example.com', { rules })])).status,
+    ).toBe(201);
+    expect(
+      (await configure(VALIDATING, 'exact', [webhook('exact.example.com', { rules, matchPolicy: 'Exact' })]))
+        .status,
+    ).toBe(201);
+    const widget = {
+      apiVersion: 'equivalent.example.com/v2',
+      kind: 'Widget',
+      metadata: { name: fresh('w') },
+      spec: { size: 1 },
+    };
+    const r = await call(s, 'POST', '/apis/equivalent.example.com/v2/namespaces/prod/widgets', {
+      body: widget,
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(hook.received).toHaveLength(1);
+    expect(hook.received[0]!.review.request).toMatchObject({
+      kind: { group: 'equivalent.example.com', version: 'v1', kind: 'Widget' },
+      resource: { group: 'equivalent.example.com', version: 'v1', resource: 'widgets' },
+      requestKind: { group: 'equivalent.example.com', version: 'v2', kind: 'Widget' },
+      requestResource: { group: 'equivalent.example.com', version: 'v2', resource: 'widgets' },
+      object: { apiVersion: 'equivalent.example.com/v1' },
+    });
   });
 
   it('a deleted configuration is no longer called', async () => {

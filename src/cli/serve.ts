@@ -8,6 +8,7 @@ import {
   createObjects,
   installCustomResourceDefinitions,
   readManifestSources,
+  SeedObjectError,
 } from '../client/kubectl/sources.js';
 import {
   ControllerListError,
@@ -368,7 +369,7 @@ async function seed(kubeconfig: string, crds: KubeObject[], objects: KubeObject[
       try {
         await installCustomResourceDefinitions(kube, crds);
       } catch (err) {
-        throw new CliError(`--crds: ${(err as Error).message}`);
+        throw seedError('--crds', err);
       }
       const names = crds.map((c) => c.metadata?.name).join(', ');
       lines.push(`custom resource definitions established: ${names}`);
@@ -377,7 +378,7 @@ async function seed(kubeconfig: string, crds: KubeObject[], objects: KubeObject[
       try {
         await createObjects(kube, objects);
       } catch (err) {
-        throw new CliError(`--objects: ${(err as Error).message}`);
+        throw seedError('--objects', err);
       }
       lines.push(`objects created: ${objects.length}`);
     }
@@ -385,6 +386,14 @@ async function seed(kubeconfig: string, crds: KubeObject[], objects: KubeObject[
     await kube.close();
   }
   return lines;
+}
+
+/** `--crds FILE: ...` when the error names the file (as a read error does), else `--crds: ...`. */
+function seedError(flag: string, err: unknown): CliError {
+  const message = (err as Error).message;
+  return new CliError(
+    err instanceof SeedObjectError && err.source ? `${flag} ${message}` : `${flag}: ${message}`,
+  );
 }
 
 /** The controllers of `--controllers`, a client like any other (as kube-controller-manager is), synced. */

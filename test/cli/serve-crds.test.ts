@@ -164,7 +164,7 @@ describe('watchmark serve --crds --objects', () => {
         return ['--crds', file];
       },
       line: (dir) =>
-        `error: --crds: ${join(dir, 'cm.yaml')}: configmap/settings: is a ConfigMap, not a CustomResourceDefinition (seed objects go with the objects, not the CRDs)`,
+        `error: --crds ${join(dir, 'cm.yaml')}: configmap/settings: is a ConfigMap, not a CustomResourceDefinition (seed objects go with the objects, not the CRDs)`,
     },
     {
       name: 'a definition the server refuses',
@@ -175,7 +175,7 @@ describe('watchmark serve --crds --objects', () => {
       },
       line: (dir) =>
         new RegExp(
-          `^error: --crds: ${escapeRegExp(join(dir, 'widgets.yaml'))}: customresourcedefinition/widgets.example.com: CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: .*spec.versions: Invalid value: .*: must have exactly one version marked as storage version`,
+          `^error: --crds ${escapeRegExp(join(dir, 'widgets.yaml'))}: customresourcedefinition/widgets.example.com: CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: .*spec.versions: Invalid value: .*: must have exactly one version marked as storage version`,
         ),
     },
     {
@@ -188,7 +188,7 @@ describe('watchmark serve --crds --objects', () => {
         ),
       ],
       line: (dir) =>
-        `error: --objects: ${join(dir, 'thing.yaml')}: thing/t: no matches for kind "Thing" in version "nowhere.example.com/v1" (ensure CRDs are installed first)`,
+        `error: --objects ${join(dir, 'thing.yaml')}: thing/t: no matches for kind "Thing" in version "nowhere.example.com/v1" (ensure CRDs are installed first)`,
     },
   ];
   for (const [i, c] of cases.entries()) {

@@ -4,7 +4,7 @@ import { type Status, StatusError } from '../protocol/status.js';
 import type { Transport } from './http/transport.js';
 import { sleep } from './watch/backoff.js';
 import { DeferredListWatch } from './watch/deferred-listwatch.js';
-import { HttpListWatch, type ListWatchSource } from './watch/listwatch.js';
+import { HttpListWatch, type ListWatchOptions, type ListWatchSource } from './watch/listwatch.js';
 import { apiVersionOf, ResourcePath, type ResourceType } from './watch/resources.js';
 
 /**
@@ -329,8 +329,11 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     });
   }
 
-  /** The list-watch source for a {@link Watcher} or {@link Informer} over this resource. */
-  listWatch(selectors: { labelSelector?: string; fieldSelector?: string } = {}): ListWatchSource {
+  /**
+   * The list-watch source for a {@link Watcher} or {@link Informer} over this resource; with
+   * `metadataOnly`, its objects are PartialObjectMetadata (see {@link ListWatchOptions}).
+   */
+  listWatch(selectors: ListWatchOptions = {}): ListWatchSource {
     if (this.resolved) return new HttpListWatch(this.transport, this.resolved, selectors);
     return new DeferredListWatch(
       (this.deferred as DeferredType).name,

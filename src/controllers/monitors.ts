@@ -7,9 +7,17 @@
  * (start the new, stop the gone). A CustomResourceDefinition event asks
  * for that resync at once, so a kind defined after the start is collected
  * as soon as it is served.
+ *
+ * Every informer asks for metadata only (PartialObjectMetadata), as
+ * kube-controller-manager's do (graph_builder.go `controllerFor` takes its
+ * informers from the metadata informer factory): the graph needs uid,
+ * ownerReferences, finalizers and deletionTimestamp, and operations.ts reads
+ * a live object itself where it needs one. A list of large objects (CRDs
+ * with their schemas) is then a fraction of its size to send and parse.
  */
 import type { KubeClient } from '../client/client.js';
-import type { Informer } from '../client/informer/informer.js';
+import { Informer } from '../client/informer/informer.js';
+import { ResourceClient } from '../client/rest.js';
 import { apiVersionOf, findBuiltin, type ResourceType } from '../client/watch/resources.js';
 import type { Clock, TimerHandle } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
@@ -55,7 +63,8 @@ export class Monitors {
   async start(): Promise<void> {
     await this.resyncOnce();
     const crdType = findBuiltin('customresourcedefinitions') as ResourceType;
-    this.crds = this.opts.kube.informer(crdType, { allNamespaces: true }, { clock: this.opts.clock });
+    // Only that a definition came, changed or went matters here: its metadata says so.
+    this.crds = new Informer(this.metadataSource(crdType), { clock: this.opts.clock });
     const resync = () => this.requestResync();
     this.crds.on({ add: resync, update: resync, delete: resync });
     this.crds.start();
@@ -149,11 +158,7 @@ export class Monitors {
   private monitor(type: ResourceType): Informer {
     // A streaming list (client-go's WatchListClient): one request instead of a list and a watch,
     // about a third off the start; a server that refuses it gets the list.
-    const informer = this.opts.kube.informer(
-      type,
-      { allNamespaces: true },
-      { clock: this.opts.clock, initial: 'stream' },
-    );
+    const informer = new Informer(this.metadataSource(type), { clock: this.opts.clock, initial: 'stream' });
     const apiVersion = apiVersionOf(type);
     const kind = type.kind;
     const graph = this.opts.graph;
@@ -165,5 +170,10 @@ export class Monitors {
     });
     informer.start();
     return informer;
+  }
+
+  /** Lists and watches `type` in every namespace, metadata only. */
+  private metadataSource(type: ResourceType) {
+    return new ResourceClient(this.opts.kube.transport, type).listWatch({ metadataOnly: true });
   }
 }

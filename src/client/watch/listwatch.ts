@@ -67,6 +67,27 @@ export interface ListWatchSource {
   readonly url?: string;
 }
 
+/** What an {@link HttpListWatch} lists and watches: selectors, and whether only metadata. */
+export interface ListWatchOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /**
+   * Ask for metadata only, as client-go's metadata informers and kube-controller-manager's
+   * garbage collector do: lists come as a PartialObjectMetadataList, watch events carry
+   * PartialObjectMetadata objects (`kind`, `apiVersion: meta.k8s.io/v1`, the whole `metadata`).
+   * The Accept header ends with plain JSON, so a server without the transformation sends whole
+   * objects, whose `metadata` is the same.
+   */
+  metadataOnly?: boolean;
+}
+
+/** client-go metadata client's Accept for a list (JSON only: this client decodes no protobuf). */
+export const METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+/** client-go metadata client's Accept for a get or a watch: each event's object is a PartialObjectMetadata. */
+export const METADATA_OBJECT_ACCEPT =
+  'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+
 /** List and watch one resource (with its namespace and selectors) over HTTP. */
 export class HttpListWatch implements ListWatchSource {
   bytesRead = 0;
@@ -74,16 +95,14 @@ export class HttpListWatch implements ListWatchSource {
   private readonly resource: ResourcePath;
   private readonly labelSelector: string | undefined;
   private readonly fieldSelector: string | undefined;
+  private readonly metadataOnly: boolean;
 
-  constructor(
-    transport: Transport,
-    resource: ResourcePath,
-    selectors: { labelSelector?: string; fieldSelector?: string } = {},
-  ) {
+  constructor(transport: Transport, resource: ResourcePath, opts: ListWatchOptions = {}) {
     this.transport = transport;
     this.resource = resource;
-    this.labelSelector = selectors.labelSelector || undefined;
-    this.fieldSelector = selectors.fieldSelector || undefined;
+    this.labelSelector = opts.labelSelector || undefined;
+    this.fieldSelector = opts.fieldSelector || undefined;
+    this.metadataOnly = opts.metadataOnly === true;
   }
 
   get url(): string {
@@ -101,11 +120,14 @@ export class HttpListWatch implements ListWatchSource {
         limit: params.limit,
         continue: params.continue,
       },
+      accept: this.metadataOnly ? METADATA_LIST_ACCEPT : undefined,
       signal: params.signal,
     });
     this.bytesRead += body.length;
-    if (params.lazyDecode) return decodeListLazily(body);
-    return JSON.parse(body.toString('utf8')) as KubeList;
+    const list = params.lazyDecode ? decodeListLazily(body) : (JSON.parse(body.toString('utf8')) as KubeList);
+    // An empty PartialObjectMetadataList comes with `items: null` (the Go list's nil slice).
+    list.items ??= [];
+    return list;
   }
 
   async watch(params: WatchParams): Promise<WatchStream> {
@@ -123,6 +145,7 @@ export class HttpListWatch implements ListWatchSource {
           params.sendInitialEvents === undefined ? undefined : String(params.sendInitialEvents),
         timeoutSeconds: params.timeoutSeconds,
       },
+      accept: this.metadataOnly ? METADATA_OBJECT_ACCEPT : undefined,
       signal: params.signal,
     });
     return new ResponseWatchStream(

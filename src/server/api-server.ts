@@ -30,7 +30,7 @@ import { Compactor } from './storage/stores/compaction.js';
 import { MemoryStore } from './storage/stores/memory.js';
 import type { Store } from './storage/stores/types.js';
 import type { LiveUi } from './ui/live-ui.js';
-import { Cacher } from './watchcache/cacher.js';
+import { type CacheEntries, Cacher } from './watchcache/cacher.js';
 import { WatchWriter } from './watchcache/watch-sink.js';
 
 export type { RunningServer, ServerSnapshot } from './running-server.js';
@@ -110,6 +110,11 @@ class ApiServer implements RunningServer {
   /** Requests being routed now (a watch until its stream starts): a restore waits for them. */
   private readonly inFlight = new Set<Promise<void>>();
   readonly faults: Faults;
+  /**
+   * The cache entries at each snapshot this server took, for its restore to reuse instead of
+   * decoding every object again (a snapshot copied through JSON is restored without them).
+   */
+  private readonly snapshotEntries = new WeakMap<ServerSnapshot, CacheEntries>();
   private closing = false;
   /** Terminating namespaces that still hold objects with finalizers. */
   private readonly terminatingNamespaces = new Set<string>();
@@ -295,7 +300,14 @@ class ApiServer implements RunningServer {
   async snapshot(): Promise<ServerSnapshot> {
     const store = this.memoryStore('snapshot');
     const snap = store.snapshot();
-    return { format: 'watchmark.server-snapshot/v1', revision: snap.revision, store: snap };
+    const snapshot: ServerSnapshot = {
+      format: 'watchmark.server-snapshot/v1',
+      revision: snap.revision,
+      store: snap,
+    };
+    // The memory store tells the caches of every write at once: they hold this very revision.
+    this.snapshotEntries.set(snapshot, this.cacher.captureEntries());
+    return snapshot;
   }
 
   /**
@@ -323,7 +335,7 @@ class ApiServer implements RunningServer {
       // The compaction loop's target is a revision of the old history.
       this.compactor = new Compactor(this.store);
       this.crds.forgetWrites();
-      await this.cacher.reload();
+      await this.cacher.reload(this.snapshotEntries.get(snapshot));
       await this.crds.idle();
       if (this.opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
       for (const name of await this.namespaces.terminating()) this.finalizeNamespace(name);

@@ -4,9 +4,9 @@ import type { KindTable } from '../kinds/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
 import { resourceId, resourceIdOfKey, resourcePrefix } from '../storage/stores/keys.js';
-import type { Store, StoreEvent, StoreWatch } from '../storage/stores/types.js';
+import type { Store, StoreEvent, StoreKV, StoreWatch } from '../storage/stores/types.js';
 import type { CacheEvent } from './event.js';
-import { type HistoryOptions, ResourceCache } from './resource-cache.js';
+import { type CachedObject, type HistoryOptions, ResourceCache } from './resource-cache.js';
 
 /** Parses a stored value and stamps it with its resourceVersion. */
 export function decodeStored(value: string, revision: number): KubeObject {
@@ -32,6 +32,17 @@ function decodeFor(kind: ResourceKind, value: string, revision: number, written 
  * own storage and watch cache (customresource_handler.go `getOrCreateServingInfoFor`).
  */
 const cacheId = (kind: ResourceKind): string => `${resourceId(kind)}@${kind.version}`;
+
+/**
+ * The entries of every cache at one moment ({@link Cacher.captureEntries}), for a later
+ * {@link Cacher.reload} to reuse: entries are immutable, so holding them costs only the maps.
+ */
+export type CacheEntries = ReadonlyMap<ResourceKind, ReadonlyMap<string, CachedObject>>;
+
+/** The entry decoded from `kv`'s very bytes at its revision, if `entry` is one. */
+function sameBytes(entry: CachedObject | undefined, kv: StoreKV): entry is CachedObject {
+  return entry !== undefined && entry.revision === kv.modRevision && entry.stored === kv.value;
+}
 
 /** Told of each change the caches apply, in order; `kind` is the cache's kind. */
 export type CacheListener = (kind: ResourceKind, event: CacheEvent) => void;
@@ -130,7 +141,7 @@ export class Cacher {
    * back with its last resourceVersion, and one older than the new caches
    * gets 410 and relists, as after a kube-apiserver restart.
    */
-  private async fill(): Promise<void> {
+  private async fill(reuse?: CacheEntries): Promise<void> {
     const { items, revision } = await this.store.list('/');
     if (this.stopped) return;
     const stale = [...this.caches.values()];
@@ -143,10 +154,12 @@ export class Cacher {
     const before = new Map(stale.map((c) => [c.kind, c]));
     for (const kv of items) {
       for (const cache of this.cachesOfKey(kv.key)) {
+        // Same kind, same bytes, same revision: an entry of the old caches (or of the ones
+        // captured with a snapshot) is this one; a restore's objects mostly are.
         const old = before.get(cache.kind)?.objects.get(kv.key);
-        // Same kind, same bytes, same revision: the old entry is this one (a restore's common case).
-        if (old !== undefined && old.revision === kv.modRevision && old.stored === kv.value)
-          cache.reuse(kv.key, old);
+        const captured = reuse?.get(cache.kind)?.get(kv.key);
+        if (sameBytes(old, kv)) cache.reuse(kv.key, old);
+        else if (sameBytes(captured, kv)) cache.reuse(kv.key, captured);
         else
           cache.load(
             kv.key,
@@ -258,14 +271,26 @@ export class Cacher {
    * resourceVersion the new caches do not hold get 410, or wait for it and get 504 when it
    * lies ahead of the restored store, as after an etcd restore.
    */
-  async reload(): Promise<void> {
+  async reload(reuse?: CacheEntries): Promise<void> {
     this.refillTimer?.cancel();
     this.refillTimer = undefined;
     this.storeWatch?.close();
     this.storeWatch = undefined;
     this.written = undefined;
     this.revision = 0;
-    await this.fill();
+    await this.fill(reuse);
+  }
+
+  /**
+   * The entries of every cache now, for a {@link reload} over a store restored to this moment
+   * to reuse instead of decoding (a snapshot keeps them beside the store's copy). Empty over
+   * a store whose bytes are not kept in this process (entries could never be matched).
+   */
+  captureEntries(): CacheEntries {
+    const out = new Map<ResourceKind, ReadonlyMap<string, CachedObject>>();
+    if (!this.keepStored) return out;
+    for (const cache of this.caches.values()) out.set(cache.kind, new Map(cache.objects));
+    return out;
   }
 
   /** Stops following the store. Watchers are closed by their owner. */

@@ -110,6 +110,9 @@ export class Admission {
   /** The admission of one write, or undefined when nothing would be called. */
   forWrite(write: AdmissionWrite): WriteAdmission | undefined {
     if (!this.active) return undefined;
+    // webhook.go `Dispatch`: writes of the admission configurations themselves are exempt
+    // (rules.go `IsExemptAdmissionConfigurationResource`), so a broken webhook can be removed.
+    if (write.kind.group === 'admissionregistration.k8s.io') return undefined;
     const { mutating, validating } = this.configurations;
     const mutatingHooks = [
       ...(this.inProcessMutating ? [this.inProcessMutating] : []),

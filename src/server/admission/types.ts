@@ -95,7 +95,8 @@ export type AdmissionHook = (request: AdmissionRequest) => AdmissionAnswer | Pro
  * In-process admission, run where kube-apiserver runs its admission webhooks: `mutate` as the
  * first mutating webhook (before any MutatingWebhookConfiguration's), `validate` as the first
  * validating one. They are named {@link IN_PROCESS_MUTATING_NAME} and
- * {@link IN_PROCESS_VALIDATING_NAME} in denial messages, as a webhook's name would be.
+ * {@link IN_PROCESS_VALIDATING_NAME} in denial messages, as a webhook's name would be. Like
+ * webhooks, they are not called for writes of the admissionregistration.k8s.io configurations.
  */
 export interface AdmissionHooks {
   /** Sees CREATE, UPDATE and DELETE (DELETE: no object, so a patch there is an error, as upstream). */

@@ -415,6 +415,20 @@ describe('admission webhooks', () => {
     });
   });
 
+  it('writes of webhook configurations never call webhooks, so a broken one can be removed', async () => {
+    const everything = webhook('everything.example.com', {
+      clientConfig: { url: deadUrl, caBundle: hook.caBundle },
+      rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }],
+    });
+    expect((await configure(VALIDATING, 'everything', [everything])).status).toBe(201);
+    expect(
+      (await call(s, 'POST', '/api/v1/namespaces/prod/configmaps', { body: configMap(fresh('x')) })).status,
+    ).toBe(500);
+    expect((await configure(MUTATING, 'unaffected', [webhook('unaffected.example.com')])).status).toBe(201);
+    expect((await call(s, 'DELETE', `${VALIDATING}/everything`)).status).toBe(200);
+    configs.splice(configs.indexOf(`${VALIDATING}/everything`), 1);
+  });
+
   it('a deleted configuration is no longer called', async () => {
     expect((await configure(VALIDATING, 'gone', [webhook('gone.example.com')])).status).toBe(201);
     hook.behaviour = () => ({ allowed: false, status: { message: 'closed' } });

@@ -102,7 +102,7 @@ describe('runner examples', () => {
     ]);
     expect(r.code, failed(r)).toBe(0);
     const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
-    expect({ passed: json.numPassedTests, failed: json.numFailedTests }).toEqual({ passed: 14, failed: 0 });
+    expect({ passed: json.numPassedTests, failed: json.numFailedTests }).toEqual({ passed: 16, failed: 0 });
     await expectParallel('jest', r.workers);
   }, 120_000);
 
@@ -118,7 +118,7 @@ describe('runner examples', () => {
     ]);
     expect(r.code, failed(r)).toBe(0);
     const count = (label: string) => Number(r.stdout.match(new RegExp(`^# ${label} (\\d+)$`, 'm'))?.[1]);
-    expect({ passed: count('pass'), failed: count('fail') }).toEqual({ passed: 14, failed: 0 });
+    expect({ passed: count('pass'), failed: count('fail') }).toEqual({ passed: 16, failed: 0 });
     await expectParallel('node-test', r.workers);
   }, 120_000);
 });

@@ -38,6 +38,18 @@ function website(name: string, spec: Partial<Website['spec']> = {}): KubeObject 
   };
 }
 
+/**
+ * The operator's requests: neither the test's client (`watchmark/...`) nor the garbage collector
+ * (`kube-controller-manager/...`); client-node's are node-fetch's.
+ */
+function operatorRequests(c: TestCluster) {
+  return c.requests
+    .all()
+    .filter(
+      (r) => !r.userAgent?.startsWith('watchmark/') && !r.userAgent?.startsWith('kube-controller-manager/'),
+    );
+}
+
 const ready = (w: Website): Condition | undefined => w.status?.conditions?.find((c) => c.type === 'Ready');
 
 /** Defines the suite, once per implementation (default both). */
@@ -158,26 +170,46 @@ export function operatorSuite(
       });
 
       runner.it(
-        'a dropped watch and a compaction mid-test: the operator keeps converging, no update lost',
+        'a dropped watch and a compaction mid-test: the operator relists and converges, no update lost',
         async () => {
           const c = cluster.current;
           await websites(c).create(website('site'));
           await waitWebsite(c, 'site', (o) => o.status?.observedGeneration === 1);
-          // Changes made while the operator's watches are cut, then history it would resume from compacted away.
-          c.server.dropWatches();
+          c.requests.clear();
+          // The operator's watches go quiet; two changes happen; the history they would resume from is
+          // compacted away; the watches are cut. Resuming from the last resourceVersion they saw gets
+          // 410 Gone: only a relist finds the changes.
+          c.faults.stallWatches();
           await websites(c).patch('site', { spec: { replicas: 4 } }, 'merge');
-          await c.server.compact();
           await websites(c).create(website('late', { replicas: 1 }));
-          c.server.dropWatches();
-          await websites(c).patch('site', { spec: { replicas: 5 } }, 'merge');
-          await c.server.compact();
-          await waitDeployment(c, 'site', (o) => o.spec?.replicas === 5);
+          await c.faults.compact();
+          c.faults.dropWatches();
+          c.faults.resumeWatches();
+          await waitDeployment(c, 'site', (o) => o.spec?.replicas === 4);
           await waitDeployment(c, 'late');
-          const w = await waitWebsite(c, 'site', (o) => o.status?.observedGeneration === 3);
-          assert.equal(ready(w)?.message, '0/5 replicas ready');
+          const w = await waitWebsite(c, 'site', (o) => o.status?.observedGeneration === 2);
+          assert.equal(ready(w)?.message, '0/4 replicas ready');
           await waitWebsite(c, 'late', (o) => o.status?.observedGeneration === 1);
+          const relists = operatorRequests(c).filter((r) => r.verb === 'list' && r.resource === 'websites');
+          assert.ok(relists.length >= 1, 'the operator relisted Websites after 410 Gone');
         },
       );
+
+      runner.it('a 409 Conflict on the status update: retried, and the status lands', async () => {
+        const c = cluster.current;
+        const conflict = c.faults.failNext({ code: 409, verb: 'update', resource: 'websites/status' });
+        await websites(c).create(website('site'));
+        const w = await waitWebsite(c, 'site', (o) => o.status?.observedGeneration === 1);
+        assert.equal(conflict.hits, 1);
+        assert.ok(controller.stats.conflicts >= 1);
+        assert.equal(ready(w)?.reason, 'DeploymentNotReady');
+        // The failed attempt changed nothing; the retry is the one status write that landed.
+        const statusWrites = c.requests.find({ verb: 'update', resource: 'websites', subresource: 'status' });
+        // (A reconcile from a cache older than that write may add a 409 of its own after it.)
+        const codes = statusWrites.map((r) => r.code);
+        assert.equal(codes[0], 409);
+        assert.equal(codes.filter((code) => code === 200).length, 1);
+      });
     });
   }
 }

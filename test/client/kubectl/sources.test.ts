@@ -111,8 +111,12 @@ describe('readManifestSources', () => {
 describe('against a server', () => {
   let server: RunningServer;
   let kube: KubeClient;
+  const requests: Array<{ verb: string; resource: string }> = [];
   beforeAll(async () => {
-    server = await startTestServer({ kubeconfigOut: join(tempDir(), 'kubeconfig') });
+    server = await startTestServer({
+      kubeconfigOut: join(tempDir(), 'kubeconfig'),
+      onRequest: (r) => requests.push(r),
+    });
     kube = await KubeClient.load({ kubeconfig: server.kubeconfigPath, qps: 0 });
   });
   afterAll(async () => {
@@ -138,7 +142,14 @@ describe('against a server', () => {
     removeCrd('widgets.seed.example.com');
     removeCrd('gizmos.seed.example.com');
     const crds = await readManifestSources([dir]);
+    requests.length = 0;
     await installCustomResourceDefinitions(kube, crds, { timeoutMs: 10_000 });
+    // The wait is one list of the definitions (then a watch, unless the list shows them all
+    // Established already), never a poll of each.
+    const onCrds = requests.filter((r) => r.resource === 'customresourcedefinitions').map((r) => r.verb);
+    expect(onCrds.slice(0, 3)).toEqual(['create', 'create', 'list']);
+    expect(onCrds.slice(3).every((v) => v === 'watch')).toBe(true);
+    expect(onCrds.length).toBeLessThanOrEqual(4);
     // A client that has never read discovery resolves them at once, and they answer.
     const fresh = await KubeClient.load({ kubeconfig: server.kubeconfigPath, qps: 0 });
     try {

@@ -74,7 +74,11 @@ class Rule implements FaultHandle {
   }
 }
 
-/** `pods`, `pods/status`, `deployments.apps/scale` against a request. */
+/**
+ * `pods`, `pods/status`, `deployments.apps/scale` against a request. As in an RBAC rule
+ * (pkg/apis/rbac/v1/evaluation_helpers.go `ResourceMatches`), `pods` is the resource alone
+ * and a subresource is named with it.
+ */
 function resourceMatches(wanted: string, a: RequestAttributes): boolean {
   const slash = wanted.indexOf('/');
   const resource = slash < 0 ? wanted : wanted.slice(0, slash);

@@ -41,13 +41,14 @@ export function checkFaultCode(code: number): void {
  * The Status for `answer` on the request `attrs`:
  * - 409 `NewConflict(resource, name, err)`: "Operation cannot be fulfilled on pods "x": " and
  *   the optimistic-lock message of the generic registry (storage.OptimisticLockErrorMsg);
- * - 429 `NewTooManyRequests(message, retryAfterSeconds)` with details.retryAfterSeconds
- *   (default 1, as the max-in-flight and priority-and-fairness filters send), and the
- *   Retry-After header that responsewriters.ErrorNegotiated adds for it;
+ * - 429 `NewTooManyRequests(message, retryAfterSeconds)` with details.retryAfterSeconds and
+ *   the Retry-After header that k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/
+ *   writers.go `ErrorNegotiated` adds for it; the default message and 1 s are those of the
+ *   max-in-flight filter (k8s.io/apiserver/pkg/server/filters/maxinflight.go `tooManyRequests`);
  * - 500 `NewInternalError(err)`: "Internal error occurred: " and the cause;
  * - 503 `NewServiceUnavailable(message)`;
- * - 504 `NewTimeoutError(message, retryAfterSeconds)`: "Timeout: " and the timeout filter's
- *   message (filters/timeout.go);
+ * - 504 `NewTimeoutError(message, retryAfterSeconds)`: "Timeout: " and the message of the
+ *   request timeout filter (k8s.io/apiserver/pkg/server/filters/timeout.go);
  * - 400 `NewBadRequest`, 403 `NewForbidden`, 404 `NewNotFound`, 410 `NewResourceExpired`.
  */
 export function faultStatus(answer: FaultAnswer, attrs: RequestAttributes): Status {

@@ -269,7 +269,8 @@ export class Cacher {
    * reached, which may go back: the store was restored to an older point) are filled from a
    * fresh list, and the store is followed from there. Watches that resume from a
    * resourceVersion the new caches do not hold get 410, or wait for it and get 504 when it
-   * lies ahead of the restored store, as after an etcd restore.
+   * lies ahead of the restored store, as after an etcd restore (cacher.go `Watch`:
+   * `waitUntilFreshAndBlock`, then the watch cache's "too old resource version").
    */
   async reload(reuse?: CacheEntries): Promise<void> {
     this.refillTimer?.cancel();

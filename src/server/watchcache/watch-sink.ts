@@ -75,8 +75,9 @@ export class WatchWriter {
    * Held lines count in `bufferedBytes`, so the watcher's budget still applies: a stalled
    * watcher that gathers more than `maxWatcherBufferBytes` is closed as too slow (its
    * connection cut, the held lines dropped), as kube-apiserver's cacher closes a watcher whose
-   * buffer stays full (cacher.go `cacheWatcher.add`, "Forcing watcher close due to
-   * unresponsiveness"); its client resumes from the last resourceVersion it read. Bookmarks
+   * buffer stays full (k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go `add`: "Forcing
+   * watcher close due to unresponsiveness"); its client resumes from the last resourceVersion
+   * it read. Bookmarks
    * past half the budget are dropped, never held (watcher.ts `sendBookmark`).
    */
   stall(): void {

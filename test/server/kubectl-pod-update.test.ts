@@ -56,6 +56,20 @@ describe.skipIf(!haveKubectl)('pod updates through kubectl', () => {
     ]);
     expect(seconds.code, seconds.stderr).toBe(0);
 
+    // A JSON patch that cannot apply: kube-apiserver's generic 422 (patch.go `applyJSPatch`).
+    const missing = await env.kubectl.run([
+      'patch',
+      'pod',
+      'web',
+      '--type=json',
+      '-p',
+      '[{"op":"replace","path":"/spec/nope","value":1}]',
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      'The request is invalid: the server rejected our request due to an error in our request\n',
+    );
+
     const got = await env.kubectl.run([
       'get',
       'pod',

@@ -42,7 +42,7 @@ export function patchContentType(contentType: string): PatchContentType | undefi
 export function applyPatch(target: unknown, body: unknown, contentType: string, kind: string): unknown {
   switch (patchContentType(contentType)) {
     case 'application/json-patch+json':
-      return applyJsonPatch(target, body);
+      return applyRequestJsonPatch(target, body);
     case 'application/merge-patch+json':
       return applyMergePatch(target, body);
     case 'application/strategic-merge-patch+json':
@@ -53,4 +53,40 @@ export function applyPatch(target: unknown, body: unknown, contentType: string, 
         `the body of the request was in an unknown format - accepted media types include: ${PATCH_CONTENT_TYPES.join(', ')}`,
       );
   }
+}
+
+/**
+ * A PATCH request's JSON patch, with the statuses kube-apiserver answers
+ * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go, `jsonPatcher.applyJSPatch`):
+ * the body is decoded by `jsonpatch.DecodePatch` into `[]map[string]*json.RawMessage`, so only
+ * a body or an operation of the wrong JSON type is a 400, with encoding/json's message; any
+ * failure while applying (a missing path, a failed test, an unknown op, a malformed pointer)
+ * is `NewGenericServerResponse(422, ...)`: reason Invalid with the generic message and empty
+ * details, the patch library's own text not sent. A `null` body decodes to no operations.
+ */
+function applyRequestJsonPatch(target: unknown, body: unknown): unknown {
+  if (body === null) return applyJsonPatch(target, []);
+  if (!Array.isArray(body)) throw decodeError(body, 'jsonpatch.Patch');
+  const wrong = body.find((op) => op !== null && (typeof op !== 'object' || Array.isArray(op)));
+  if (wrong !== undefined) throw decodeError(wrong, 'jsonpatch.Operation');
+  try {
+    return applyJsonPatch(target, body);
+  } catch (err) {
+    // 413 for too many operations stays as it is (patch.go checks it before applying).
+    if (!(err instanceof StatusError) || err.code === 413) throw err;
+    const status = StatusError.of(
+      'Invalid',
+      'the server rejected our request due to an error in our request',
+      {},
+    );
+    // What went wrong, for the server's own log; kube-apiserver does not send it either.
+    status.cause = err;
+    throw status;
+  }
+}
+
+/** encoding/json's UnmarshalTypeError text for `value` decoded into the Go type `goType`. */
+function decodeError(value: unknown, goType: string): StatusError {
+  const kind = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
+  return StatusError.of('BadRequest', `json: cannot unmarshal ${kind} into Go value of type ${goType}`);
 }

@@ -56,3 +56,50 @@ describe('applyPatch', () => {
     expect(patchContentType('application/json')).toBeUndefined();
   });
 });
+
+describe("a PATCH request's JSON patch answers as kube-apiserver (patch.go `applyJSPatch`)", () => {
+  const JSON_PATCH = 'application/json-patch+json';
+  const failure = (body: unknown) => {
+    try {
+      applyPatch(pod, body, JSON_PATCH, 'Pod');
+    } catch (err) {
+      return (err as StatusError).status;
+    }
+    throw new Error('no error');
+  };
+
+  it.each([
+    ['a missing path', [{ op: 'replace', path: '/spec/nope', value: 1 }]],
+    ['a failed test', [{ op: 'test', path: '/metadata/name', value: 'q' }]],
+    ['an unknown op', [{ op: 'frobnicate', path: '/a' }]],
+    ['an op without a path', [{ op: 'add', value: 1 }]],
+    ['a malformed pointer', [{ op: 'add', path: 'spec', value: 1 }]],
+  ])('%s: 422 Invalid with the generic message and empty details', (_, body) => {
+    expect(failure(body)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server rejected our request due to an error in our request',
+      reason: 'Invalid',
+      details: {},
+      code: 422,
+    });
+  });
+
+  it("a body or an operation of the wrong JSON type: 400 with encoding/json's message", () => {
+    expect(failure({ op: 'add' })).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+    });
+    expect(failure(['add'])).toMatchObject({
+      code: 400,
+      message: 'json: cannot unmarshal string into Go value of type jsonpatch.Operation',
+    });
+  });
+
+  it('a null body is no operations', () => {
+    expect(applyPatch(pod, null, JSON_PATCH, 'Pod')).toEqual(pod);
+  });
+});

@@ -157,6 +157,28 @@ describe('faults.pause', () => {
   });
 });
 
+describe('close() of a paused, stalled server', () => {
+  it('cuts the held requests and streams and resolves, leaving no timer', async () => {
+    const server = await startTestServer();
+    const stream = await watch(
+      server,
+      `/api/v1/namespaces?watch=1&resourceVersion=${server.latestRevision()}`,
+    );
+    await waitUntil(() => server.stats.openWatchers === 1, 'the watch to open');
+    server.faults.stallWatches();
+    server.faults.pause();
+    const before = server.stats.requests;
+    const held = call(server, 'GET', '/api/v1/namespaces').then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await waitUntil(() => server.stats.requests === before + 1, 'the request to arrive');
+    await server.close();
+    expect(await held).toBe('cut');
+    expect(await stream.ended).toBe('clean');
+  });
+});
+
 describe('faults.dropWatches and faults.compact', () => {
   it('drop cuts every watch and the informer resumes without a relist; compact makes old resourceVersions 410', async () => {
     const { server, kube } = await serve();

@@ -3,7 +3,8 @@
  * jest and node:test each started in a child process on its folder, with
  * parallel workers. Each must pass every test, and the examples' worker
  * report (examples/testing/worker-report.ts) must show at least two workers
- * whose files ran at the same time.
+ * whose files ran at the same time. The three run at once (they are
+ * child processes: this file only waits), about 25 CPU-seconds in all.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -76,7 +77,7 @@ async function expectParallel(folder: string, workers: WorkerRecord[]): Promise<
 
 const failed = (r: Run) => `exit ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`;
 
-describe('runner examples', () => {
+describe.concurrent('runner examples', () => {
   it('vitest: per-file, per-test and test.extend clusters in worker threads', async () => {
     const r = await run('vitest', [
       join(ROOT, 'node_modules/vitest/vitest.mjs'),

@@ -429,6 +429,17 @@ describe('admission webhooks', () => {
     configs.splice(configs.indexOf(`${VALIDATING}/everything`), 1);
   });
 
+  it('a restored snapshot brings its configurations back into force', async () => {
+    expect((await configure(VALIDATING, 'snap', [webhook('snap.example.com')])).status).toBe(201);
+    const snapshot = await s.snapshot();
+    expect((await call(s, 'DELETE', `${VALIDATING}/snap`)).status).toBe(200);
+    await s.restore(snapshot);
+    hook.behaviour = () => ({ allowed: false, status: { message: 'restored' } });
+    const r = await call(s, 'POST', '/api/v1/namespaces/prod/configmaps', { body: configMap(fresh('snap')) });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('admission webhook "snap.example.com" denied the request: restored');
+  });
+
   it('a deleted configuration is no longer called', async () => {
     expect((await configure(VALIDATING, 'gone', [webhook('gone.example.com')])).status).toBe(201);
     hook.behaviour = () => ({ allowed: false, status: { message: 'closed' } });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdmissionAnswer, AdmissionRequest, RunningServer } from '../../../src/server/index.js';
+import { installCrd, widgetCrd } from '../../helpers/crds.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
 
 /** What the hooks do, set per test; every request they saw. */
@@ -151,6 +152,38 @@ describe('in-process admission hooks', () => {
     expect(r.body.message).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0');
     expect(validated).toHaveLength(0);
     expect((await call(s, 'GET', '/apis/apps/v1/namespaces/adm/deployments/broken')).status).toBe(404);
+  });
+
+  it("a custom resource's mutation is pruned, defaulted and checked against its schema", async () => {
+    hooks();
+    await installCrd(s, widgetCrd());
+    const widgets = '/apis/example.com/v1/namespaces/adm/widgets';
+    const widget = (name: string) => ({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name },
+      spec: { size: 2 },
+    });
+    hooks((r) =>
+      r.kind.kind === 'Widget'
+        ? { allowed: true, patch: [{ op: 'replace', path: '/spec', value: { size: 0, unknown: true } }] }
+        : { allowed: true },
+    );
+    const refused = await call(s, 'POST', widgets, { body: widget('small') });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.message).toBe(
+      'Widget.example.com "small" is invalid: spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1',
+    );
+    hooks((r) =>
+      r.kind.kind === 'Widget'
+        ? { allowed: true, patch: [{ op: 'replace', path: '/spec', value: { size: 3, unknown: true } }] }
+        : { allowed: true },
+    );
+    const stored = await call(s, 'POST', widgets, { body: widget('big') });
+    expect(stored.status, stored.text).toBe(201);
+    // Pruned (no `unknown`) and defaulted (`color`), as a webhook's patch would be.
+    expect(stored.body.spec).toEqual({ size: 3, color: 'red' });
+    expect(validated[0]!.object?.spec).toEqual({ size: 3, color: 'red' });
   });
 
   it('a patch that does not apply is an internal error', async () => {

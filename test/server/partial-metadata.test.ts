@@ -164,6 +164,16 @@ describe('list as PartialObjectMetadataList', () => {
     expect(cached.body.items).toHaveLength(3);
   });
 
+  it('answers meta.k8s.io/v1beta1 lists and items when asked', async () => {
+    const r = await call(server, 'GET', CONFIGMAPS, {
+      headers: { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta1' },
+    });
+    expect(r.body.apiVersion).toBe('meta.k8s.io/v1beta1');
+    expect(new Set(r.body.items.map((i: any) => `${i.kind} ${i.apiVersion}`))).toEqual(
+      new Set(['PartialObjectMetadata meta.k8s.io/v1beta1']),
+    );
+  });
+
   it('answers `items: null` for an empty list, as the Go list encodes', async () => {
     const r = await call(server, 'GET', `${CONFIGMAPS}?labelSelector=app%3Dnone`, {
       headers: { accept: AS_LIST },

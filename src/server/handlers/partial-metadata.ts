@@ -179,7 +179,10 @@ export function partialListAnswer(
 export function partialWatch(
   output: ReadOutput,
 ): { encoder: EventEncoder; bookmarkType: { kind: string; apiVersion: string } } | undefined {
-  // `as=PartialObjectMetadataList` fails on every event, which is then sent untransformed.
+  // `as=PartialObjectMetadataList` fails on every event, which `watchEmbeddedEncoder` then sends
+  // untransformed. (kube-apiserver encodes it with the meta.k8s.io codecs, which know custom
+  // resources' unstructured objects but not built-in types: there its stream ends at the first
+  // event. We send the object, as for custom kinds.)
   if (output?.as !== 'PartialObjectMetadata') return undefined;
   return {
     encoder: partialMetadataEncoder(output.version),

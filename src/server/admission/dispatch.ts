@@ -7,6 +7,7 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { applyJsonPatch } from '../../protocol/patch/index.js';
 import { StatusError } from '../../protocol/status.js';
+import { jsonEqual } from '../storage/meta.js';
 import { type AdmissionAttributes, admissionRequest, type Invocation } from './attributes.js';
 import {
   CallingWebhookError,
@@ -24,6 +25,8 @@ export interface Hook {
   failurePolicy: 'Fail' | 'Ignore';
   /** undefined: none declared (only possible for a configuration stored by an older API). */
   sideEffects: string | undefined;
+  /** A mutating webhook with `reinvocationPolicy: IfNeeded`. */
+  reinvokeIfNeeded?: boolean;
   /** The invocation when the hook applies to `attrs`; undefined to skip it. */
   matches(attrs: AdmissionAttributes): Promise<Invocation | undefined>;
   /** Calls it; throws {@link CallingWebhookError} when no answer could be had. */
@@ -74,6 +77,10 @@ async function invoke(
 /**
  * Runs the mutating hooks in order on `attrs.object`; returns the object as the last patch left
  * it (the same object when no hook patched it).
+ *
+ * Reinvocation (mutating/reinvocationcontext.go, dispatcher.go `Dispatch`): when a hook changes
+ * the object, every `IfNeeded` hook called before it is marked; if anything changed, one more
+ * round calls the marked hooks again, in order.
  */
 export async function dispatchMutating(
   hooks: readonly Hook[],
@@ -81,26 +88,51 @@ export async function dispatchMutating(
   sinks: DispatchSinks,
 ): Promise<KubeObject | undefined> {
   let object = attrs.object;
-  for (const hook of hooks) {
-    const invocation = await hook.matches({ ...attrs, object });
-    if (!invocation) continue;
-    const answer = await invoke(hook, attrs, invocation, object, sinks);
-    if (!answer?.patch || answer.patch.length === 0) continue;
-    if (object === undefined) throw patchWithoutObject(hook.name);
-    const toVersion = invocation.toVersion ?? ((o: KubeObject) => o);
-    const fromVersion = invocation.fromVersion ?? ((o: KubeObject) => o);
-    let patched: unknown;
-    try {
-      patched = applyJsonPatch(structuredClone(toVersion(object)), answer.patch);
-    } catch (err) {
-      // dispatcher.go: a patch that does not apply is an internal error.
-      throw internalError(err instanceof StatusError ? (err.status.message ?? '') : (err as Error).message);
+  const previouslyInvoked = new Set<Hook>();
+  const reinvoke = new Set<Hook>();
+  let changedAny = false;
+  const round = async (reinvoking: boolean) => {
+    for (const hook of hooks) {
+      if (reinvoking && !reinvoke.has(hook)) continue;
+      const invocation = await hook.matches({ ...attrs, object });
+      if (!invocation) continue;
+      const answer = await invoke(hook, attrs, invocation, object, sinks);
+      const patched = answer?.patch?.length
+        ? applyAnswerPatch(hook, invocation, object, answer.patch)
+        : object;
+      if (patched !== object && !jsonEqual(patched, object)) {
+        changedAny = true;
+        for (const h of previouslyInvoked) reinvoke.add(h);
+      }
+      object = patched;
+      if (hook.reinvokeIfNeeded) previouslyInvoked.add(hook);
     }
-    if (typeof patched !== 'object' || patched === null || Array.isArray(patched))
-      throw internalError('the patched object is not an object');
-    object = fromVersion(patched as KubeObject);
-  }
+  };
+  await round(false);
+  if (changedAny && reinvoke.size > 0) await round(true);
   return object;
+}
+
+/** A hook's JSON patch applied to `object` (at the invocation's version). */
+function applyAnswerPatch(
+  hook: Hook,
+  invocation: Invocation,
+  object: KubeObject | undefined,
+  patch: NonNullable<AdmissionAnswer['patch']>,
+): KubeObject {
+  if (object === undefined) throw patchWithoutObject(hook.name);
+  const toVersion = invocation.toVersion ?? ((o: KubeObject) => o);
+  const fromVersion = invocation.fromVersion ?? ((o: KubeObject) => o);
+  let patched: unknown;
+  try {
+    patched = applyJsonPatch(structuredClone(toVersion(object)), patch);
+  } catch (err) {
+    // dispatcher.go: a patch that does not apply is an internal error.
+    throw internalError(err instanceof StatusError ? (err.status.message ?? '') : (err as Error).message);
+  }
+  if (typeof patched !== 'object' || patched === null || Array.isArray(patched))
+    throw internalError('the patched object is not an object');
+  return fromVersion(patched as KubeObject);
 }
 
 /** Runs the validating hooks together; throws the first refusal in hook order. */
@@ -129,6 +161,7 @@ export function webhookHook(
     name: webhook.name,
     failurePolicy: webhook.failurePolicy,
     sideEffects: webhook.sideEffects,
+    reinvokeIfNeeded: webhook.reinvokeIfNeeded,
     matches,
     call: (request) => call(webhook, request),
   };

@@ -45,6 +45,8 @@ export interface Webhook {
   objectSelector: LabelSelector | undefined;
   sideEffects: string | undefined;
   timeoutSeconds: number;
+  /** A mutating webhook's `reinvocationPolicy: IfNeeded`. */
+  reinvokeIfNeeded: boolean;
 }
 
 export const MUTATING_CONFIGURATIONS: ResourceKind = findByPlural(
@@ -109,6 +111,7 @@ export function webhooksOf(config: KubeObject): Webhook[] {
     objectSelector: selector(h.objectSelector),
     sideEffects: typeof h.sideEffects === 'string' ? h.sideEffects : undefined,
     timeoutSeconds: typeof h.timeoutSeconds === 'number' ? h.timeoutSeconds : 10,
+    reinvokeIfNeeded: h.reinvocationPolicy === 'IfNeeded',
   }));
 }
 

@@ -183,6 +183,42 @@ describe('admission webhooks', () => {
     expect(hook.received.map((x) => x.url)).toEqual(['/first?timeout=10s', '/second?timeout=10s']);
   });
 
+  it('reinvocationPolicy IfNeeded calls a webhook again when a later one changed the object', async () => {
+    const at = (path: string, extra: Record<string, unknown> = {}) => ({
+      clientConfig: { url: `${hook.base}/${path}`, caBundle: hook.caBundle },
+      ...extra,
+    });
+    expect(
+      (
+        await configure(MUTATING, 'a-first', [
+          webhook('first.example.com', at('first', { reinvocationPolicy: 'IfNeeded' })),
+        ])
+      ).status,
+    ).toBe(201);
+    expect(
+      (await configure(MUTATING, 'b-second', [webhook('second.example.com', at('second'))])).status,
+    ).toBe(201);
+    hook.behaviour = (r) => {
+      const labels = (r.object?.metadata?.labels ?? {}) as Record<string, string>;
+      if (labels.a === undefined)
+        return { allowed: true, patch: [{ op: 'add', path: '/metadata/labels', value: { a: '1' } }] };
+      if (labels.b === undefined)
+        return { allowed: true, patch: [{ op: 'add', path: '/metadata/labels/b', value: '1' }] };
+      return { allowed: true };
+    };
+    const r = await call(s, 'POST', '/api/v1/namespaces/prod/configmaps', {
+      body: configMap(fresh('reinvoked')),
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.metadata.labels).toEqual({ a: '1', b: '1' });
+    expect(hook.received.map((x) => x.url)).toEqual([
+      '/first?timeout=10s',
+      '/second?timeout=10s',
+      '/first?timeout=10s',
+    ]);
+    expect(hook.received[2]!.review.request.object?.metadata?.labels).toEqual({ a: '1', b: '1' });
+  });
+
   it('failurePolicy Fail refuses a write when the webhook cannot be reached; Ignore lets it through', async () => {
     const dead = { clientConfig: { url: deadUrl, caBundle: hook.caBundle } };
     expect((await configure(VALIDATING, 'dead-fail', [webhook('fail.example.com', dead)])).status).toBe(201);

@@ -28,6 +28,7 @@ import {
   PROTOBUF_CONTENT_TYPE,
 } from '../http/media-types.js';
 import type { ResourceKind } from '../kinds/types.js';
+import { OBJECT_META_FIELDS } from '../storage/meta.js';
 import type { EventEncoder } from '../watchcache/event.js';
 import type { ListResult } from './list.js';
 
@@ -93,26 +94,10 @@ export function listOfObject(kind: ResourceKind): StatusError {
   );
 }
 
-// metav1.ObjectMeta's fields in their Go order, which is the JSON order of a PartialObjectMetadata.
-const OBJECT_META_FIELDS = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-] as const;
-
-/** The ObjectMeta of `object` as its Go struct holds it: known fields, in Go order. */
+/**
+ * The ObjectMeta of `object` as its Go struct holds it: known fields, in the Go order (which is
+ * the JSON order of a PartialObjectMetadata).
+ */
 function objectMeta(object: KubeObject): Record<string, unknown> {
   const from = (object.metadata ?? {}) as Record<string, unknown>;
   const meta: Record<string, unknown> = {};

@@ -16,6 +16,7 @@ import type { ResourceType } from '../client/watch/resources.js';
 import { USER_AGENT as GC_USER_AGENT } from '../controllers/index.js';
 import type { KubeObject } from '../protocol/events.js';
 import {
+  type AdmissionHooks,
   MemoryStore,
   type RunningServer,
   type ServerFaults,
@@ -57,7 +58,12 @@ export interface TestClusterOptions {
   nodes?: number;
   /** Serve HTTPS with a generated CA and a bearer token, as a real cluster (default: plain HTTP, no authentication). */
   tls?: boolean;
-  /** Server settings passed through (clock, historyWindow, bookmarkInterval, admission, ...). */
+  /**
+   * In-process admission: `mutate` and `validate` see each write as kube-apiserver's webhooks
+   * see it (an AdmissionRequest) and allow, deny or patch it (docs/admission.md).
+   */
+  admission?: AdmissionHooks;
+  /** Server settings passed through (clock, historyWindow, bookmarkInterval, ...). */
   server?: ServerOptions;
   /**
    * Start over a copy of the state an earlier cluster of this process reached with the same
@@ -141,7 +147,8 @@ export async function testCluster(opts: TestClusterOptions = {}): Promise<TestCl
     crdSources.length + objectSources.length > 0 &&
     !opts.server?.store &&
     !opts.server?.etcd &&
-    !('admission' in (opts.server ?? {}));
+    !opts.admission &&
+    !opts.server?.admission;
   const key = reusable
     ? await setupKey(crdSources, objectSources, opts.server?.systemNamespaces !== false)
     : undefined;
@@ -234,6 +241,7 @@ class Cluster implements TestCluster {
       log: opts.log,
       ...opts.server,
       store,
+      admission: opts.admission ?? opts.server?.admission,
       port: opts.server?.port ?? 0,
       kubeconfigOut: this.kubeconfigPath,
       onRequest: onRequest

@@ -4,6 +4,9 @@
  */
 
 export type {
+  AdmissionAnswer,
+  AdmissionHooks,
+  AdmissionRequest,
   FailRule,
   FaultHandle,
   RequestRecord,

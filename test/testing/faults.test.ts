@@ -183,3 +183,32 @@ describe('a setup installed once per process', () => {
     }
   });
 });
+
+describe('admission hooks', () => {
+  it("deny and patch writes as a webhook would, with kube-apiserver's denial message", async () => {
+    const c = await testCluster({
+      controllers: [],
+      admission: {
+        mutate: (req) =>
+          req.operation === 'CREATE' && req.resource.resource === 'configmaps'
+            ? { allowed: true, patch: [{ op: 'add', path: '/metadata/labels', value: { stamped: 'yes' } }] }
+            : { allowed: true },
+        validate: (req) =>
+          req.name === 'forbidden'
+            ? { allowed: false, status: { code: 403, message: 'not this one' } }
+            : { allowed: true },
+      },
+    });
+    try {
+      const cms = c.client.resource('configmaps', 'default');
+      const made = await cms.create({ metadata: { name: 'ok' } });
+      expect(made.metadata?.labels).toEqual({ stamped: 'yes' });
+      const err = await cms.create({ metadata: { name: 'forbidden' } }).catch((e) => e);
+      expect(err.code).toBe(403);
+      expect(err.message).toContain('denied the request: not this one');
+      await expect(cms.get('forbidden')).rejects.toMatchObject({ code: 404 });
+    } finally {
+      await c.close();
+    }
+  });
+});

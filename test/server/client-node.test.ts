@@ -165,7 +165,8 @@ describe('@kubernetes/client-node Watch', () => {
       },
     );
     try {
-      await core.createNamespacedPod({ namespace: ns, body: podBody('w') });
+      // A label to add to: an empty `labels: {}` is not stored (omitempty), as in kube-apiserver.
+      await core.createNamespacedPod({ namespace: ns, body: podBody('w', { app: 'w' }) });
       await core.patchNamespacedPod({
         name: 'w',
         namespace: ns,
@@ -236,7 +237,7 @@ describe('@kubernetes/client-node Watch', () => {
 
   it('reports a 410 for a compacted resourceVersion to its done callback or as an ERROR event', async () => {
     const ns = await namespace('expired');
-    const first = await core.createNamespacedPod({ namespace: ns, body: podBody('e') });
+    const first = await core.createNamespacedPod({ namespace: ns, body: podBody('e', { app: 'e' }) });
     await core.patchNamespacedPod({
       name: 'e',
       namespace: ns,

@@ -496,9 +496,11 @@ class ApiServer implements RunningServer {
     if (path.startsWith('/debug/watchmark/'))
       return serveDebug(this.nonResource, req, path.slice('/debug/watchmark/'.length), res);
     if (method !== 'GET' && method !== 'HEAD') {
+      // go-restful's 405 through `serviceErrorHandler` (pkg/server/handler.go): empty details.
       throw StatusError.of(
         'MethodNotAllowed',
-        `the server does not allow this method on the requested resource`,
+        'the server does not allow this method on the requested resource',
+        {},
       );
     }
     return serveNonResource(this.nonResource, req, res, path, query);

@@ -824,6 +824,41 @@ describe('errors and non-resource paths', () => {
     expectStatus(await call(s, 'POST', `${pods(ns)}/a`, { body: pod('a') }), 405, 'MethodNotAllowed');
     expectStatus(await call(s, 'PUT', pods(ns), { body: pod('a') }), 405, 'MethodNotAllowed');
     expectStatus(await call(s, 'POST', '/version', { body: {} }), 405, 'MethodNotAllowed');
+    // From the router, as kube-apiserver's serviceErrorHandler answers it: no resource named.
+    const r = await call(s, 'POST', `${pods(ns)}/a`, { body: pod('a') });
+    expect(r.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server does not allow this method on the requested resource',
+      reason: 'MethodNotAllowed',
+      details: {},
+      code: 405,
+    });
+  });
+
+  it('a name under the all-namespaces path of a namespaced kind matches no route', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/pods/a'],
+      ['DELETE', '/api/v1/pods/a'],
+      ['GET', '/api/v1/pods/a/status'],
+      ['GET', '/apis/apps/v1/deployments/d'],
+    ] as const) {
+      const r = await call(s, method, path);
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(r.body.message).toBe('the server could not find the requested resource');
+      expect(r.body.details).toEqual({});
+    }
+  });
+
+  it('watch=1 on one object is a plain GET (kubernetes/kubernetes#89755); /watch/ paths watch it', async () => {
+    const ns = await freshNamespace();
+    await created(pods(ns), pod('one'));
+    const got = await call(s, 'GET', `${pods(ns)}/one?watch=1`);
+    expect(got.status, got.text).toBe(200);
+    expect(got.body.kind).toBe('Pod');
+    expect(got.body.metadata.name).toBe('one');
   });
 
   it('serves only reads on /watch/ paths and on the all-namespaces path of a namespaced kind', async () => {

@@ -56,20 +56,28 @@ export async function handleResource(
     throw StatusError.of('InternalError', `Internal error occurred: ${kind.custom.conversionError}`);
   }
   const namespace = kind.namespaced ? info.namespace : undefined;
-  // `watch=1` means nothing to a subresource: its GET is a plain read, as in kube-apiserver.
-  const isWatch = info.watchPath || (subresource === undefined && queryFlag(query.get('watch')) === true);
+  // A namespaced kind's cluster-wide path has a route for the collection only
+  // (`/api/v1/configmaps`: list and watch); a name under it matches no route.
+  if (kind.namespaced && namespace === undefined && (name !== undefined || subresource !== undefined))
+    throw routeNotFound();
+  // `watch=1` turns only a collection's GET into a watch: RequestInfo reads it only when the path
+  // names no object (requestinfo.go `NewRequestInfo`), and the object's GET route answers the
+  // object (kubernetes/kubernetes#89755). The legacy /watch/ paths watch one object by name.
+  const isWatch =
+    info.watchPath ||
+    (subresource === undefined && name === undefined && queryFlag(query.get('watch')) === true);
   // The legacy /watch/ paths and a namespaced kind's all-namespaces path (`/api/v1/pods`) serve
   // only list and watch: kube-apiserver registers no write there, so a cross-namespace
   // DELETE cannot wipe every namespace's objects.
   if ((info.watchPath || (kind.namespaced && namespace === undefined)) && method !== 'GET') {
-    throw methodNotAllowed(method, kind);
+    throw methodNotAllowed();
   }
   // FinalizeREST (pkg/registry/core/namespace/storage/storage.go) is an Updater
   // only: no get, hence no patch either.
-  if (subresource === 'finalize' && method !== 'PUT') throw methodNotAllowed(method, kind);
+  if (subresource === 'finalize' && method !== 'PUT') throw methodNotAllowed();
   // BindingREST is a NamedCreater only: POST, nothing else.
   if (subresource === 'binding') {
-    if (method !== 'POST' || name === undefined || !servesBinding(kind)) throw methodNotAllowed(method, kind);
+    if (method !== 'POST' || name === undefined || !servesBinding(kind)) throw methodNotAllowed();
     return bindPod(ctx, req, res, kind, namespace, name, query);
   }
   switch (method) {
@@ -86,7 +94,7 @@ export async function handleResource(
       return replyObject(ctx, req, res, 200, kind, object, query);
     }
     case 'POST': {
-      if (name !== undefined) throw methodNotAllowed(method, kind);
+      if (name !== undefined) throw methodNotAllowed();
       // customresource_handler.go `serveResource`: a terminating definition's objects may be
       // read, changed and deleted, but no new one created.
       if (kind.custom?.state.terminating) {
@@ -108,7 +116,7 @@ export async function handleResource(
       return replyObject(ctx, req, res, 201, kind, created, query);
     }
     case 'PUT': {
-      if (name === undefined) throw methodNotAllowed(method, kind);
+      if (name === undefined) throw methodNotAllowed();
       const body = await readObject(req);
       const rules = await loadWriteRules();
       if (subresource === 'scale') {
@@ -139,12 +147,11 @@ export async function handleResource(
       return replyObject(ctx, req, res, 200, kind, updated, query);
     }
     case 'PATCH': {
-      if (name === undefined) throw methodNotAllowed(method, kind);
+      if (name === undefined) throw methodNotAllowed();
       return patch(ctx, req, res, kind, namespace, name, subresource, query);
     }
     case 'DELETE': {
-      if (name === undefined && !resourceVerbs(kind).includes('deletecollection'))
-        throw methodNotAllowed(method, kind);
+      if (name === undefined && !resourceVerbs(kind).includes('deletecollection')) throw methodNotAllowed();
       const opts = await deleteOptions(req, query);
       opts.admission = writeAdmission(ctx, req, res, query, kind, {
         namespace,
@@ -153,13 +160,13 @@ export async function handleResource(
         options: deleteOptionFields(opts),
       });
       if (name === undefined) return deleteCollection(ctx, req, res, kind, namespace, query, opts);
-      if (subresource !== undefined) throw methodNotAllowed(method, kind);
+      if (subresource !== undefined) throw methodNotAllowed();
       const deleted = await ctx.objects.delete(kind, namespace, name, opts);
       if (kind.kind === 'Namespace' && !opts.dryRun) ctx.finalizeNamespace(name);
       return replyObject(ctx, req, res, 200, kind, deleted, query);
     }
     default:
-      throw methodNotAllowed(method, kind);
+      throw methodNotAllowed();
   }
 }
 
@@ -183,11 +190,23 @@ function patchOptionsInvalid(field: string, reason: string, message: string): St
   });
 }
 
-function methodNotAllowed(method: string, kind: ResourceKind): StatusError {
+/**
+ * A method the path's route does not take. kube-apiserver registers each verb as a go-restful
+ * route (endpoints/installer.go), so the 405 comes from the router through the server's
+ * `serviceErrorHandler` (pkg/server/handler.go) as `NewGenericServerResponse(405, ...)`: the
+ * generic message, empty details, no resource named.
+ */
+function methodNotAllowed(): StatusError {
   return StatusError.of(
     'MethodNotAllowed',
-    `the server does not allow this method on the requested resource (${method.toLowerCase()} ${qualifiedResource(kind)})`,
+    'the server does not allow this method on the requested resource',
+    {},
   );
+}
+
+/** A path no route matches, answered the same way (`NewGenericServerResponse(404, ...)`). */
+function routeNotFound(): StatusError {
+  return StatusError.of('NotFound', 'the server could not find the requested resource', {});
 }
 
 async function list(

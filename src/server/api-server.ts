@@ -237,7 +237,14 @@ class ApiServer implements RunningServer {
     this.http = listener.http;
     this.url = listener.url;
     this.caPem = listener.caPem;
-    this.kubeconfig = buildKubeconfig({ server: this.url, caPem: this.caPem, token: this.token });
+    this.kubeconfig = buildKubeconfig({
+      server: this.url,
+      caPem: this.caPem,
+      token: this.token,
+      // Over plain HTTP there is nothing to verify, but @kubernetes/client-node refuses an http://
+      // server unless the kubeconfig says so (its KubeConfig.createAgent); kubectl ignores it.
+      insecureSkipTlsVerify: this.caPem === undefined && this.url.startsWith('http:'),
+    });
     if (opts.kubeconfigOut) {
       await writeKubeconfig(opts.kubeconfigOut, this.kubeconfig);
       this.kubeconfigPath = opts.kubeconfigOut;

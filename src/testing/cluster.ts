@@ -207,6 +207,9 @@ class Cluster implements TestCluster {
 
   constructor(private readonly dir: string) {
     this.kubeconfigPath = join(dir, 'kubeconfig');
+    // So that `const { waitFor, faults } = cluster` works as it reads.
+    for (const m of ['kubeConfig', 'waitFor', 'waitForDeletion', 'snapshot', 'restore', 'close'] as const)
+      this[m] = this[m].bind(this) as never;
   }
 
   get url(): string {
@@ -303,19 +306,7 @@ class Cluster implements TestCluster {
       );
     }
     const kc = new mod.KubeConfig();
-    if (this.server.caPem) {
-      kc.loadFromString(this.kubeconfig);
-      return kc;
-    }
-    // client-node refuses an http:// server unless skipTLSVerify is set (its createAgent),
-    // though there is nothing to verify: set it, so plain-HTTP clusters work unchanged.
-    const name = 'watchmark-test';
-    kc.loadFromOptions({
-      clusters: [{ name, server: this.url, skipTLSVerify: true }],
-      users: [{ name }],
-      contexts: [{ name, cluster: name, user: name, namespace: 'default' }],
-      currentContext: name,
-    });
+    kc.loadFromString(this.kubeconfig);
     return kc;
   }
 

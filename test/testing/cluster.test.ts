@@ -89,7 +89,15 @@ describe('testCluster', () => {
     const obj = c.kubeconfigObject;
     expect(obj.clusters[0]?.cluster.server).toBe(c.url);
     expect(obj['current-context']).toBe(obj.contexts[0]?.name);
-    const kc = await c.kubeConfig();
+    // The file too, as a client-node program given KUBECONFIG loads it.
+    const k8sFile = await import('@kubernetes/client-node');
+    const fromFile = new k8sFile.KubeConfig();
+    fromFile.loadFromFile(c.kubeconfigPath);
+    expect(
+      (await fromFile.makeApiClient(k8sFile.CoreV1Api).readNamespace({ name: 'seeded' })).metadata?.name,
+    ).toBe('seeded');
+    const { kubeConfig } = c;
+    const kc = await kubeConfig();
     const k8s = await import('@kubernetes/client-node');
     const core = kc.makeApiClient(k8s.CoreV1Api);
     const list = await core.listNamespace();

@@ -302,3 +302,34 @@ describe('custom kinds', () => {
     expect(crds.text).not.toContain('openAPIV3Schema');
   });
 });
+
+describe('writes answer in the form their Accept asked for (create.go `transformResponseObject`)', () => {
+  it('create, patch and delete answer a PartialObjectMetadata', async () => {
+    const headers = { accept: `${AS_OBJECT},application/json` };
+    const created = await call(server, 'POST', CONFIGMAPS, {
+      headers,
+      body: { metadata: { name: 'w1', labels: { x: 'y' } }, data: { k: 'v' } },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.kind).toBe('PartialObjectMetadata');
+    expect(created.body.metadata.labels).toEqual({ x: 'y' });
+    expect(created.body).not.toHaveProperty('data');
+    const patched = await call(server, 'PATCH', `${CONFIGMAPS}/w1`, {
+      headers: { ...headers, 'content-type': 'application/merge-patch+json' },
+      body: { metadata: { labels: { x: 'z' } } },
+    });
+    expect(patched.body).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { labels: { x: 'z' } } });
+    const deleted = await call(server, 'DELETE', `${CONFIGMAPS}/w1`, { headers });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body.kind).toBe('PartialObjectMetadata');
+  });
+
+  it('an Accept nothing can satisfy is a 406 before anything is written', async () => {
+    const r = await call(server, 'POST', CONFIGMAPS, {
+      headers: { accept: 'application/json;as=Nonsense;g=meta.k8s.io;v=v1' },
+      body: { metadata: { name: 'never' } },
+    });
+    expect(r.status).toBe(406);
+    expect((await call(server, 'GET', `${CONFIGMAPS}/never`)).status).toBe(404);
+  });
+});

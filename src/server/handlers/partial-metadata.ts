@@ -19,6 +19,7 @@
  * watchmark writes JSON only, so a transformation asked for in YAML or protobuf is skipped for
  * the next range (client-go and controller-runtime always offer JSON next).
  */
+import type { IncomingMessage } from 'node:http';
 import type { KubeObject, WatchEventType } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import {
@@ -173,4 +174,23 @@ export function partialWatch(
     encoder: partialMetadataEncoder(output.version),
     bookmarkType: { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${output.version}` },
   };
+}
+
+/**
+ * The metadata-only answer a write asked for, by request. create.go, update.go, patch.go and
+ * delete.go negotiate the output (`NegotiateOutputMediaType`) before anything else, so a 406
+ * comes before the write, and transform the written object with it afterwards
+ * (`transformResponseObject`): a controller's metadata client gets a PartialObjectMetadata back.
+ */
+const writeOutputs = new WeakMap<IncomingMessage, NonNullable<ReadOutput>>();
+
+/** Negotiates a write's answer (throwing the 406 now) and remembers a metadata-only one for {@link writeOutputOf}. */
+export function negotiateWrite(req: IncomingMessage, kind: ResourceKind): void {
+  const output = negotiateRead(req.headers.accept, kind);
+  if (output && output.as !== 'Table') writeOutputs.set(req, output);
+}
+
+/** The metadata-only form a write's answer takes, if its request asked for one. */
+export function writeOutputOf(req: IncomingMessage): NonNullable<ReadOutput> | undefined {
+  return writeOutputs.get(req);
 }

@@ -13,6 +13,7 @@ import type { ResourceKind } from '../kinds/types.js';
 import { answerText } from '../storage/answer-text.js';
 import type { ObjectStorage } from '../storage/object-storage.js';
 import type { ListContext } from './list.js';
+import { partialObjectAnswer, writeOutputOf } from './partial-metadata.js';
 import { toTable } from './table.js';
 import { tableRequest } from './table-response.js';
 import type { WatchContext } from './watch.js';
@@ -55,6 +56,11 @@ export function replyObject(
   obj: KubeObject,
   query: Query,
 ): void {
+  const partial = writeOutputOf(req);
+  if (partial) {
+    reply(ctx, res, code, partialObjectAnswer(kind, obj, partial));
+    return;
+  }
   const table = tableRequest(req, query);
   if (table) {
     reply(

@@ -23,6 +23,7 @@ import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
 import {
   negotiateRead,
+  negotiateWrite,
   partialListAnswer,
   partialObjectAnswer,
   partialWatch,
@@ -80,6 +81,8 @@ export async function handleResource(
     if (method !== 'POST' || name === undefined || !servesBinding(kind)) throw methodNotAllowed();
     return bindPod(ctx, req, res, kind, namespace, name, query);
   }
+  // Every write negotiates its answer's form first (create.go and the others): a 406 writes nothing.
+  if (method !== 'GET') negotiateWrite(req, kind);
   switch (method) {
     case 'GET': {
       // The answer's form is negotiated before anything is read (handlers/get.go, `ListResource`).

@@ -26,6 +26,11 @@ export interface Selection {
   allNamespaces?: boolean;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * Only each object's metadata (PartialObjectMetadata), as client-go's metadata informers and
+   * kube-controller-manager's garbage collector ask: far fewer bytes for large objects.
+   */
+  metadataOnly?: boolean;
 }
 
 /** Options of {@link KubeClient}: the transport's, and defaults for its informers. */

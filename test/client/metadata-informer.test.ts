@@ -112,3 +112,17 @@ describe('metadata-only informer', () => {
     expect(meta.bytesRead * 5).toBeLessThan(whole.bytesRead);
   });
 });
+
+describe('KubeClient.informer with metadataOnly', () => {
+  it("holds PartialObjectMetadata without the objects' content", async () => {
+    const { kube } = await serve();
+    await kube.resource('configmaps', 'demo').create(configMap('meta'));
+    const informer = kube.informer('configmaps', { namespace: 'demo', metadataOnly: true }).start();
+    cleanups.push(() => informer.stop());
+    await informer.synced();
+    const got = informer.get('demo/meta') as KubeObject & { data?: unknown };
+    expect(got.kind).toBe('PartialObjectMetadata');
+    expect(got.metadata?.labels).toEqual({ app: 'demo' });
+    expect(got.data).toBeUndefined();
+  });
+});

@@ -133,9 +133,9 @@ describe('decodeProtobufObject: fields the schema does not list', () => {
   }
 
   it('415s a field deep in a message, naming the message and the field number', async () => {
-    // PodSpec.hostnameOverride (field 41, Kubernetes 1.34).
-    expect(await rejection(deploymentBody(1, [container('c', 'nginx')], [str(41, 'h')]))).toBe(
-      'protobuf field 41 of PodSpec is not supported by watchmark; send application/json',
+    // A PodSpec field number the upstream schema (k8s.io/api v0.36.3) does not have yet.
+    expect(await rejection(deploymentBody(1, [container('c', 'nginx')], [str(99, 'h')]))).toBe(
+      'protobuf field 99 of PodSpec is not supported by watchmark; send application/json',
     );
   });
 
@@ -143,8 +143,8 @@ describe('decodeProtobufObject: fields the schema does not list', () => {
     expect(await rejection(envelope('v1', 'ConfigMap', [entry(2, 'k', 'v'), int(9, 1)]))).toContain(
       'field 9 of ConfigMap',
     );
-    const claims = container('c', 'nginx', { resources: [msg(3, str(1, 'gpu'))] }); // claims
-    expect(await rejection(deploymentBody(1, [claims]))).toContain('field 3 of ResourceRequirements');
+    const future = container('c', 'nginx', { resources: [msg(9, str(1, 'gpu'))] });
+    expect(await rejection(deploymentBody(1, [future]))).toContain('field 9 of ResourceRequirements');
     const limits = container('c', 'nginx', {
       resources: [msg(1, str(1, 'cpu'), msg(2, str(1, '1'), str(2)))],
     });

@@ -176,13 +176,13 @@ describe('decodeProtobufObject: ObjectMeta', () => {
 });
 
 describe('decodeProtobufObject: errors', () => {
-  it('415s a kind it cannot decode, naming it and the supported ones', async () => {
+  it('415s a kind it cannot decode, naming it and the supported group versions', async () => {
     const err = await statusOf(envelope('batch/v1', 'Job', [[1, 'message', [[1, 'string', 'web']]]]));
     expect(err.code).toBe(415);
     expect(err.reason).toBe('UnsupportedMediaType');
     expect(err.message).toBe(
-      'protobuf bodies are supported for Namespace (v1), ConfigMap (v1), Secret (v1), Service (v1), ' +
-        'Deployment (apps/v1); send application/json for Job (batch/v1)',
+      'protobuf bodies are supported for the kinds of v1, apps/v1, coordination.k8s.io/v1, ' +
+        'admissionregistration.k8s.io/v1, apiextensions.k8s.io/v1; send application/json for Job (batch/v1)',
     );
   });
 

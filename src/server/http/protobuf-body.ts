@@ -1,22 +1,22 @@
 /**
  * Decoding of Kubernetes protobuf request bodies (`Content-Type: application/vnd.kubernetes.protobuf`).
  *
- * kubectl 1.32+ sends the objects of `kubectl create <generator>` as protobuf with no fallback to
- * JSON: a 415 or 400 answer is fatal. The envelope is the 4-byte magic `k8s\0` followed by a
- * `runtime.Unknown` whose `raw` holds the object. We decode the kinds of the everyday generators
- * (`create namespace`, `configmap`, `secret`, `deployment`, `service`) into the JSON kubectl 1.31
- * would have sent, and answer 415 for other kinds, naming them so the user knows to send JSON.
- * A body carrying a field our schema does not list gets a 415 naming the field too, rather than
- * losing it silently (./protobuf/strict.ts).
+ * kubectl 1.32+ sends `kubectl create` objects as protobuf, and Go clients built with
+ * `ContentType: application/vnd.kubernetes.protobuf` (controller-runtime, kube-controller-manager)
+ * send every built-in kind that way, DeleteOptions included (client-go rest/request.go
+ * `Request.Body` encodes any runtime.Object with the client's content type). The envelope
+ * (apimachinery runtime/serializer/protobuf/protobuf.go `Serializer.Decode`) is the 4-byte magic
+ * `k8s\0` followed by a `runtime.Unknown` whose `raw` holds the object, with its apiVersion and
+ * kind in `typeMeta`. We decode every kind of the group versions whose upstream `generated.proto`
+ * we keep (../protobuf/proto/) into the JSON kube-apiserver would write for it
+ * (../protobuf/to-json.ts), and answer 415 for others, naming them so the user knows to send JSON.
+ * A body carrying a field the upstream schema does not list gets a 415 naming the field too,
+ * rather than losing it silently (../protobuf/strict.ts).
  *
- * protobufjs is loaded on the first protobuf request, not at server start-up.
+ * protobufjs and the schema are loaded on the first protobuf request, not at server start-up.
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { deployment } from '../protobuf/json-apps.js';
-import { configMap, namespace, secret, service } from '../protobuf/json-core.js';
-import { type Json, obj, objectMeta, type Plain, str } from '../protobuf/json-meta.js';
-import { SCHEMA } from '../protobuf/schema.js';
 
 /** The 4 bytes every Kubernetes protobuf body starts with. */
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -24,57 +24,67 @@ export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 /** The Content-Type of a Kubernetes protobuf body. */
 export { PROTOBUF_CONTENT_TYPE } from './media-types.js';
 
-/** A kind a protobuf body may carry: its group version, and how its decoded message becomes JSON. */
-interface ProtobufKind {
-  apiVersion: string;
-  toJson: (m: Plain) => Json;
-}
-
-/** The supported kinds, in the order the 415 message names them. */
-const KINDS: Record<string, ProtobufKind> = {
-  Namespace: { apiVersion: 'v1', toJson: namespace },
-  ConfigMap: { apiVersion: 'v1', toJson: configMap },
-  Secret: { apiVersion: 'v1', toJson: secret },
-  Service: { apiVersion: 'v1', toJson: service },
-  Deployment: { apiVersion: 'apps/v1', toJson: deployment },
+/** The group versions a protobuf body may carry an object of, and their protobuf packages. */
+export const PROTOBUF_GROUP_VERSIONS: Readonly<Record<string, string>> = {
+  v1: 'k8s.io.api.core.v1',
+  'apps/v1': 'k8s.io.api.apps.v1',
+  'coordination.k8s.io/v1': 'k8s.io.api.coordination.v1',
+  'admissionregistration.k8s.io/v1': 'k8s.io.api.admissionregistration.v1',
+  'apiextensions.k8s.io/v1': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
 };
 
-/** The kinds a protobuf body may carry, as `Kind (group/version)`. */
-export const PROTOBUF_KINDS: readonly string[] = Object.entries(KINDS).map(
-  ([kind, { apiVersion }]) => `${kind} (${apiVersion})`,
-);
+/**
+ * meta/v1 DeleteOptions is registered in every group version (register.go `AddToGroupVersion`), so
+ * client-go stamps it with the apiVersion of the resource's client.
+ */
+const DELETE_OPTIONS = 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+const OBJECT_META = '.k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-type ProtobufType = import('protobufjs').Type;
-
-interface Codec {
-  unknown: ProtobufType;
-  kinds: Map<string, ProtobufType>;
-  checkKnownFields: (type: ProtobufType, bytes: Uint8Array) => void;
-}
-
+type Codec = Awaited<ReturnType<typeof load>>;
 let codec: Promise<Codec> | undefined;
+
+async function load() {
+  const [{ default: protobuf }, { PROTO_FILES }, strict, toJson] = await Promise.all([
+    import('protobufjs'),
+    import('../protobuf/k8s-schema.generated.js'),
+    import('../protobuf/strict.js'),
+    import('../protobuf/to-json.js'),
+  ]);
+  const root = new protobuf.Root();
+  for (const file of PROTO_FILES) protobuf.parse(file, root, { keepCase: true });
+  root.resolveAll();
+  return {
+    protobuf,
+    root,
+    unknown: root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown'),
+    ...strict,
+    ...toJson,
+  };
+}
 
 /** Parses the schema once, on first use; a failed load is retried on the next request. */
 function loadCodec(): Promise<Codec> {
-  codec ??= Promise.all([import('protobufjs'), import('../protobuf/strict.js')]).then(
-    ([{ default: protobuf }, { checkKnownFields }]) => {
-      const root = protobuf.parse(SCHEMA, { keepCase: true }).root.resolveAll();
-      const kinds = new Map(Object.keys(KINDS).map((k) => [k, root.lookupType(`watchmark.k8s.${k}`)]));
-      return { unknown: root.lookupType('watchmark.k8s.Unknown'), kinds, checkKnownFields };
-    },
-    (err: unknown) => {
-      codec = undefined;
-      throw err;
-    },
-  );
+  codec ??= load().catch((err: unknown) => {
+    codec = undefined;
+    throw err;
+  });
   return codec;
 }
 
+/** The message type of `kind` in `apiVersion`: a top-level object (one with ObjectMeta) or DeleteOptions. */
+function kindType(c: Codec, apiVersion: string, kind: string): import('protobufjs').Type | undefined {
+  if (kind === 'DeleteOptions') return c.root.lookupType(DELETE_OPTIONS);
+  const pkg = PROTOBUF_GROUP_VERSIONS[apiVersion];
+  const type = pkg ? c.root.lookup(`${pkg}.${kind}`) : null;
+  if (!(type instanceof c.protobuf.Type)) return undefined;
+  return type.fields.metadata?.type === OBJECT_META ? type : undefined;
+}
+
 /**
- * Decodes a Kubernetes protobuf request body into the JSON form of the object (as kubectl 1.31
- * would have sent it, minus the top-level `creationTimestamp: null`). Throws a StatusError: 400
- * BadRequest for a body that is not a valid envelope, 415 UnsupportedMediaType for a kind or a
- * field we cannot decode.
+ * Decodes a Kubernetes protobuf request body into the JSON form of the object (minus a zero
+ * top-level `creationTimestamp`, which the server sets). Throws a StatusError: 400 BadRequest for
+ * a body that is not a valid envelope, 415 UnsupportedMediaType for a kind or a field we cannot
+ * decode.
  */
 export async function decodeProtobufObject(body: Buffer): Promise<KubeObject> {
   if (
@@ -85,9 +95,9 @@ export async function decodeProtobufObject(body: Buffer): Promise<KubeObject> {
   }
   const c = await loadCodec();
   const envelope = decode(c, c.unknown, body.subarray(PROTOBUF_MAGIC.length), 'runtime.Unknown');
-  const typeMeta = obj(envelope.typeMeta);
-  const apiVersion = str(typeMeta.apiVersion);
-  const kind = str(typeMeta.kind);
+  const typeMeta = (envelope.typeMeta ?? {}) as Record<string, unknown>;
+  const apiVersion = typeof typeMeta.apiVersion === 'string' ? typeMeta.apiVersion : '';
+  const kind = typeof typeMeta.kind === 'string' ? typeMeta.kind : '';
   if (!kind || !apiVersion) {
     throw StatusError.of(
       'BadRequest',
@@ -100,25 +110,24 @@ export async function decodeProtobufObject(body: Buffer): Promise<KubeObject> {
       `protobuf content encoding ${String(envelope.contentEncoding)} is not supported`,
     );
   }
-  const supported = KINDS[kind]?.apiVersion === apiVersion ? KINDS[kind] : undefined;
-  const type = supported && c.kinds.get(kind);
-  if (!supported || !type) {
+  const type = kindType(c, apiVersion, kind);
+  if (!type) {
     throw StatusError.of(
       'UnsupportedMediaType',
-      `protobuf bodies are supported for ${PROTOBUF_KINDS.join(', ')}; ` +
+      `protobuf bodies are supported for the kinds of ${Object.keys(PROTOBUF_GROUP_VERSIONS).join(', ')}; ` +
         `send application/json for ${kind} (${apiVersion})`,
     );
   }
-  const raw = typeof envelope.raw === 'string' ? Buffer.from(envelope.raw, 'base64') : Buffer.alloc(0);
-  const message = decode(c, type, raw, kind);
-  const metadata = objectMeta(obj(message.metadata));
+  const raw = envelope.raw instanceof Uint8Array ? envelope.raw : new Uint8Array();
+  const json = c.messageJson(type, decode(c, type, raw, kind)) as Record<string, unknown>;
+  const metadata = json.metadata as Record<string, unknown> | undefined;
   // The server sets its own creationTimestamp; a zero one (JSON null) would only be noise.
-  if (metadata.creationTimestamp === null) delete metadata.creationTimestamp;
-  return { kind, apiVersion, metadata, ...supported.toJson(message) };
+  if (metadata && metadata.creationTimestamp === null) delete metadata.creationTimestamp;
+  return { kind, apiVersion, ...json } as KubeObject;
 }
 
 /** Decodes one message strictly: 400 for corrupt bytes, 415 for a field the schema does not list. */
-function decode(c: Codec, type: ProtobufType, bytes: Uint8Array, what: string): Plain {
+function decode(c: Codec, type: import('protobufjs').Type, bytes: Uint8Array, what: string) {
   let message: import('protobufjs').Message;
   try {
     message = type.decode(bytes);
@@ -131,8 +140,7 @@ function decode(c: Codec, type: ProtobufType, bytes: Uint8Array, what: string): 
     if (err instanceof StatusError) throw err;
     throw corrupt(what, err);
   }
-  // int64 fields (generation, seconds) fit a double for every value Kubernetes produces.
-  return type.toObject(message, { longs: Number, bytes: String }) as Plain;
+  return type.toObject(message, c.TO_OBJECT);
 }
 
 function corrupt(what: string, err: unknown): StatusError {

@@ -1,0 +1,155 @@
+/**
+ * Generates src/server/protobuf/k8s-schema.generated.ts from the upstream `generated.proto` files
+ * kept in src/server/protobuf/proto/ and the Go struct tags of the upstream `types.go` files.
+ *
+ * The .proto files give protobufjs the wire format (field numbers and types); the Go struct tags
+ * give what encoding/json does with each decoded field: its JSON name, `omitempty`, whether the Go
+ * field is a pointer, and `,inline` (an embedded struct whose fields join the parent's).
+ *
+ *   npx tsx scripts/protobuf-schema.ts <kubernetes/api> <kubernetes/apimachinery> \
+ *     <kubernetes/apiextensions-apiserver> <tag>
+ *
+ * Each repository argument is a git directory (a clone or a bare mirror); files are read at <tag>
+ * with `git show`, and the .proto files are copied into src/server/protobuf/proto/. Run
+ * `npx biome check --write src/server/protobuf` afterwards (the output is formatted by biome).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const [apiRepo, machineryRepo, extensionsRepo, tag] = process.argv.slice(2);
+if (!apiRepo || !machineryRepo || !extensionsRepo || !tag) {
+  console.error('usage: protobuf-schema.ts <api> <apimachinery> <apiextensions-apiserver> <tag>');
+  process.exit(2);
+}
+
+const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
+const PROTO_DIR = join(ROOT, 'src/server/protobuf/proto');
+const OUT = join(ROOT, 'src/server/protobuf/k8s-schema.generated.ts');
+
+/** A group version: its Go import path (the .proto package), and where its files are. */
+interface Source {
+  repo: string;
+  importPath: string;
+  dir: string;
+  goFiles: string[];
+}
+
+const SOURCES: Source[] = [
+  { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/runtime', dir: 'pkg/runtime', goFiles: ['types.go'] },
+  { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/runtime/schema', dir: 'pkg/runtime/schema', goFiles: [] },
+  { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/util/intstr', dir: 'pkg/util/intstr', goFiles: [] },
+  { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/api/resource', dir: 'pkg/api/resource', goFiles: [] },
+  { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/apis/meta/v1', dir: 'pkg/apis/meta/v1', goFiles: ['types.go'] },
+  { repo: apiRepo, importPath: 'k8s.io/api/core/v1', dir: 'core/v1', goFiles: ['types.go'] },
+  { repo: apiRepo, importPath: 'k8s.io/api/apps/v1', dir: 'apps/v1', goFiles: ['types.go'] },
+  { repo: apiRepo, importPath: 'k8s.io/api/coordination/v1', dir: 'coordination/v1', goFiles: ['types.go'] },
+  { repo: apiRepo, importPath: 'k8s.io/api/admissionregistration/v1', dir: 'admissionregistration/v1', goFiles: ['types.go'] },
+  {
+    repo: extensionsRepo,
+    importPath: 'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1',
+    dir: 'pkg/apis/apiextensions/v1',
+    goFiles: ['types.go', 'types_jsonschema.go'],
+  },
+];
+
+function show(repo: string, path: string): string {
+  return execFileSync('git', ['-C', repo, 'show', `${tag}:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+}
+
+function commitOf(repo: string): string {
+  return execFileSync('git', ['-C', repo, 'rev-parse', `${tag}^{commit}`], { encoding: 'utf8' }).trim();
+}
+
+/** The .proto text without comments and blank lines: what protobufjs needs, a fifth of the size. */
+function stripComments(proto: string): string {
+  return proto
+    .split('\n')
+    .map((l) => l.replace(/^\s*\/\/.*$/, '').replace(/\s+$/, ''))
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+/** Flag bits of a Go field, as the generated table stores them. */
+const OMITEMPTY = 1;
+const POINTER = 2;
+const INLINE = 4;
+
+/** One Go struct field that has a protobuf tag: [protobuf name, JSON name, flags]. */
+type GoField = [string, string, number];
+
+/** Reads every `type X struct { ... }` of a Go file: its fields with a protobuf tag, in order. */
+function goStructs(go: string): Map<string, GoField[]> {
+  const structs = new Map<string, GoField[]>();
+  const re = /^type (\w+) struct \{\n([\s\S]*?)^\}/gm;
+  for (const m of go.matchAll(re)) {
+    const fields: GoField[] = [];
+    for (const line of (m[2] ?? '').split('\n')) {
+      const f = /^\s*(?:(\w+)\s+)?(\S+)\s+`([^`]*)`/.exec(line);
+      if (!f || line.trim().startsWith('//')) continue;
+      const [, goName, goType = '', tags = ''] = f;
+      const pb = /protobuf:"([^"]*)"/.exec(tags)?.[1];
+      if (!pb || pb === '-') continue;
+      // Without name=, go-to-protobuf names the field after the Go field, first letter lowered.
+      const goField = goName ?? goType.replace(/^\*?(\w+\.)?/, '');
+      const protoName = /(?:^|,)name=(\w+)/.exec(pb)?.[1] ?? goField.charAt(0).toLowerCase() + goField.slice(1);
+      const json = /json:"([^"]*)"/.exec(tags)?.[1] ?? '';
+      const [jsonName = '', ...opts] = json.split(',');
+      let flags = 0;
+      if (opts.includes('omitempty')) flags |= OMITEMPTY;
+      if (goType.startsWith('*')) flags |= POINTER;
+      if (opts.includes('inline')) flags |= INLINE;
+      // An untagged Go field is named as Go names it (encoding/json's rule).
+      const name = jsonName || (flags & INLINE ? '' : goField);
+      fields.push([protoName, name, flags]);
+    }
+    structs.set(m[1] as string, fields);
+  }
+  return structs;
+}
+
+const protoTexts: string[] = [];
+const fields: Record<string, GoField[]> = {};
+const commits = new Map<string, string>();
+for (const s of SOURCES) {
+  const proto = show(s.repo, `${s.dir}/generated.proto`);
+  // One flat folder (every folder of src/ is a room with a README): the import path, / as _.
+  const target = join(PROTO_DIR, `${s.importPath.replace(/\//g, '_')}_generated.proto`);
+  mkdirSync(PROTO_DIR, { recursive: true });
+  writeFileSync(target, proto);
+  protoTexts.push(stripComments(proto));
+  commits.set(s.repo, commitOf(s.repo));
+  const pkg = /^package ([\w.]+);/m.exec(proto)?.[1] ?? '';
+  const messages = new Set([...proto.matchAll(/^message (\w+) \{/gm)].map((m) => m[1] as string));
+  for (const file of s.goFiles) {
+    for (const [name, list] of goStructs(show(s.repo, `${s.dir}/${file}`))) {
+      if (messages.has(name)) fields[`${pkg}.${name}`] = list;
+    }
+  }
+}
+
+const header = `/**
+ * The Kubernetes protobuf schema of the served kinds, and the Go struct facts their JSON form
+ * follows. GENERATED by scripts/protobuf-schema.ts, do not edit: from the generated.proto and
+ * types.go files of kubernetes/api, kubernetes/apimachinery and kubernetes/apiextensions-apiserver
+ * at ${tag} (${[...commits.values()].join(', ')}); Apache-2.0 (see proto/README.md).
+ */
+
+/** The .proto files (comments stripped), in dependency order. */
+export const PROTO_FILES: readonly string[] = ${JSON.stringify(protoTexts, null, 2)};
+
+/** Flag bit: the Go field's json tag has \`omitempty\`. */
+export const OMITEMPTY = ${OMITEMPTY};
+/** Flag bit: the Go field is a pointer (protobuf sends it only when non-nil). */
+export const POINTER = ${POINTER};
+/** Flag bit: the Go field is embedded with \`json:",inline"\`: its fields join the parent's. */
+export const INLINE = ${INLINE};
+
+/**
+ * Per message (full protobuf name), its Go struct's fields that protobuf carries, in Go order:
+ * [protobuf field name, JSON name, flags].
+ */
+export const GO_FIELDS: Readonly<Record<string, readonly (readonly [string, string, number])[]>> = ${JSON.stringify(fields)};
+`;
+writeFileSync(OUT, header);
+console.log(`wrote ${OUT}: ${protoTexts.join('\n').length} chars of proto, ${Object.keys(fields).length} messages`);

@@ -52,7 +52,8 @@ async function load() {
   ]);
   const root = new protobuf.Root();
   for (const file of PROTO_FILES) protobuf.parse(file, root, { keepCase: true });
-  root.resolveAll();
+  // No resolveAll(): each type resolves its fields on first use (Type#setup, Field#resolve), which
+  // saves a third of the one-time cost.
   return {
     protobuf,
     root,
@@ -77,7 +78,7 @@ function kindType(c: Codec, apiVersion: string, kind: string): import('protobufj
   const pkg = PROTOBUF_GROUP_VERSIONS[apiVersion];
   const type = pkg ? c.root.lookup(`${pkg}.${kind}`) : null;
   if (!(type instanceof c.protobuf.Type)) return undefined;
-  return type.fields.metadata?.type === OBJECT_META ? type : undefined;
+  return type.fields.metadata?.resolve().resolvedType?.fullName === OBJECT_META ? type : undefined;
 }
 
 /**

@@ -27,7 +27,7 @@ export function checkKnownFields(type: protobuf.Type, bytes: Uint8Array): void {
     const tag = reader.uint32();
     const id = tag >>> 3;
     const wireType = tag & 7;
-    const field = type.fieldsById[id];
+    const field = type.fieldsById[id]?.resolve();
     if (!field) throw unsupported(type.name, id);
     // For a map field resolvedType is the value's type (null for a scalar): each occurrence is one entry.
     const messageType = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;

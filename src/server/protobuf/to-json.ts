@@ -102,29 +102,63 @@ const SPECIAL: Record<string, (m: Plain, type: protobuf.Type) => unknown> = {
 };
 
 function fieldType(type: protobuf.Type, field: string): protobuf.Type {
-  const resolved = type.fields[field]?.resolvedType;
+  const resolved = type.fields[field]?.resolve().resolvedType;
   if (!(resolved instanceof protobuf.Type)) throw new Error(`${type.fullName}.${field} is not a message`);
   return resolved;
 }
 
+/** One Go field of a message, resolved once: how its protobuf value becomes JSON. */
+interface FieldPlan {
+  readonly protoName: string;
+  readonly jsonName: string;
+  readonly flags: number;
+  readonly field: protobuf.Field;
+  /** The field's message type (a map's value type), if it is message-typed. */
+  readonly message: protobuf.Type | undefined;
+}
+
+/** How a message type becomes JSON: by hand (SPECIAL), or field by field in Go order. */
+interface MessagePlan {
+  readonly special: ((m: Plain, type: protobuf.Type) => unknown) | undefined;
+  readonly fields: readonly FieldPlan[];
+}
+
+/**
+ * Per message type, built on first use: the schema is resolved lazily, and `fullName` is a
+ * computed getter, too slow to call per field.
+ */
+const plans = new Map<protobuf.Type, MessagePlan>();
+
+function planOf(type: protobuf.Type): MessagePlan {
+  let plan = plans.get(type);
+  if (plan) return plan;
+  const name = type.fullName.slice(1);
+  const fields = (GO_FIELDS[name] ?? []).map(([protoName, jsonName, flags]) => {
+    const field = type.fields[protoName]?.resolve();
+    if (!field) throw new Error(`${name}.${protoName} is in the Go table but not in the schema`);
+    const message = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
+    return { protoName, jsonName, flags, field, message };
+  });
+  plan = { special: SPECIAL[name], fields };
+  plans.set(type, plan);
+  return plan;
+}
+
 /** The JSON of one decoded message of `type`. */
 export function messageJson(type: protobuf.Type, m: Plain): unknown {
-  const name = type.fullName.slice(1);
-  const special = SPECIAL[name];
+  const { special, fields } = planOf(type);
   if (special) return special(m, type);
   const out: Record<string, unknown> = {};
-  for (const [protoName, jsonName, flags] of GO_FIELDS[name] ?? []) {
-    const field = type.fields[protoName];
-    if (!field) throw new Error(`${name}.${protoName} is in the Go table but not in the schema`);
-    const value = fieldJson(field, m[protoName], flags);
+  for (const plan of fields) {
+    const value = fieldJson(plan, m[plan.protoName]);
     if (value === OMIT) continue;
-    if (flags & INLINE) Object.assign(out, value);
-    else out[jsonName] = value;
+    if (plan.flags & INLINE) Object.assign(out, value);
+    else out[plan.jsonName] = value;
   }
   return out;
 }
 
-function fieldJson(field: protobuf.Field, value: unknown, flags: number): unknown {
+function fieldJson({ field, message, flags }: FieldPlan, value: unknown): unknown {
   const omitempty = (flags & OMITEMPTY) !== 0;
   if (field.map || field.repeated) {
     // A Go slice or map: gogo sends nothing for nil or empty, Unmarshal leaves it nil.
@@ -132,10 +166,9 @@ function fieldJson(field: protobuf.Field, value: unknown, flags: number): unknow
       value === undefined ||
       (Array.isArray(value) ? value.length === 0 : Object.keys(obj(value)).length === 0);
     if (empty) return omitempty ? OMIT : null;
-    if (Array.isArray(value)) return value.map((v) => valueJson(field, v));
-    return Object.fromEntries(Object.entries(obj(value)).map(([k, v]) => [k, valueJson(field, v)]));
+    if (Array.isArray(value)) return value.map((v) => valueJson(message, v));
+    return Object.fromEntries(Object.entries(obj(value)).map(([k, v]) => [k, valueJson(message, v)]));
   }
-  const message = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
   if (value === undefined) {
     // A nil pointer; otherwise the zero value of a non-pointer field.
     if (flags & POINTER) return omitempty ? OMIT : null;
@@ -143,13 +176,13 @@ function fieldJson(field: protobuf.Field, value: unknown, flags: number): unknow
     if (field.type === 'bytes') return omitempty ? OMIT : null;
     return omitempty ? OMIT : zeroOf(field.type);
   }
-  const json = valueJson(field, value);
+  const json = valueJson(message, value);
   if (omitempty && !(flags & POINTER) && !message && isEmpty(json)) return OMIT;
   return json;
 }
 
-function valueJson(field: protobuf.Field, value: unknown): unknown {
-  if (field.resolvedType instanceof protobuf.Type) return messageJson(field.resolvedType, obj(value));
+function valueJson(message: protobuf.Type | undefined, value: unknown): unknown {
+  if (message) return messageJson(message, obj(value));
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
   return value;
 }

@@ -43,6 +43,8 @@ const SOURCES: Source[] = [
   { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/apis/meta/v1', dir: 'pkg/apis/meta/v1', goFiles: ['types.go'] },
   { repo: apiRepo, importPath: 'k8s.io/api/core/v1', dir: 'core/v1', goFiles: ['types.go'] },
   { repo: apiRepo, importPath: 'k8s.io/api/apps/v1', dir: 'apps/v1', goFiles: ['types.go'] },
+  // The Scale of the /scale subresources (client-go's typed UpdateScale sends it as protobuf).
+  { repo: apiRepo, importPath: 'k8s.io/api/autoscaling/v1', dir: 'autoscaling/v1', goFiles: ['types.go'] },
   { repo: apiRepo, importPath: 'k8s.io/api/coordination/v1', dir: 'coordination/v1', goFiles: ['types.go'] },
   { repo: apiRepo, importPath: 'k8s.io/api/admissionregistration/v1', dir: 'admissionregistration/v1', goFiles: ['types.go'] },
   {

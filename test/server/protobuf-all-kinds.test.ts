@@ -132,7 +132,8 @@ async function createAndRead(fixture: Fixture, name: string, body: Buffer | obje
 
 describe('a protobuf body of every served built-in kind', () => {
   it('covers every group version the server decodes', () => {
-    const groupVersions = new Set(FIXTURES.map((f) => f.object('x').apiVersion));
+    // autoscaling/v1 is the Scale of the /scale subresources: see 'PUT as protobuf'.
+    const groupVersions = new Set([...FIXTURES.map((f) => f.object('x').apiVersion), 'autoscaling/v1']);
     expect([...groupVersions].sort()).toEqual(Object.keys(PROTOBUF_GROUP_VERSIONS).sort());
   });
 
@@ -186,6 +187,21 @@ describe('PUT as protobuf', () => {
     expect(Number(put.body.metadata.resourceVersion)).toBeGreaterThan(
       Number(created.metadata.resourceVersion),
     );
+  });
+
+  it('scales a Deployment with the autoscaling/v1 Scale client-go UpdateScale sends', async () => {
+    const fixture = FIXTURES.find((f) => f.object('x').kind === 'Deployment') as Fixture;
+    await createAndRead(fixture, 'scale-pb', fixture.object('scale-pb'));
+    const path = `${fixture.path}/scale-pb/scale`;
+    const scale = (await call(server, 'GET', path)).body;
+    expect(scale.kind).toBe('Scale');
+    const put = await call(server, 'PUT', path, {
+      body: protobufBody({ ...scale, spec: { replicas: 7 } }),
+      headers: PROTOBUF,
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.spec.replicas).toBe(7);
+    expect((await call(server, 'GET', `${fixture.path}/scale-pb`)).body.spec.replicas).toBe(7);
   });
 
   it('answers a stale resourceVersion in a protobuf body with 409', async () => {

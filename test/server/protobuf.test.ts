@@ -181,7 +181,7 @@ describe('decodeProtobufObject: errors', () => {
     expect(err.code).toBe(415);
     expect(err.reason).toBe('UnsupportedMediaType');
     expect(err.message).toBe(
-      'protobuf bodies are supported for the kinds of v1, apps/v1, coordination.k8s.io/v1, ' +
+      'protobuf bodies are supported for the kinds of v1, apps/v1, autoscaling/v1, coordination.k8s.io/v1, ' +
         'admissionregistration.k8s.io/v1, apiextensions.k8s.io/v1; send application/json for Job (batch/v1)',
     );
   });

@@ -28,6 +28,8 @@ export { PROTOBUF_CONTENT_TYPE } from './media-types.js';
 export const PROTOBUF_GROUP_VERSIONS: Readonly<Record<string, string>> = {
   v1: 'k8s.io.api.core.v1',
   'apps/v1': 'k8s.io.api.apps.v1',
+  // The Scale of the /scale subresources.
+  'autoscaling/v1': 'k8s.io.api.autoscaling.v1',
   'coordination.k8s.io/v1': 'k8s.io.api.coordination.v1',
   'admissionregistration.k8s.io/v1': 'k8s.io.api.admissionregistration.v1',
   'apiextensions.k8s.io/v1': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',

@@ -3,6 +3,10 @@
  * in the JSON form Go's encoding/json writes for them (so a field without omitempty is present).
  */
 
+import { POD_NAMESPACE, POD_PARTS, template, trickyPod } from './protobuf-tricky-pod.js';
+
+export { trickyPod };
+
 /** One kind: where it is created, the two names used (JSON, protobuf), and the object. */
 export interface Fixture {
   path: string;
@@ -12,144 +16,10 @@ export interface Fixture {
   normalize?: (object: any) => void;
 }
 
-const NS = 'pb';
+const NS = POD_NAMESPACE;
 const T0 = '2026-01-02T03:04:05Z';
 
-const labels = { app: 'web', tier: 'frontend' };
-const selector = {
-  matchLabels: labels,
-  matchExpressions: [{ key: 'tier', operator: 'In', values: ['frontend'] }],
-};
-
-function container(name: string, extra: Record<string, unknown> = {}) {
-  return {
-    name,
-    image: 'nginx:1.27',
-    ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
-    env: [
-      { name: 'MODE', value: 'prod' },
-      { name: 'POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
-    ],
-    resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '250m', memory: '64Mi' } },
-    ...extra,
-  };
-}
-
-function template() {
-  return {
-    metadata: { creationTimestamp: null, labels, annotations: { note: 'template' } },
-    spec: { containers: [container('web')], terminationGracePeriodSeconds: 30 },
-  };
-}
-
-/** A Pod with quantities, IntOrString probes, times, volumes, maps and a tolerationSeconds pointer. */
-export function trickyPod(name: string): any {
-  return {
-    kind: 'Pod',
-    apiVersion: 'v1',
-    metadata: {
-      name,
-      namespace: NS,
-      labels,
-      annotations: { 'example.com/owner': 'team-a' },
-      finalizers: ['example.com/keep'],
-    },
-    spec: {
-      volumes: [
-        { name: 'data', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } },
-        {
-          name: 'config',
-          configMap: {
-            name: 'settings',
-            items: [{ key: 'a', path: 'a.conf', mode: 0o644 }],
-            defaultMode: 0o420,
-          },
-        },
-        {
-          name: 'token',
-          projected: {
-            sources: [{ serviceAccountToken: { audience: 'api', expirationSeconds: 3600, path: 'token' } }],
-          },
-        },
-      ],
-      initContainers: [{ name: 'init', image: 'busybox:1.36', command: ['sh', '-c', 'true'], resources: {} }],
-      containers: [
-        container('web', {
-          args: ['--port', '8080'],
-          volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true }],
-          livenessProbe: {
-            httpGet: {
-              path: '/healthz',
-              port: 'http',
-              scheme: 'HTTP',
-              httpHeaders: [{ name: 'X-Probe', value: '1' }],
-            },
-            initialDelaySeconds: 5,
-            periodSeconds: 10,
-            failureThreshold: 3,
-          },
-          readinessProbe: { tcpSocket: { port: 8080 }, timeoutSeconds: 2 },
-          lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } },
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: 1000,
-            allowPrivilegeEscalation: false,
-            capabilities: { drop: ['ALL'] },
-          },
-          imagePullPolicy: 'IfNotPresent',
-        }),
-      ],
-      restartPolicy: 'Always',
-      terminationGracePeriodSeconds: 45,
-      activeDeadlineSeconds: 3600,
-      nodeSelector: { 'kubernetes.io/os': 'linux' },
-      serviceAccountName: 'default',
-      automountServiceAccountToken: false,
-      securityContext: { fsGroup: 2000, sysctls: [{ name: 'net.core.somaxconn', value: '1024' }] },
-      affinity: {
-        nodeAffinity: {
-          requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }] }],
-          },
-        },
-        podAntiAffinity: {
-          preferredDuringSchedulingIgnoredDuringExecution: [
-            {
-              weight: 50,
-              podAffinityTerm: {
-                labelSelector: { matchLabels: labels },
-                topologyKey: 'kubernetes.io/hostname',
-              },
-            },
-          ],
-        },
-      },
-      tolerations: [
-        {
-          key: 'node.kubernetes.io/not-ready',
-          operator: 'Exists',
-          effect: 'NoExecute',
-          tolerationSeconds: 300,
-        },
-        { key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' },
-      ],
-      hostAliases: [{ ip: '10.0.0.1', hostnames: ['db.local'] }],
-      priority: 0,
-      dnsConfig: { nameservers: ['1.1.1.1'], options: [{ name: 'ndots', value: '2' }] },
-      enableServiceLinks: false,
-      overhead: { cpu: '10m' },
-      topologySpreadConstraints: [
-        {
-          maxSkew: 1,
-          topologyKey: 'zone',
-          whenUnsatisfiable: 'ScheduleAnyway',
-          labelSelector: { matchLabels: labels },
-        },
-      ],
-    },
-    status: {},
-  };
-}
+const { labels, selector } = POD_PARTS;
 
 const webhook = () => ({
   name: 'check.example.com',

@@ -47,6 +47,9 @@ function rawJson(bytes: unknown, what: string): unknown {
   }
 }
 
+/** Go's zero time.Time (January 1, year 1, UTC) in Unix seconds: IsZero, so JSON null. */
+const GO_ZERO_TIME = -62135596800;
+
 /** RFC 3339 in UTC, with `digits` fractional digits (0: none). */
 function rfc3339(seconds: number, nanos: number, digits: number): string {
   const base = new Date(seconds * 1000).toISOString().slice(0, 19);
@@ -62,10 +65,12 @@ const SPECIAL: Record<string, (m: Plain, type: protobuf.Type) => unknown> = {
   // meta/v1 time_proto.go `Time.Unmarshal`: empty bytes are the zero time, otherwise only the
   // seconds are kept; time.go `Time.MarshalJSON`: zero → null, else RFC 3339 in UTC.
   [`${META}.Time`]: (m) =>
-    m.seconds === undefined && m.nanos === undefined ? null : rfc3339(Number(m.seconds ?? 0), 0, 0),
+    (m.seconds === undefined && m.nanos === undefined) || m.seconds === GO_ZERO_TIME
+      ? null
+      : rfc3339(Number(m.seconds ?? 0), 0, 0),
   // micro_time_proto.go keeps the nanoseconds; micro_time.go `MarshalJSON` writes RFC3339Micro.
   [`${META}.MicroTime`]: (m) =>
-    m.seconds === undefined && m.nanos === undefined
+    (m.seconds === undefined && m.nanos === undefined) || m.seconds === GO_ZERO_TIME
       ? null
       : rfc3339(Number(m.seconds ?? 0), Number(m.nanos ?? 0), 6),
   // duration.go `Duration.MarshalJSON`: time.Duration.String().

@@ -15,7 +15,7 @@ import {
 } from '../../src/server/http/protobuf-body.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { goDuration } from '../../src/server/protobuf/go-duration.js';
-import { GO_FIELDS, INLINE, PROTO_FILES } from '../../src/server/protobuf/k8s-schema.generated.js';
+import { GO_FIELDS, INLINE, POINTER, PROTO_FILES } from '../../src/server/protobuf/k8s-schema.generated.js';
 import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
 import { FIXTURES, type Fixture, trickyPod } from './protobuf-fixtures.js';
 
@@ -58,6 +58,9 @@ function sub(type: protobuf.Type, field: string): protobuf.Type {
   return type.fields[field]?.resolvedType as protobuf.Type;
 }
 
+/** Whether toPlain writes the zero non-pointer fields too, as a Go client's gogo-protobuf does. */
+let goZeros = false;
+
 /** JSON object → the plain object `fromObject` takes, by the Go field table. */
 function toPlain(type: protobuf.Type, value: any): any {
   const special = SPECIAL[type.fullName.slice(1)];
@@ -71,6 +74,13 @@ function toPlain(type: protobuf.Type, value: any): any {
       continue;
     }
     const v = value?.[jsonName];
+    if ((v === undefined || v === null) && goZeros && !(flags & POINTER) && !field.repeated && !field.map) {
+      // gogo-protobuf writes every non-pointer field, zero or not (a zero Time as an empty message).
+      if (!nested) out[protoName] = field.type === 'string' ? '' : field.type === 'bool' ? false : 0;
+      else if (nested.name === 'Time' || nested.name === 'MicroTime') out[protoName] = {};
+      else if (!SPECIAL[nested.fullName.slice(1)]) out[protoName] = toPlain(nested, {});
+      continue;
+    }
     if (v === undefined || v === null) continue;
     const one = (x: any) =>
       nested ? toPlain(nested, x) : field.type === 'bytes' ? Buffer.from(x, 'base64') : x;
@@ -82,7 +92,8 @@ function toPlain(type: protobuf.Type, value: any): any {
 }
 
 /** A JSON object as a Go client sends it with ContentType protobuf: magic + runtime.Unknown. */
-function protobufBody(object: any): Buffer {
+function protobufBody(object: any, options: { goZeros?: boolean } = {}): Buffer {
+  goZeros = options.goZeros === true;
   const pkg = object.kind === 'DeleteOptions' ? META : PROTOBUF_GROUP_VERSIONS[object.apiVersion];
   const type = root.lookupType(`${pkg}.${object.kind}`);
   const raw = type.encode(type.fromObject(toPlain(type, object))).finish();
@@ -144,7 +155,7 @@ describe('a protobuf body of every served built-in kind', () => {
       const fromProtobuf = await createAndRead(
         fixture,
         fixture.names[1],
-        protobufBody(fixture.object(fixture.names[1])),
+        protobufBody(fixture.object(fixture.names[1]), { goZeros: true }),
       );
       expect(comparable(fromProtobuf, fixture)).toEqual(comparable(fromJson, fixture));
     });
@@ -155,6 +166,13 @@ describe('a Pod with every tricky type', () => {
   it('decodes to exactly the JSON it was encoded from', async () => {
     const pod = trickyPod('tricky');
     expect(await decodeProtobufObject(protobufBody(pod))).toEqual(pod);
+  });
+
+  it('decodes the bytes a Go client writes (every non-pointer field, zero or not) to the same JSON', async () => {
+    const pod = trickyPod('tricky');
+    const body = protobufBody(pod, { goZeros: true });
+    expect(body.length).toBeGreaterThan(protobufBody(pod).length);
+    expect(await decodeProtobufObject(body)).toEqual(pod);
   });
 
   it('round-trips through the server like its JSON form', async () => {

@@ -308,3 +308,46 @@ describe('strictness and the hand-mapped types', () => {
     expect(withNull.spec.taints[0].timeAdded).toBe('2026-01-02T03:04:05Z');
   });
 });
+
+describe('the generated Go field table', () => {
+  it('covers every field of every message the schema has, but for the hand-mapped types', () => {
+    const handMapped =
+      /\.(Time|MicroTime|Duration|FieldsV1|RawExtension|IntOrString|Quantity|JSON|JSONSchemaPropsOr\w+)$/;
+    const missing: string[] = [];
+    const visit = (ns: protobuf.NamespaceBase): void => {
+      for (const nested of ns.nestedArray) {
+        if (nested instanceof protobuf.Type) {
+          const name = nested.fullName.slice(1);
+          const known = new Set((GO_FIELDS[name] ?? []).map(([protoName]) => protoName));
+          if (!handMapped.test(name))
+            for (const f of nested.fieldsArray) if (!known.has(f.name)) missing.push(`${name}.${f.name}`);
+        }
+        if (nested instanceof protobuf.Namespace) visit(nested);
+      }
+    };
+    visit(root);
+    // Types no served kind reaches (meta/v1 group_version.go, watch.go; resource.QuantityValue).
+    expect(
+      missing.filter(
+        (m) =>
+          !/meta\.v1\.(Group|Patch|Timestamp|Verbs|WatchEvent)|core\.v1\.List\.|resource\.QuantityValue\./.test(
+            m,
+          ),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('a CRD schema with the JSONSchemaProps unions', () => {
+  it('decodes additionalProperties false, a tuple of items and a dependencies list', async () => {
+    const crd = FIXTURES.find((f) => f.object('x').kind === 'CustomResourceDefinition') as Fixture;
+    const object = crd.object('unions');
+    const spec = object.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    spec.properties.closed = { type: 'object', additionalProperties: false };
+    spec.properties.pair = { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] };
+    spec.dependencies = { color: ['size'], port: { required: ['size'] } };
+    spec.properties.any = { 'x-kubernetes-preserve-unknown-fields': true, default: { a: [1, 'b', null] } };
+    const decoded: any = await decodeProtobufObject(protobufBody(object, { goZeros: true }));
+    expect(decoded.spec.versions[0].schema.openAPIV3Schema.properties.spec).toEqual(spec);
+  });
+});

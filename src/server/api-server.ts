@@ -77,6 +77,25 @@ async function openEtcdStore(options: ServerOptions): Promise<Store | undefined>
  */
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
+/**
+ * The cache entries at each snapshot a server of this process took, for a restore, or a new
+ * server started from the snapshot, to reuse instead of decoding every object again: entries
+ * are immutable, and those of the built-in kinds (CustomResourceDefinitions among them) mean
+ * the same to every server. A snapshot copied through JSON comes without them.
+ */
+const snapshotEntries = new WeakMap<ServerSnapshot, CacheEntries>();
+
+/** A memory store holding `snapshot`'s state, or an empty one. */
+function storeFrom(snapshot: ServerSnapshot | undefined): MemoryStore {
+  const store = new MemoryStore();
+  if (snapshot === undefined) return store;
+  if (snapshot?.format !== 'watchmark.server-snapshot/v1') {
+    throw new Error(`startFrom takes what snapshot() returned (format ${JSON.stringify(snapshot?.format)})`);
+  }
+  store.restore(snapshot.store);
+  return store;
+}
+
 class ApiServer implements RunningServer {
   readonly store: Store;
   readonly stats = newStats();
@@ -110,16 +129,14 @@ class ApiServer implements RunningServer {
   /** Requests being routed now (a watch until its stream starts): a restore waits for them. */
   private readonly inFlight = new Set<Promise<void>>();
   readonly faults: Faults;
-  /**
-   * The cache entries at each snapshot this server took, for its restore to reuse instead of
-   * decoding every object again (a snapshot copied through JSON is restored without them).
-   */
-  private readonly snapshotEntries = new WeakMap<ServerSnapshot, CacheEntries>();
   private closing = false;
   /** Terminating namespaces that still hold objects with finalizers. */
   private readonly terminatingNamespaces = new Set<string>();
 
   constructor(opts: ServerOptions, ownStore?: Store) {
+    if (opts.startFrom && (opts.store || opts.etcd)) {
+      throw new Error('startFrom starts a memory store of its own: it cannot be combined with store or etcd');
+    }
     if (opts.insecureHttp && !opts.insecureNoAuth) {
       throw new Error(
         '--insecure-http requires --insecure-no-auth: kubectl never sends credentials over plain HTTP',
@@ -128,7 +145,7 @@ class ApiServer implements RunningServer {
     this.opts = opts;
     this.ownsStore = !opts.store;
     const log = opts.log ?? (() => {});
-    this.store = opts.store ?? ownStore ?? new MemoryStore();
+    this.store = opts.store ?? ownStore ?? storeFrom(opts.startFrom);
     this.compactor = new Compactor(this.store);
     this.clock = opts.clock ?? systemClock;
     this.cacher = new Cacher(this.store, this.kinds, {
@@ -217,7 +234,8 @@ class ApiServer implements RunningServer {
 
   async start(): Promise<void> {
     const opts = this.opts;
-    await this.cacher.start();
+    // Over a snapshot taken in this process, the caches take its decoded entries as they are.
+    await this.cacher.start(opts.startFrom && !opts.store ? snapshotEntries.get(opts.startFrom) : undefined);
     // The definitions stored now are served before the server answers anything.
     await this.crds.start();
     if (opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
@@ -313,7 +331,7 @@ class ApiServer implements RunningServer {
       store: snap,
     };
     // The memory store tells the caches of every write at once: they hold this very revision.
-    this.snapshotEntries.set(snapshot, this.cacher.captureEntries());
+    snapshotEntries.set(snapshot, this.cacher.captureEntries());
     return snapshot;
   }
 
@@ -342,7 +360,7 @@ class ApiServer implements RunningServer {
       // The compaction loop's target is a revision of the old history.
       this.compactor = new Compactor(this.store);
       this.crds.forgetWrites();
-      await this.cacher.reload(this.snapshotEntries.get(snapshot));
+      await this.cacher.reload(snapshotEntries.get(snapshot));
       await this.crds.idle();
       if (this.opts.systemNamespaces !== false) await this.namespaces.ensureNamespaces(SYSTEM_NAMESPACES);
       for (const name of await this.namespaces.terminating()) this.finalizeNamespace(name);

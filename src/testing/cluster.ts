@@ -17,7 +17,6 @@ import { USER_AGENT as GC_USER_AGENT } from '../controllers/index.js';
 import type { KubeObject } from '../protocol/events.js';
 import {
   type AdmissionHooks,
-  MemoryStore,
   type RunningServer,
   type ServerFaults,
   type ServerOptions,
@@ -146,6 +145,7 @@ export async function testCluster(opts: TestClusterOptions = {}): Promise<TestCl
     opts.reuseSetup !== false &&
     crdSources.length + objectSources.length > 0 &&
     !opts.server?.store &&
+    !opts.server?.startFrom &&
     !opts.server?.etcd &&
     !opts.admission &&
     !opts.server?.admission;
@@ -232,18 +232,12 @@ class Cluster implements TestCluster {
     this.opts = opts;
     this.choice = choice;
     const transport = opts.tls ? {} : { insecureHttp: true, insecureNoAuth: true };
-    let store = opts.server?.store;
-    if (setup.template) {
-      const copy = new MemoryStore();
-      copy.restore(setup.template.store);
-      store = copy;
-    }
     const onRequest = opts.server?.onRequest;
     this.server = await startServer({
       ...transport,
       log: opts.log,
       ...opts.server,
-      store,
+      startFrom: setup.template ?? opts.server?.startFrom,
       admission: opts.admission ?? opts.server?.admission,
       port: opts.server?.port ?? 0,
       kubeconfigOut: this.kubeconfigPath,

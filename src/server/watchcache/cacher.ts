@@ -131,8 +131,9 @@ export class Cacher {
   }
 
   /** Fills every cache with a list at one revision, then follows the store from there. */
-  async start(): Promise<void> {
-    await this.fill();
+  /** Fills the caches from the store; entries in `reuse` decoded from the very bytes stored are taken as they are. */
+  async start(reuse?: CacheEntries): Promise<void> {
+    await this.fill(reuse);
   }
 
   /**

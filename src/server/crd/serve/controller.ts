@@ -269,6 +269,11 @@ export class CrdController {
     name: string,
     change: (current: KubeObject) => Record<string, unknown> | undefined,
   ): Promise<KubeObject | undefined> {
+    // The controllers decide from their informers' cache and call UpdateStatus only when
+    // something is to change; a definition that already says what it should is left alone
+    // (a server starting over stored definitions checks each, and writes none).
+    const cached = this.definition(name);
+    if (cached && change(cached) === undefined) return cached;
     try {
       const updated = await this.deps.objects.guaranteedUpdate(
         CUSTOM_RESOURCE_DEFINITIONS,

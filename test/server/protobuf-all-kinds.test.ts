@@ -9,6 +9,7 @@
 import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  decodeProtobufDeleteOptions,
   decodeProtobufObject,
   PROTOBUF_GROUP_VERSIONS,
   PROTOBUF_MAGIC,
@@ -249,6 +250,15 @@ describe('DeleteOptions as protobuf', () => {
       dryRun: ['All'],
     };
     expect(await decodeProtobufObject(protobufBody(options))).toEqual(options);
+    expect(await decodeProtobufDeleteOptions(protobufBody(options, { goZeros: true }))).toEqual(options);
+  });
+
+  it('400s another kind where DeleteOptions are expected', async () => {
+    const configMap = FIXTURES.find((f) => f.object('x').kind === 'ConfigMap') as Fixture;
+    await expect(decodeProtobufDeleteOptions(protobufBody(configMap.object('c')))).rejects.toMatchObject({
+      code: 400,
+      message: 'decoded object cannot be converted to DeleteOptions',
+    });
   });
 });
 

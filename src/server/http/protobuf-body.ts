@@ -152,3 +152,16 @@ function corrupt(what: string, err: unknown): StatusError {
     `corrupt protobuf ${what}: ${err instanceof Error ? err.message : String(err)}`,
   );
 }
+
+/**
+ * The DeleteOptions of a DELETE sent as protobuf (client-go's typed Delete and DeleteCollection
+ * send `Body(&opts)` in the client's content type): its JSON form. Another kind in the envelope is
+ * a 400 with the message of apiserver endpoints/handlers/delete.go `DeleteResource`.
+ */
+export async function decodeProtobufDeleteOptions(body: Buffer): Promise<Record<string, unknown>> {
+  const decoded = await decodeProtobufObject(body);
+  if (decoded.kind !== 'DeleteOptions') {
+    throw StatusError.of('BadRequest', 'decoded object cannot be converted to DeleteOptions');
+  }
+  return decoded as unknown as Record<string, unknown>;
+}

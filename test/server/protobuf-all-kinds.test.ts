@@ -223,6 +223,40 @@ describe('PUT as protobuf', () => {
     expect((await call(server, 'GET', `${fixture.path}/scale-pb`)).body.spec.replicas).toBe(7);
   });
 
+  it('writes a Pod status the way a kubelet does, from a protobuf body to /status', async () => {
+    const fixture = FIXTURES.find((f) => f.object('x').kind === 'Pod') as Fixture;
+    const created = await createAndRead(fixture, 'status-pb', fixture.object('status-pb'));
+    const status = {
+      phase: 'Running',
+      conditions: [
+        { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-02T03:04:05Z' },
+      ],
+      podIP: '10.244.1.7',
+      podIPs: [{ ip: '10.244.1.7' }],
+      startTime: '2026-01-02T03:04:00Z',
+      containerStatuses: [
+        {
+          name: 'web',
+          state: { running: { startedAt: '2026-01-02T03:04:02Z' } },
+          lastState: {},
+          ready: true,
+          restartCount: 0,
+          image: 'nginx:1.27',
+          imageID: 'docker.io/library/nginx@sha256:abc',
+          containerID: 'containerd://0123',
+          started: true,
+        },
+      ],
+      qosClass: 'Burstable',
+    };
+    const put = await call(server, 'PUT', `${fixture.path}/status-pb/status`, {
+      body: protobufBody({ ...created, status }, { goZeros: true }),
+      headers: PROTOBUF,
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.status).toMatchObject(status);
+  });
+
   it('answers a stale resourceVersion in a protobuf body with 409', async () => {
     const fixture = FIXTURES.find((f) => f.object('x').kind === 'ConfigMap') as Fixture;
     const created = await createAndRead(fixture, 'stale-pb', fixture.object('stale-pb'));

@@ -258,6 +258,11 @@ const parallel = await parallelFigures();
 const snapshot = await snapshotFigures();
 const result = { ...info, start, parallel, snapshot };
 
+/** The table's last cell: rounds left out, or that the median is of busy rounds. */
+function busyCell(summary: { busyRoundsLeftOut: number; fromBusyRounds: boolean }): string | number {
+  return summary.fromBusyRounds ? 'all: median of busy rounds' : summary.busyRoundsLeftOut;
+}
+
 console.log(
   `bench:testing (${info.cpus} CPUs, node ${info.node}, load average ${info.loadAverage1mAtStart})`,
 );

@@ -287,6 +287,30 @@ describe('DeleteOptions as protobuf', () => {
     expect(await decodeProtobufDeleteOptions(protobufBody(options, { goZeros: true }))).toEqual(options);
   });
 
+  it('a DELETE with a protobuf DeleteOptions body deletes as it says (foreground, preconditions)', async () => {
+    const path = '/api/v1/namespaces/default/configmaps';
+    const made = await call(server, 'POST', path, { body: { metadata: { name: 'pb-delete' } } });
+    expect(made.status, made.text).toBe(201);
+    const wrongUid = { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-it' } };
+    const refused = await call(server, 'DELETE', `${path}/pb-delete`, {
+      body: protobufBody(wrongUid, { goZeros: true }),
+      headers: PROTOBUF,
+    });
+    expect(refused.status, refused.text).toBe(409);
+    const options = {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid: made.body.metadata.uid },
+      propagationPolicy: 'Foreground',
+    };
+    const deleted = await call(server, 'DELETE', `${path}/pb-delete`, {
+      body: protobufBody(options, { goZeros: true }),
+      headers: PROTOBUF,
+    });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body.metadata.finalizers).toEqual(['foregroundDeletion']);
+  });
+
   it('400s another kind where DeleteOptions are expected', async () => {
     const configMap = FIXTURES.find((f) => f.object('x').kind === 'ConfigMap') as Fixture;
     await expect(decodeProtobufDeleteOptions(protobufBody(configMap.object('c')))).rejects.toMatchObject({

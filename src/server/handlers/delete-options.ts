@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { StatusError } from '../../protocol/status.js';
-import { MAX_BODY_BYTES, parseJsonBody, readBody } from '../http/http-io.js';
+import { MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
+import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
 import type { DeleteOptions } from '../storage/object-storage.js';
 import type { Query } from './resource-context.js';
 import { dryRun } from './write-input.js';
@@ -18,7 +19,13 @@ export async function deleteOptions(req: IncomingMessage, query: Query): Promise
     dryRun?: unknown;
     orphanDependents?: unknown;
   } = {};
-  if (raw.length > 0 && raw.toString('utf8').trim() !== '') {
+  if (raw.length > 0 && mediaType(req.headers['content-type']) === PROTOBUF_CONTENT_TYPE) {
+    // client-go sends a delete's DeleteOptions in the client's content type (rest/request.go
+    // `Body`), and its typed clients switch to protobuf for built-in kinds by themselves
+    // (gentype `UseProtobufAsDefaultIfPreferred`): decoded as delete.go `DeleteResource` does.
+    const { decodeProtobufDeleteOptions } = await import('../http/protobuf-body.js');
+    body = (await decodeProtobufDeleteOptions(raw)) as typeof body;
+  } else if (raw.length > 0 && raw.toString('utf8').trim() !== '') {
     const parsed = parseJsonBody(raw);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw StatusError.of('BadRequest', 'DeleteOptions must be an object');

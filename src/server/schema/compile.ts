@@ -14,13 +14,16 @@
  * - integers: a JSON number whose literal `strconv.ParseInt` takes and the Go type holds;
  * - []byte: standard base64, or a JSON list of byte values (Go decodes those too; the list is
  *   stored as the base64 the typed object re-encodes to);
- * - Quantity, Time, MicroTime, IntOrString: their own `UnmarshalJSON` rules;
+ * - Quantity, Time, MicroTime, IntOrString: their own `UnmarshalJSON` rules; a Quantity is left in
+ *   the canonical text its `MarshalJSON` writes back (kinds/quantity-canonical.ts);
  * - struct fields not in the type: dropped, and reported (fieldValidation decides what to say).
  */
+
+import { canonicalQuantity } from '../kinds/quantity-canonical.js';
 import { base64ErrorOffset, base64ErrorText } from './go-base64.js';
 import { jsonKindOf, numberLiteral } from './go-text.js';
 import { goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time.js';
-import { quantityError } from './quantity-syntax.js';
+import { parseQuantityText } from './quantity-syntax.js';
 import { isRef, type Schema, type SchemaRef, type SchemaSource } from './schema.js';
 import type { Walk } from './walk.js';
 
@@ -232,8 +235,14 @@ function stringCheck(schema: Schema & { type: 'string' }): Check {
         // UnmarshalJSON parses the raw JSON text: a string's content, a number's literal, and
         // `true` or `{...}` as themselves, which never match.
         const text = typeof v === 'string' ? v : typeof v === 'number' ? numberLiteral(v) : JSON.stringify(v);
-        const error = quantityError(text);
-        if (error) w.report('unmarshal', v, schema, p, k, error);
+        const parsed = parseQuantityText(text);
+        if (typeof parsed === 'string') {
+          w.report('unmarshal', v, schema, p, k, parsed);
+          return;
+        }
+        // The typed object re-encodes it (quantity.go `MarshalJSON`): stored and answered canonical.
+        const canonical = canonicalQuantity(parsed);
+        if (canonical !== v) (p as Record<string | number, unknown>)[k] = canonical;
       };
     case 'date-time':
     case 'date-time-micro': {

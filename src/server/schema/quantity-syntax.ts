@@ -6,6 +6,8 @@
  * `ErrSuffix` (no such suffix) and `ErrNumeric` (a digitless number on the slow path).
  */
 
+import { canonicalQuantity, type QuantityFormat, type QuantityParts } from '../kinds/quantity-canonical.js';
+
 const SPLIT_RE = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 /** `ErrFormatWrong`'s text. */
 export const QUANTITY_FORMAT_ERROR = `quantities must match the regular expression '${SPLIT_RE}'`;
@@ -49,30 +51,64 @@ function scan(str: string): { value: string; num: string; denom: string; suffix:
   return pos >= end ? { value, num, denom, suffix: str.slice(suffixStart) } : undefined;
 }
 
+interface Suffix {
+  base: 10 | 2;
+  exponent: number;
+  format: QuantityFormat;
+}
+
+const DECIMAL_EXPONENTS: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
 /** The suffix's base-10 exponent or binary exponent (`suffixHandler.interpret`); undefined: ErrSuffix. */
-function interpret(suffix: string): { base: 10 | 2; exponent: number } | undefined {
+function interpret(suffix: string): Suffix | undefined {
   if (DECIMAL_SUFFIXES.has(suffix)) {
-    const exponents: Record<string, number> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-    return { base: 10, exponent: exponents[suffix] ?? 0 };
+    return { base: 10, exponent: DECIMAL_EXPONENTS[suffix] ?? 0, format: 'DecimalSI' };
   }
-  if (suffix in BINARY_SUFFIXES) return { base: 2, exponent: BINARY_SUFFIXES[suffix] };
+  if (suffix in BINARY_SUFFIXES) return { base: 2, exponent: BINARY_SUFFIXES[suffix], format: 'BinarySI' };
   if (
     suffix.length > 1 &&
     (suffix[0] === 'e' || suffix[0] === 'E') &&
     /^[+-]?[0-9]+$/.test(suffix.slice(1))
   ) {
-    const exponent = Number(suffix.slice(1));
-    // strconv.ParseInt(..., 10, 64): beyond int64 is an error, hence ErrSuffix.
-    if (Math.abs(exponent) < 2 ** 63) return { base: 10, exponent };
+    const exponent = BigInt(suffix.slice(1));
+    // strconv.ParseInt(..., 10, 64): beyond int64 is an error, hence ErrSuffix; v1.33 then keeps
+    // the exponent as an int32 (`int32(parsed)`), wrapping what does not fit.
+    if (exponent >= INT64_MIN && exponent <= INT64_MAX) {
+      return { base: 10, exponent: Number(BigInt.asIntN(32, exponent)), format: 'DecimalExponent' };
+    }
   }
   return undefined;
 }
 
-/** kube's error for a Quantity written as `text`, or undefined when it parses. */
-export function quantityError(text: string): string | undefined {
+const ZERO: QuantityParts = {
+  text: '0',
+  negative: false,
+  num: '0',
+  denom: '',
+  format: 'DecimalSI',
+  exponent: 0,
+};
+
+/**
+ * A Quantity written as `text` taken apart as `ParseQuantity` does, or kube's error (a string)
+ * when it does not parse.
+ */
+export function parseQuantityText(text: string): QuantityParts | string {
   const str = text.trim();
   if (str.length === 0) return QUANTITY_FORMAT_ERROR;
-  if (str === '0') return undefined;
+  if (str === '0') return ZERO;
   const parts = scan(str);
   if (!parts) return QUANTITY_FORMAT_ERROR;
   const suffix = interpret(parts.suffix);
@@ -85,5 +121,24 @@ export function quantityError(text: string): string | undefined {
       ? 18 - digits >= 0 && suffix.exponent - parts.denom.length >= -9
       : parts.denom.length === 0 && 15 - parts.num.length - Math.trunc((suffix.exponent * 3) / 10) - 1 >= 0;
   if (!fast && !/[0-9]/.test(parts.value)) return QUANTITY_NUMERIC_ERROR;
-  return undefined;
+  return {
+    text: str,
+    negative: str[0] === '-',
+    num: parts.num,
+    denom: parts.denom,
+    format: suffix.format,
+    exponent: suffix.exponent,
+  };
+}
+
+/** kube's error for a Quantity written as `text`, or undefined when it parses. */
+export function quantityError(text: string): string | undefined {
+  const parsed = parseQuantityText(text);
+  return typeof parsed === 'string' ? parsed : undefined;
+}
+
+/** What kube-apiserver writes back for a Quantity written as `text`; undefined when it does not parse. */
+export function canonicalQuantityText(text: string): string | undefined {
+  const parsed = parseQuantityText(text);
+  return typeof parsed === 'string' ? undefined : canonicalQuantity(parsed);
 }

@@ -83,8 +83,8 @@ const SPECIAL: Record<string, (m: Plain, type: protobuf.Type) => unknown> = {
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': (m) =>
     Number(m.type ?? 0) === 1 ? String(m.strVal ?? '') : Number(m.intVal ?? 0),
   // api/resource/quantity_proto.go `Quantity.Unmarshal` parses the string, quantity.go
-  // `MarshalJSON` writes it back; a zero Quantity is "0". The string is kept as sent: the JSON path
-  // does the same, and canonicalisation is the write path's to share (see the README).
+  // `MarshalJSON` writes it back; a zero Quantity is "0". The string is passed on as sent: the
+  // write path's typed check (schema/compile.ts) parses and canonicalises it for JSON and protobuf alike.
   'k8s.io.apimachinery.pkg.api.resource.Quantity': (m) =>
     typeof m.string === 'string' && m.string !== '' ? m.string : '0',
   // apiextensions/v1 marshal.go `JSON.MarshalJSON`: the raw bytes, empty → null.

@@ -97,8 +97,9 @@ function keepsText(p: QuantityParts): boolean {
   if (p.format === 'BinarySI') {
     if (p.denom !== '') return false;
     const precision = 15 - p.num.length - Math.trunc((p.exponent * 3) / 10) - 1;
-    // Within that precision value << exponent always fits an int64.
-    return precision >= 0 && (BigInt(p.num) & 7n) !== 0n;
+    // Within that precision value << exponent always fits an int64, and num (at most 14 digits)
+    // is exact as a double: `value&0x07 != 0` is its remainder by 8.
+    return precision >= 0 && Number(p.num) % 8 !== 0;
   }
   const shifted = p.num + p.denom;
   const scale = p.exponent - p.denom.length;

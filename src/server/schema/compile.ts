@@ -221,6 +221,13 @@ function integerCheck(schema: Schema, min: number, max: number): Check {
   };
 }
 
+/**
+ * The canonical text of each valid Quantity text met lately: a cluster writes the same few
+ * (`100m`, `128Mi`) over and over, and a lookup costs less than a parse. Bounded: cleared when full.
+ */
+const canonicalTexts = new Map<string, string>();
+const CANONICAL_TEXTS_MAX = 4096;
+
 function stringCheck(schema: Schema & { type: 'string' }): Check {
   switch (schema.format) {
     case undefined:
@@ -235,13 +242,18 @@ function stringCheck(schema: Schema & { type: 'string' }): Check {
         // UnmarshalJSON parses the raw JSON text: a string's content, a number's literal, and
         // `true` or `{...}` as themselves, which never match.
         const text = typeof v === 'string' ? v : typeof v === 'number' ? numberLiteral(v) : JSON.stringify(v);
-        const parsed = parseQuantityText(text);
-        if (typeof parsed === 'string') {
-          w.report('unmarshal', v, schema, p, k, parsed);
-          return;
+        let canonical = canonicalTexts.get(text);
+        if (canonical === undefined) {
+          const parsed = parseQuantityText(text);
+          if (typeof parsed === 'string') {
+            w.report('unmarshal', v, schema, p, k, parsed);
+            return;
+          }
+          canonical = canonicalQuantity(parsed);
+          if (canonicalTexts.size >= CANONICAL_TEXTS_MAX) canonicalTexts.clear();
+          canonicalTexts.set(text, canonical);
         }
         // The typed object re-encodes it (quantity.go `MarshalJSON`): stored and answered canonical.
-        const canonical = canonicalQuantity(parsed);
         if (canonical !== v) (p as Record<string | number, unknown>)[k] = canonical;
       };
     case 'date-time':

@@ -17,7 +17,8 @@
  *   ten into the exponent, then bring the exponent down to a multiple of 3 (amount.go
  *   `AsCanonicalBytes`): `5e4` is `50e3`. DecimalSI names that exponent with its suffix
  *   (suffix.go); past `E` (10^18) v1.33 has no suffix and writes the digits alone (`1000E` → `1`;
- *   later releases fall back to `1e21`).
+ *   kubernetes/kubernetes#140459, merged after v1.33, falls back to `1e21`). Exponents are int32
+ *   in Go; this keeps them exact, so only texts near 10^±2147483647 could answer differently.
  */
 
 /** The three ways a Quantity is written (quantity.go `Format`). */

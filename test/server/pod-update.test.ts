@@ -81,3 +81,24 @@ it('refuses another container, a higher deadline, and a changed toleration', asy
     'Pod "more" is invalid: spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds',
   );
 });
+
+it('compares resource quantities by amount, as Semantic.DeepEqual: 1e3 for a stored 1k is no change', async () => {
+  const r = await call(server, 'POST', PODS, {
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'q' },
+      spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources: { requests: { cpu: '1000' } } }] },
+    },
+  });
+  expect(r.status, r.text).toBe(201);
+  expect(r.body.spec.containers[0].resources.requests.cpu).toBe('1k');
+  const same = await patch('q', [
+    { op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '1e3' },
+  ]);
+  expect(same.status, same.text).toBe(200);
+  const more = await patch('q', [
+    { op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '2' },
+  ]);
+  expect(more.status).toBe(422);
+});

@@ -14,6 +14,7 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { arr, rec } from './access.js';
+import { parseQuantity } from './quantity.js';
 import type { FieldError } from './types.js';
 import { forbidden, invalid, required } from './validation.js';
 
@@ -30,14 +31,40 @@ const MAX_INT32 = 2 ** 31 - 1;
 
 type Obj = Record<string, unknown>;
 
-/** JSON with empty lists and maps and nulls dropped, keys sorted: Semantic.DeepEqual's sameness. */
-function semantic(value: unknown): unknown {
+/** The PodSpec fields whose values (maps of them, or one) are resource.Quantity. */
+const QUANTITY_MAPS = new Set(['limits', 'requests', 'overhead']);
+const QUANTITY_FIELDS = new Set(['sizeLimit']);
+
+/**
+ * JSON with empty lists and maps and nulls dropped, keys sorted: Semantic.DeepEqual's sameness
+ * (apimachinery/pkg/api/equality/semantic.go), which compares a resource.Quantity by amount
+ * (`a.Cmp(b) == 0`), so `1k` and `1e3` are the same.
+ */
+function semantic(value: unknown, quantities = false): unknown {
   if (Array.isArray(value)) return value.length === 0 ? undefined : value.map((v) => semantic(v) ?? null);
   if (value === null) return undefined;
-  if (typeof value !== 'object') return value;
+  if (typeof value !== 'object') {
+    const amount = quantities ? parseQuantity(value) : undefined;
+    return amount === undefined ? value : `quantity:${amount}`;
+  }
   const out: Obj = {};
   for (const key of Object.keys(value).sort()) {
-    const v = semantic((value as Obj)[key]);
+    const child = (value as Obj)[key];
+    const v = QUANTITY_FIELDS.has(key)
+      ? semantic(child, true)
+      : QUANTITY_MAPS.has(key) && typeof child === 'object' && child !== null && !Array.isArray(child)
+        ? semanticQuantities(child as Obj)
+        : semantic(child);
+    if (v !== undefined) out[key] = v;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** A map of quantities (a container's `requests`), each by amount. */
+function semanticQuantities(map: Obj): unknown {
+  const out: Obj = {};
+  for (const key of Object.keys(map).sort()) {
+    const v = semantic(map[key], true);
     if (v !== undefined) out[key] = v;
   }
   return Object.keys(out).length === 0 ? undefined : out;

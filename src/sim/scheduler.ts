@@ -10,6 +10,7 @@
  */
 import type { Informer } from '../client/informer/informer.js';
 import type { TimerHandle } from '../protocol/clock.js';
+import { parseQuantity } from '../protocol/quantity.js';
 import type { StatusError } from '../protocol/status.js';
 import { Controller, isNotFound, type SimContext } from './core/controller.js';
 import { findCondition, isDeleting, keyOf, type Node, type Pod, rfc3339 } from './core/objects.js';
@@ -159,7 +160,7 @@ export class Scheduler extends Controller {
         continue;
       }
       const count = this.podsOn(name);
-      if (count >= Number(node.status?.allocatable?.pods ?? 110)) {
+      if (count >= (parseQuantity(node.status?.allocatable?.pods ?? '110') ?? 110)) {
         full++;
         continue;
       }

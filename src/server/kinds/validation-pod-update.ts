@@ -13,8 +13,8 @@
  * with the changed fields' JSON instead (the line that names the rule is kube-apiserver's).
  */
 import type { KubeObject } from '../../protocol/events.js';
+import { parseQuantity } from '../../protocol/quantity.js';
 import { arr, rec } from './access.js';
-import { parseQuantity } from './quantity.js';
 import type { FieldError } from './types.js';
 import { forbidden, invalid, required } from './validation.js';
 

@@ -8,7 +8,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { Optional } from '@marcbachmann/cel-js';
-import { parseQuantity } from '../../kinds/quantity.js';
+import { parseQuantity } from '../../../protocol/quantity.js';
 import {
   isDNS1035Label,
   isDNS1123Label,

@@ -1,7 +1,9 @@
 /**
  * Just enough of apimachinery's `resource.Quantity` to compare amounts:
  * `100m`, `0.5`, `128Mi`, `1G`, `1e3`. Precision is a double's, which is
- * plenty for "are requests equal to limits" (the QoS class).
+ * plenty for "are requests equal to limits" (the QoS class) and for a node's
+ * `allocatable.pods` (`1k` once canonical). Shared by the server and the
+ * simulated cluster, which reads nodes as a scheduler does.
  */
 
 const SUFFIXES: Record<string, number> = {

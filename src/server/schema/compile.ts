@@ -22,7 +22,7 @@
 import { canonicalQuantity } from '../kinds/quantity-canonical.js';
 import { base64ErrorOffset, base64ErrorText } from './go-base64.js';
 import { jsonKindOf, numberLiteral } from './go-text.js';
-import { goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time.js';
+import { canonicalTimeText, goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time.js';
 import { parseQuantityText } from './quantity-syntax.js';
 import { isRef, type Schema, type SchemaRef, type SchemaSource } from './schema.js';
 import type { Walk } from './walk.js';
@@ -262,7 +262,14 @@ function stringCheck(schema: Schema & { type: 'string' }): Check {
       return (v, w, p, k) => {
         if (v === null) return;
         const error = typeof v === 'string' ? goTimeParseError(layout, v) : unmarshalTypeText(v, 'string');
-        if (error) w.report('unmarshal', v, schema, p, k, error);
+        if (error) {
+          w.report('unmarshal', v, schema, p, k, error);
+          return;
+        }
+        // The typed object re-encodes it (time.go, micro_time.go `MarshalJSON`): UTC, and whole
+        // seconds for a Time.
+        const canonical = canonicalTimeText(v as string, layout === RFC3339_MICRO);
+        if (canonical !== v) (p as Record<string | number, unknown>)[k] = canonical;
       };
     }
   }

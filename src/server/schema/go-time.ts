@@ -204,3 +204,39 @@ export function generalParseError(layout: string, value: string): string | undef
   if (day < 1 || day > daysIn(month, year)) return outOfRange('day');
   return undefined;
 }
+
+/** Date, clock, fraction and zone of a text that parsed as RFC 3339 (Go accepts `t` and `z` too). */
+const RFC3339_PARTS = /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(\.\d+)?(?:[Zz]|([+-])(\d\d):(\d\d))$/;
+const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+const CANONICAL_MICRO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+/**
+ * What kube-apiserver writes back for a time it parsed: metav1.Time's `MarshalJSON` is
+ * `t.UTC().Format(time.RFC3339)` (whole seconds, in UTC), MicroTime's the same with six
+ * fractional digits (apimachinery/pkg/apis/meta/v1/time.go, micro_time.go), and the zero time
+ * (`0001-01-01T00:00:00Z`) is `null`. `value` must already parse ({@link goTimeParseError}).
+ */
+export function canonicalTimeText(value: string, micro: boolean): string | null {
+  if ((micro ? CANONICAL_MICRO_TIME : CANONICAL_TIME).test(value)) {
+    return value.startsWith('0001-01-01T00:00:00') ? null : value;
+  }
+  const m = RFC3339_PARTS.exec(value);
+  if (!m) return value;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const offsetMinutes = m[8] ? (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10])) : 0;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute - offsetMinutes, second, 0);
+  const fraction = (m[7] ?? '').slice(1);
+  const nanos = Number((fraction + '000000000').slice(0, 9));
+  const seconds = date.toISOString().slice(0, 19);
+  if (isZeroTime(date, nanos)) return null;
+  if (!micro) return `${seconds}Z`;
+  // MicroTime keeps microseconds (Go truncates the nanoseconds when formatting .000000).
+  return `${seconds}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
+}
+
+/** Go's zero time, 0001-01-01 00:00:00 UTC: what `IsZero` tests. */
+function isZeroTime(date: Date, nanos: number): boolean {
+  return nanos === 0 && date.toISOString() === '0001-01-01T00:00:00.000Z';
+}

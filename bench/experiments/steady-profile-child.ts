@@ -20,14 +20,19 @@
  * process.memoryUsage() every n ms and at every checkpoint), SYNC=<size>
  * (a sync run of namespace sync-<size> before each steady run), IDLE_MS=n
  * (the process left idle n ms before each run, as a quick-mode worker is
- * while the other clients run).
+ * while the other clients run), FRESH_RUNNER=1 (a new `clientRunner` per
+ * run, as the worker makes one per job), CLEAR_REFS=1 (write `5` to
+ * /proc/self/clear_refs before each run, as the worker's peak-RSS reset does),
+ * VARIANT=floor-split (floor-split.ts's runner instead of the job's client). Each run line also gives the heap
+ * used after the run, its stop and two full GCs (`heapAfterMB`).
  */
 import { writeFileSync } from 'node:fs';
 import { IncomingMessage } from 'node:http';
 import { Session } from 'node:inspector';
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { ClientJob } from '../lib/client-plan.js';
-import { clientRunner } from '../lib/client-runners.js';
+import { clientRunner, type Runner } from '../lib/client-runners.js';
+import { floorSplitRunner } from './floor-split.js';
 
 const job = JSON.parse(process.env.JOB ?? '{}') as ClientJob;
 const runs = Number(process.env.RUNS ?? 3);
@@ -84,7 +89,10 @@ IncomingMessage.prototype.push = function (this: IncomingMessage, chunk: unknown
   return push.call(this, chunk as Buffer, encoding);
 };
 
-const runner = await clientRunner(job);
+const variant = process.env.VARIANT;
+const makeRunner = async (): Promise<Runner> =>
+  variant === 'floor-split' ? floorSplitRunner(job) : clientRunner(job);
+let runner = await makeRunner();
 const preGc = process.env.PRE_GC === '1';
 const sampleMs = Number(process.env.SAMPLE_MS ?? 0);
 const syncSize = Number(process.env.SYNC ?? 0);
@@ -105,6 +113,7 @@ if (profile) {
 for (let n = 0; n < warmup + runs; n++) {
   const measured = n >= warmup;
   window = { n, measured, started: false, chunks: 0, bytes: 0, sizes: [], gc: {} };
+  if (process.env.FRESH_RUNNER === '1') runner = await makeRunner();
   if (syncRunner) {
     if (preGc) collect();
     const sync = syncRunner.start();
@@ -114,6 +123,7 @@ for (let n = 0; n < warmup + runs; n++) {
   const idleMs = Number(process.env.IDLE_MS ?? 0);
   if (idleMs) await new Promise((r) => setTimeout(r, idleMs));
   if (preGc) collect();
+  if (process.env.CLEAR_REFS === '1') writeFileSync('/proc/self/clear_refs', '5');
   const timer = sampleMs ? setInterval(sample, sampleMs) : undefined;
   const run = runner.start(sampleMs ? sample : undefined);
   const timing = await run.done;
@@ -127,6 +137,12 @@ for (let n = 0; n < warmup + runs; n++) {
   console.log(`@@end ${n}`);
   window.started = false;
   await run.stop();
+  let heapAfterMB: number | undefined;
+  if (preGc) {
+    await new Promise((r) => setTimeout(r, 50));
+    collect();
+    heapAfterMB = Math.round(process.memoryUsage().heapUsed / 1e5) / 10;
+  }
   const sizes = window.sizes.sort((a, b) => a - b);
   const q = (p: number) => sizes[Math.min(sizes.length - 1, Math.floor(p * sizes.length))] ?? 0;
   console.log(
@@ -141,6 +157,7 @@ for (let n = 0; n < warmup + runs; n++) {
         bytes: window.bytes,
         chunkBytes: { p10: q(0.1), p50: q(0.5), p90: q(0.9), max: sizes.at(-1) ?? 0 },
         gc: window.gc,
+        heapAfterMB,
         profileFile,
       },
     }),

@@ -10,11 +10,11 @@
  * `--trace-gc-nvp`'s `allocated=`), and the other processes' CPU over each
  * child (bench/lib/machine-load.ts `otherLoad`).
  *
- *   [EVENTS=n RUNS=n PRE_GC=1 SAMPLE_MS=2 SYNC=2000] \
+ *   [EVENTS=n RUNS=n PRE_GC=1 SAMPLE_MS=2 SYNC=2000 NODE_FLAGS='--trace-deopt' PIN=1] \
  *   npx tsx bench/experiments/steady-profile.ts [--profile] [--blocks N] [clients...]
  *   npx tsx bench/experiments/analyze-profile.ts /tmp/steady-prof/floor-*.cpuprofile
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -46,6 +46,7 @@ interface RunLine {
   chunkBytes: { p10: number; p50: number; p90: number; max: number };
   gc: Record<string, { count: number; ms: number }>;
   allocatedBytes?: number;
+  heapAfterMB?: number;
 }
 
 function runChild(server: ServerInfo, client: ClientId): Promise<{ runs: RunLine[]; other?: number }> {
@@ -63,9 +64,21 @@ function runChild(server: ServerInfo, client: ClientId): Promise<{ runs: RunLine
   const server0 = processCpuMs(server.pid) ?? 0;
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
+    // PIN=1: the client (all its threads) on CPU 1, the server on CPU 0 (see below).
+    const pin = process.env.PIN === '1';
     const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--trace-gc-nvp', '--expose-gc', '--max-old-space-size=8192', CHILD],
+      pin ? 'taskset' : process.execPath,
+      [
+        ...(pin ? ['-c', '1', process.execPath] : []),
+        '--import',
+        'tsx',
+        '--trace-gc-nvp',
+        '--expose-gc',
+        '--max-old-space-size=8192',
+        // Extra V8 flags for the child, e.g. NODE_FLAGS=--trace-deopt (their output is counted, see DEOPT).
+        ...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean),
+        CHILD,
+      ],
       {
         env: {
           ...process.env,
@@ -99,6 +112,11 @@ function runChild(server: ServerInfo, client: ClientId): Promise<{ runs: RunLine
           r.allocatedBytes = allocated;
           runs.push(r);
         } else if (line.startsWith('{"processCpuMs"')) childCpu = JSON.parse(line).processCpuMs;
+        else if (
+          process.env.NODE_FLAGS &&
+          /deoptimiz|bailout|marking .* for optimization|completed optimizing/i.test(line)
+        )
+          console.log(`  ${client} [${inWindow ? 'in window' : 'outside'}] ${line.slice(0, 160)}`);
         else if (inWindow) {
           const m = / allocated=(\d+)/.exec(line);
           if (m) allocated += Number(m[1]);
@@ -119,6 +137,7 @@ const median = (xs: number[]) => {
 };
 
 const server = await startServerChild({ syncSizes: [2_000], churnPods: PODS, churnEvents: EVENTS }, 300_000);
+if (process.env.PIN === '1') execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.info.pid)]);
 try {
   console.log(
     `server ready: ${EVENTS} events, ~${Math.round(server.info.podBytes)} bytes/pod; load ${loadavg()[0]}`,
@@ -133,7 +152,8 @@ try {
         for (const r of m)
           console.log(
             `  ${c} run ${r.n}: ${r.ms.toFixed(1)} ms, cpu ${r.cpuMs.toFixed(1)}, ${r.chunks} chunks, ` +
-              `gc ${JSON.stringify(r.gc)}, allocated ${((r.allocatedBytes ?? 0) / 1e6).toFixed(1)} MB`,
+              `gc ${JSON.stringify(r.gc)}, allocated ${((r.allocatedBytes ?? 0) / 1e6).toFixed(1)} MB, ` +
+              `heap after ${r.heapAfterMB ?? '-'} MB`,
           );
       all.set(c, [...(all.get(c) ?? []), ...m]);
       console.log(

@@ -6,7 +6,7 @@
  * quick mode does), in paired rounds with the order rotated. Prints each
  * round's figures, the other processes' CPU over the round, and the medians.
  *
- *   npx tsx bench/experiments/steady-workers.ts [--sync] [--rounds N] floor client-node ...
+ *   npx tsx bench/experiments/steady-workers.ts [--sync] [--rounds N] [--settle MS] floor client-node ...
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -16,9 +16,14 @@ import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js'
 
 const args = process.argv.slice(2);
 const withSync = args.includes('--sync');
+const settleAt = args.indexOf('--settle');
+/** Pause (ms) before each steady job, to let the server finish whatever the previous job left it. */
+const settleMs = settleAt >= 0 ? Number(args[settleAt + 1]) : 0;
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 6;
-const clients = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds') as ClientId[];
+const clients = args.filter(
+  (a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds' && args[i - 1] !== '--settle',
+) as ClientId[];
 const SIZE = 2_000;
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 
@@ -54,6 +59,7 @@ try {
       const k = (i + n) % clients.length;
       const c = clients[k];
       if (withSync) await workers[k].run(job(c, 'sync'), 120_000);
+      if (settleMs) await new Promise((r) => setTimeout(r, settleMs));
       const s0 = processCpuMs(server.info.pid) ?? 0;
       const r = await workers[k].run(job(c, 'steady'), 120_000);
       // The server's CPU over the whole steady job (its list and watch; /proc's 10 ms ticks).

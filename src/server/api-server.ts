@@ -14,7 +14,7 @@ import type { HealthEndpoints } from './http/health.js';
 import { sendStatus, toStatus } from './http/http-io.js';
 import { listen } from './http/listen.js';
 import { queryFlag } from './http/query-flag.js';
-import { parseResourcePath, splitRequestTarget } from './http/request-info.js';
+import { parseResourcePath, routeMethodNotAllowed, splitRequestTarget } from './http/request-info.js';
 import { KindTable } from './kinds/kind-table.js';
 import { REGISTRY } from './kinds/registry.js';
 import type { ResourceKind } from './kinds/types.js';
@@ -89,11 +89,16 @@ const snapshotEntries = new WeakMap<ServerSnapshot, CacheEntries>();
 function storeFrom(snapshot: ServerSnapshot | undefined): MemoryStore {
   const store = new MemoryStore();
   if (snapshot === undefined) return store;
-  if (snapshot?.format !== 'watchmark.server-snapshot/v1') {
-    throw new Error(`startFrom takes what snapshot() returned (format ${JSON.stringify(snapshot?.format)})`);
-  }
+  checkSnapshot(snapshot, 'startFrom');
   store.restore(snapshot.store);
   return store;
+}
+
+/** Throws unless `snapshot` is what `snapshot()` returns (or its JSON copy). */
+function checkSnapshot(snapshot: ServerSnapshot, what: string): void {
+  if (snapshot?.format !== 'watchmark.server-snapshot/v1') {
+    throw new Error(`${what} takes what snapshot() returned (format ${JSON.stringify(snapshot?.format)})`);
+  }
 }
 
 class ApiServer implements RunningServer {
@@ -344,11 +349,7 @@ class ApiServer implements RunningServer {
    */
   async restore(snapshot: ServerSnapshot): Promise<void> {
     const store = this.memoryStore('restore');
-    if (snapshot?.format !== 'watchmark.server-snapshot/v1') {
-      throw new Error(
-        `restore() takes what snapshot() returned (format ${JSON.stringify(snapshot?.format)})`,
-      );
-    }
+    checkSnapshot(snapshot, 'restore()');
     if (this.closing) throw new Error('restore(): the server is closed');
     this.faults.gate.close();
     try {
@@ -521,12 +522,7 @@ class ApiServer implements RunningServer {
     if (path.startsWith('/debug/watchmark/'))
       return serveDebug(this.nonResource, req, path.slice('/debug/watchmark/'.length), res);
     if (method !== 'GET' && method !== 'HEAD') {
-      // go-restful's 405 through `serviceErrorHandler` (pkg/server/handler.go): empty details.
-      throw StatusError.of(
-        'MethodNotAllowed',
-        'the server does not allow this method on the requested resource',
-        {},
-      );
+      throw routeMethodNotAllowed();
     }
     return serveNonResource(this.nonResource, req, res, path, query);
   }

@@ -12,6 +12,7 @@ import type { Faults } from './faults/server-faults.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
 import { parseJsonBody, readBody, sendJson } from './http/http-io.js';
 import { negotiateDiscovery } from './http/media-types.js';
+import { routeNotFound } from './http/request-info.js';
 import type { KindTable } from './kinds/kind-table.js';
 import {
   aggregatedDiscovery,
@@ -211,7 +212,7 @@ export async function serveNonResource(
     const list = legacyApiResourceList(ctx.kinds.all(), parts[1], parts[2]);
     if (list) return reply(ctx, res, 200, list);
   }
-  throw StatusError.of('NotFound', 'the server could not find the requested resource', {});
+  throw routeNotFound();
 }
 
 /**

@@ -9,7 +9,6 @@ import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { queryFlag } from '../http/query-flag.js';
-import type { ResourceRequest } from '../http/request-info.js';
 import { apiVersionOf, listKindOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
 import type { TypedWrite } from '../schema/write-rules.js';
@@ -19,6 +18,7 @@ import { jsonEncoder } from '../watchcache/event.js';
 import { deleteOptions } from './delete-options.js';
 // Installs the field manager into storage's write path.
 import './field-ownership.js';
+import { type ResourceRequest, routeMethodNotAllowed, routeNotFound } from '../http/request-info.js';
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
 import {
@@ -71,14 +71,14 @@ export async function handleResource(
   // only list and watch: kube-apiserver registers no write there, so a cross-namespace
   // DELETE cannot wipe every namespace's objects.
   if ((info.watchPath || (kind.namespaced && namespace === undefined)) && method !== 'GET') {
-    throw methodNotAllowed();
+    throw routeMethodNotAllowed();
   }
   // FinalizeREST (pkg/registry/core/namespace/storage/storage.go) is an Updater
   // only: no get, hence no patch either.
-  if (subresource === 'finalize' && method !== 'PUT') throw methodNotAllowed();
+  if (subresource === 'finalize' && method !== 'PUT') throw routeMethodNotAllowed();
   // BindingREST is a NamedCreater only: POST, nothing else.
   if (subresource === 'binding') {
-    if (method !== 'POST' || name === undefined || !servesBinding(kind)) throw methodNotAllowed();
+    if (method !== 'POST' || name === undefined || !servesBinding(kind)) throw routeMethodNotAllowed();
     return bindPod(ctx, req, res, kind, namespace, name, query);
   }
   // Every write negotiates its answer's form first (create.go and the others): a 406 writes nothing.
@@ -97,7 +97,7 @@ export async function handleResource(
       return replyObject(ctx, req, res, 200, kind, object, query);
     }
     case 'POST': {
-      if (name !== undefined) throw methodNotAllowed();
+      if (name !== undefined) throw routeMethodNotAllowed();
       // customresource_handler.go `serveResource`: a terminating definition's objects may be
       // read, changed and deleted, but no new one created.
       if (kind.custom?.state.terminating) {
@@ -119,7 +119,7 @@ export async function handleResource(
       return replyObject(ctx, req, res, 201, kind, created, query);
     }
     case 'PUT': {
-      if (name === undefined) throw methodNotAllowed();
+      if (name === undefined) throw routeMethodNotAllowed();
       const body = await readObject(req);
       const rules = await loadWriteRules();
       if (subresource === 'scale') {
@@ -150,11 +150,12 @@ export async function handleResource(
       return replyObject(ctx, req, res, 200, kind, updated, query);
     }
     case 'PATCH': {
-      if (name === undefined) throw methodNotAllowed();
+      if (name === undefined) throw routeMethodNotAllowed();
       return patch(ctx, req, res, kind, namespace, name, subresource, query);
     }
     case 'DELETE': {
-      if (name === undefined && !resourceVerbs(kind).includes('deletecollection')) throw methodNotAllowed();
+      if (name === undefined && !resourceVerbs(kind).includes('deletecollection'))
+        throw routeMethodNotAllowed();
       const opts = await deleteOptions(req, query);
       opts.admission = writeAdmission(ctx, req, res, query, kind, {
         namespace,
@@ -163,13 +164,13 @@ export async function handleResource(
         options: deleteOptionFields(opts),
       });
       if (name === undefined) return deleteCollection(ctx, req, res, kind, namespace, query, opts);
-      if (subresource !== undefined) throw methodNotAllowed();
+      if (subresource !== undefined) throw routeMethodNotAllowed();
       const deleted = await ctx.objects.delete(kind, namespace, name, opts);
       if (kind.kind === 'Namespace' && !opts.dryRun) ctx.finalizeNamespace(name);
       return replyObject(ctx, req, res, 200, kind, deleted, query);
     }
     default:
-      throw methodNotAllowed();
+      throw routeMethodNotAllowed();
   }
 }
 
@@ -191,25 +192,6 @@ function patchOptionsInvalid(field: string, reason: string, message: string): St
     kind: 'PatchOptions',
     causes: [{ reason, message, field }],
   });
-}
-
-/**
- * A method the path's route does not take. kube-apiserver registers each verb as a go-restful
- * route (endpoints/installer.go), so the 405 comes from the router through the server's
- * `serviceErrorHandler` (pkg/server/handler.go) as `NewGenericServerResponse(405, ...)`: the
- * generic message, empty details, no resource named.
- */
-function methodNotAllowed(): StatusError {
-  return StatusError.of(
-    'MethodNotAllowed',
-    'the server does not allow this method on the requested resource',
-    {},
-  );
-}
-
-/** A path no route matches, answered the same way (`NewGenericServerResponse(404, ...)`). */
-function routeNotFound(): StatusError {
-  return StatusError.of('NotFound', 'the server could not find the requested resource', {});
 }
 
 async function list(

@@ -30,8 +30,23 @@ export interface RequestTarget {
   query: URLSearchParams;
 }
 
-function notFoundResource(): StatusError {
+/**
+ * What the router answers for a path no route matches, and for a method a route does not take:
+ * kube-apiserver's go-restful container hands both to the server's `serviceErrorHandler`
+ * (k8s.io/apiserver pkg/server/handler.go), which writes `NewGenericServerResponse(code, ...)`:
+ * the generic message, empty details, no resource named.
+ */
+export function routeNotFound(): StatusError {
   return StatusError.of('NotFound', 'the server could not find the requested resource', {});
+}
+
+/** The router's 405 (see {@link routeNotFound}). */
+export function routeMethodNotAllowed(): StatusError {
+  return StatusError.of(
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+    {},
+  );
 }
 
 /**
@@ -146,7 +161,7 @@ export function parseResourcePath(
   let watchPath = false;
   if (rest[0] === 'watch') {
     // requestinfo.go: a special verb needs something after it.
-    if (rest.length < 2) throw notFoundResource();
+    if (rest.length < 2) throw routeNotFound();
     watchPath = true;
     rest = rest.slice(1);
   }
@@ -154,22 +169,22 @@ export function parseResourcePath(
   if (rest[0] === 'namespaces' && rest.length >= 2) {
     if (rest.length === 2 || NAMESPACE_SUBRESOURCES.has(rest[2])) {
       // The Namespace object itself: /api/v1/namespaces/NAME[/status|/finalize].
-      if (rest.length > 3) throw notFoundResource();
+      if (rest.length > 3) throw routeNotFound();
       const kind = lookup(group, version, 'namespaces');
-      if (!kind) throw notFoundResource();
+      if (!kind) throw routeNotFound();
       checkName(rest[1]);
       const sub = rest[2];
-      if (sub !== undefined && watchPath) throw notFoundResource();
+      if (sub !== undefined && watchPath) throw routeNotFound();
       return { kind, name: rest[1], subresource: sub, watchPath };
     }
     namespace = rest[1];
     rest = rest.slice(2);
   }
   const [plural, name, subresource, ...extra] = rest;
-  if (plural === undefined || extra.length > 0) throw notFoundResource();
+  if (plural === undefined || extra.length > 0) throw routeNotFound();
   const kind = lookup(group, version, plural);
-  if (!kind) throw notFoundResource();
-  if (!kind.namespaced && namespace !== undefined) throw notFoundResource();
+  if (!kind) throw routeNotFound();
+  if (!kind.namespaced && namespace !== undefined) throw routeNotFound();
   // A pod's `binding` (BindingREST) is served besides the kinds' status and scale.
   const podBinding = subresource === 'binding' && group === '' && plural === 'pods';
   if (
@@ -177,7 +192,7 @@ export function parseResourcePath(
     !podBinding &&
     !kind.subresources.includes(subresource as 'status' | 'scale')
   ) {
-    throw notFoundResource();
+    throw routeNotFound();
   }
   // The route exists: now the names it carries, before any verb runs.
   if (namespace !== undefined) checkNamespace(namespace);

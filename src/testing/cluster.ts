@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { KubeClient } from '../client/client.js';
+import { loadConnection } from '../client/config/index.js';
 import {
   createObjects,
   installCustomResourceDefinitions,
@@ -248,13 +249,10 @@ class Cluster implements TestCluster {
           }
         : this.requests.record,
     });
-    this.client = await KubeClient.load({ kubeconfig: this.kubeconfigPath, env: {}, qps: 0 });
-    this.waits = await KubeClient.load({
-      kubeconfig: this.kubeconfigPath,
-      env: {},
-      qps: 0,
-      userAgent: WAIT_USER_AGENT,
-    });
+    // One read of the kubeconfig for both connections.
+    const connection = await loadConnection({ kubeconfig: this.kubeconfigPath, env: {} });
+    this.client = new KubeClient(connection, { qps: 0 });
+    this.waits = new KubeClient(connection, { qps: 0, userAgent: WAIT_USER_AGENT });
     if (!setup.template) {
       if (setup.crds.length > 0) await installCustomResourceDefinitions(this.client, setup.crds);
       if (setup.objects.length > 0) await createObjects(this.client, setup.objects);

@@ -7,7 +7,8 @@
  *
  *   npm run bench:server                      # full run, writes bench/results/server-fanout.json
  *   npm run bench:server -- --quick           # under 30 s: 100 and 1,000 watchers, short phases, no JSON
- *   npm run bench:server -- --watchers 100,1000 [--coalesce both|on|off] [--out FILE]
+ *   npm run bench:server -- --quick --transport both  # about twice as long: each quick scenario over HTTP, then TLS
+ *   npm run bench:server -- --watchers 100,1000 [--coalesce both|on|off] [--transport http|tls|both] [--out FILE]
  *
  * Targets are reported, never asserted: CPU per write at 1,000 and 5,000
  * watchers within 1.5x of that at 100 (dispatch is indexed, so a write costs
@@ -17,6 +18,17 @@
  * off in the same server, so its saving is a ratio of interleaved rounds that
  * share the watchers and, round by round, the machine's load; every target
  * uses the "on" rounds. `on`/`off` run one mode only.
+ *
+ * Transport (`--transport`): `http` (the default, and what the targets were
+ * set on) is plain HTTP; `tls` serves HTTPS with the certificate the server
+ * generates for itself (still no authentication), and the watches and the
+ * writer connect through keep-alive `https.Agent`s that trust its CA, so each
+ * watch line is encrypted in the server and decrypted here; `both` runs every
+ * watcher count once per transport (HTTP first, each in a fresh server). The
+ * coalescing comparison is printed per transport; the targets are judged over
+ * HTTP when it ran, else over TLS. Decrypting every line costs this process
+ * CPU that, on a 2-core machine, competes with the server's: compare the
+ * "client CPU %" of the two transports before reading much into their ratio.
  *
  * Open files: each watch is one socket in this process and one in the
  * server's, so each process needs about watchers + 100 descriptors; a
@@ -34,7 +46,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printReport, targets } from './lib/fanout-report.js';
 import { round } from './lib/report.js';
-import { runScenario, type ScenarioParams, type ScenarioResult } from './lib/scenario.js';
+import { runScenario, type ScenarioParams, type ScenarioResult, type Transport } from './lib/scenario.js';
 import { killAllServers } from './lib/server-process.js';
 
 const DEFAULT_OUT = fileURLToPath(new URL('./results/server-fanout.json', import.meta.url));
@@ -43,15 +55,19 @@ interface Args {
   quick: boolean;
   watchers: number[];
   coalesce: 'both' | 'on' | 'off';
+  transport: Transport | 'both';
   out: string | undefined;
 }
 
 function usage(): string {
-  return 'usage: npm run bench:server -- [--quick] [--watchers 100,1000,5000] [--coalesce both|on|off] [--out FILE]';
+  return (
+    'usage: npm run bench:server -- [--quick] [--watchers 100,1000,5000] [--coalesce both|on|off] ' +
+    '[--transport http|tls|both] [--out FILE]'
+  );
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, watchers: [], coalesce: 'both', out: undefined };
+  const args: Args = { quick: false, watchers: [], coalesce: 'both', transport: 'http', out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') args.quick = true;
@@ -64,6 +80,11 @@ function parseArgs(argv: string[]): Args {
       if (v !== 'both' && v !== 'on' && v !== 'off')
         throw new Error(`--coalesce wants both, on or off\n${usage()}`);
       args.coalesce = v;
+    } else if (a === '--transport') {
+      const v = argv[++i];
+      if (v !== 'http' && v !== 'tls' && v !== 'both')
+        throw new Error(`--transport wants http, tls or both\n${usage()}`);
+      args.transport = v;
     } else if (a === '--out') {
       args.out = argv[++i];
       if (!args.out) throw new Error(`--out wants a file\n${usage()}`);
@@ -77,7 +98,9 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-function phaseParams(quick: boolean): Omit<ScenarioParams, 'watchers' | 'coalesce' | 'interleave'> {
+function phaseParams(
+  quick: boolean,
+): Omit<ScenarioParams, 'watchers' | 'coalesce' | 'interleave' | 'transport'> {
   return {
     namespaceWatchers: 10,
     podsPerNode: 2,
@@ -132,10 +155,13 @@ async function main(): Promise<number> {
   const params = phaseParams(args.quick);
   const info = machine();
   const started = new Date();
+  // Per watcher count, HTTP then TLS: the two runs compared sit next to each other in time.
+  const transports: Transport[] = args.transport === 'both' ? ['http', 'tls'] : [args.transport];
   const log = (line: string) =>
     console.log(`${((Date.now() - started.getTime()) / 1000).toFixed(1).padStart(6)}s ${line}`);
   console.log(
     `server-fanout: watchers ${args.watchers.join(', ')} (+${params.namespaceWatchers} namespace-wide), ` +
+      `over ${transports.map((t) => t.toUpperCase()).join(' and ')}, ` +
       `${info.cpus} CPUs, node ${info.node}, open files ${info.openFilesLimit}${args.quick ? ', QUICK' : ''}`,
   );
   const results: ScenarioResult[] = [];
@@ -147,16 +173,19 @@ async function main(): Promise<number> {
     if (Number.isFinite(fdLimit) && needed > fdLimit) {
       const message = `needs about ${needed} open files per process; the limit is ${fdLimit} (raise it: ulimit -n ${needed * 2})`;
       log(`[${watchers} watchers] SKIPPED: ${message}`);
-      results.push({
-        watchers,
-        coalesce,
-        status: 'failed',
-        failure: { stage: 'preflight', message },
-        setup: {},
-      });
+      for (const transport of transports)
+        results.push({
+          watchers,
+          transport,
+          coalesce,
+          status: 'failed',
+          failure: { stage: 'preflight', message },
+          setup: {},
+        });
       continue;
     }
-    results.push(await runScenario({ ...params, watchers, coalesce, interleave }, log));
+    for (const transport of transports)
+      results.push(await runScenario({ ...params, watchers, transport, coalesce, interleave }, log));
   }
   const t = targets(results);
   printReport(results, t, params.quietPercent);
@@ -169,7 +198,7 @@ async function main(): Promise<number> {
       durationSeconds: round((Date.now() - started.getTime()) / 1000, 1),
       quick: args.quick,
       machine: info,
-      parameters: { watchers: args.watchers, ...params, coalesce: args.coalesce },
+      parameters: { watchers: args.watchers, ...params, coalesce: args.coalesce, transport: args.transport },
       scenarios: results,
       targets: t,
     };

@@ -3,39 +3,56 @@
  * Every target is judged on the rounds with the server's per-turn write
  * coalescing on (its normal behaviour); the rounds with it off (one socket
  * write per line), interleaved with those in the same server, give its saving.
+ * A run over both transports has a row per transport and watcher count; the
+ * targets are judged over one transport (HTTP when it ran), and the
+ * coalescing saving is compared within each transport, never across.
  */
 import { round, table } from './report.js';
-import type { ScenarioResult } from './scenario.js';
+import type { ScenarioResult, Transport } from './scenario.js';
 
 const CPU_RATIO_TARGET = 1.5;
 const P99_TARGET_MS = 100;
+const TRANSPORTS: Transport[] = ['http', 'tls'];
+const TRANSPORT_NAME: Record<Transport, string> = { http: 'HTTP', tls: 'TLS' };
 
-const byWatchers = (results: ScenarioResult[], n: number, coalesce = true) =>
-  results.find((r) => r.watchers === n && r.coalesce === coalesce && r.status === 'ok');
+const byWatchers = (results: ScenarioResult[], n: number, transport: Transport, coalesce = true) =>
+  results.find(
+    (r) => r.watchers === n && r.transport === transport && r.coalesce === coalesce && r.status === 'ok',
+  );
+
+/** The transport the targets are judged over: HTTP, where they were set, when the run measured it. */
+function targetTransport(results: ScenarioResult[]): Transport {
+  return results.some((r) => r.transport === 'http') ? 'http' : (results[0]?.transport ?? 'http');
+}
 
 /** Saturated-phase server CPU per write: the median of its rounds (robust to a neighbour's burst). */
 const usPerWrite = (r: ScenarioResult | undefined) =>
   r?.saturated?.serverCpuUsPerWriteMedian ?? r?.saturated?.serverCpuUsPerWrite;
 
-/** The issue's targets, judged on the coalesced scenarios. */
+/** Saturated CPU per write of `r` over that at 100 watchers on the same transport (coalescing on). */
+function ratioTo100(results: ScenarioResult[], r: ScenarioResult | undefined): number | undefined {
+  const base = r && usPerWrite(byWatchers(results, 100, r.transport));
+  const v = usPerWrite(r);
+  return base && v !== undefined ? round(v / base, 2) : undefined;
+}
+
+/** The issue's targets, judged on the coalesced scenarios of one transport ({@link targetTransport}). */
 export function targets(results: ScenarioResult[]) {
-  const base = usPerWrite(byWatchers(results, 100));
-  const at1000 = byWatchers(results, 1000);
-  const at5000 = byWatchers(results, 5000);
-  const ratioTo100 = (r: ScenarioResult | undefined) => {
-    const v = usPerWrite(r);
-    return base && v !== undefined ? round(v / base, 2) : undefined;
-  };
+  const transport = targetTransport(results);
+  const at1000 = byWatchers(results, 1000, transport);
+  const at5000 = byWatchers(results, 5000, transport);
   const wholePhase = (r: ScenarioResult | undefined) => {
-    const at100 = byWatchers(results, 100)?.saturated;
+    const at100 = byWatchers(results, 100, transport)?.saturated;
     return at100 && r?.saturated
       ? round(r.saturated.serverCpuUsPerWrite / at100.serverCpuUsPerWrite, 2)
       : undefined;
   };
-  const cpuRatio = ratioTo100(at1000);
-  const cpuRatio5000 = ratioTo100(at5000);
+  const cpuRatio = ratioTo100(results, at1000);
+  const cpuRatio5000 = ratioTo100(results, at5000);
   const p99 = at1000?.fixedRate?.latencyMs?.node?.p99;
   return {
+    /** The transport the three targets and `cpuPerWriteRatioVs100ByWatchers` are judged over. */
+    transport,
     cpuPerWriteRatio1000vs100: {
       target: `<= ${CPU_RATIO_TARGET}`,
       basis: 'median of saturated rounds (the quiet ones when any)',
@@ -59,28 +76,30 @@ export function targets(results: ScenarioResult[]) {
     },
     cpuPerWriteRatioVs100ByWatchers: Object.fromEntries(
       results
-        .filter((r) => r.saturated && r.coalesce)
-        .map((r) => [String(r.watchers), ratioTo100(r) ?? null]),
+        .filter((r) => r.saturated && r.coalesce && r.transport === transport)
+        .map((r) => [String(r.watchers), ratioTo100(results, r) ?? null]),
     ),
     coalescing: coalescingComparison(results),
   };
 }
 
 /**
- * Per watcher count measured both ways (interleaved saturated rounds of one
- * server): server CPU per write with coalescing and without, as the median
- * of rounds and over all rounds, and their ratios (below 1: coalescing saves).
+ * Per transport and watcher count measured both ways (interleaved saturated
+ * rounds of one server): server CPU per write with coalescing and without, as
+ * the median of rounds and over all rounds, and their ratios (below 1:
+ * coalescing saves). Transport by transport (HTTP first), then by watchers.
  * The fixed rate is not compared: at 200 writes/s each line has its turn to itself.
  */
 export function coalescingComparison(results: ScenarioResult[]) {
   const ratio = (a: number | undefined, b: number | undefined) =>
     a !== undefined && b !== undefined && b > 0 ? round(a / b, 2) : null;
-  return results.flatMap((r) => {
+  return byTransport(results).flatMap((r) => {
     const on = r.saturated;
     const off = r.saturatedUncoalesced;
     if (r.status !== 'ok' || !on || !off) return [];
     return [
       {
+        transport: r.transport,
         watchers: r.watchers,
         medianUsPerWrite: {
           coalesced: on.serverCpuUsPerWriteMedian ?? null,
@@ -98,6 +117,16 @@ export function coalescingComparison(results: ScenarioResult[]) {
       },
     ];
   });
+}
+
+/** `results` grouped by transport (HTTP first), each group in run order. */
+function byTransport(results: ScenarioResult[]): ScenarioResult[] {
+  return TRANSPORTS.flatMap((t) => results.filter((r) => r.transport === t));
+}
+
+/** `100 watchers over TLS`. */
+function scenarioName(r: ScenarioResult): string {
+  return `${r.watchers} watchers over ${TRANSPORT_NAME[r.transport]}`;
 }
 
 function verdict(held: boolean | null): string {
@@ -131,12 +160,49 @@ function noisyPhases(results: ScenarioResult[], quietPercent: number): string[] 
     ] as const) {
       const other = phase?.otherCpuPercent;
       if (other !== undefined && other >= quietPercent)
-        out.push(
-          `${r.watchers} watchers (coalesce ${r.coalesce ? 'on' : 'off'}), ${name}: ${other}% of a core`,
-        );
+        out.push(`${scenarioName(r)} (coalesce ${r.coalesce ? 'on' : 'off'}), ${name}: ${other}% of a core`);
     }
   }
   return out;
+}
+
+const watchersText = (n: number) => `${n.toLocaleString('en-US')} watchers`;
+
+/** Per transport, one line: the median on/off ratio and lines per socket write at each watcher count. */
+function coalescingSummary(rows: ReturnType<typeof coalescingComparison>): string[] {
+  return TRANSPORTS.flatMap((transport) => {
+    const mine = rows.filter((c) => c.transport === transport);
+    if (mine.length === 0) return [];
+    const parts = mine.map(
+      (c) =>
+        `${c.medianRatio ?? '-'}x at ${watchersText(c.watchers)} ` +
+        `(${c.linesPerSocketWrite.coalesced ?? '-'} vs ${c.linesPerSocketWrite.uncoalesced ?? '-'} lines per write)`,
+    );
+    return [`over ${TRANSPORT_NAME[transport]}: CPU per write on/off ${parts.join(', ')}`];
+  });
+}
+
+/**
+ * When both transports ran: server CPU per write over TLS against HTTP at each
+ * watcher count (coalescing on), beside the client's CPU over each, so the
+ * coalescing ratios can be read against what TLS itself adds and against how
+ * much of the two cores the decrypting clients took.
+ */
+function tlsCost(results: ScenarioResult[]): string | undefined {
+  const parts = results.flatMap((tls) => {
+    if (tls.transport !== 'tls' || !tls.coalesce || tls.status !== 'ok') return [];
+    const http = byWatchers(results, tls.watchers, 'http');
+    const a = usPerWrite(tls);
+    const b = usPerWrite(http);
+    if (a === undefined || !b) return [];
+    return [
+      `${round(a / b, 2)}x at ${watchersText(tls.watchers)} ` +
+        `(client CPU ${tls.saturated?.clientCpuPercent ?? '-'}% vs ${http?.saturated?.clientCpuPercent ?? '-'}% of a core)`,
+    ];
+  });
+  return parts.length > 0
+    ? `TLS vs HTTP: server CPU per write (median, coalescing on) ${parts.join(', ')}`
+    : undefined;
 }
 
 /** Prints every table, the noise note and the targets. */
@@ -148,6 +214,7 @@ export function printReport(
   const mode = (r: ScenarioResult) => (r.coalesce ? 'on' : 'off');
   printTable('Setup and idle (server in a child process; CPU % is of one core)', results, [
     ['watchers', (r) => r.watchers],
+    ['transport', (r) => r.transport],
     ['coalesce', mode],
     ['status', (r) => (r.status === 'ok' ? 'ok' : `FAILED: ${r.failure?.stage}`)],
     ['pods', (r) => r.setup.pods],
@@ -164,6 +231,7 @@ export function printReport(
     results,
     [
       ['watchers', (r) => r.watchers],
+      ['transport', (r) => r.transport],
       ['coalesce', mode],
       ['writes', (r) => r.saturated?.writes],
       ['writes/s', (r) => r.saturated?.writesPerSec],
@@ -175,7 +243,7 @@ export function printReport(
         'quiet rounds',
         (r) => r.saturated?.rounds && `${r.saturated.quietRounds}/${r.saturated.rounds.length}`,
       ],
-      ['vs 100', (r) => (r.coalesce ? t.cpuPerWriteRatioVs100ByWatchers[String(r.watchers)] : undefined)],
+      ['vs 100', (r) => (r.coalesce ? ratioTo100(results, r) : undefined)],
       ['srv CPU %', (r) => r.saturated?.serverCpuPercent],
       ['client CPU %', (r) => r.saturated?.clientCpuPercent],
       ['others %', (r) => r.saturated?.otherCpuPercent],
@@ -188,6 +256,7 @@ export function printReport(
     results,
     [
       ['watchers', (r) => r.watchers],
+      ['transport', (r) => r.transport],
       ['coalesce', mode],
       ['writes/s', (r) => r.fixedRate?.writesPerSec],
       ['p50', (r) => r.fixedRate?.latencyMs?.node?.p50],
@@ -211,6 +280,7 @@ export function printReport(
     console.log(
       table(
         [
+          'transport',
           'watchers',
           'median on',
           'off',
@@ -226,6 +296,7 @@ export function printReport(
           'off',
         ],
         t.coalescing.map((c) => [
+          c.transport,
           c.watchers,
           c.medianUsPerWrite.coalesced,
           c.medianUsPerWrite.uncoalesced,
@@ -242,10 +313,13 @@ export function printReport(
         ]),
       ),
     );
+    for (const line of coalescingSummary(t.coalescing)) console.log(`  ${line}`);
   }
+  const tlsVsHttp = tlsCost(results);
+  if (tlsVsHttp) console.log(`\n${tlsVsHttp}`);
   for (const r of results.filter((x) => x.status === 'failed'))
     console.log(
-      `\n${r.watchers} watchers (coalesce ${mode(r)}) FAILED at ${r.failure?.stage}: ${r.failure?.message}`,
+      `\n${scenarioName(r)} (coalesce ${mode(r)}) FAILED at ${r.failure?.stage}: ${r.failure?.message}`,
     );
   const noisy = noisyPhases(results, quietPercent);
   if (noisy.length > 0) {
@@ -256,7 +330,7 @@ export function printReport(
   const c = t.cpuPerWriteRatio1000vs100;
   const c5 = t.cpuPerWriteRatio5000vs100;
   const p = t.p99LatencyAt1000Watchers200WritesPerSecMs;
-  console.log('\nTargets (reported, not asserted)');
+  console.log(`\nTargets over ${TRANSPORT_NAME[t.transport]} (reported, not asserted)`);
   console.log(
     `  server CPU/write at 1,000 vs 100 watchers: ${c.value ?? '-'}x (target ${c.target}): ${verdict(c.held)}`,
   );

@@ -1,5 +1,23 @@
-/** Plain `node:http` requests for the benchmark: no client library between the bench and the server. */
-import { type Agent, type IncomingMessage, request } from 'node:http';
+/**
+ * Plain `node:http` / `node:https` requests for the benchmark: no client
+ * library between the bench and the server. The URL's scheme picks the module;
+ * the agent must match it (an `https.Agent` for an `https:` URL).
+ */
+import {
+  type Agent,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+  request,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** `http.request` or `https.request`, as `url`'s scheme asks. */
+export function requestFor(
+  url: URL,
+): (url: URL, options: RequestOptions, callback: (res: IncomingMessage) => void) => ClientRequest {
+  return url.protocol === 'https:' ? httpsRequest : request;
+}
 
 /** A finished HTTP exchange. */
 export interface HttpAnswer {
@@ -24,7 +42,8 @@ export function httpCall(
       headers['content-type'] = contentType;
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    const req = request(new URL(path, baseUrl), { method, headers, agent }, (res) => {
+    const url = new URL(path, baseUrl);
+    const req = requestFor(url)(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>

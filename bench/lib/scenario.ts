@@ -2,21 +2,23 @@
  * One scenario of the fan-out benchmark: a fresh server child, `watchers`
  * kubelet-like watches (one `spec.nodeName` each) plus namespace-wide ones,
  * then an idle sample, a saturated write phase (in rounds) and a fixed-rate
- * phase. A failure at any stage ends the scenario with what was measured so
- * far and the stage that failed; the server process is closed on every path.
+ * phase, over plain HTTP or TLS. A failure at any stage ends the scenario
+ * with what was measured so far and the stage that failed; the server process
+ * is closed on every path.
  */
 import { Agent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { ServerOptions } from '../../src/server/index.js';
 import { createPods, openWatches } from './cluster.js';
 import { waitForQuiet } from './machine-load.js';
 import { combineRounds, type IdleResult, measureIdle, measurePhase, type PhaseResult } from './phase.js';
 import { round } from './report.js';
-import { type ServerProcess, spawnServer } from './server-process.js';
+import { type BenchServer, type ServerProcess, spawnServer, type Transport } from './server-process.js';
 import { WatchFleet } from './watch-fleet.js';
 import { type WriterTarget, writeFixedRate, writeSaturated } from './writer.js';
 
-export type { PhaseResult };
+export type { PhaseResult, Transport };
 
 /** Knobs of a scenario (durations in ms). */
 export interface ScenarioParams {
@@ -49,11 +51,15 @@ export interface ScenarioParams {
    * share the watchers, the heap and, round by round, the machine's load.
    */
   interleave: boolean;
+  /** How the watches and the writer reach the server: plain HTTP, or HTTPS with keep-alive connections. */
+  transport: Transport;
 }
 
 /** Everything one scenario measured. */
 export interface ScenarioResult {
   watchers: number;
+  /** How the clients reached the server (see {@link ScenarioParams.transport}). */
+  transport: Transport;
   /** Whether the server coalesced each watcher's writes (see {@link ScenarioParams.coalesce}). */
   coalesce: boolean;
   status: 'ok' | 'failed';
@@ -99,20 +105,49 @@ interface Live {
   target: WriterTarget;
 }
 
+/**
+ * A keep-alive agent for `server`'s scheme. Over TLS it trusts the CA the
+ * server generated, or, should the server not have told it, skips
+ * verification: the benchmark measures the server, not who it is.
+ */
+function clientAgent(transport: Transport, server: BenchServer, maxSockets: number): Agent {
+  if (transport === 'http') return new Agent({ keepAlive: true, maxSockets });
+  return new HttpsAgent({
+    keepAlive: true,
+    maxSockets,
+    ...(server.caPem ? { ca: server.caPem } : { rejectUnauthorized: false }),
+  });
+}
+
 /** Runs one scenario; never throws (a failure is recorded in the result). */
 export async function runScenario(p: ScenarioParams, log: (line: string) => void): Promise<ScenarioResult> {
-  const result: ScenarioResult = { watchers: p.watchers, coalesce: p.coalesce, status: 'ok', setup: {} };
-  const say = (line: string) => log(`[${p.watchers} watchers${p.coalesce ? '' : ', uncoalesced'}] ${line}`);
-  const apiAgent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const watchAgent = new Agent({ keepAlive: true, maxSockets: p.watchers + p.namespaceWatchers + 16 });
-  let server: ServerProcess | undefined;
+  const result: ScenarioResult = {
+    watchers: p.watchers,
+    transport: p.transport,
+    coalesce: p.coalesce,
+    status: 'ok',
+    setup: {},
+  };
+  const label = `${p.watchers} watchers${p.transport === 'tls' ? ', TLS' : ''}${p.coalesce ? '' : ', uncoalesced'}`;
+  const say = (line: string) => log(`[${label}] ${line}`);
+  let server: BenchServer | undefined;
+  let apiAgent: Agent | undefined;
+  let watchAgent: Agent | undefined;
   let fleet: WatchFleet | undefined;
   const stage = { name: 'start server' };
   try {
     const t = performance.now();
-    server = await spawnServer(p.server, undefined, { coalesce: p.coalesce });
+    server = await spawnServer(p.server, undefined, { coalesce: p.coalesce, transport: p.transport });
     result.setup.serverStartMs = Math.round(performance.now() - t);
-    say(`server pid ${server.pid} at ${server.url} (${result.setup.serverStartMs} ms)`);
+    const trust =
+      p.transport === 'http'
+        ? ''
+        : server.caPem
+          ? ', trusting its CA'
+          : ', NOT verifying its certificate (no CA)';
+    say(`server pid ${server.pid} at ${server.url} (${result.setup.serverStartMs} ms${trust})`);
+    apiAgent = clientAgent(p.transport, server, 64);
+    watchAgent = clientAgent(p.transport, server, p.watchers + p.namespaceWatchers + 16);
     fleet = new WatchFleet(server.url, watchAgent);
     const live = await setUp(p, result, stage, server, fleet, apiAgent, say);
     await measure(p, result, stage, live, say);
@@ -124,8 +159,8 @@ export async function runScenario(p: ScenarioParams, log: (line: string) => void
     say(`FAILED at ${stage.name}: ${message}`);
   } finally {
     fleet?.close();
-    watchAgent.destroy();
-    apiAgent.destroy();
+    watchAgent?.destroy();
+    apiAgent?.destroy();
     if (server) {
       const t = performance.now();
       await server.close();

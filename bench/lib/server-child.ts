@@ -3,6 +3,8 @@
  * (`process.cpuUsage()`) is the server's and nothing else's: on a 2-core
  * machine the watch clients would otherwise be billed to it. Started by
  * {@link spawnServer} with `node --import tsx`; talks over the IPC channel.
+ * Serves plain HTTP, or HTTPS with a generated certificate when
+ * `WATCHMARK_BENCH_TRANSPORT=tls`; never authenticates.
  *
  * Messages in:  {type:'sample', id} | {type:'close'}
  * Messages out: {type:'ready', url} | {type:'sample', id, sample} | {type:'failed', error}
@@ -44,7 +46,9 @@ runServerChild({
       ...options,
       // The fan-out benchmark measures watch writes with and without per-turn coalescing.
       watchWriteCoalescing: process.env.WATCHMARK_BENCH_COALESCE !== '0',
-      insecureHttp: true,
+      // TLS: the server makes its own serving certificate (options.tls is unset) and
+      // writes its CA into the kubeconfig spawnServer asked for.
+      insecureHttp: process.env.WATCHMARK_BENCH_TRANSPORT !== 'tls',
       insecureNoAuth: true,
       log: (line) => process.stderr.write(`server: ${line}\n`),
     });

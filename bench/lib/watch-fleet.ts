@@ -2,10 +2,13 @@
  * Many open watch streams in one process, as cheap as they can be made: the
  * clients share the machine's two cores with the server, so each line is
  * only split on its newline and read for two things (its `type`, and the
- * writer's send-time stamp) instead of being JSON-parsed.
+ * writer's send-time stamp) instead of being JSON-parsed. Over `https:` the
+ * streams are TLS (the agent is then an `https.Agent`), and this process pays
+ * for decrypting every line too.
  */
-import { type Agent, type ClientRequest, request } from 'node:http';
+import type { Agent, ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { requestFor } from './http.js';
 
 /** Annotation the writer stamps on every write: `<phase tag>:<performance.now() ms at send>`. */
 export const STAMP_ANNOTATION = 'bench.watchmark.io/sent';
@@ -100,6 +103,7 @@ export class WatchFleet {
   private current: PhaseTally | undefined;
   private closing = false;
 
+  /** `agent` must suit `baseUrl`'s scheme: an `https.Agent` for `https:`. */
   constructor(baseUrl: string, agent: Agent) {
     this.baseUrl = baseUrl;
     this.agent = agent;
@@ -126,8 +130,9 @@ export class WatchFleet {
         () => fail(new Error(`watch ${path}: no answer within ${timeoutMs} ms`)),
         timeoutMs,
       );
-      const req = request(
-        new URL(path, this.baseUrl),
+      const url = new URL(path, this.baseUrl);
+      const req = requestFor(url)(
+        url,
         { method: 'GET', agent: this.agent, headers: { accept: 'application/json' } },
         (res) => {
           if (res.statusCode !== 200) {

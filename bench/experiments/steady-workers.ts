@@ -6,11 +6,11 @@
  * quick mode does), in paired rounds with the order rotated. Prints each
  * round's figures, the other processes' CPU over the round, and the medians.
  *
- *   npx tsx bench/experiments/steady-workers.ts [--sync] [--rounds N] [--settle MS] floor client-node ...
+ *   [PIN=1] npx tsx bench/experiments/steady-workers.ts [--sync] [--rounds N] [--settle MS] floor client-node ...
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { startClientWorker, startServerChild } from '../lib/client-children.js';
+import { placeServer, startClientWorker, startServerChild } from '../lib/client-children.js';
 import { CHURN_NAMESPACE, type ClientId, type ClientJob, syncNamespace } from '../lib/client-plan.js';
 import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js';
 
@@ -33,7 +33,10 @@ const median = (xs: number[]) => {
 };
 
 const server = await startServerChild({ syncSizes: [SIZE], churnPods: SIZE, churnEvents: EVENTS }, 300_000);
-const workers = await Promise.all(clients.map((c) => startClientWorker(c, 60_000)));
+// PIN=1: the server on CPU 0, each worker on CPU 1 (bench/lib/client-children.ts).
+const placement = process.env.PIN === '1' ? 'pinned' : 'unpinned';
+placeServer(server.info.pid, placement);
+const workers = await Promise.all(clients.map((c) => startClientWorker(c, 60_000, placement)));
 try {
   const job = (client: ClientId, phase: 'sync' | 'steady'): ClientJob => ({
     client,

@@ -3,10 +3,20 @@
  * (client-server-child.ts) and one process per client job (client-child.ts),
  * all `node --import tsx`. Every child is tracked until it exits and killed
  * when the parent exits, whatever the path.
+ *
+ * Placement. On two CPUs, where the scheduler puts the server, the client's
+ * main thread and the client's GC helper threads changes a client's speed by
+ * up to 1.7x from one process to the next (bench/client-notes.md, "Why
+ * client-node beats the floor", finding 6). `pinned` puts the server on CPU 0
+ * and each client process, all its threads, on CPU 1 (`taskset`, Linux), so
+ * every client gets the same CPU and the server never shares it; `unpinned`
+ * leaves placement to the scheduler, as users run. Where `taskset` is
+ * missing or there is one CPU, pinned is not available and the report says so.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { ClientJob, ClientResult, ServerInfo, ServerPlan } from './client-plan.js';
+import type { ClientJob, ClientResult, Placement, ServerInfo, ServerPlan } from './client-plan.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./client-server-child.ts', import.meta.url));
 const CLIENT_SCRIPT = fileURLToPath(new URL('./client-child.ts', import.meta.url));
@@ -19,9 +29,51 @@ export function killAllChildren(): void {
   for (const child of live) child.kill('SIGKILL');
 }
 
-function forkTs(script: string, env: Record<string, string>, execArgv: string[]): ChildProcess {
-  const child = fork(script, [], {
-    execArgv: ['--import', 'tsx', ...execArgv],
+/** The CPU the server runs on when pinned; clients get {@link CLIENT_CPU}. */
+const SERVER_CPU = '0';
+const CLIENT_CPU = '1';
+
+let tasksetFound: boolean | undefined;
+
+/** Whether `pinned` placement can be had here: two CPUs or more, and `taskset`. */
+export function canPin(): boolean {
+  if (tasksetFound === undefined) {
+    try {
+      execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+      tasksetFound = true;
+    } catch {
+      tasksetFound = false;
+    }
+  }
+  return tasksetFound && cpus().length >= 2;
+}
+
+/** Moves a running process, every thread of it, to its CPUs for `placement` (the server: CPU 0, or all). */
+export function placeServer(pid: number, placement: Placement): void {
+  if (placement === 'pinned' && !canPin()) throw new Error('pinned placement needs taskset and two CPUs');
+  if (!canPin()) return;
+  const list = placement === 'pinned' ? SERVER_CPU : `0-${cpus().length - 1}`;
+  execFileSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * `node --import tsx script` with an IPC channel; pinned, started through
+ * `taskset -c 1` (which execs node in place, so the channel's descriptor and
+ * every thread node starts inherit the CPU).
+ */
+function forkTs(
+  script: string,
+  env: Record<string, string>,
+  execArgv: string[],
+  placement: Placement = 'unpinned',
+): ChildProcess {
+  if (placement === 'pinned' && !canPin()) throw new Error('pinned placement needs taskset and two CPUs');
+  const nodeArgs = ['--import', 'tsx', ...execArgv, script];
+  const [command, args] =
+    placement === 'pinned'
+      ? ['taskset', ['-c', CLIENT_CPU, process.execPath, ...nodeArgs]]
+      : [process.execPath, nodeArgs];
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -102,12 +154,18 @@ export async function startServerChild(plan: ServerPlan, timeoutMs: number): Pro
   };
 }
 
-/** Runs one client job in a fresh process and returns what it measured. */
-export async function runClientJob(job: ClientJob, timeoutMs: number): Promise<ClientResult> {
-  const child = forkTs(CLIENT_SCRIPT, { WATCHMARK_BENCH_CLIENT_JOB: JSON.stringify(job) }, [
-    '--expose-gc',
-    '--max-old-space-size=8192',
-  ]);
+/** Runs one client job in a fresh process, placed as asked, and returns what it measured. */
+export async function runClientJob(
+  job: ClientJob,
+  timeoutMs: number,
+  placement: Placement = 'unpinned',
+): Promise<ClientResult> {
+  const child = forkTs(
+    CLIENT_SCRIPT,
+    { WATCHMARK_BENCH_CLIENT_JOB: JSON.stringify(job) },
+    ['--expose-gc', '--max-old-space-size=8192'],
+    placement,
+  );
   try {
     const m = await awaitMessage<{ result: ClientResult }>(
       child,
@@ -131,12 +189,18 @@ export interface ClientWorker {
   close(): Promise<void>;
 }
 
-/** Starts a worker: a client process that waits for jobs (`node --expose-gc`, as single runs). */
-export async function startClientWorker(what: string, timeoutMs: number): Promise<ClientWorker> {
-  const child = forkTs(CLIENT_SCRIPT, { WATCHMARK_BENCH_CLIENT_WORKER: '1' }, [
-    '--expose-gc',
-    '--max-old-space-size=8192',
-  ]);
+/** Starts a worker: a client process that waits for jobs (`node --expose-gc`, as single runs), placed as asked. */
+export async function startClientWorker(
+  what: string,
+  timeoutMs: number,
+  placement: Placement = 'unpinned',
+): Promise<ClientWorker> {
+  const child = forkTs(
+    CLIENT_SCRIPT,
+    { WATCHMARK_BENCH_CLIENT_WORKER: '1' },
+    ['--expose-gc', '--max-old-space-size=8192'],
+    placement,
+  );
   await awaitMessage(child, 'ready', `${what} worker`, timeoutMs);
   return {
     pid: child.pid ?? 0,

@@ -44,6 +44,13 @@ export const CLIENTS = {
   drain: 'drain bytes only (server ceiling)',
 } as const;
 
+/**
+ * Where the benchmark's processes run (see client-children.ts): `pinned`,
+ * the server on CPU 0 and the client under test on CPU 1; `unpinned`, where
+ * the scheduler puts them.
+ */
+export type Placement = 'pinned' | 'unpinned';
+
 /** A client's id. */
 export type ClientId = keyof typeof CLIENTS;
 

@@ -13,22 +13,37 @@
  * - time is given on the client's own CPU (user + system, all its threads)
  *   as well as wall time: CPU is far less bent by neighbours' load;
  * - round 1 is a warm-up (JIT, first connection) and is left out: the
- *   runs measure a warm client, as a long-running informer is.
+ *   runs measure a warm client, as a long-running informer is;
+ * - a round in which other processes used more than 10 % of a core is
+ *   marked busy and left out of the medians; rounds go on until at least
+ *   `minRounds` quiet ones are in (or `maxRounds`);
+ * - the processes are pinned (server on CPU 0, each client on CPU 1) where
+ *   `taskset` is found, unless asked otherwise: see client-children.ts.
  *
  * The full run (cold, fresh processes, memory peaks) stays the reference.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { type ClientWorker, startClientWorker } from './client-children.js';
+import { type ClientWorker, placeServer, startClientWorker } from './client-children.js';
 import {
   CHURN_NAMESPACE,
   type ClientId,
   type ClientJob,
   type ClientResult,
+  type Placement,
   type ServerInfo,
   syncNamespace,
 } from './client-plan.js';
-import { median, type PairedRatio, pairedRatios, pairedRow, RATIOS, type Round } from './client-ratios.js';
+import {
+  isBusy,
+  median,
+  PAIRED_HEADER,
+  type PairedRatio,
+  pairedRatios,
+  pairedRow,
+  RATIOS,
+  type Round,
+} from './client-ratios.js';
 import { otherLoad, processCpuMs, readMachineCpu } from './machine-load.js';
 import { round, table } from './report.js';
 
@@ -39,6 +54,7 @@ export interface QuickParams {
   churnEvents: number;
   /** Rounds stop once this much time has gone since the first measured round started (ms). */
   budgetMs: number;
+  /** Quiet measured rounds wanted (busy ones do not count). */
   minRounds: number;
   maxRounds: number;
   sampleMs: number;
@@ -50,7 +66,10 @@ const STEADY: ClientId[] = ['drain', 'floor', 'watchmark', 'watchmark-lazy', 'cl
 
 /** The quick mode's figures: per ratio, the median over measured rounds and their range. */
 export interface QuickReport {
+  placement: Placement;
   rounds: number;
+  /** Measured rounds left out of the medians as busy. */
+  busyRounds: number;
   warmupRounds: number;
   loadAverage1m: { start: number; end: number };
   otherCpuPercent: { median: number | undefined; runs: Array<number | undefined> };
@@ -66,8 +85,10 @@ export interface QuickReport {
 export async function runQuick(
   server: ServerInfo,
   params: QuickParams,
+  placement: Placement,
   log: (line: string) => void,
 ): Promise<QuickReport> {
+  placeServer(server.pid, placement);
   const load0 = loadavg()[0];
   const job = (client: ClientId, phase: 'sync' | 'steady'): ClientJob => ({
     client,
@@ -83,9 +104,9 @@ export async function runQuick(
   const measured: Round[] = [];
   let warmups = 0;
   try {
-    const started = await Promise.all(STEADY.map((c) => startClientWorker(c, 60_000)));
+    const started = await Promise.all(STEADY.map((c) => startClientWorker(c, 60_000, placement)));
     for (const [i, c] of STEADY.entries()) workers.set(c, started[i]);
-    log(`${workers.size} client workers up`);
+    log(`${workers.size} client workers up (${placement})`);
     const ownCpu = () =>
       [server.pid, ...[...workers.values()].map((w) => w.pid)].reduce(
         (sum, pid) => sum + (processCpuMs(pid) ?? 0),
@@ -94,8 +115,8 @@ export async function runQuick(
     let budgetStart = 0;
     for (let n = 0; n < params.maxRounds; n++) {
       const warmup = n === 0;
-      if (!warmup && measured.length >= params.minRounds && performance.now() - budgetStart > params.budgetMs)
-        break;
+      const quiet = measured.filter((r) => !isBusy(r)).length;
+      if (!warmup && quiet >= params.minRounds && performance.now() - budgetStart > params.budgetMs) break;
       if (n === 1) budgetStart = performance.now();
       const before = readMachineCpu();
       const own0 = ownCpu();
@@ -120,19 +141,28 @@ export async function runQuick(
       const r = RATIOS.slice(0, 4).map((d) => round(d.of(round_) ?? Number.NaN, 2));
       log(
         `round ${n + 1}${warmup ? ' (warm-up, not counted)' : ''}: steady wm/floor ${r[0]} (cpu ${r[1]}), ` +
-          `wm/c-n speed ${r[2]} (cpu ${r[3]}); others ${round_.otherCpuPercent ?? '-'}%`,
+          `wm/c-n speed ${r[2]} (cpu ${r[3]}); others ${round_.otherCpuPercent ?? '-'}%` +
+          `${!warmup && isBusy(round_) ? ' BUSY, left out' : ''}`,
       );
     }
   } finally {
     await Promise.all([...workers.values()].map((w) => w.close()));
   }
-  return summarize(measured, warmups, load0, params.churnEvents);
+  return summarize(measured, warmups, load0, params.churnEvents, placement);
 }
 
-function summarize(rounds: Round[], warmups: number, load0: number, events: number): QuickReport {
+function summarize(
+  rounds: Round[],
+  warmups: number,
+  load0: number,
+  events: number,
+  placement: Placement,
+): QuickReport {
   const ratios = pairedRatios(rounds);
+  const quietRounds = rounds.filter((r) => !isBusy(r));
+  const counted = quietRounds.length > 0 ? quietRounds : rounds;
   const steady = STEADY.map((client) => {
-    const rs = rounds.map((r) => r.steady[client]).filter((r): r is ClientResult => r !== undefined);
+    const rs = counted.map((r) => r.steady[client]).filter((r): r is ClientResult => r !== undefined);
     return {
       client,
       eventsPerSec: Math.round(median(rs.map((r) => ((events - 1) * 1000) / r.ms))),
@@ -148,7 +178,9 @@ function summarize(rounds: Round[], warmups: number, load0: number, events: numb
   const others = rounds.map((r) => r.otherCpuPercent);
   const knownOthers = others.filter((v): v is number => v !== undefined);
   return {
+    placement,
     rounds: rounds.length,
+    busyRounds: rounds.length - quietRounds.length,
     warmupRounds: warmups,
     loadAverage1m: { start: round(load0, 2), end: round(loadavg()[0], 2) },
     otherCpuPercent: { median: knownOthers.length ? round(median(knownOthers), 1) : undefined, runs: others },
@@ -162,13 +194,13 @@ function summarize(rounds: Round[], warmups: number, load0: number, events: numb
 export function printQuick(q: QuickReport, params: QuickParams): void {
   console.log(
     `\nQuick mode: ${params.syncSize} pods synced, ${params.churnEvents} events streamed, per round; ` +
-      `${q.rounds} measured rounds (+${q.warmupRounds} warm-up), warm worker processes.\n` +
-      'Each ratio is taken within a round (paired runs), then the median over rounds; CPU = the client\n' +
+      `${q.rounds} measured rounds (+${q.warmupRounds} warm-up; ${q.busyRounds} busy, left out), warm worker processes, ${q.placement}.\n` +
+      'Each ratio is taken within a round (paired runs), then the median over the quiet rounds; CPU = the client\n' +
       `process's own CPU time. Machine: load average ${q.loadAverage1m.start} -> ${q.loadAverage1m.end}, ` +
       `other processes ${q.otherCpuPercent.median ?? '-'}% of a core (median over rounds).`,
   );
-  console.log(table(['ratio', 'median', 'min', 'max', 'target', 'verdict'], q.ratios.map(pairedRow)));
-  console.log('\nSteady state, medians over rounds');
+  console.log(table(PAIRED_HEADER, q.ratios.map(pairedRow)));
+  console.log('\nSteady state, medians over the quiet rounds');
   console.log(
     table(
       ['client', 'events/s', 'events/cpu s'],

@@ -178,6 +178,32 @@ function floorRunner(job: ClientJob, drainOnly: boolean): Runner {
   };
 }
 
+type ListWatchSource = import('../../src/index.js').ListWatchSource;
+
+/** Lists at one exact resourceVersion (where the churn history starts) and watches as asked. */
+class ExactListSource implements ListWatchSource {
+  constructor(
+    private readonly http: ListWatchSource,
+    private readonly resourceVersion: string,
+  ) {}
+
+  get bytesRead(): number {
+    return this.http.bytesRead;
+  }
+
+  list(params: Parameters<ListWatchSource['list']>[0]) {
+    return this.http.list({
+      ...params,
+      resourceVersion: this.resourceVersion,
+      resourceVersionMatch: 'Exact',
+    });
+  }
+
+  watch(params: Parameters<ListWatchSource['watch']>[0]) {
+    return this.http.watch(params);
+  }
+}
+
 /** The compiled library, as users run it (and as client-node runs): under tsx, `keepNames` wrappers would bill it. */
 const WATCHMARK_DIST = new URL('../../dist/index.js', import.meta.url).href;
 
@@ -205,19 +231,7 @@ async function watchmarkRunner(job: ClientJob, lazy: boolean, readObjects: boole
       } else {
         // The churn history starts at baseRevision: list exactly there, and the watch resumes from it.
         const http = kube.resource('pods', job.namespace).listWatch();
-        const source: import('../../src/index.js').ListWatchSource = {
-          get bytesRead() {
-            return http.bytesRead;
-          },
-          list: (params) =>
-            http.list({
-              ...params,
-              resourceVersion: String(job.baseRevision),
-              resourceVersionMatch: 'Exact',
-            }),
-          watch: (params) => http.watch(params),
-        };
-        informer = new wm.Informer(source, opts);
+        informer = new wm.Informer(new ExactListSource(http, String(job.baseRevision)), opts);
       }
       let adds = 0;
       // What a controller's handler does: put the key on its work queue (a set: keys dedupe).

@@ -52,7 +52,12 @@ for (let e = 0; e < EVENTS; e++) {
 }
 const bytes = Buffer.from(lines.join(''));
 const chunks = chunked(bytes);
-const listJson = JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '1000000' }, items: pods });
+const listJson = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'PodList',
+  metadata: { resourceVersion: '1000000' },
+  items: pods,
+});
 
 /** Emits the chunks one per macrotask, as an IncomingMessage would; then 'end'. */
 class FakeResponse extends EventEmitter {
@@ -250,12 +255,16 @@ for (let r = 0; r <= ROUNDS; r++) {
   console.log(
     `round ${r}${r === 0 ? ' (warm-up)' : ''}: ${Object.entries(us)
       .map(([k, x]) => `${k} ${x.toFixed(2)} µs`)
-      .join(', ')}; watchmark/floor ${ratio.toFixed(3)}; others ${other ?? '-'}%${other !== undefined && other > 10 ? ' BUSY' : ''}`,
+      .join(
+        ', ',
+      )}; watchmark/floor ${ratio.toFixed(3)}; others ${other ?? '-'}%${other !== undefined && other > 10 ? ' BUSY' : ''}`,
   );
 }
 const quiet = rounds.filter((r) => r.other === undefined || r.other <= 10);
 const used = quiet.length >= 5 ? quiet : rounds;
-console.log(`\nmedians over ${used.length} rounds${used === quiet ? ' (others <= 10 %)' : ' (ALL: fewer than 5 quiet)'}`);
+console.log(
+  `\nmedians over ${used.length} rounds${used === quiet ? ' (others <= 10 %)' : ' (ALL: fewer than 5 quiet)'}`,
+);
 for (const name of chosen) console.log(`${name}: ${median(used.map((r) => r.us[name])).toFixed(2)} µs/event`);
 if (chosen.includes('watchmark') && chosen.includes('floor'))
   console.log(`watchmark / floor, paired: ${median(used.map((r) => r.ratio)).toFixed(3)}`);

@@ -14,10 +14,14 @@
  * watchers within 1.5x of that at 100 (dispatch is indexed, so a write costs
  * the watchers it concerns), and p99 write-to-receive latency under 100 ms at
  * 1,000 watchers and 200 writes/s. By default (`--coalesce both`) the
- * saturated rounds alternate the server's per-watcher write coalescing on and
- * off in the same server, so its saving is a ratio of interleaved rounds that
- * share the watchers and, round by round, the machine's load; every target
- * uses the "on" rounds. `on`/`off` run one mode only.
+ * saturated rounds turn the server's per-watcher write coalescing on and off
+ * in the same server, in the order on, off, off, on, ... (rounds get cheaper
+ * as the server warms up: with "on" always first, an earlier version billed
+ * that trend to it and read 1.22x where the balanced order reads 0.94x), so
+ * its saving is a ratio of interleaved rounds that share the watchers and,
+ * round by round, the machine's load; every target uses the "on" rounds.
+ * `on`/`off` run one mode only. bench/results/server-fanout-transport.json is
+ * `--watchers 100,1000 --transport both`.
  *
  * Transport (`--transport`): `http` (the default, and what the targets were
  * set on) is plain HTTP; `tls` serves HTTPS with the certificate the server

@@ -47,7 +47,7 @@ export interface ScenarioParams {
   coalesce: boolean;
   /**
    * Also measure without coalescing in the same server: the saturated rounds
-   * alternate on and off (as many of each as `saturatedRounds`), so both modes
+   * run on, off, off, on, on, off, ... (as many of each as `saturatedRounds`), so both modes
    * share the watchers, the heap and, round by round, the machine's load.
    */
   interleave: boolean;
@@ -277,8 +277,10 @@ async function measure(
   const offRounds: PhaseResult[] = [];
   const interleaved = p.interleave && p.coalesce;
   for (let i = 0; i < (interleaved ? 2 : 1) * p.saturatedRounds; i++) {
-    // Off in every other round; IPC keeps order, so the switch lands before the round's first write.
-    const off = interleaved && i % 2 === 1;
+    // On, off, off, on, on, off, ...: rounds get cheaper as the server warms up, and with on always
+    // first a falling trend would bill "on" (an ABBA order cancels a linear trend). IPC keeps
+    // order, so the switch lands before the round's first write.
+    const off = interleaved && (i % 4 === 1 || i % 4 === 2);
     if (interleaved) server.send({ type: 'coalesce', on: !off } as { type: string });
     (off ? offRounds : rounds).push(
       await measurePhase(server, fleet, `s${i}`, false, p.drainTimeoutMs, () =>

@@ -272,21 +272,22 @@ export class ResponseWatchStream implements WatchStream {
     this.wakeReader();
   }
 
-  /** Decodes every chunk received so far into the queue (no join: each is a view of its socket read). */
+  /** Decodes the oldest chunk received into the queue (a view of its socket read, no join). */
   private decodeRaw(): void {
-    const raw = this.raw;
-    this.raw = [];
-    this.rawBytes = 0;
-    if (this.paused && !this.ended) {
+    const chunk = this.raw.shift() as Buffer;
+    this.rawBytes -= chunk.length;
+    if (this.paused && !this.ended && this.rawBytes < HIGH_WATER_BYTES) {
       this.paused = false;
       this.res.resume();
     }
     const events: WatchEvent[] = [];
     this.setQueue(events);
     try {
-      for (const chunk of raw) this.decoder.pushInto(chunk, events);
+      this.decoder.pushInto(chunk, events);
     } catch (err) {
       // An undecodable line: the events before it are handed out, then the stream fails.
+      this.raw = [];
+      this.rawBytes = 0;
       this.finish(err);
       this.res.destroy();
     }

@@ -321,6 +321,11 @@ interface SteadyRow {
   runsEventsPerSec: number[];
   runsEventsPerCpuSec: number[];
   ms: number;
+  /** The client's CPU over the stream: its main thread, and its helper threads (GC, JIT, libuv). */
+  mainCpuMs: number | undefined;
+  helperCpuMs: number | undefined;
+  /** The first tenth of the stream's time over the median of the other nine: above 1, a slow (JIT) start. */
+  firstTenthVsRest: number | undefined;
   peakRssDeltaMB: number;
   otherCpuPercent: number | undefined;
   timeVsFloor?: number;
@@ -400,9 +405,22 @@ function addSyncRatios(rows: SyncRow[]): void {
   }
 }
 
+/** A run's first tenth of the stream over the median of its other nine tenths. */
+function firstTenthVsRest(r: ClientResult): number | undefined {
+  const t = r.tenthsMs;
+  if (!t || t.length < 10) return undefined;
+  const spans = t.map((v, i) => v - (i > 0 ? t[i - 1] : 0));
+  return spans[0] / median(spans.slice(1));
+}
+
 function steadyRow(runs: Runs, events: number): SteadyRow {
   const rs = runs.results;
   const perCpu = rs.map((r) => ((events - 1) * 1000) / r.cpuMs);
+  const known = (xs: Array<number | undefined>) => xs.filter((x): x is number => x !== undefined);
+  const medianKnown = (xs: Array<number | undefined>, digits: number) => {
+    const k = known(xs);
+    return k.length ? round(median(k), digits) : undefined;
+  };
   return {
     client: runs.client,
     label: CLIENTS[runs.client],
@@ -414,6 +432,15 @@ function steadyRow(runs: Runs, events: number): SteadyRow {
       medianOf(rs, (r) => r.ms),
       1,
     ),
+    mainCpuMs: medianKnown(
+      rs.map((r) => r.threadsCpuMs?.main),
+      0,
+    ),
+    helperCpuMs: medianKnown(
+      rs.map((r) => r.threadsCpuMs?.helpers),
+      0,
+    ),
+    firstTenthVsRest: medianKnown(rs.map(firstTenthVsRest), 2),
     peakRssDeltaMB: round(
       medianOf(rs, (r) => r.memory.peakRssMB - r.memory.baselineRssMB),
       1,
@@ -539,7 +566,9 @@ function printPlacement(p: PlacementResult, events: number): void {
   );
   console.log(
     `\nSteady state: ${events} MODIFIED events replayed from the watch cache's history, timed first to last applied;\n` +
-      "medians over the quiet rounds; events/cpu s = per second of client CPU; x floor = time (or CPU) / the floor's",
+      "medians over the quiet rounds; events/cpu s = per second of client CPU; x floor = time (or CPU) / the floor's;\n" +
+      'main / helpers cpu ms = that CPU on the main thread / on the helper threads (GC, JIT, libuv: on the same CPU when\n' +
+      'pinned); 1st tenth x rest = time of the first tenth of the stream / the median tenth after it (JIT warm-up)',
   );
   console.log(
     table(
@@ -551,6 +580,9 @@ function printPlacement(p: PlacementResult, events: number): void {
         'cpu x floor',
         'speed x c-n',
         'cpu speed x c-n',
+        'main cpu ms',
+        'helpers cpu ms',
+        '1st tenth x rest',
         'peak RSS +MB',
         'others %',
         'runs events/s',
@@ -563,6 +595,9 @@ function printPlacement(p: PlacementResult, events: number): void {
         r.cpuVsFloor,
         r.speedVsClientNode,
         r.cpuSpeedVsClientNode,
+        r.mainCpuMs,
+        r.helperCpuMs,
+        r.firstTenthVsRest,
         r.peakRssDeltaMB,
         r.otherCpuPercent,
         r.runsEventsPerSec.join(' '),

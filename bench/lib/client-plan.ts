@@ -92,6 +92,10 @@ export interface ClientResult {
   cpuMs: number;
   /** Steady: events - 1 over the time between the first and the last. */
   eventsPerSec?: number;
+  /** Steady: `cpuMs` split into the main thread and the helper threads (GC, JIT, libuv), where /proc/self/task can be read. */
+  threadsCpuMs?: { main: number; helpers: number };
+  /** Steady: ms from the first update to each tenth of the updates (a slow start shows in the first). */
+  tenthsMs?: number[];
   /** Objects in the cache at the end. */
   cached: number;
   memory: MemoryFigures;

@@ -76,7 +76,14 @@ export interface QuickReport {
   ratios: PairedRatio[];
 
   /** Median events/s and events per CPU second of each client in the steady phase. */
-  steady: Array<{ client: ClientId; eventsPerSec: number; eventsPerCpuSec: number }>;
+  steady: Array<{
+    client: ClientId;
+    eventsPerSec: number;
+    eventsPerCpuSec: number;
+    /** Median CPU ms per run on the main thread and on the helper threads (GC, JIT, libuv). */
+    mainCpuMs: number | undefined;
+    helperCpuMs: number | undefined;
+  }>;
   /** Every measured run (wall ms, CPU ms) by round, phase and client. */
   raw: Array<{ phase: 'sync' | 'steady'; client: ClientId; ms: number[]; cpuMs: number[] }>;
 }
@@ -163,10 +170,13 @@ function summarize(
   const counted = quietRounds.length > 0 ? quietRounds : rounds;
   const steady = STEADY.map((client) => {
     const rs = counted.map((r) => r.steady[client]).filter((r): r is ClientResult => r !== undefined);
+    const threads = rs.map((r) => r.threadsCpuMs).filter((t) => t !== undefined);
     return {
       client,
       eventsPerSec: Math.round(median(rs.map((r) => ((events - 1) * 1000) / r.ms))),
       eventsPerCpuSec: Math.round(median(rs.map((r) => ((events - 1) * 1000) / r.cpuMs))),
+      mainCpuMs: threads.length ? median(threads.map((t) => t.main)) : undefined,
+      helperCpuMs: threads.length ? median(threads.map((t) => t.helpers)) : undefined,
     };
   });
   const raw: QuickReport['raw'] = [];
@@ -203,8 +213,8 @@ export function printQuick(q: QuickReport, params: QuickParams): void {
   console.log('\nSteady state, medians over the quiet rounds');
   console.log(
     table(
-      ['client', 'events/s', 'events/cpu s'],
-      q.steady.map((s) => [s.client, s.eventsPerSec, s.eventsPerCpuSec]),
+      ['client', 'events/s', 'events/cpu s', 'main cpu ms', 'helpers cpu ms'],
+      q.steady.map((s) => [s.client, s.eventsPerSec, s.eventsPerCpuSec, s.mainCpuMs, s.helperCpuMs]),
     ),
   );
 }

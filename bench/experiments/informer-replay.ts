@@ -97,6 +97,14 @@ class FakeResponse extends EventEmitter {
 
 /** Stops run after the timed span (an informer's stop waits for its loop). */
 const stopLater: Array<() => Promise<void>> = [];
+/**
+ * Each variant's last cache, kept until its next run ends, as a long-running process keeps
+ * its cache (and with it the hidden classes JSON.parse made for its objects: when they die,
+ * the next run's objects get new ones and the readers' inline caches go megamorphic).
+ * KEEP=0 drops them.
+ */
+const kept = new Map<string, unknown>();
+const keep = process.env.KEEP !== '0';
 
 const key = (o: KubeObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
 
@@ -105,6 +113,7 @@ function floor(): Promise<void> {
   const cache = new Map<string, KubeObject>();
   for (const item of (JSON.parse(listJson) as { items: KubeObject[] }).items) cache.set(key(item), item);
   const queue = new Set<string>();
+  if (keep) stopLater.push(async () => void kept.set('floor', cache));
   let n = 0;
   return new Promise((resolve) => {
     const res = new FakeResponse();
@@ -160,6 +169,7 @@ function watchmark(): Promise<void> {
   // Timed to the last update handled, as the client benchmark's clock; stopped after.
   return finished.then(() => {
     stopLater.push(() => informer.stop());
+    if (keep) stopLater.push(async () => void kept.set('watchmark', informer));
   });
 }
 
@@ -217,6 +227,7 @@ function watcher(): Promise<void> {
   });
   return finished.then(() => {
     stopLater.push(async () => w.stop());
+    if (keep) stopLater.push(async () => void kept.set('watcher', cache));
   });
 }
 

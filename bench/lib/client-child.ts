@@ -15,7 +15,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ClientJob, ClientResult } from './client-plan.js';
-import { clientRunner, type Runner } from './client-runners.js';
+import { clientRunner, type Run, type Runner } from './client-runners.js';
 
 const MB = 1024 * 1024;
 
@@ -82,8 +82,15 @@ class MemorySampler {
   }
 }
 
-/** One run: a full GC, a baseline, the run with memory sampled, then a GC to see what the cache retains. */
-async function measure(job: ClientJob, runner: Runner): Promise<Omit<ClientResult, 'processCpuMs'>> {
+/**
+ * One run: a full GC, a baseline, the run with memory sampled, then a GC to see what the cache retains.
+ * `keep` gets the finished run (stopped, its cache still held) when the caller wants it kept alive.
+ */
+async function measure(
+  job: ClientJob,
+  runner: Runner,
+  keep?: (run: Run) => void,
+): Promise<Omit<ClientResult, 'processCpuMs'>> {
   gc();
   const baseRss = process.memoryUsage.rss();
   const baseHeap = heapBytes();
@@ -98,6 +105,7 @@ async function measure(job: ClientJob, runner: Runner): Promise<Omit<ClientResul
     await run.stop();
     await new Promise((r) => setTimeout(r, 50));
     gc();
+    keep?.(run);
     return {
       client: job.client,
       phase: job.phase,
@@ -143,6 +151,16 @@ async function once(): Promise<void> {
  */
 function worker(): void {
   let queue = Promise.resolve();
+  /**
+   * The last run of each phase, kept (stopped) until the next one ends, as a long-running
+   * process keeps its cache. Without it every run's objects die at the GC before the next
+   * run, and with them the hidden classes (maps) JSON.parse built for them: the next run's
+   * objects get new maps, the inline caches that read them (a key from
+   * metadata.namespace and name) go polymorphic and then megamorphic round by round, and
+   * the client with the most such reads slows the most (the floor's runs grew 177 -> 242 ms
+   * over five rounds in the quick mode; bench/client-notes.md, issue 26).
+   */
+  const kept = new Map<string, Run>();
   process.on('message', (m: { type: string; job?: ClientJob }) => {
     if (m.type === 'exit') {
       finished = true;
@@ -154,7 +172,7 @@ function worker(): void {
     queue = queue.then(async () => {
       const cpu0 = processCpuMs();
       try {
-        const result = await measure(job, await clientRunner(job));
+        const result = await measure(job, await clientRunner(job), (run) => kept.set(job.phase, run));
         send({ type: 'result', result: { ...result, processCpuMs: processCpuMs() - cpu0 } });
       } catch (err) {
         send({ type: 'failed', error: (err as Error).stack ?? String(err) });

@@ -185,7 +185,8 @@ export class JsonLinesDecoder {
   #bytesLine(bytes: Uint8Array, out: unknown[], terminated: boolean): void {
     const offset = this.#lineStart;
     this.#lineStart += bytes.length + (terminated ? 1 : 0);
-    if (isBlank(bytes)) return;
+    // A line that starts with `{` is not blank: the common case skips the scan.
+    if (bytes[0] !== 0x7b && isBlank(bytes)) return;
     try {
       // Not fatal: like Go's encoding/json, invalid UTF-8 becomes U+FFFD rather than an error.
       out.push(

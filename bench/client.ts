@@ -66,7 +66,7 @@ import {
   type Round,
 } from './lib/client-ratios.js';
 import { otherLoad, processCpuMs, readMachineCpu, waitForQuiet } from './lib/machine-load.js';
-import { round, table } from './lib/report.js';
+import { median, ownCpuMs, round, table } from './lib/report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_OUT = fileURLToPath(new URL('./results/client.json', import.meta.url));
@@ -172,12 +172,6 @@ function machine() {
     loadAverage1mAtStart: round(loadavg()[0], 2),
   };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // ---------------------------------------------------------------- import cost
 
@@ -678,11 +672,6 @@ function pairedFigures(rounds: FullRound[], params: ReturnType<typeof parameters
 }
 
 // ---------------------------------------------------------------- main
-
-const ownCpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 /** The quick mode: warm workers, paired rounds, ratios printed; JSON only with --out. */
 async function quickMain(args: Args, log: (line: string) => void, started: number): Promise<number> {

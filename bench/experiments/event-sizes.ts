@@ -70,3 +70,22 @@ export function chunked(bytes: Buffer, size = 65_536): Buffer[] {
   for (let o = 0; o < bytes.length; o += size) out.push(bytes.subarray(o, Math.min(bytes.length, o + size)));
   return out;
 }
+
+/**
+ * The client benchmark's steady stream, rebuilt in memory: `events` MODIFIED
+ * events round robin over `podCount` churn pods (bench/lib/pods.ts), each
+ * with the next resourceVersion after 1,000,000, one JSON line each, and the
+ * bytes cut in 64 KiB chunks as a socket delivers them.
+ */
+export function churnStream(podCount: number, events: number) {
+  const pods = Array.from({ length: podCount }, (_, i) => makePod('churn', i));
+  let rv = 1_000_000;
+  const lines: string[] = [];
+  for (let e = 0; e < events; e++) {
+    const pod = churnPod(pods[e % podCount], Math.floor(e / podCount) + 1);
+    pod.metadata = { ...pod.metadata, resourceVersion: String(++rv) };
+    lines.push(`${JSON.stringify({ type: 'MODIFIED', object: pod })}\n`);
+  }
+  const bytes = Buffer.from(lines.join(''));
+  return { pods, bytes, chunks: chunked(bytes) };
+}

@@ -22,8 +22,8 @@ import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { KubeObject } from '../../src/index.js';
 import { otherLoad, readMachineCpu } from '../lib/machine-load.js';
-import { churnPod, makePod } from '../lib/pods.js';
-import { chunked } from './event-sizes.js';
+import { median, ownCpuMs } from '../lib/report.js';
+import { churnStream } from './event-sizes.js';
 
 type Wm = typeof import('../../src/index.js');
 type Lw = typeof import('../../src/client/watch/listwatch.js');
@@ -38,20 +38,8 @@ const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
-const pods = Array.from({ length: PODS }, (_, i) => {
-  const p = makePod('churn', i);
-  p.metadata = { ...p.metadata, resourceVersion: '1000000' };
-  return p;
-});
-let rv = 1_000_000;
-const lines: string[] = [];
-for (let e = 0; e < EVENTS; e++) {
-  const pod = churnPod(pods[e % PODS], Math.floor(e / PODS) + 1);
-  pod.metadata = { ...pod.metadata, resourceVersion: String(++rv) };
-  lines.push(`${JSON.stringify({ type: 'MODIFIED', object: pod })}\n`);
-}
-const bytes = Buffer.from(lines.join(''));
-const chunks = chunked(bytes);
+const { pods, bytes, chunks } = churnStream(PODS, EVENTS);
+for (const p of pods) p.metadata = { ...p.metadata, resourceVersion: '1000000' };
 const listJson = JSON.stringify({
   apiVersion: 'v1',
   kind: 'PodList',
@@ -106,6 +94,20 @@ const stopLater: Array<() => Promise<void>> = [];
 const kept = new Map<string, unknown>();
 const keep = process.env.KEEP !== '0';
 
+/** A list of the pods, then a watch that replays the chunks through watchmark's own stream. */
+function replaySource() {
+  return {
+    bytesRead: 0,
+    list: async () => JSON.parse(listJson),
+    watch: async () => {
+      const res = new FakeResponse();
+      const s = new lw.ResponseWatchStream(res as unknown as IncomingMessage, () => {});
+      res.start();
+      return s;
+    },
+  };
+}
+
 const key = (o: KubeObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
 
 /** The floor (bench/lib/client-runners.ts floorRunner) on the same chunks. */
@@ -147,16 +149,7 @@ function watchmark(): Promise<void> {
   const finished = new Promise<void>((r) => {
     done = r;
   });
-  const source = {
-    bytesRead: 0,
-    list: async () => JSON.parse(listJson),
-    watch: async () => {
-      const res = new FakeResponse();
-      const s = new lw.ResponseWatchStream(res as unknown as IncomingMessage, () => {});
-      res.start();
-      return s;
-    },
-  };
+  const source = replaySource();
   const informer = new wm.Informer(source as never, { pageSize: 0 } as never);
   const queue = new Set<string>();
   informer.on({
@@ -198,16 +191,7 @@ function stream(): Promise<void> {
 function watcher(): Promise<void> {
   const cache = new Map<string, KubeObject>();
   const queue = new Set<string>();
-  const source = {
-    bytesRead: 0,
-    list: async () => JSON.parse(listJson),
-    watch: async () => {
-      const res = new FakeResponse();
-      const s = new lw.ResponseWatchStream(res as unknown as IncomingMessage, () => {});
-      res.start();
-      return s;
-    },
-  };
+  const source = replaySource();
   const w = new wm.Watcher(source as never, { pageSize: 0 } as never);
   let n = 0;
   let done!: () => void;
@@ -234,22 +218,13 @@ function watcher(): Promise<void> {
 const VARIANTS: Record<string, () => Promise<void>> = { floor, watchmark, stream, watcher };
 const chosen = args.slice(1).length ? args.slice(1) : ['floor', 'watchmark'];
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 console.log(
   `${EVENTS} events, ${(bytes.length / EVENTS).toFixed(0)} B/event, ${chunks.length} chunks; watchmark from ${base}; load ${loadavg()[0].toFixed(2)}`,
 );
 const rounds: Array<{ other: number | undefined; us: Record<string, number>; ratio: number }> = [];
 for (let r = 0; r <= ROUNDS; r++) {
   const before = readMachineCpu();
-  const c0 = cpuMs();
+  const c0 = ownCpuMs();
   const t0 = performance.now();
   const us: Record<string, number> = {};
   for (let v = 0; v < chosen.length; v++) {
@@ -260,7 +235,7 @@ for (let r = 0; r <= ROUNDS; r++) {
     us[name] = ((performance.now() - t) * 1e3) / EVENTS;
     for (const stop of stopLater.splice(0)) await stop();
   }
-  const other = otherLoad(before, readMachineCpu(), cpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
+  const other = otherLoad(before, readMachineCpu(), ownCpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
   const ratio = us.watchmark / us.floor;
   if (r > 0) rounds.push({ other, us, ratio });
   console.log(

@@ -29,6 +29,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { otherLoad, readMachineCpu } from '../lib/machine-load.js';
+import { median, ownCpuMs } from '../lib/report.js';
 import { chunked, jsonEventLines, SIZES, type Size } from './event-sizes.js';
 
 const ROUNDS = Number(process.argv[2] ?? 9);
@@ -140,15 +141,6 @@ const VARIANTS: Array<[string, (s: Stream) => void]> = [
   ['parse-only-decoded', (s) => parseAll(s.decoded)],
 ];
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 // ns/event per round, per size and variant
 const results: Array<{ other: number | undefined; ns: Record<string, number> }> = [];
 console.log(
@@ -162,7 +154,7 @@ for (const s of streams)
   );
 for (let r = 0; r <= ROUNDS; r++) {
   const before = readMachineCpu();
-  const c0 = cpuMs();
+  const c0 = ownCpuMs();
   const t0 = performance.now();
   const ns: Record<string, number> = {};
   for (const s of streams) {
@@ -173,7 +165,7 @@ for (let r = 0; r <= ROUNDS; r++) {
       ns[`${s.size}/${name}`] = ((performance.now() - t) * 1e6) / s.events;
     }
   }
-  const other = otherLoad(before, readMachineCpu(), cpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
+  const other = otherLoad(before, readMachineCpu(), ownCpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
   if (r > 0) results.push({ other, ns });
   console.log(
     `round ${r}${r === 0 ? ' (warm-up)' : ''}: others ${other ?? '-'}%${other !== undefined && other > 10 ? ' BUSY' : ''}; load ${loadavg()[0].toFixed(2)}`,

@@ -43,6 +43,7 @@ import { isDeepStrictEqual } from 'node:util';
 import protobuf from 'protobufjs';
 import { messageJson, TO_OBJECT } from '../../src/server/protobuf/to-json.js';
 import { otherLoad, readMachineCpu } from '../lib/machine-load.js';
+import { median, ownCpuMs } from '../lib/report.js';
 import { jsonEventLines, SIZES, type Size, sizedPod } from './event-sizes.js';
 
 const ROUNDS = Number(process.argv[2] ?? 7);
@@ -193,14 +194,6 @@ const streams: Stream[] = SIZES.map((size) => {
   return s;
 });
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 let sink = 0;
 const names = Object.keys(DECODERS);
 console.log(
@@ -218,7 +211,7 @@ for (const s of streams) {
 const results: Array<{ other: number | undefined; ns: Record<string, number> }> = [];
 for (let r = 0; r <= ROUNDS; r++) {
   const before = readMachineCpu();
-  const c0 = cpuMs();
+  const c0 = ownCpuMs();
   const t0 = performance.now();
   const ns: Record<string, number> = {};
   for (const s of streams)
@@ -229,7 +222,7 @@ for (let r = 0; r <= ROUNDS; r++) {
       for (let i = 0; i < s.events; i++) sink += fn(s, i).type.length;
       ns[`${s.size}/${name}`] = ((performance.now() - t) * 1e6) / s.events;
     }
-  const other = otherLoad(before, readMachineCpu(), cpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
+  const other = otherLoad(before, readMachineCpu(), ownCpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
   if (r > 0) results.push({ other, ns });
   console.log(
     `round ${r}${r === 0 ? ' (warm-up)' : ''}: others ${other ?? '-'}%${other !== undefined && other > 10 ? ' BUSY' : ''}; load ${loadavg()[0].toFixed(2)}`,

@@ -32,8 +32,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { addOrUpdateObject as cnAddOrUpdate } from '@kubernetes/client-node/dist/cache.js';
 import type { KubeObject } from '../../src/index.js';
 import { otherLoad, readMachineCpu } from '../lib/machine-load.js';
-import { churnPod, makePod } from '../lib/pods.js';
-import { chunked } from './event-sizes.js';
+import { median, ownCpuMs } from '../lib/report.js';
+import { churnStream } from './event-sizes.js';
 
 const ROUNDS = Number(process.argv[2] ?? 9);
 const PODS = 2_000;
@@ -41,16 +41,7 @@ const EVENTS = 10_000;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
-const pods = Array.from({ length: PODS }, (_, i) => makePod('churn', i));
-let rv = 1_000_000;
-const lines: string[] = [];
-for (let e = 0; e < EVENTS; e++) {
-  const pod = churnPod(pods[e % PODS], Math.floor(e / PODS) + 1);
-  pod.metadata = { ...pod.metadata, resourceVersion: String(++rv) };
-  lines.push(`${JSON.stringify({ type: 'MODIFIED', object: pod })}\n`);
-}
-const stream = Buffer.from(lines.join(''));
-const chunks = chunked(stream);
+const { pods, bytes: stream, chunks } = churnStream(PODS, EVENTS);
 
 type Event = { type: string; object: KubeObject };
 /** The same function, typed over our KubeObject (client-node's KubernetesObject differs only in optionality). */
@@ -159,22 +150,13 @@ const variants = (Object.keys(SPLITS) as Array<keyof typeof SPLITS>).flatMap((s)
   (Object.keys(CACHES) as Array<keyof typeof CACHES>).map((c) => [s, c] as const),
 );
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 console.log(
   `${EVENTS} events, ${(stream.length / EVENTS).toFixed(0)} B/event, ${chunks.length} chunks; load ${loadavg()[0].toFixed(2)}`,
 );
 const rounds: Array<{ other: number | undefined; ns: Record<string, number> }> = [];
 for (let r = 0; r <= ROUNDS; r++) {
   const before = readMachineCpu();
-  const c0 = cpuMs();
+  const c0 = ownCpuMs();
   const t0 = performance.now();
   const ns: Record<string, number> = {};
   for (let v = 0; v < variants.length; v++) {
@@ -186,7 +168,7 @@ for (let r = 0; r <= ROUNDS; r++) {
     ns[`${s} split + ${c} cache`] = ((performance.now() - t) * 1e6) / EVENTS;
     if (cache.count() !== EVENTS && c === 'floor') throw new Error(`${s}/${c}: ${cache.count()} events`);
   }
-  const other = otherLoad(before, readMachineCpu(), cpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
+  const other = otherLoad(before, readMachineCpu(), ownCpuMs() - c0, performance.now() - t0)?.otherCpuPercent;
   if (r > 0) rounds.push({ other, ns });
   console.log(
     `round ${r}${r === 0 ? ' (warm-up)' : ''}: ${Object.entries(ns)

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { killAllChildren, startServerChild } from '../lib/client-children.js';
 import { CHURN_NAMESPACE, type ClientId, type ClientJob, type ServerInfo } from '../lib/client-plan.js';
 import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js';
+import { median } from '../lib/report.js';
 
 const args = process.argv.slice(2);
 const profile = args.includes('--profile');
@@ -130,11 +131,6 @@ function runChild(server: ServerInfo, client: ClientId): Promise<{ runs: RunLine
     });
   });
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const server = await startServerChild({ syncSizes: [2_000], churnPods: PODS, churnEvents: EVENTS }, 300_000);
 if (process.env.PIN === '1') execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.info.pid)]);

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { placeServer, startClientWorker, startServerChild } from '../lib/client-children.js';
 import { CHURN_NAMESPACE, type ClientId, type ClientJob, syncNamespace } from '../lib/client-plan.js';
 import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js';
+import { median } from '../lib/report.js';
 
 const args = process.argv.slice(2);
 const withSync = args.includes('--sync');
@@ -26,11 +27,6 @@ const clients = args.filter(
 ) as ClientId[];
 const SIZE = 2_000;
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const server = await startServerChild({ syncSizes: [SIZE], churnPods: SIZE, churnEvents: EVENTS }, 300_000);
 // PIN=1: the server on CPU 0, each worker on CPU 1 (bench/lib/client-children.ts).

@@ -5,7 +5,9 @@
  * the range. Shared by the quick mode and the full run.
  */
 import type { ClientId, ClientResult } from './client-plan.js';
-import { round } from './report.js';
+import { median, round } from './report.js';
+
+export { median };
 
 /** One round's runs, by phase and client. */
 export interface Round {
@@ -149,12 +151,6 @@ export const BUSY_PERCENT = 10;
 
 /** True when a round ran on a busy machine (unknown load counts as quiet: off Linux there is no reading). */
 export const isBusy = (r: Round) => (r.otherCpuPercent ?? 0) > BUSY_PERCENT;
-
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** One ratio over rounds: the median of the per-round values, their range, the target. */
 export interface PairedRatio {

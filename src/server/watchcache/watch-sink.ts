@@ -17,7 +17,8 @@ import type { WatchSink } from './watcher.js';
  * (bench/server-fanout.ts). In the committed run over plain HTTP and TLS
  * (bench/results/server-fanout-transport.json, 16 writers, 6.5-6.6 lines per
  * write) CPU per write on/off was 0.94x and 0.92x over HTTP at 100 and 1,000
- * watchers, 0.89x and 1.03x over TLS, and saturated writes/s 1.02-1.17x.
+ * watchers, 0.89x and 1.03x over TLS (1.06x in a second run at 1,000: over TLS with
+ * many watchers it does not save), and saturated writes/s 1.02-1.17x.
  *
  * Backpressure is unchanged: `bufferedBytes` counts the gathered bytes too,
  * so a slow watcher is closed after the same budget and bookmarks are dropped

@@ -94,6 +94,9 @@ interface Args {
   placements: Placement[] | undefined;
 }
 
+/** A bad command line: its message is all that is printed (no stack). */
+class UsageError extends Error {}
+
 function usage(): string {
   return 'usage: npm run bench:client -- [--quick] [--out FILE] [--skip-build] [--placement pinned|unpinned|both]';
 }
@@ -108,18 +111,18 @@ function parseArgs(argv: string[]): Args {
       const v = argv[++i];
       if (v === 'both') args.placements = ['pinned', 'unpinned'];
       else if (v === 'pinned' || v === 'unpinned') args.placements = [v];
-      else throw new Error(`--placement wants pinned, unpinned or both\n${usage()}`);
+      else throw new UsageError(`--placement wants pinned, unpinned or both\n${usage()}`);
     } else if (a === '--out') {
       args.out = argv[++i];
-      if (!args.out) throw new Error(`--out wants a file\n${usage()}`);
+      if (!args.out) throw new UsageError(`--out wants a file\n${usage()}`);
     } else if (a === '--help' || a === '-h') {
       console.log(usage());
       process.exit(0);
-    } else throw new Error(`unknown argument ${JSON.stringify(a)}\n${usage()}`);
+    } else throw new UsageError(`unknown argument ${JSON.stringify(a)}\n${usage()}`);
   }
   if (!args.quick) args.out ??= DEFAULT_OUT;
   if (args.placements?.includes('pinned') && !canPin())
-    throw new Error('--placement pinned needs taskset (util-linux) and at least two CPUs');
+    throw new UsageError('--placement pinned needs taskset (util-linux) and at least two CPUs');
   return args;
 }
 
@@ -677,7 +680,7 @@ function pairedFigures(rounds: FullRound[], params: ReturnType<typeof parameters
 async function quickMain(args: Args, log: (line: string) => void, started: number): Promise<number> {
   const info = machine();
   const placement = (args.placements ?? defaultPlacements(true))[0];
-  if ((args.placements?.length ?? 1) > 1) throw new Error(`--quick runs one placement\n${usage()}`);
+  if ((args.placements?.length ?? 1) > 1) throw new UsageError(`--quick runs one placement\n${usage()}`);
   console.log(
     `bench:client --quick: ${QUICK.syncSize} pods, ${QUICK.churnEvents} events per round, ` +
       `${info.cpus} CPUs, node ${info.node}, load average ${info.loadAverage1mAtStart}, ${placement}` +
@@ -929,7 +932,7 @@ main().then(
     process.exit(code);
   },
   (err: Error) => {
-    console.error(err.stack ?? err.message);
+    console.error(err instanceof UsageError ? `bench:client: ${err.message}` : (err.stack ?? err.message));
     killAllChildren();
     process.exit(1);
   },

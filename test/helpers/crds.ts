@@ -70,6 +70,41 @@ export function widgetCrd(overrides: { group?: string; scope?: 'Namespaced' | 'C
   };
 }
 
+/**
+ * A namespaced definition of one served and stored version `v1`, whose schema is an object
+ * with `spec` of `specProperties`: for tests that need a kind with a given spec schema and
+ * nothing else.
+ */
+export function plainCrd(
+  group: string,
+  names: { plural: string; singular: string; kind: string },
+  specProperties: Record<string, unknown>,
+): any {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${names.plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { ...names, listKind: `${names.kind}List` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: { spec: { type: 'object', properties: specProperties } },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
 /** True when the definition's condition `type` is True. */
 export function conditionTrue(crd: any, type: string): boolean {
   return (crd?.status?.conditions ?? []).some((c: any) => c.type === type && c.status === 'True');

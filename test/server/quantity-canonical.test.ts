@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
 import { canonicalQuantityText } from '../../src/server/schema/quantity-syntax.js';
-import { installCrd } from '../helpers/crds.js';
+import { installCrd, plainCrd } from '../helpers/crds.js';
 import { container, deploymentBody, msg, str } from '../helpers/protobuf-wire.js';
 import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
@@ -348,38 +348,18 @@ describe('built-in objects: canonical quantities on every write', () => {
   });
 
   it('a custom resource keeps the text it was sent (unstructured JSON)', async () => {
-    await installCrd(s, {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'gadgets.q.example.com' },
-      spec: {
-        group: 'q.example.com',
-        scope: 'Namespaced',
-        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: {
-                    type: 'object',
-                    properties: {
-                      cpu: { type: 'string' },
-                      size: { 'x-kubernetes-int-or-string': true },
-                      resources: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        ],
-      },
-    });
+    await installCrd(
+      s,
+      plainCrd(
+        'q.example.com',
+        { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        {
+          cpu: { type: 'string' },
+          size: { 'x-kubernetes-int-or-string': true },
+          resources: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        },
+      ),
+    );
     const spec = { cpu: '0.5', size: '1024Mi', resources: { requests: { cpu: '1000m' } } };
     const r = await call(s, 'POST', `/apis/q.example.com/v1/namespaces/${NS}/gadgets`, {
       body: { apiVersion: 'q.example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec },

@@ -94,6 +94,8 @@ class UpdateClock {
   private firstCpu = 0;
   private firstThreads: ThreadsCpu | undefined;
   private readonly tenths: number[] = [];
+  /** The count at which the next tenth of the updates is reached. */
+  private nextTenth: number;
   readonly done: Promise<Timing>;
   private resolve!: (v: Timing) => void;
   private readonly total: number;
@@ -101,6 +103,7 @@ class UpdateClock {
 
   constructor(total: number, checkpoint: (() => void) | undefined) {
     this.total = total;
+    this.nextTenth = Math.ceil(total / 10);
     this.checkpoint = checkpoint;
     this.done = new Promise((r) => {
       this.resolve = r;
@@ -115,7 +118,10 @@ class UpdateClock {
       this.firstThreads = threadsCpuNow();
     }
     if (n % CHECKPOINT_EVERY === 0) this.checkpoint?.();
-    if ((n * 10) % this.total < 10 && n > 1) this.tenths.push(Math.round(performance.now() - this.first));
+    if (n >= this.nextTenth) {
+      this.tenths.push(Math.round(performance.now() - this.first));
+      this.nextTenth = Math.ceil(((this.tenths.length + 1) * this.total) / 10);
+    }
     if (n === this.total) {
       const ms = performance.now() - this.first;
       const cpuMs = cpuMsNow() - this.firstCpu;

@@ -66,6 +66,12 @@ export interface ClientJob {
   events: number;
   /** Steady: the revision to list at and watch from. */
   baseRevision: number;
+  /**
+   * Steady: the update at which the stream is split into its start (a new
+   * process's first updates, JIT warm-up included) and its warm rest, each
+   * timed on its own ({@link ClientResult.split}); absent or 0: not split.
+   */
+  warmupEvents?: number;
   /** Memory sampling period (ms). */
   sampleMs: number;
 }
@@ -82,6 +88,17 @@ export interface MemoryFigures {
   retainedHeapMB: number;
 }
 
+/**
+ * A steady stream split at update W: `start`, the first update to update W;
+ * `warm`, update W to the last. Time (ms) and the process's CPU (ms) of each.
+ */
+export interface StreamSplit {
+  startMs: number;
+  startCpuMs: number;
+  warmMs: number;
+  warmCpuMs: number;
+}
+
 /** What a client child reports about its one run. */
 export interface ClientResult {
   client: ClientId;
@@ -96,6 +113,8 @@ export interface ClientResult {
   threadsCpuMs?: { main: number; helpers: number };
   /** Steady: ms from the first update to each tenth of the updates (a slow start shows in the first). */
   tenthsMs?: number[];
+  /** Steady, with {@link ClientJob.warmupEvents}: the start's and the warm rest's time and CPU. */
+  split?: StreamSplit;
   /** Objects in the cache at the end. */
   cached: number;
   memory: MemoryFigures;

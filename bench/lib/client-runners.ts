@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, type IncomingMessage, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { KubeObject } from '../../src/index.js';
-import type { ClientJob } from './client-plan.js';
+import type { ClientJob, StreamSplit } from './client-plan.js';
 
 /** What a run measured: wall time, and this process's CPU time (user + system) over the same span. */
 export interface Timing {
@@ -33,6 +33,8 @@ export interface Timing {
   threadsCpuMs?: ThreadsCpu;
   /** Steady: ms from the first update to each tenth of the updates: a slow start (JIT warm-up) shows in the first. */
   tenthsMs?: number[];
+  /** Steady, split at the job's `warmupEvents`: the start and the warm rest, timed apart. */
+  split?: StreamSplit;
 }
 
 /** CPU (ms) of this process's main thread and of all its other threads. */
@@ -100,9 +102,14 @@ class UpdateClock {
   private resolve!: (v: Timing) => void;
   private readonly total: number;
   private readonly checkpoint: (() => void) | undefined;
+  /** The update that ends the stream's start (0: not split), and the time and CPU when it was applied. */
+  private readonly warmupAt: number;
+  private warmupMs = 0;
+  private warmupCpu = 0;
 
-  constructor(total: number, checkpoint: (() => void) | undefined) {
+  constructor(total: number, checkpoint: (() => void) | undefined, warmupEvents = 0) {
     this.total = total;
+    this.warmupAt = warmupEvents > 0 && warmupEvents < total ? warmupEvents : 0;
     this.nextTenth = Math.ceil(total / 10);
     this.checkpoint = checkpoint;
     this.done = new Promise((r) => {
@@ -118,13 +125,27 @@ class UpdateClock {
       this.firstThreads = threadsCpuNow();
     }
     if (n % CHECKPOINT_EVERY === 0) this.checkpoint?.();
+    if (n === this.warmupAt) {
+      this.warmupMs = performance.now();
+      this.warmupCpu = cpuMsNow();
+    }
     if (n >= this.nextTenth) {
       this.tenths.push(Math.round(performance.now() - this.first));
       this.nextTenth = Math.ceil(((this.tenths.length + 1) * this.total) / 10);
     }
     if (n === this.total) {
-      const ms = performance.now() - this.first;
-      const cpuMs = cpuMsNow() - this.firstCpu;
+      const now = performance.now();
+      const cpuNow = cpuMsNow();
+      const ms = now - this.first;
+      const cpuMs = cpuNow - this.firstCpu;
+      const split: StreamSplit | undefined = this.warmupAt
+        ? {
+            startMs: this.warmupMs - this.first,
+            startCpuMs: this.warmupCpu - this.firstCpu,
+            warmMs: now - this.warmupMs,
+            warmCpuMs: cpuNow - this.warmupCpu,
+          }
+        : undefined;
       const t0 = this.firstThreads;
       const t1 = t0 && threadsCpuNow();
       const threadsCpuMs =
@@ -135,6 +156,7 @@ class UpdateClock {
         eventsPerSec: ((this.total - 1) * 1000) / ms,
         threadsCpuMs,
         tenthsMs: this.tenths,
+        split,
       });
     }
   }
@@ -190,7 +212,7 @@ function floorRunner(job: ClientJob, drainOnly: boolean): Runner {
           checkpoint?.();
         }
         if (job.phase === 'sync') return elapsed();
-        const clock = new UpdateClock(job.events, checkpoint);
+        const clock = new UpdateClock(job.events, checkpoint, job.warmupEvents);
         watch = await get(agent, job.url, `${podsPath(job.namespace)}?${watchQuery(job)}`);
         const stream = watch;
         stream.on('error', () => {});
@@ -293,7 +315,7 @@ async function watchmarkRunner(job: ClientJob, lazy: boolean, readObjects: boole
       // What a controller's handler does: put the key on its work queue (a set: keys dedupe).
       const queue = new Set<string>();
       const phases = new Set<string | undefined>();
-      const clock = new UpdateClock(job.events, checkpoint);
+      const clock = new UpdateClock(job.events, checkpoint, job.warmupEvents);
       informer.on({
         add: () => {
           if (++adds % CHECKPOINT_EVERY === 0) checkpoint?.();
@@ -351,7 +373,7 @@ async function clientNodeRunner(job: ClientJob): Promise<Runner> {
       const listed = new Promise<void>((r) => {
         synced = r;
       });
-      const clock = new UpdateClock(job.events, checkpoint);
+      const clock = new UpdateClock(job.events, checkpoint, job.warmupEvents);
       informer.on('add', () => {
         if (++adds % CHECKPOINT_EVERY === 0) checkpoint?.();
         if (adds === job.objects) synced();

@@ -1,6 +1,6 @@
 /**
  * The quick mode of the client benchmark (`npm run bench:client -- --quick`):
- * a check to run before a change lands, in under 30 s, that prints the
+ * a check to run before a change lands, in about a minute, that prints the
  * issue's ratios. On a shared machine a single run of each client says
  * little (the same code measures far apart from one run to the next; the
  * ranges this mode prints show how far), so:

@@ -126,7 +126,9 @@ async function child(variant: Variant, url: string, baseRevision: string, events
   let stop: () => unknown;
   if (variant === 'floor') {
     await listInto();
-    const res = await get(`${podsPath}?watch=true&allowWatchBookmarks=true&resourceVersion=${baseRevision}&timeoutSeconds=600`);
+    const res = await get(
+      `${podsPath}?watch=true&allowWatchBookmarks=true&resourceVersion=${baseRevision}&timeoutSeconds=600`,
+    );
     res.setEncoding('utf8');
     let rest = '';
     res.on('data', (text: string) => {

@@ -154,18 +154,18 @@ export async function startServerChild(plan: ServerPlan, timeoutMs: number): Pro
   };
 }
 
+/** A client process (client-child.ts), single run or worker as `env` says: GC exposed, room for 50,000 pods. */
+function forkClient(env: Record<string, string>, placement: Placement): ChildProcess {
+  return forkTs(CLIENT_SCRIPT, env, ['--expose-gc', '--max-old-space-size=8192'], placement);
+}
+
 /** Runs one client job in a fresh process, placed as asked, and returns what it measured. */
 export async function runClientJob(
   job: ClientJob,
   timeoutMs: number,
   placement: Placement = 'unpinned',
 ): Promise<ClientResult> {
-  const child = forkTs(
-    CLIENT_SCRIPT,
-    { WATCHMARK_BENCH_CLIENT_JOB: JSON.stringify(job) },
-    ['--expose-gc', '--max-old-space-size=8192'],
-    placement,
-  );
+  const child = forkClient({ WATCHMARK_BENCH_CLIENT_JOB: JSON.stringify(job) }, placement);
   try {
     const m = await awaitMessage<{ result: ClientResult }>(
       child,
@@ -195,12 +195,7 @@ export async function startClientWorker(
   timeoutMs: number,
   placement: Placement = 'unpinned',
 ): Promise<ClientWorker> {
-  const child = forkTs(
-    CLIENT_SCRIPT,
-    { WATCHMARK_BENCH_CLIENT_WORKER: '1' },
-    ['--expose-gc', '--max-old-space-size=8192'],
-    placement,
-  );
+  const child = forkClient({ WATCHMARK_BENCH_CLIENT_WORKER: '1' }, placement);
   await awaitMessage(child, 'ready', `${what} worker`, timeoutMs);
   return {
     pid: child.pid ?? 0,

@@ -191,10 +191,7 @@ async function child(variant: Variant, url: string, baseRevision: string, events
   process.exit(0);
 }
 
-async function parent(variants: Variant[]): Promise<void> {
-  const events = Number(process.env.EVENTS ?? 60_000);
-  const rounds = Number(process.env.ROUNDS ?? 5);
-  if (events % SEGMENTS !== 0) throw new Error(`EVENTS must be a multiple of ${SEGMENTS}`);
+async function parent(variants: Variant[], events: number, rounds: number): Promise<void> {
   const pin = canPin();
   const server = await startServerChild({ syncSizes: [], churnPods: 10_000, churnEvents: events }, 600_000);
   placeServer(server.info.pid, pin ? 'pinned' : 'unpinned');
@@ -217,7 +214,14 @@ async function parent(variants: Variant[]): Promise<void> {
           ? spawnSync('taskset', ['-c', '1', ...args], { encoding: 'utf8' })
           : spawnSync(args[0], args.slice(1), { encoding: 'utf8' });
         const line = out.stdout.trim().split('\n').pop() ?? '';
-        if (out.status !== 0 || !line.startsWith('{')) throw new Error(`${v} failed: ${out.stderr}`);
+        if (out.status !== 0 || !line.startsWith('{')) {
+          // The child's own error line (the last that names one), not its stack.
+          const why = (out.stderr ?? '')
+            .split('\n')
+            .filter((l) => /Error\b/.test(l))
+            .pop();
+          throw new Error(`the ${v} run failed: ${why?.trim() ?? `exit ${out.status}`}`);
+        }
         const res = JSON.parse(line) as ChildResult;
         const own = (processCpuMs(server.info.pid) ?? 0) - s0 + res.processCpuMs;
         const load = otherLoad(m0, readMachineCpu(), own, performance.now() - w0);
@@ -250,9 +254,23 @@ if (args[0] === '--child') {
 } else {
   const chosen = (args.length ? args : ['floor', 'informer']) as Variant[];
   const unknown = chosen.filter((v) => !VARIANTS.includes(v));
-  if (unknown.length) {
-    console.error(`unknown variant ${unknown.join(', ')}: one of ${VARIANTS.join(', ')}`);
+  const events = Number(process.env.EVENTS ?? 60_000);
+  const rounds = Number(process.env.ROUNDS ?? 5);
+  const usage = unknown.length
+    ? `unknown variant ${unknown.join(', ')}: one of ${VARIANTS.join(', ')}`
+    : !(Number.isInteger(events) && events > 0 && events % SEGMENTS === 0)
+      ? `EVENTS=${process.env.EVENTS}: a positive multiple of ${SEGMENTS} wanted`
+      : !(Number.isInteger(rounds) && rounds > 0)
+        ? `ROUNDS=${process.env.ROUNDS}: a positive whole number wanted`
+        : undefined;
+  if (usage) {
+    console.error(`steady-layers: ${usage}`);
     process.exit(2);
   }
-  await parent(chosen);
+  try {
+    await parent(chosen, events, rounds);
+  } catch (err) {
+    console.error(`steady-layers: ${(err as Error).message}`);
+    process.exit(1);
+  }
 }

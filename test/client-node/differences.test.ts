@@ -131,12 +131,13 @@ describe('watchmark/client-node: the deliberate differences', () => {
       const informer = track(subject.makeInformer(f.kc, '/api/v1/namespaces/demo/pods', listPods));
       let restarts = 0;
       let restarting = true;
+      let restarted: Promise<void> | undefined;
       informer.on('error', () => {
         // client-node's documented handler, its 5 s made 50 ms (off at the end, or it would never stop).
         setTimeout(() => {
           if (!restarting) return;
           restarts++;
-          void informer.start();
+          restarted = informer.start();
         }, 50);
       });
       await informer.start();
@@ -147,6 +148,9 @@ describe('watchmark/client-node: the deliberate differences', () => {
         // Its stop() reports its own abort as an error; the handler starts it again.
         await waitUntil(() => f.server.stats.openWatchers === 1, 'client-node watching again after stop()');
         restarting = false;
+        // The server counts the watch before client-node has its response: its start() resolves only once the
+        // request is held, and a stop() before that aborts nothing (it has no request to abort yet).
+        await restarted;
         await informer.stop();
         await waitUntil(() => f.server.stats.openWatchers === 0, 'client-node stopped again');
       }

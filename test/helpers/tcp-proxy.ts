@@ -40,6 +40,14 @@ export class TcpProxy {
    * that the server had closed at the moment the client reused it.
    */
   resetReusedConnections = false;
+  /**
+   * Bytes to let fall on the floor while set: `'up'` (requests never reach the
+   * server) or `'down'` (the server acts on them, its answers never arrive).
+   * Works below any protocol, gRPC included; usually followed by resetAll().
+   */
+  swallow: 'up' | 'down' | undefined;
+  /** Bytes swallowed so far. */
+  swallowed = 0;
   private readonly links = new Set<Link>();
   private readonly listeners = new Set<() => void>();
   private server!: Server;
@@ -118,8 +126,15 @@ export class TcpProxy {
     upstream.on('error', drop);
     client.on('close', drop);
     upstream.on('close', drop);
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      if (this.swallow === 'down') this.swallowed += chunk.length;
+      else client.write(chunk);
+    });
     client.on('data', (chunk: Buffer) => {
+      if (this.swallow === 'up') {
+        this.swallowed += chunk.length;
+        return;
+      }
       const requests = parseRequestLines(chunk);
       if (requests.length > 0 && link.requests > 0 && this.resetReusedConnections) {
         this.cut(link, 'reset');

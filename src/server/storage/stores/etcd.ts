@@ -1,6 +1,8 @@
-import { ConsecutiveBreaker, circuitBreaker, handleWhen, retry } from 'cockatiel';
+import { ConsecutiveBreaker, circuitBreaker, handleWhen, noop } from 'cockatiel';
 import { Etcd3, type IKeyValue, type IResponseOp } from 'etcd3';
-import { isTransient, toStoreError, unreachable } from './etcd-errors.js';
+import { unreachable } from './etcd-errors.js';
+import { type Outcome, type ReadAt, settleCreate, settleDelete, settleUpdate } from './etcd-outcome.js';
+import { type RetryOptions, settledWrite, whileUnavailable } from './etcd-retry.js';
 import { EtcdPrefixWatch } from './etcd-watch.js';
 import {
   type Store,
@@ -51,11 +53,17 @@ export class EtcdStore implements Store {
   private readonly watches = new Set<StoreWatch>();
   /** The highest compaction this store knows of (its own, or one etcd reported). */
   private knownCompacted = 0;
+  private readonly retry: RetryOptions;
 
   constructor(opts: EtcdStoreOptions) {
     if (opts.endpoints.length === 0) throw new Error('etcd store: no endpoints');
     this.opts = opts;
     this.prefix = normalizePrefix(opts.prefix ?? DEFAULT_ETCD_PREFIX);
+    this.retry = {
+      endpoints: opts.endpoints,
+      unavailableMs: opts.unavailableRetryMs ?? 5_000,
+      log: (message) => this.log(message),
+    };
     const timeout = opts.requestTimeoutMs ?? 10_000;
     const tls = opts.tls;
     this.client = new Etcd3({
@@ -79,14 +87,16 @@ export class EtcdStore implements Store {
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
       // etcd3's defaults also count "resource exhausted" (an object over etcd's limit) as a
       // host failure, and three of those shut the client out of a healthy member. Only a
-      // member that cannot be reached is skipped (for 2 s) and the call tried on another.
+      // member that cannot be reached is skipped (for 2 s). The package's own retry is off:
+      // it would resend a transaction whose member died after committing it (see
+      // etcd-outcome.ts); `call` and `write` below retry, on another member.
       faultHandling: {
         host: () =>
           circuitBreaker(handleWhen(unreachable), {
             halfOpenAfter: 2_000,
             breaker: new ConsecutiveBreaker(2),
           }),
-        global: retry(handleWhen(unreachable), { maxAttempts: opts.endpoints.length }),
+        global: noop,
       },
     });
   }
@@ -138,12 +148,18 @@ export class EtcdStore implements Store {
 
   async create(key: string, value: string): Promise<StoreKV> {
     const k = this.etcdKey(key);
-    const res = await this.write(() =>
-      this.client.kv.txn({
-        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: 0 }],
-        success: [{ request_put: { key: k, value: Buffer.from(value) } }],
-      }),
+    const bytes = Buffer.from(value);
+    const written = await this.write(
+      key,
+      () =>
+        this.client.kv.txn({
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: 0 }],
+          success: [{ request_put: { key: k, value: bytes } }],
+        }),
+      (read) => settleCreate(read, key, bytes),
     );
+    if ('settled' in written) return written.settled;
+    const res = written.res;
     if (!res.succeeded) throw new StoreError('exists', `key ${key} already exists`);
     const rev = Number(res.header.revision);
     return { key, value, modRevision: rev, createRevision: rev };
@@ -151,13 +167,19 @@ export class EtcdStore implements Store {
 
   async update(key: string, value: string, expectedModRevision: number): Promise<StoreKV> {
     const k = this.etcdKey(key);
-    const res = await this.write(() =>
-      this.client.kv.txn({
-        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_put: { key: k, value: Buffer.from(value), prev_kv: true } }],
-        failure: [{ request_range: { key: k } }],
-      }),
+    const bytes = Buffer.from(value);
+    const written = await this.write(
+      key,
+      () =>
+        this.client.kv.txn({
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
+          success: [{ request_put: { key: k, value: bytes, prev_kv: true } }],
+          failure: [{ request_range: { key: k } }],
+        }),
+      (read) => settleUpdate(read, key, bytes, expectedModRevision),
     );
+    if ('settled' in written) return written.settled;
+    const res = written.res;
     if (!res.succeeded) throw this.writeRefused(key, res.responses, expectedModRevision);
     const prev = res.responses[0].response_put.prev_kv;
     return {
@@ -174,13 +196,19 @@ export class EtcdStore implements Store {
       expectedModRevision === undefined
         ? { key: k, target: 'Mod' as const, result: 'Greater' as const, mod_revision: 0 }
         : { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expectedModRevision };
-    const res = await this.write(() =>
-      this.client.kv.txn({
-        compare: [compare],
-        success: [{ request_delete_range: { key: k, prev_kv: true } }],
-        failure: [{ request_range: { key: k } }],
-      }),
+    const written = await this.write(
+      key,
+      () =>
+        this.client.kv.txn({
+          compare: [compare],
+          success: [{ request_delete_range: { key: k, prev_kv: true } }],
+          failure: [{ request_range: { key: k } }],
+        }),
+      // Unconditioned, a lost delete cannot be told from another's: sent again, it answers not-found.
+      expectedModRevision === undefined ? undefined : (read) => settleDelete(read, key, expectedModRevision),
     );
+    if ('settled' in written) return written.settled;
+    const res = written.res;
     if (!res.succeeded) throw this.writeRefused(key, res.responses, expectedModRevision);
     const prev = res.responses[0].response_delete_range.prev_kvs[0];
     return {
@@ -248,13 +276,17 @@ export class EtcdStore implements Store {
     candidate: number,
   ): Promise<{ version: number; revision: number }> {
     const k = this.compactKey();
-    const res = await this.write(() =>
+    // Sent again after a lost answer, the bump fails its compare: this tick reads as another
+    // server's, and the next one compacts.
+    const written = await this.write('/compact_rev_key', () =>
       this.client.kv.txn({
         compare: [{ key: k, target: 'Version', result: 'Equal', version: lastVersion }],
         success: [{ request_put: { key: k, value: Buffer.from(String(candidate)) } }],
         failure: [{ request_range: { key: k } }],
       }),
     );
+    if ('settled' in written) throw new Error('unreachable: the compaction bump has no settle');
+    const res = written.res;
     const revision = Number(res.header.revision);
     if (!res.succeeded) {
       const kv = res.responses[0]?.response_range.kvs[0];
@@ -317,40 +349,23 @@ export class EtcdStore implements Store {
     }
   }
 
-  /**
-   * Writes are retried like reads while etcd is unavailable: each is a
-   * transaction conditioned on the key's revision, so a retry of one that did
-   * commit fails its compare (409) instead of applying twice.
-   */
-  private write<T>(fn: () => Promise<T>): Promise<T> {
-    return this.call(fn);
+  /** A write, retried while etcd is unavailable and settled when an answer is lost (etcd-retry.ts). */
+  private write<R extends { succeeded: boolean }>(
+    key: string,
+    attempt: () => Promise<R>,
+    settle?: (read: ReadAt) => Promise<Outcome>,
+  ): Promise<{ res: R } | { settled: StoreKV }> {
+    const k = this.etcdKey(key);
+    const read: ReadAt = async (revision) => {
+      const res = await this.client.kv.range({ key: k, revision });
+      return { kv: res.kvs[0], revision: Number(res.header.revision) };
+    };
+    return settledWrite(this.retry, key, attempt, settle && (() => settle(read)));
   }
 
   /** Runs an etcd call, mapping its errors and retrying while etcd is unavailable. */
-  private async call<T>(fn: () => Promise<T>): Promise<T> {
-    const started = Date.now();
-    const deadline = started + (this.opts.unavailableRetryMs ?? 5_000);
-    let pause = 50;
-    // The client's own "circuit breaker is open" hides why: keep the failure behind it.
-    let cause = '';
-    for (;;) {
-      try {
-        return await fn();
-      } catch (raw) {
-        const err = toStoreError(raw);
-        if (!isTransient(raw)) throw err;
-        if (!/circuit breaker/.test(err.message)) cause = err.message;
-        if (Date.now() + pause > deadline) {
-          throw new StoreError(
-            'unavailable',
-            `etcd (${this.opts.endpoints.join(', ')}) unavailable for ${Date.now() - started} ms: ${cause || err.message}`,
-          );
-        }
-        if (pause === 50) this.log(`etcd unavailable (${cause || err.message}); retrying`);
-        await new Promise((r) => setTimeout(r, pause));
-        pause = Math.min(pause * 2, 500);
-      }
-    }
+  private call<T>(fn: () => Promise<T>): Promise<T> {
+    return whileUnavailable(this.retry, fn);
   }
 
   private log(message: string): void {

@@ -14,7 +14,9 @@ it('watchmark study --restart: a namespace-wide watcher restarted inside the win
     {
       quick: true,
       watchers: 5,
-      podsPerNode: 4,
+      // 60 pods: the list the checkpoint saves outweighs the churn's history even when a loaded
+      // machine stretches the gap (with 20, two files at once read 28 against 28).
+      podsPerNode: 12,
       namespaceWatchers: 1,
       churn: 2,
       historyWindowMs: 600_000,
@@ -27,7 +29,7 @@ it('watchmark study --restart: a namespace-wide watcher restarted inside the win
   const [withCheckpoint, withList] = all;
   expect(withCheckpoint).toMatchObject({ checkpoint: true, lists: 0, listedObjects: 0, resumed: 1 });
   expect(withList).toMatchObject({ checkpoint: false, resumed: 0, lists: 1 });
-  expect(withList.listedObjects).toBeGreaterThanOrEqual(20);
+  expect(withList.listedObjects).toBeGreaterThanOrEqual(40);
   expect(withCheckpoint.restartWork).toBeLessThan(withList.restartWork);
   expect(result.rows.filter((r) => r.class === 'node')).toHaveLength(2);
   const saved = JSON.parse(await readFile(join(dir, 'study-restart.json'), 'utf8'));

@@ -38,16 +38,30 @@ describe.skipIf(!etcdAvailable)('a write whose answer from etcd is lost', () => 
     await proxy.close();
   });
 
-  /** Runs `write` with the answers swallowed until `committed` holds in etcd, then resets the connection. */
-  async function loseAnswer<T>(write: () => Promise<T>, committed: () => Promise<boolean>, what: string) {
-    proxy.swallow = 'down';
+  /**
+   * Runs `write` with the answers (`down`) or the requests (`up`) swallowed
+   * until `until` holds, then resets the connection; answers what `write` did.
+   */
+  async function lose<T>(
+    direction: 'up' | 'down',
+    write: () => Promise<T>,
+    until: () => Promise<boolean>,
+    what: string,
+  ): Promise<T> {
+    proxy.swallow = direction;
     const pending = write();
     pending.catch(() => {});
-    await waitUntil(committed, what);
+    await waitUntil(until, what);
     proxy.swallow = undefined;
     proxy.resetAll();
     return pending;
   }
+
+  /** {@link lose} for answers, until the write shows in etcd. */
+  const loseAnswer = <T>(write: () => Promise<T>, committed: () => Promise<boolean>, what: string) =>
+    lose('down', write, committed, what);
+
+  const somethingSwallowed = async () => proxy.swallowed > 0;
 
   it('a create that committed answers with its own revision, once, instead of 409 from its resend', async () => {
     await open();
@@ -73,12 +87,12 @@ describe.skipIf(!etcdAvailable)('a write whose answer from etcd is lost', () => 
     await direct.create('/pods/demo/b', '{"uid":"theirs"}');
     const before = await direct.currentRevision();
     // Whether etcd refused it before the reset or refuses the resend, the answer is the same.
-    proxy.swallow = 'down';
-    const pending = store.create('/pods/demo/b', '{"uid":"mine"}');
-    pending.catch(() => {});
-    await waitUntil(async () => proxy.swallowed > 0, 'an answer swallowed');
-    proxy.swallow = undefined;
-    proxy.resetAll();
+    const pending = lose(
+      'down',
+      () => store.create('/pods/demo/b', '{"uid":"mine"}'),
+      somethingSwallowed,
+      'an answer swallowed',
+    );
     await expect(pending).rejects.toMatchObject({ code: 'exists' });
     expect((await direct.get('/pods/demo/b'))?.value).toBe('{"uid":"theirs"}');
     expect(await direct.currentRevision()).toBe(before);
@@ -124,13 +138,12 @@ describe.skipIf(!etcdAvailable)('a write whose answer from etcd is lost', () => 
 
   it('a create that never reached etcd is sent again and applies once', async () => {
     await open();
-    proxy.swallow = 'up';
-    const pending = store.create('/pods/demo/e', '{"uid":"e"}');
-    pending.catch(() => {});
-    await waitUntil(async () => proxy.swallowed > 0, 'the create swallowed');
-    proxy.swallow = undefined;
-    proxy.resetAll();
-    const kv = await pending;
+    const kv = await lose(
+      'up',
+      () => store.create('/pods/demo/e', '{"uid":"e"}'),
+      somethingSwallowed,
+      'the create swallowed',
+    );
     const stored = await direct.get('/pods/demo/e');
     expect(kv.modRevision).toBe(stored?.modRevision);
     expect(stored?.createRevision).toBe(stored?.modRevision);

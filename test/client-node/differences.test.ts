@@ -3,8 +3,8 @@
  * named and shown, where a comparison helps, side by side with client-node
  * 1.4.0 on the same server: it keeps running after an error, a `start()`
  * from an error handler is harmless, `connect` is called on every
- * (re)watch, a callback that throws never stops the stream, and
- * `makeInformer` takes a field selector.
+ * (re)watch, a callback that throws never stops the stream, a `stop()`
+ * during the first list stops it, and `makeInformer` takes a field selector.
  */
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -158,6 +158,31 @@ describe('watchmark/client-node: the deliberate differences', () => {
     }
     expect(results['client-node']).toBeGreaterThanOrEqual(1);
     expect(results['drop-in']).toBe(0);
+  });
+
+  it("stop() while start() is still listing: client-node's watch opens anyway and stays open; the drop-in's never opens", async () => {
+    // client-node checks `stopped` before its list, not after it: the watch opens once the list is in.
+    const theirs = track(CLIENT_NODE.makeInformer(f.kc, '/api/v1/namespaces/demo/pods', listPods));
+    const theirStart = theirs.start();
+    await theirs.stop();
+    await theirStart;
+    await waitUntil(() => f.server.stats.openWatchers === 1, "client-node's watch, opened after its stop()");
+    await theirs.stop();
+    await waitUntil(() => f.server.stats.openWatchers === 0, 'client-node stopped by a second stop()');
+
+    const watchesBefore = f.server.stats.watchesStarted;
+    const ours = track(DROP_IN.makeInformer(f.kc, '/api/v1/namespaces/demo/pods', listPods));
+    const ourStart = ours.start();
+    await ours.stop();
+    await ourStart;
+    // Barrier: a second informer lists and watches in the time the stopped one would have.
+    const other = track(DROP_IN.makeInformer(f.kc, '/api/v1/namespaces/demo/pods', listPods));
+    await other.start();
+    await waitUntil(() => f.server.stats.openWatchers === 1, 'the second informer watching');
+    await f.createPod('after');
+    await waitUntil(() => other.get('after', 'demo') !== undefined, 'the second informer hearing a new pod');
+    expect(f.server.stats.watchesStarted).toBe(watchesBefore + 1);
+    expect(f.server.stats.openWatchers).toBe(1);
   });
 
   it('a refused list is an error, retried with backoff until it works (here: the CRD is installed late)', async () => {

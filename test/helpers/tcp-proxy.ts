@@ -48,6 +48,12 @@ export class TcpProxy {
   swallow: 'up' | 'down' | undefined;
   /** Bytes swallowed so far. */
   swallowed = 0;
+  /**
+   * When set, the first request chunk going up that contains these bytes
+   * turns on `swallow = 'down'`: everything before it is answered, that
+   * request's answer and all after it are lost.
+   */
+  loseAnswersFrom: Buffer | undefined;
   private readonly links = new Set<Link>();
   private readonly listeners = new Set<() => void>();
   private server!: Server;
@@ -134,6 +140,10 @@ export class TcpProxy {
       if (this.swallow === 'up') {
         this.swallowed += chunk.length;
         return;
+      }
+      if (this.loseAnswersFrom && chunk.includes(this.loseAnswersFrom)) {
+        this.loseAnswersFrom = undefined;
+        this.swallow = 'down';
       }
       const requests = parseRequestLines(chunk);
       if (requests.length > 0 && link.requests > 0 && this.resetReusedConnections) {

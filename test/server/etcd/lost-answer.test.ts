@@ -12,9 +12,11 @@
  * proxy then resets the connection, as a dying member does.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../../src/server/index.js';
 import type { EtcdStore } from '../../../src/server/storage/stores/etcd.js';
 import { StoreError } from '../../../src/server/storage/stores/types.js';
 import { etcdAvailable, uniquePrefix, useEtcd } from '../../helpers/etcd.js';
+import { call, ensureNamespace, pod } from '../../helpers/server.js';
 import { TcpProxy } from '../../helpers/tcp-proxy.js';
 import { waitUntil } from '../../helpers/wait.js';
 
@@ -166,5 +168,31 @@ describe.skipIf(!etcdAvailable)('a write whose answer from etcd is lost', () => 
     await expect(kv).rejects.toSatisfy(
       (err: unknown) => err instanceof StoreError && /may or may not have been applied/.test(err.message),
     );
+  });
+
+  it('through the API: a POST whose pod committed answers 201 with it, not 409 AlreadyExists', async () => {
+    await open();
+    const server = await startServer({ port: 0, store });
+    try {
+      await ensureNamespace(server, 'demo');
+      // Every read before the create is answered; the create's own answer, and all after it, are lost.
+      proxy.loseAnswersFrom = Buffer.from('lost-answer-marker');
+      const posted = call(server, 'POST', '/api/v1/namespaces/demo/pods', {
+        body: pod('p81', { namespace: 'demo', labels: { marker: 'lost-answer-marker' } }),
+      });
+      await waitUntil(
+        async () => proxy.swallowed > 0 && (await direct.get('/core/pods/demo/p81')) !== undefined,
+        'the pod committed in etcd, its answer swallowed',
+      );
+      proxy.swallow = undefined;
+      proxy.resetAll();
+      const r = await posted;
+      expect(r.status, r.text).toBe(201);
+      const got = await call(server, 'GET', '/api/v1/namespaces/demo/pods/p81');
+      expect(got.body.metadata.uid).toBe(r.body.metadata.uid);
+      expect(got.body.metadata.resourceVersion).toBe(r.body.metadata.resourceVersion);
+    } finally {
+      await server.close();
+    }
   });
 });

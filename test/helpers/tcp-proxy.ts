@@ -4,7 +4,8 @@
  * (RST) or closes (FIN) connections, and a keep-alive connection the server
  * closed just as the client reused it. It reads the request lines going up
  * (plain HTTP only) so tests can see which requests were sent, when, and on
- * which connection.
+ * which connection. In front of etcd (gRPC) it loses requests or answers,
+ * as a member dying mid-call does.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 

@@ -7,6 +7,7 @@
  * its dependents, then its `orphan` finalizer.
  */
 
+import { WorkQueue } from '../client/workqueue.js';
 import type { Clock } from '../protocol/clock.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
@@ -21,7 +22,6 @@ import {
   unblockOwnerRefsMerge,
   unblockOwnerRefsStrategic,
 } from './operations.js';
-import { KeyQueue } from './workqueue.js';
 
 /** A virtual delete was queued instead (`enqueuedVirtualDeleteEventErr`): no retry. */
 const VIRTUAL_DELETE_QUEUED = Symbol('enqueued virtual delete event');
@@ -39,8 +39,8 @@ export interface GarbageCollectorOptions {
 
 /** The collector's queues, graph and workers. */
 export class GarbageCollector {
-  readonly attemptToDelete: KeyQueue;
-  readonly attemptToOrphan: KeyQueue;
+  readonly attemptToDelete: WorkQueue;
+  readonly attemptToOrphan: WorkQueue;
   readonly graph: GraphBuilder;
   /** Work items that failed and were retried. */
   failures = 0;
@@ -55,8 +55,8 @@ export class GarbageCollector {
   constructor(opts: GarbageCollectorOptions) {
     this.ops = opts.ops;
     this.log = opts.log;
-    this.attemptToDelete = new KeyQueue(opts.clock);
-    this.attemptToOrphan = new KeyQueue(opts.clock);
+    this.attemptToDelete = new WorkQueue(opts.clock);
+    this.attemptToOrphan = new WorkQueue(opts.clock);
     this.graph = new GraphBuilder({
       attemptToDelete: this.attemptToDelete,
       attemptToOrphan: this.attemptToOrphan,
@@ -82,13 +82,13 @@ export class GarbageCollector {
   /** Stops the workers; resolves when the items under way are done. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.attemptToDelete.close();
-    this.attemptToOrphan.close();
+    this.attemptToDelete.shutDown();
+    this.attemptToOrphan.shutDown();
     await Promise.all(this.workers);
     await Promise.all(this.recording);
   }
 
-  private async loop(queue: KeyQueue, work: (uid: string) => Promise<'forget' | 'requeue'>): Promise<void> {
+  private async loop(queue: WorkQueue, work: (uid: string) => Promise<'forget' | 'requeue'>): Promise<void> {
     for (;;) {
       const uid = await queue.get();
       if (uid === undefined) return;

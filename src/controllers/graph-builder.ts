@@ -7,6 +7,8 @@
  * needed to serialize them); a "virtual" delete (a lookup found an object
  * gone) goes through the same function.
  */
+
+import type { WorkQueue } from '../client/workqueue.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
 import {
   AbsentOwnerCache,
@@ -18,7 +20,6 @@ import {
   partitionDependents,
   sameIdentity,
 } from './graph.js';
-import type { KeyQueue } from './workqueue.js';
 
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 export const ORPHAN_FINALIZER = 'orphan';
@@ -36,8 +37,8 @@ export interface GraphEvent {
 
 /** What the builder hands work to. */
 export interface GraphBuilderOptions {
-  attemptToDelete: KeyQueue;
-  attemptToOrphan: KeyQueue;
+  attemptToDelete: WorkQueue;
+  attemptToOrphan: WorkQueue;
   /** `reportInvalidNamespaceOwnerRef`: a dependent names an owner of another namespace. */
   onInvalidNamespaceOwnerRef?: (dependent: GraphNode, ref: OwnerReference) => void;
 }

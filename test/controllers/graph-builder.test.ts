@@ -5,15 +5,15 @@
  * blocking reference goes, and the transitions into Orphan and Foreground.
  */
 import { describe, expect, it } from 'vitest';
+import { WorkQueue } from '../../src/client/workqueue.js';
 import { GraphBuilder } from '../../src/controllers/graph-builder.js';
-import { KeyQueue } from '../../src/controllers/workqueue.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject, OwnerReference } from '../../src/protocol/events.js';
 
 function setup() {
   const clock = new ManualClock();
-  const attemptToDelete = new KeyQueue(clock);
-  const attemptToOrphan = new KeyQueue(clock);
+  const attemptToDelete = new WorkQueue(clock);
+  const attemptToOrphan = new WorkQueue(clock);
   const invalid: string[] = [];
   const graph = new GraphBuilder({
     attemptToDelete,
@@ -21,9 +21,9 @@ function setup() {
     onInvalidNamespaceOwnerRef: (dep, ref) => invalid.push(`${dep.identity.name}->${ref.name}`),
   });
   /** Every key ready in `q`, in order (taken off it). */
-  const drain = async (q: KeyQueue) => {
+  const drain = async (q: WorkQueue) => {
     const out: string[] = [];
-    while (q.ready > 0) {
+    while (q.length > 0) {
       const key = (await q.get()) as string;
       out.push(key);
       q.done(key);

@@ -1,13 +1,13 @@
 /**
- * The simulated cluster's pure pieces: hash, fenceposts, work queue, event
- * correlation, scheduling messages, image names, pod ranking.
+ * The simulated cluster's pure pieces: hash, fenceposts, event correlation,
+ * scheduling messages, image names, pod ranking (its work queue:
+ * test/client/workqueue.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { podTemplateHash, SAFE_ALPHABET } from '../../src/sim/core/hash.js';
 import type { Deployment, Pod } from '../../src/sim/core/objects.js';
 import { deletionOrder } from '../../src/sim/core/pods.js';
-import { WorkQueue } from '../../src/sim/core/workqueue.js';
 import { maxSurge, maxUnavailable, resolveFenceposts, scaledValue } from '../../src/sim/deployment/util.js';
 import { EventCorrelator } from '../../src/sim/events/correlator.js';
 import type { KubeEvent } from '../../src/sim/events/types.js';
@@ -63,46 +63,6 @@ describe('rolling update fenceposts', () => {
     const recreate: Deployment = { spec: { replicas: 3, strategy: { type: 'Recreate' } } };
     expect(maxSurge(recreate)).toBe(0);
     expect(maxUnavailable(recreate)).toBe(0);
-  });
-});
-
-describe('WorkQueue', () => {
-  it('dedupes waiting keys and re-queues a key added while it is processed', async () => {
-    const q = new WorkQueue(new ManualClock());
-    q.add('a');
-    q.add('b');
-    q.add('a');
-    expect(q.length).toBe(2);
-    expect(await q.get()).toBe('a');
-    q.add('a');
-    expect(q.length).toBe(1);
-    expect(await q.get()).toBe('b');
-    q.done('a');
-    expect(await q.get()).toBe('a');
-  });
-
-  it('backs off failures exponentially on its clock and keeps the earliest delayed add', async () => {
-    const clock = new ManualClock();
-    const q = new WorkQueue(clock, { baseDelayMs: 10 });
-    q.addRateLimited('k');
-    q.addRateLimited('k');
-    expect(q.length).toBe(0);
-    clock.advance(10);
-    expect(q.length).toBe(1);
-    expect(q.retries('k')).toBe(2);
-    q.forget('k');
-    expect(q.retries('k')).toBe(0);
-    q.addAfter('x', 100);
-    q.addAfter('x', 50);
-    clock.advance(50);
-    expect(q.length).toBe(2);
-  });
-
-  it('wakes waiting workers with undefined on shutdown', async () => {
-    const q = new WorkQueue(new ManualClock());
-    const waiting = q.get();
-    q.shutDown();
-    expect(await waiting).toBeUndefined();
   });
 });
 

@@ -5,9 +5,9 @@
  * `processNextWorkItem` does.
  */
 import type { KubeClient } from '../../client/client.js';
+import { WorkQueue } from '../../client/workqueue.js';
 import type { Clock } from '../../protocol/clock.js';
 import { StatusError } from '../../protocol/status.js';
-import { WorkQueue } from './workqueue.js';
 
 /** What a simulated component needs from its surroundings. */
 export interface SimContext {
@@ -76,7 +76,8 @@ export abstract class Controller {
     this.name = name;
     this.ctx = ctx;
     this.workers = workers;
-    this.queue = new WorkQueue(ctx.clock);
+    // Retries capped at 10 s (client-go: 1000 s), so a demo recovers while you watch.
+    this.queue = new WorkQueue(ctx.clock, { maxDelayMs: 10_000 });
   }
 
   /** Brings one key's world in line with its spec; throwing retries it with backoff. */

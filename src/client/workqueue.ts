@@ -1,17 +1,20 @@
 /**
- * A work queue with client-go's semantics (`util/workqueue`): keys, not
- * objects, are queued, so a burst of events about one object costs one sync;
- * a key is never processed by two workers at once (re-added while it is
- * processed, it runs again after); failed keys come back with per-key
- * exponential backoff; delayed adds keep only the earliest timer per key.
+ * A work queue with client-go's semantics (`util/workqueue`, queue.go and
+ * default_rate_limiters.go): keys, not objects, are queued, so a burst of
+ * events about one object costs one sync; a key waits at most once however
+ * often it is added; a key is never handed to two workers at once (added
+ * while it is processed, it runs again after `done`); failed keys come back
+ * after a per-key exponential delay (`DefaultControllerRateLimiter`: 5 ms
+ * doubling, 1000 s cap); delayed adds keep only the earliest timer per key.
+ * The simulated controllers and the garbage collector run on it.
  */
-import type { Clock, TimerHandle } from '../../protocol/clock.js';
+import type { Clock, TimerHandle } from '../protocol/clock.js';
 
 /** Options of {@link WorkQueue}. */
 export interface WorkQueueOptions {
   /** First retry delay after a failure (client-go: 5 ms). */
   baseDelayMs?: number;
-  /** Retry delay cap. client-go's is 1000 s; the sim's default is 10 s so a demo recovers while you watch. */
+  /** Retry delay cap (client-go: 1000 s). */
   maxDelayMs?: number;
 }
 
@@ -32,7 +35,7 @@ export class WorkQueue {
   constructor(clock: Clock, opts: WorkQueueOptions = {}) {
     this.clock = clock;
     this.baseDelayMs = opts.baseDelayMs ?? 5;
-    this.maxDelayMs = opts.maxDelayMs ?? 10_000;
+    this.maxDelayMs = opts.maxDelayMs ?? 1_000_000;
   }
 
   /** Queues `key` unless it is already waiting. */
@@ -92,7 +95,7 @@ export class WorkQueue {
     if (this.dirty.has(key) && !this.shuttingDown) this.push(key);
   }
 
-  /** Keys waiting (not counting delayed ones). */
+  /** Keys waiting to be taken now (not counting delayed ones). */
   get length(): number {
     return this.items.length - this.head;
   }

@@ -4,6 +4,7 @@ import { failureStatus, StatusError } from '../protocol/status.js';
 import { Admission } from './admission/admission.js';
 import { CrdController } from './crd/serve/controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
+import { SnapshotShelf } from './debug-snapshots.js';
 import { requestAttributes } from './faults/request-attributes.js';
 import { recordAnswer } from './faults/request-recorder.js';
 import { Faults } from './faults/server-faults.js';
@@ -133,6 +134,8 @@ class ApiServer implements RunningServer {
   private readonly background = new Set<Promise<void>>();
   /** Requests being routed now (a watch until its stream starts): a restore waits for them. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** The last restore, so the next waits for it. */
+  private restoring: Promise<void> = Promise.resolve();
   readonly faults: Faults;
   private closing = false;
   /** Terminating namespaces that still hold objects with finalizers. */
@@ -230,6 +233,11 @@ class ApiServer implements RunningServer {
       kinds: this.kinds,
       compact: () => this.compact(),
       dropWatches: () => this.dropWatches(),
+      snapshots: new SnapshotShelf({
+        storeName: () => this.store.name,
+        snapshot: () => this.snapshot(),
+        restore: (snapshot) => this.restore(snapshot),
+      }),
     };
   }
 
@@ -351,6 +359,13 @@ class ApiServer implements RunningServer {
     const store = this.memoryStore('restore');
     checkSnapshot(snapshot, 'restore()');
     if (this.closing) throw new Error('restore(): the server is closed');
+    // One at a time: two restores at once would each reload the caches under the other.
+    const turn = this.restoring.then(() => this.restoreNow(store, snapshot));
+    this.restoring = turn.catch(() => {});
+    return turn;
+  }
+
+  private async restoreNow(store: MemoryStore, snapshot: ServerSnapshot): Promise<void> {
     this.faults.gate.close();
     try {
       await Promise.allSettled([...this.inFlight]);
@@ -481,6 +496,8 @@ class ApiServer implements RunningServer {
       }
       this.stats.responseBytesWritten += sendStatus(res, status);
     });
+    // A restore asked over HTTP waits for the requests under way: never for itself.
+    if (req.url?.startsWith('/debug/watchmark/snapshots/')) return;
     this.inFlight.add(routed);
     void routed.finally(() => this.inFlight.delete(routed));
   }

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
+import type { SnapshotShelf } from './debug-snapshots.js';
 import type { FailRule } from './faults/fail-rules.js';
 import type { Faults } from './faults/server-faults.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
@@ -38,6 +39,7 @@ export interface NonResourceContext {
   compact(): Promise<number>;
   dropWatches(): number;
   faults: Faults;
+  snapshots: SnapshotShelf;
 }
 
 /**
@@ -216,8 +218,9 @@ export async function serveNonResource(
 }
 
 /**
- * `/debug/watchmark/<action>`: `stats` (GET), `compact` and `drop-watches` (POST), and the
- * faults under `faults/` (see {@link serveFaults}).
+ * `/debug/watchmark/<action>`: `stats` (GET), `compact` and `drop-watches` (POST), the
+ * faults under `faults/` (see {@link serveFaults}) and named snapshots under `snapshots/`
+ * (debug-snapshots.ts).
  */
 export async function serveDebug(
   ctx: NonResourceContext,
@@ -228,6 +231,12 @@ export async function serveDebug(
   const method = req.method ?? 'GET';
   if (action === 'faults' || action.startsWith('faults/'))
     return serveFaults(ctx, req, action.slice('faults'.length), res);
+  if (action === 'snapshots' || action.startsWith('snapshots/')) {
+    const answer = await ctx.snapshots.serve(method, action.slice('snapshots'.length), () =>
+      jsonObjectBody(req),
+    );
+    return reply(ctx, res, answer.code, answer.body);
+  }
   if (action === 'stats') {
     if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'stats answers GET');
     return reply(ctx, res, 200, {
@@ -247,7 +256,7 @@ export async function serveDebug(
   }
   throw StatusError.of(
     'NotFound',
-    `unknown debug action ${JSON.stringify(action)}: use stats, compact, drop-watches or faults/...`,
+    `unknown debug action ${JSON.stringify(action)}: use stats, compact, drop-watches, faults/... or snapshots/...`,
     {},
   );
 }

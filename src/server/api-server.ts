@@ -359,7 +359,7 @@ class ApiServer implements RunningServer {
     const store = this.memoryStore('restore');
     checkSnapshot(snapshot, 'restore()');
     if (this.closing) throw new Error('restore(): the server is closed');
-    // One at a time: two restores at once would each reload the caches under the other.
+    // One at a time, in the order asked, so two at once leave the last one's state whole.
     const turn = this.restoring.then(() => this.restoreNow(store, snapshot));
     this.restoring = turn.catch(() => {});
     return turn;

@@ -152,6 +152,30 @@ describe('/debug/watchmark/snapshots', () => {
     expect((await call(server, 'GET', CMS)).body.items).toEqual([]);
   });
 
+  it('two restores at once run one after the other: the state is one snapshot whole, in the store and the caches', async () => {
+    const server = await serve();
+    await call(server, 'POST', CMS, { body: configMap('a', {}) });
+    const one = await call(server, 'POST', SNAPSHOTS, { body: { name: 'one' } });
+    await call(server, 'POST', CMS, { body: configMap('b', {}) });
+    await call(server, 'POST', CMS, { body: configMap('c', {}) });
+    const three = await call(server, 'POST', SNAPSHOTS, { body: { name: 'three' } });
+    const [first, second] = await Promise.all([
+      call(server, 'POST', `${SNAPSHOTS}/one/restore`),
+      call(server, 'POST', `${SNAPSHOTS}/three/restore`),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const names = (await call(server, 'GET', CMS)).body.items.map((c: any) => c.metadata.name);
+    const fromStore = (await call(server, 'GET', `${CMS}?resourceVersion=`)).body.items.map(
+      (c: any) => c.metadata.name,
+    );
+    expect([['a'], ['a', 'b', 'c']]).toContainEqual(names);
+    expect(fromStore).toEqual(names);
+    // Whichever came last: the next write follows its revision.
+    const next = await call(server, 'POST', CMS, { body: configMap('d', {}) });
+    const last = names.length === 1 ? one : three;
+    expect(Number(next.body.metadata.resourceVersion)).toBe(last.body.revision + 1);
+  });
+
   it.skipIf(!haveKubectl)('kubectl drives it with create --raw and get --raw', async () => {
     if (!kubectl) throw new Error('unreachable: no kubectl');
     const server = await serve();

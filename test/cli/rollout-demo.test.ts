@@ -9,13 +9,11 @@ import { runCli } from '../helpers/cli.js';
 
 describe('watchmark demo', () => {
   it('runs to completion on its own, exit 0, with the summary', async () => {
-    const started = Date.now();
     const demo = runCli(['demo']);
     const code = await demo.exit;
     const out = demo.stdout();
     expect(code, `${out}\n${demo.stderr()}`).toBe(0);
     expect(demo.stderr()).toBe('');
-    expect(Date.now() - started).toBeLessThan(45_000);
     expect(out).toContain('deployment.apps/web created');
     expect(out).toContain('deployment.apps/web configured');
     expect(out).toMatch(/>> compacted the history at resourceVersion \d+/);

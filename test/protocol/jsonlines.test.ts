@@ -112,9 +112,9 @@ describe('JsonLinesDecoder', () => {
     const bytes = utf8.encode(`${JSON.stringify(big)}\n`);
     const decoder = new JsonLinesDecoder();
     const out: unknown[] = [];
-    const started = performance.now();
+    // Rescanning the line at every chunk would be quadratic: 4,000 chunks of a 4 MB line run for minutes,
+    // and the test's timeout catches it; speed is the benchmarks' business.
     for (let at = 0; at < bytes.length; at += 997) out.push(...decoder.push(bytes.subarray(at, at + 997)));
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(out).toEqual([big]);
   });
 });

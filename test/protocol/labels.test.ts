@@ -297,9 +297,8 @@ describe('label selector performance', () => {
       `a=${'b'.repeat(1_000_000)}`,
       `${'a.'.repeat(500_000)}/b`,
     ];
-    const started = performance.now();
+    // A blow-up (quadratic, backtracking) would run for minutes: the test's timeout catches it; speed is the benchmarks' business.
     for (const text of inputs) tryParse(text);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

@@ -772,7 +772,6 @@ describe(`fuzz (seed ${SEED})`, () => {
   });
 
   it(`${REQUESTS} random requests all get well-formed answers, and the server keeps answering`, async () => {
-    const started = Date.now();
     const problems: string[] = [];
     const byStatus = new Map<number, number>();
     let next = 0;
@@ -807,7 +806,6 @@ describe(`fuzz (seed ${SEED})`, () => {
     for (const code of [200, 201, 400, 404, 405, 409, 415, 422])
       expect(codes, JSON.stringify([...byStatus])).toContain(code);
     expect(model.writes).toBeGreaterThan(50);
-    expect(Date.now() - started).toBeLessThan(15_000);
     const health = await send(server, { method: 'GET', path: '/healthz', headers: {}, dryRun: false });
     expect([health.status, health.text]).toEqual([200, 'ok']);
   });

@@ -348,26 +348,23 @@ describe('bounded evaluation', () => {
       },
     };
     const crd = compileCrdSchemaWithCel(schema);
-    const started = performance.now();
+    // Run to the end, 10^9 evaluations: the test's timeout would catch it.
     const errs = lines(crd.validate({ spec: { l: Array.from({ length: 1000 }, (_, i) => i) } }));
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(errs).toEqual([
       'spec: Invalid value: "object": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.l.all(a, self.l.all(b, self.l.all(c, a + b + c >= 0)))',
     ]);
   });
   it('a backtracking pattern runs in linear time, as in RE2', () => {
     const schema = specSchema([{ rule: "self.text.matches('(a+)+$')" }], { text: { type: 'string' } });
-    const started = performance.now();
+    // Backtracking on 5,000 a's never ends: the test's timeout would catch it.
     const errs = lines(compileCrdSchemaWithCel(schema).validate({ spec: { text: `${'a'.repeat(5000)}b` } }));
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(errs).toEqual([`spec: Invalid value: "object": failed rule: self.text.matches('(a+)+$')`]);
   });
 
   it('a schema pattern backtracking would take seconds on runs in linear time too', () => {
     const schema = specSchema([], { text: { type: 'string', pattern: '^(a+)+$' } });
-    const started = performance.now();
+    // Backtracking, 2^40 steps: the test's timeout would catch it.
     const errs = lines(compileCrdSchemaWithCel(schema).validate({ spec: { text: `${'a'.repeat(40)}b` } }));
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(errs).toEqual([
       `spec.text: Invalid value: "${'a'.repeat(40)}b": spec.text in body should match '^(a+)+$'`,
     ]);

@@ -301,9 +301,8 @@ describe('linear-time matching', () => {
       const js = re2ToJs(pattern);
       if ('error' in js) throw new Error(js.error);
       expect([pattern, linearVariant(js.body, js.flags)?.flags]).toEqual([pattern, 'l']);
-      const started = performance.now();
+      // Backtracking, 2^40 steps: the test's timeout would catch it.
       expect([pattern, accepts(pattern, `${'a'.repeat(40)}!`)]).toEqual([pattern, false]);
-      expect(performance.now() - started).toBeLessThan(1000);
     }
   });
 

@@ -16,8 +16,13 @@ export interface RetryOptions {
  * unavailable (a member died, an election runs) for up to `unavailableMs`:
  * at once on another member the first time a member cannot be reached (its
  * circuit breaker skips it), then with a backoff from 50 ms to 500 ms.
+ * `giveUpNote` ends the message of the error that says it gave up.
  */
-export async function whileUnavailable<T>(opts: RetryOptions, fn: () => Promise<T>): Promise<T> {
+export async function whileUnavailable<T>(
+  opts: RetryOptions,
+  fn: () => Promise<T>,
+  giveUpNote: () => string = () => '',
+): Promise<T> {
   const started = Date.now();
   const deadline = started + opts.unavailableMs;
   let pause = 50;
@@ -35,7 +40,7 @@ export async function whileUnavailable<T>(opts: RetryOptions, fn: () => Promise<
       if (Date.now() + wait > deadline) {
         throw new StoreError(
           'unavailable',
-          `etcd (${opts.endpoints.join(', ')}) unavailable for ${Date.now() - started} ms: ${cause || err.message}`,
+          `etcd (${opts.endpoints.join(', ')}) unavailable for ${Date.now() - started} ms: ${cause || err.message}${giveUpNote()}`,
         );
       }
       if (first) opts.log(`etcd unavailable (${cause || err.message}); retrying`);
@@ -54,26 +59,26 @@ export async function whileUnavailable<T>(opts: RetryOptions, fn: () => Promise<
  * So once an attempt's answer is lost, `settle` first reads from the key's
  * history whether it applied (etcd-outcome.ts): if so, that is the answer;
  * if not, the write is sent again, and a resend that fails its compare is
- * settled once more (the lost copy may have applied since). Without
- * `settle`, the resend's own answer stands. A write that runs out of time
- * after a lost answer says that it may have been applied.
+ * settled once more (the lost copy may have applied since). A write that
+ * runs out of time after a lost answer says that it may have been applied.
  */
-export async function settledWrite<R extends { succeeded: boolean }>(
+export function settledWrite<R extends { succeeded: boolean }>(
   opts: RetryOptions,
   key: string,
   attempt: () => Promise<R>,
-  settle: (() => Promise<StoreKV | undefined>) | undefined,
+  settle: () => Promise<StoreKV | undefined>,
 ): Promise<{ res: R } | { settled: StoreKV }> {
   let lost = false;
-  try {
-    return await whileUnavailable(opts, async () => {
+  return whileUnavailable(
+    opts,
+    async () => {
       try {
-        if (lost && settle) {
+        if (lost) {
           const done = await settle();
           if (done) return { settled: done };
         }
         const res = await attempt();
-        if (!res.succeeded && lost && settle) {
+        if (!res.succeeded && lost) {
           const done = await settle();
           if (done) return { settled: done };
         }
@@ -83,19 +88,7 @@ export async function settledWrite<R extends { succeeded: boolean }>(
         else if (lost && toStoreError(raw).code === 'compacted') throw unknownOutcome(key, toStoreError(raw));
         throw raw;
       }
-    });
-  } catch (err) {
-    if (
-      lost &&
-      err instanceof StoreError &&
-      err.code === 'unavailable' &&
-      !/may or may not/.test(err.message)
-    ) {
-      throw new StoreError(
-        'unavailable',
-        `${err.message} (the write to ${key} may or may not have been applied)`,
-      );
-    }
-    throw err;
-  }
+    },
+    () => (lost ? ` (the write to ${key} may or may not have been applied)` : ''),
+  );
 }

@@ -205,7 +205,10 @@ export class EtcdStore implements Store {
           failure: [{ request_range: { key: k } }],
         }),
       // Unconditioned, a lost delete cannot be told from another's: sent again, it answers not-found.
-      expectedModRevision === undefined ? undefined : (read) => settleDelete(read, key, expectedModRevision),
+      (read) =>
+        expectedModRevision === undefined
+          ? Promise.resolve(undefined)
+          : settleDelete(read, key, expectedModRevision),
     );
     if ('settled' in written) return written.settled;
     const res = written.res;
@@ -278,15 +281,13 @@ export class EtcdStore implements Store {
     const k = this.compactKey();
     // Sent again after a lost answer, the bump fails its compare: this tick reads as another
     // server's, and the next one compacts.
-    const written = await this.write('/compact_rev_key', () =>
+    const res = await this.call(() =>
       this.client.kv.txn({
         compare: [{ key: k, target: 'Version', result: 'Equal', version: lastVersion }],
         success: [{ request_put: { key: k, value: Buffer.from(String(candidate)) } }],
         failure: [{ request_range: { key: k } }],
       }),
     );
-    if ('settled' in written) throw new Error('unreachable: the compaction bump has no settle');
-    const res = written.res;
     const revision = Number(res.header.revision);
     if (!res.succeeded) {
       const kv = res.responses[0]?.response_range.kvs[0];
@@ -349,18 +350,21 @@ export class EtcdStore implements Store {
     }
   }
 
-  /** A write, retried while etcd is unavailable and settled when an answer is lost (etcd-retry.ts). */
+  /**
+   * A write, retried while etcd is unavailable; once an answer is lost, `settle` tells from
+   * the key's history whether it applied, or undefined: send it again (etcd-retry.ts).
+   */
   private write<R extends { succeeded: boolean }>(
     key: string,
     attempt: () => Promise<R>,
-    settle?: (read: ReadAt) => Promise<Outcome>,
+    settle: (read: ReadAt) => Promise<Outcome>,
   ): Promise<{ res: R } | { settled: StoreKV }> {
     const k = this.etcdKey(key);
     const read: ReadAt = async (revision) => {
       const res = await this.client.kv.range({ key: k, revision });
       return { kv: res.kvs[0], revision: Number(res.header.revision) };
     };
-    return settledWrite(this.retry, key, attempt, settle && (() => settle(read)));
+    return settledWrite(this.retry, key, attempt, () => settle(read));
   }
 
   /** Runs an etcd call, mapping its errors and retrying while etcd is unavailable. */

@@ -4,7 +4,7 @@ import { failureStatus, StatusError } from '../protocol/status.js';
 import { Admission } from './admission/admission.js';
 import { CrdController } from './crd/serve/controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
-import { SnapshotShelf } from './debug-snapshots.js';
+import { memoryStoreOnly, SnapshotShelf } from './debug-snapshots.js';
 import { requestAttributes } from './faults/request-attributes.js';
 import { recordAnswer } from './faults/request-recorder.js';
 import { Faults } from './faults/server-faults.js';
@@ -387,9 +387,7 @@ class ApiServer implements RunningServer {
 
   private memoryStore(what: string): MemoryStore {
     if (!(this.store instanceof MemoryStore)) {
-      throw new Error(
-        `${what}() works over the memory store only; this server serves the ${this.store.name} store (use etcdctl snapshot save/restore there)`,
-      );
+      throw new Error(memoryStoreOnly(`${what}() works`, this.store.name));
     }
     return this.store;
   }

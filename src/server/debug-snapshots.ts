@@ -7,6 +7,11 @@ export const MAX_SNAPSHOTS = 16;
 /** A snapshot's name: a DNS label, as it goes into a URL path segment unescaped. */
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
+/** Why `doing` ("snapshots work", say) cannot be done over the store named `storeName` (any but memory). */
+export function memoryStoreOnly(doing: string, storeName: string): string {
+  return `${doing} over the memory store only; this server serves the ${storeName} store (use etcdctl snapshot save/restore there)`;
+}
+
 /** What the shelf needs of the server. */
 export interface Snapshotting {
   /** The store's name: snapshots work over the memory store only. */
@@ -44,10 +49,7 @@ export class SnapshotShelf {
     body: () => Promise<Record<string, unknown>>,
   ): Promise<{ code: number; body: unknown }> {
     if (this.server.storeName() !== 'memory') {
-      throw StatusError.of(
-        'BadRequest',
-        `snapshots work over the memory store only; this server serves the ${this.server.storeName()} store (use etcdctl snapshot save/restore there)`,
-      );
+      throw StatusError.of('BadRequest', memoryStoreOnly('snapshots work', this.server.storeName()));
     }
     const parts = rest.split('/').filter(Boolean);
     if (parts.length === 0) {

@@ -10,6 +10,18 @@
  */
 export { type MachineCpu, MS_PER_TICK, readMachineCpu, stealPercent } from './machine-cpu.js';
 export { type Random, randomInt, seededRandom, streamRandom } from './random.js';
+export {
+  CLUSTER_CONTROLLERS,
+  findReferenceBinaries,
+  REFERENCE_RELEASE,
+  type ReferenceBinaries,
+  type ReferenceMemory,
+  type ReferenceProfile,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  referenceCacheDir,
+  startReferenceServer,
+} from './reference-server.js';
 export { runServerChild, type ServerChildSpec, sendToParent } from './server-child-runtime.js';
 export {
   type ForkedServer,

@@ -19,6 +19,14 @@ export type { RequestRecord, RequestVerb } from './faults/request-attributes.js'
 export type { ServerFaults } from './faults/server-faults.js';
 export { DEFAULTS, type ServerOptions } from './options.js';
 export { buildKubeconfig, type KubeconfigOptions } from './pki/kubeconfig.js';
+export {
+  type CertificateAuthority,
+  type ClientCertificate,
+  generateCertificateAuthority,
+  generateServingCertificates,
+  issueClientCertificate,
+  type ServingCertificates,
+} from './pki/tls.js';
 export type { ServerStats } from './stats/stats.js';
 export type { EtcdStore, EtcdStoreOptions } from './storage/stores/etcd.js';
 export {
@@ -26,7 +34,9 @@ export {
   type EtcdClusterOptions,
   type EtcdMember,
   findEtcdBinary,
+  freePort,
   startEtcdCluster,
+  TetheredProcess,
 } from './storage/stores/etcd-launcher.js';
 export { MemoryStore, type MemoryStoreSnapshot } from './storage/stores/memory.js';
 export { type Store, StoreError, type StoreEvent, type StoreKV } from './storage/stores/types.js';

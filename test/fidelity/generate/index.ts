@@ -1,0 +1,14 @@
+/**
+ * Generated cases, per profile: every verb on every kind (verbs.ts) and the
+ * invalid objects read off the reference's own OpenAPI (invalid.ts).
+ */
+
+import type { ServerPair } from '../servers.js';
+import type { FidelityCase, Profile } from '../types.js';
+import { invalidCases } from './invalid.js';
+import { verbCases } from './verbs.js';
+
+export async function generatedCases(profile: Profile, pair: ServerPair): Promise<FidelityCase[]> {
+  if (profile !== 'envtest') return [];
+  return [...verbCases(), ...(await invalidCases(pair.reference))];
+}

@@ -1,0 +1,199 @@
+/**
+ * Normalisation: the one place that says which parts of an answer may differ
+ * between two correct servers, each rule with its reason. Everything not
+ * named here is compared byte for byte (after JSON parsing).
+ */
+
+import type { Observation } from './types.js';
+
+/** The headers a client reads; the rest (Audit-Id, Date, Content-Length, APF ids, ...) are per request. */
+const COMPARED_HEADERS = ['content-type', 'warning'];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const SERVER_ADDRESS = /(https?:\/\/)?(127\.0\.0\.1|localhost|\[::1\]):\d+/g;
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+/** Each rule and why it exists; docs/fidelity.md lists them. */
+export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
+  {
+    rule: 'UUID strings become <uid>',
+    reason: 'uids are random per object (metadata.uid, ownerReferences, Status details)',
+  },
+  {
+    rule: 'RFC 3339 times become <time>',
+    reason: 'creationTimestamp, managedFields times, deletionTimestamp, event times: the clock differs',
+  },
+  {
+    rule: 'resourceVersion values become <rv:K>, K their rank among the case’s resourceVersions',
+    reason:
+      'each server counts its own revisions (kube-apiserver also writes leases and events of its own); only their order within the case is behaviour',
+  },
+  {
+    rule: 'continue tokens are decoded; their resourceVersion is ranked like the others',
+    reason: 'the token embeds a revision; its start key is compared',
+  },
+  {
+    rule: 'a name made from generateName keeps its prefix; the 5 random characters become <random>',
+    reason: 'the suffix is random (names.SimpleNameGenerator)',
+  },
+  {
+    rule: 'clusterIP, clusterIPs and nodePort values become <ip> and <port>',
+    reason: 'allocated from a random pool',
+  },
+  {
+    rule: 'loopback addresses with a port become <server>',
+    reason: 'each server listens on its own free port',
+  },
+  {
+    rule: 'only Content-Type and Warning headers are compared',
+    reason: 'Audit-Id, Date, Content-Length and the flow-control ids are per request',
+  },
+  {
+    rule: 'kubectl output: ages (0s, 5m) become <age>',
+    reason: 'the two servers are started at different times',
+  },
+];
+
+/** Normalises one server's observations of one case (resourceVersion ranks span the whole case). */
+export function normaliseCase(observations: Observation[]): Observation[] {
+  const rvs = new Set<bigint>();
+  const generated = new Map<string, string>();
+  for (const o of observations) {
+    collectResourceVersions(o, rvs);
+    collectGeneratedNames(o, generated);
+  }
+  const ranks = new Map([...rvs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((rv, i) => [rv, i + 1]));
+  const rank = (value: string) => {
+    if (!/^\d+$/.test(value)) return value;
+    return `<rv:${ranks.get(BigInt(value)) ?? '?'}>`;
+  };
+  return observations.map((o) => {
+    const out: Observation = { ...o };
+    if (o.headers) out.headers = pickHeaders(o.headers);
+    const norm = (v: unknown) => walk(ages(v), rank, undefined, generated);
+    if (o.body !== undefined) out.body = norm(o.body);
+    if (o.events) out.events = o.events.map((e) => norm(e) as { type: string; object: unknown });
+    if (o.stdout !== undefined) out.stdout = kubectlText(o.stdout);
+    if (o.stderr !== undefined) out.stderr = kubectlText(o.stderr);
+    return out;
+  });
+}
+
+function pickHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of COMPARED_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = value.replace(SERVER_ADDRESS, '<server>');
+  }
+  return out;
+}
+
+function collectResourceVersions(value: unknown, into: Set<bigint>, key?: string): void {
+  if (typeof value === 'string') {
+    if (key === 'resourceVersion' && /^\d+$/.test(value)) into.add(BigInt(value));
+    if (key === 'continue') {
+      const token = decodeContinue(value);
+      if (token && typeof token.rv === 'number') into.add(BigInt(token.rv));
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) collectResourceVersions(v, into);
+    return;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) collectResourceVersions(v, into, k);
+  }
+}
+
+/** Names made from generateName anywhere in the case, mapped to `prefix<random>`. */
+function collectGeneratedNames(value: unknown, into: Map<string, string>): void {
+  if (Array.isArray(value)) {
+    for (const v of value) collectGeneratedNames(v, into);
+    return;
+  }
+  if (!value || typeof value !== 'object') return;
+  const { name, generateName } = value as { name?: unknown; generateName?: unknown };
+  if (
+    typeof name === 'string' &&
+    typeof generateName === 'string' &&
+    name.startsWith(generateName) &&
+    name.length === generateName.length + 5
+  ) {
+    into.set(name, `${generateName}<random>`);
+  }
+  for (const v of Object.values(value)) collectGeneratedNames(v, into);
+}
+
+/** A Table with its Age cells replaced. */
+function ages(value: unknown): unknown {
+  const table = value as {
+    kind?: string;
+    columnDefinitions?: Array<{ name: string }>;
+    rows?: Array<{ cells: unknown[] }>;
+  };
+  if (table?.kind !== 'Table' || !Array.isArray(table.columnDefinitions) || !Array.isArray(table.rows))
+    return value;
+  const at = table.columnDefinitions.findIndex((c) => c.name === 'Age');
+  if (at < 0) return value;
+  return {
+    ...table,
+    rows: table.rows.map((r) => ({ ...r, cells: r.cells.map((c, i) => (i === at ? '<age>' : c)) })),
+  };
+}
+
+function walk(
+  value: unknown,
+  rank: (rv: string) => string,
+  key: string | undefined,
+  generated: Map<string, string>,
+): unknown {
+  if (typeof value === 'string') return generated.get(value) ?? scalar(value, rank, key);
+  if (typeof value === 'number' && key === 'nodePort') return '<port>';
+  if (Array.isArray(value)) {
+    return value.map((v) =>
+      key === 'clusterIPs' && typeof v === 'string' ? ip(v) : walk(v, rank, undefined, generated),
+    );
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, rank, k, generated);
+    return out;
+  }
+  return value;
+}
+
+function scalar(value: string, rank: (rv: string) => string, key: string | undefined): string {
+  if (key === 'resourceVersion') return rank(value);
+  if (key === 'continue' && value !== '') {
+    const token = decodeContinue(value);
+    if (!token) return '<continue>';
+    return `<continue rv:${rank(String(token.rv))} start:${String(token.start)}>`;
+  }
+  if (key === 'clusterIP') return ip(value);
+  if (UUID.test(value)) return '<uid>';
+  if (RFC3339.test(value)) return '<time>';
+  return value.replace(SERVER_ADDRESS, '<server>');
+}
+
+function ip(value: string): string {
+  return IPV4.test(value) || value.includes(':') ? '<ip>' : value;
+}
+
+function decodeContinue(token: string): { rv?: unknown; start?: unknown } | undefined {
+  try {
+    const decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    return decoded && typeof decoded === 'object' ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function kubectlText(text: string): string {
+  return text
+    .replace(SERVER_ADDRESS, '<server>')
+    .replace(/(?<=\s)(\d+(s|m|h|d)(\d+(s|m|h))?|<invalid>)(?=\s|$)/g, '<age>')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
+}

@@ -1,0 +1,69 @@
+/**
+ * The two servers a corpus run compares: the reference control plane
+ * (src/process/reference-server.ts) and watchmark, each in the same profile.
+ * `envtest`: no controllers on either side (watchmark's namespace finaliser
+ * lives in the server and is always on). `cluster`: kube-controller-manager
+ * beside kube-apiserver, watchmark's namespace and garbage collectors beside it.
+ */
+
+import {
+  findReferenceBinaries,
+  type ReferenceServer,
+  startReferenceServer,
+} from '../../src/process/index.js';
+import { type TestCluster, testCluster } from '../../src/testing/index.js';
+import { releaseEndpoint } from './http.js';
+import type { Server } from './runner.js';
+import type { Profile } from './types.js';
+
+export interface ServerPair {
+  reference: Server;
+  watchmark: Server;
+  referenceServer: ReferenceServer;
+  watchmarkCluster: TestCluster;
+  close(): Promise<void>;
+}
+
+/** Starts both servers of a profile side by side. */
+export async function startPair(profile: Profile, log?: (line: string) => void): Promise<ServerPair> {
+  const binaries = findReferenceBinaries();
+  if (!binaries) throw new Error('the reference binaries are not built: run bash reference/build.sh');
+  const [ref, wm] = await Promise.allSettled([
+    startReferenceServer({ profile, binaries, log: log ?? null }),
+    testCluster({ tls: true, controllers: profile === 'cluster' ? ['namespace', 'gc'] : [] }),
+  ]);
+  if (ref.status === 'rejected' || wm.status === 'rejected') {
+    if (ref.status === 'fulfilled') await ref.value.close();
+    if (wm.status === 'fulfilled') await wm.value.close();
+    throw ref.status === 'rejected' ? ref.reason : (wm as PromiseRejectedResult).reason;
+  }
+  const referenceServer = ref.value;
+  const watchmarkCluster = wm.value;
+  const reference: Server = {
+    name: 'reference',
+    url: referenceServer.url,
+    caPem: referenceServer.caPem,
+    token: referenceServer.token,
+    kubeconfigPath: referenceServer.kubeconfigPath,
+    kubectl: binaries.kubectl,
+  };
+  const watchmark: Server = {
+    name: 'watchmark',
+    url: watchmarkCluster.url,
+    caPem: watchmarkCluster.server.caPem ?? '',
+    token: watchmarkCluster.server.token ?? '',
+    kubeconfigPath: watchmarkCluster.kubeconfigPath,
+    kubectl: binaries.kubectl,
+  };
+  return {
+    reference,
+    watchmark,
+    referenceServer,
+    watchmarkCluster,
+    async close() {
+      releaseEndpoint(reference);
+      releaseEndpoint(watchmark);
+      await Promise.all([referenceServer.close(), watchmarkCluster.close()]);
+    },
+  };
+}

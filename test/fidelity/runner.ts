@@ -6,7 +6,7 @@
 
 import { execFile } from 'node:child_process';
 import { type Endpoint, openWatch, send, target } from './http.js';
-import type { FidelityCase, Observation, RequestSpec, Step, WatchSpec } from './types.js';
+import type { FidelityCase, Focus, Observation, RequestSpec, Step, WatchSpec } from './types.js';
 
 /** A server as the runner drives it. */
 export interface Server extends Endpoint {
@@ -78,6 +78,7 @@ async function runSteps(
       observation = { step: label, kind: 'error', error: (err as Error).message };
     }
     if (step.compare === false && observation.kind !== 'error') continue;
+    if ('pick' in step || 'ignore' in step) observation = focus(observation, step as Focus);
     out.push({ ...observation, step: label });
   }
 }
@@ -191,6 +192,33 @@ async function waitFor(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The observation with only the picked parts of its body, and without the ignored parts. */
+function focus(observation: Observation, f: Focus): Observation {
+  const out: Observation = { ...observation };
+  if (f.pick && out.body !== undefined) {
+    const picked: Record<string, unknown> = {};
+    for (const selector of f.pick) picked[selector] = select(out.body, selector);
+    out.body = picked;
+  }
+  for (const part of f.ignore ?? []) delete out[part];
+  return out;
+}
+
+/** `a.b[name=x].c`: a dotted path whose segments may pick the list element with a field equal to a value. */
+export function select(value: unknown, selector: string): unknown {
+  let cur = value;
+  for (const segment of selector.match(/[^.[\]]+(\[[^\]]*\])?/g) ?? []) {
+    const m = /^([^[]+)(?:\[([^=\]]+)=([^\]]*)\])?$/.exec(segment);
+    if (!m || cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[m[1]];
+    if (m[2] !== undefined) {
+      if (!Array.isArray(cur)) return undefined;
+      cur = cur.find((item) => String(dig(item, m[2])) === m[3]);
+    }
+  }
+  return cur;
 }
 
 /** JSON when the answer says so (or looks like it), else the text as it came. */

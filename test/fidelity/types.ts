@@ -40,12 +40,25 @@ export interface WatchSpec extends RequestSpec {
   dropPeriodicBookmarks?: boolean;
 }
 
+/**
+ * What of an answer to compare, when not all of it is the case's business
+ * (a discovery document also lists resources watchmark does not serve yet):
+ * `pick` keeps only the named parts of the body, each a dotted path whose
+ * segments may filter a list, `resources[name=pods]`, `items[metadata.name=apps]`;
+ * `ignore` drops parts of the observation (`body`, `headers`) that cannot be
+ * compared (a protobuf body, whose bytes hold uids and times).
+ */
+export interface Focus {
+  pick?: string[];
+  ignore?: Array<'body' | 'headers' | 'status'>;
+}
+
 /** Values saved from a step's answer for later steps: name -> dotted path into the body. */
 export type SaveSpec = Record<string, string>;
 
 export type Step =
-  | { request: RequestSpec; save?: SaveSpec; compare?: boolean }
-  | { watch: WatchSpec; compare?: boolean }
+  | ({ request: RequestSpec; save?: SaveSpec; compare?: boolean } & Focus)
+  | ({ watch: WatchSpec; compare?: boolean } & Focus)
   | { kubectl: string[]; stdin?: string; compare?: boolean }
   | {
       waitFor: { path: string; field: string; equals?: unknown; absent?: boolean; timeoutMs?: number };

@@ -14,7 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 /**
@@ -79,19 +79,33 @@ export interface EtcdCluster {
   close(): Promise<void>;
 }
 
-/** The etcd binary on PATH, or undefined (checked synchronously, so tests can decide at collection time). */
+/**
+ * The etcd binary: `$WATCHMARK_ETCD`, else `etcd` on PATH, else the etcd 3.7
+ * that `reference/build.sh` builds into its cache (`$WATCHMARK_REFERENCE_DIR`
+ * or `~/.cache/watchmark/reference`, `bin/etcd`); undefined when there is
+ * none. Checked synchronously, so tests can decide at collection time.
+ */
 export function findEtcdBinary(): string | undefined {
+  const candidates: string[] = [];
+  if (process.env.WATCHMARK_ETCD)
+    return executable(process.env.WATCHMARK_ETCD) ? process.env.WATCHMARK_ETCD : undefined;
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, 'etcd');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory: keep looking
-    }
+    if (dir !== '') candidates.push(join(dir, 'etcd'));
   }
-  return undefined;
+  const cache =
+    process.env.WATCHMARK_REFERENCE_DIR ||
+    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'watchmark', 'reference');
+  candidates.push(join(cache, 'bin', 'etcd'));
+  return candidates.find(executable);
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A free TCP port on 127.0.0.1 (bound and released; etcd binds it a moment later). */
@@ -336,7 +350,11 @@ export class PortTakenError extends Error {}
 
 async function startEtcdClusterOnce(opts: EtcdClusterOptions): Promise<EtcdCluster> {
   const binary = opts.binary ?? findEtcdBinary();
-  if (!binary) throw new Error('etcd not found on PATH (Debian: apt-get install etcd-server)');
+  if (!binary) {
+    throw new Error(
+      'etcd not found: set WATCHMARK_ETCD, put etcd on PATH, or build it with bash reference/build.sh',
+    );
+  }
   const count = opts.ports?.length ?? opts.members ?? 1;
   const ownsDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(defaultDataParent(), 'watchmark-etcd-')));

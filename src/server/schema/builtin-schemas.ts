@@ -5,11 +5,13 @@
  *
  * The Go types come along for the decoder's messages: a struct `io.k8s.api.core.v1.PodSpec` is
  * Go's `v1.PodSpec`, a list of Containers `[]v1.Container`, labels `map[string]string`. Go's
- * named string and map types (`v1.Protocol`, `v1.ResourceList`, `types.UID`) are not in the
- * table and print as their underlying type.
+ * named string, map and slice types (`v1.Protocol`, `v1.ResourceList`, `types.UID`) and the
+ * embedded structs fields are promoted from (`Rule`) are not in the table: they come from
+ * go-fields.generated.ts, read off the upstream types.go files.
  */
 import type { ApiFieldType, ApiType } from '../openapi/openapi-model.js';
 import { API_TYPES } from '../openapi/openapi-types.generated.js';
+import { GO_EMBEDDED_IN, GO_FIELD_TYPES } from './go-fields.generated.js';
 import type { Schema, SchemaRef, SchemaSource } from './schema.js';
 
 /**
@@ -48,7 +50,7 @@ function goTypeName(openApiName: string): { pkg: string; name: string } {
 }
 
 /** The Go type a table field type decodes into: `[]v1.Container`, `map[string]string`. */
-function goTypeOfField(type: ApiFieldType): string {
+export function goTypeOfField(type: ApiFieldType): string {
   if (type.startsWith('[]')) return `[]${goTypeOfField(type.slice(2))}`;
   if (type.startsWith('{}')) return `map[string]${goTypeOfField(type.slice(2))}`;
   const primitive = PRIMITIVES[type];
@@ -59,14 +61,37 @@ function goTypeOfField(type: ApiFieldType): string {
   return `${pkg}.${name}`;
 }
 
-/** A table field type as a schema: primitives inline, lists and maps around their element, names by `$ref`. */
-function fieldSchema(type: ApiFieldType): SchemaRef {
-  if (type.startsWith('[]'))
-    return { type: 'array', items: fieldSchema(type.slice(2)), goType: goTypeOfField(type) };
-  if (type.startsWith('{}')) {
-    return { type: 'object', additionalProperties: fieldSchema(type.slice(2)), goType: goTypeOfField(type) };
+/**
+ * A table field type as a schema: primitives inline, lists and maps around their element, names
+ * by `$ref`. `goType` is the Go type when it is not the one the table's type implies (a named
+ * type); a list or an unnamed map passes its element's on.
+ */
+function fieldSchema(type: ApiFieldType, goType?: string): SchemaRef {
+  if (type.startsWith('[]')) {
+    const item = goType?.startsWith('[]') ? goType.slice(2).replace(/^\*/, '') : undefined;
+    return { type: 'array', items: fieldSchema(type.slice(2), item), goType: goType ?? goTypeOfField(type) };
   }
-  return PRIMITIVES[type] ?? { $ref: type };
+  if (type.startsWith('{}')) {
+    const value = goType?.startsWith('map[') ? mapValueType(goType) : undefined;
+    return {
+      type: 'object',
+      additionalProperties: fieldSchema(type.slice(2), value),
+      goType: goType ?? goTypeOfField(type),
+    };
+  }
+  const primitive = PRIMITIVES[type];
+  if (primitive) return goType ? { ...primitive, goType } : primitive;
+  return { $ref: type };
+}
+
+/** The value type of a Go map type: `map[v1.ResourceName]v1.ClaimResourceStatus` → `v1.ClaimResourceStatus`. */
+function mapValueType(goType: string): string {
+  let depth = 0;
+  for (let i = 'map'.length; i < goType.length; i++) {
+    if (goType[i] === '[') depth++;
+    else if (goType[i] === ']' && --depth === 0) return goType.slice(i + 1).replace(/^\*/, '');
+  }
+  return goType;
 }
 
 function typeSchema(name: string, t: ApiType): Schema {
@@ -94,9 +119,18 @@ function typeSchema(name: string, t: ApiType): Schema {
     }
   }
   const properties: Record<string, SchemaRef> = {};
-  for (const [field, type] of Object.entries(t.fields)) properties[field] = fieldSchema(type);
+  const goTypes = GO_FIELD_TYPES[name];
+  for (const [field, type] of Object.entries(t.fields))
+    properties[field] = fieldSchema(type, goTypes?.[field]);
   const { pkg, name: goName } = goTypeName(name);
-  return { type: 'object', properties, goName, goType: `${pkg}.${goName}` };
+  const embeddedIn = GO_EMBEDDED_IN[name];
+  return {
+    type: 'object',
+    properties,
+    goName,
+    goType: `${pkg}.${goName}`,
+    ...(embeddedIn && { embeddedIn }),
+  };
 }
 
 /** The schemas of the generated type table, each built once, when first resolved. */

@@ -25,7 +25,7 @@ import { jsonKindOf, numberLiteral } from './go-text.js';
 import { canonicalTimeText, goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time.js';
 import { parseQuantityText } from './quantity-syntax.js';
 import { isRef, type Schema, type SchemaRef, type SchemaSource } from './schema.js';
-import type { Walk } from './walk.js';
+import type { GoField, NestedTypeError, Walk } from './walk.js';
 
 /** A compiled check of one schema node: reports into `walk`, repairs `parent[key]` in place. */
 export type Check = (value: unknown, walk: Walk, parent: unknown, key: string | number) => void;
@@ -40,12 +40,16 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * The error a fresh `json.Unmarshal` gives for a JSON value of the wrong kind (no struct field to
- * name); into a numeric type a number is named with its literal (`number 1.5`).
+ * name); into a numeric type a number is named with its literal (`number 1.5`). Its parts come
+ * along: the outer decoder names the struct field it was in.
  */
-function unmarshalTypeText(value: unknown, goType: string): string {
+function nestedTypeError(value: unknown, goType: string): { text: string; nested: NestedTypeError } {
   const kind =
     typeof value === 'number' && goType !== 'string' ? `number ${numberLiteral(value)}` : jsonKindOf(value);
-  return `json: cannot unmarshal ${kind} into Go value of type ${goType}`;
+  return {
+    text: `json: cannot unmarshal ${kind} into Go value of type ${goType}`,
+    nested: { value: kind, type: goType },
+  };
 }
 
 /** Compiles schemas of one source, each named schema once. */
@@ -128,7 +132,16 @@ export class SchemaCompiler {
       const time = resolved.type === 'string' && resolved.format?.startsWith('date-time');
       if (time || resolved.type === 'any') keepsNull.add(name);
     }
-    const owner = schema.goName;
+    // Each field's step of a decoder error's place, made once: the struct and the field's path
+    // through the embedded structs it is promoted from.
+    const goName = schema.goName;
+    const owners = new Map<string, GoField>();
+    if (goName !== undefined) {
+      for (const name of fields.keys()) {
+        const through = schema.embeddedIn?.[name];
+        owners.set(name, { struct: goName, field: through ? `${through}.${name}` : name });
+      }
+    }
     const preserve = schema.preserveUnknownFields === true;
     return (v, w, p, k) => {
       if (!isPlainObject(v)) {
@@ -140,12 +153,18 @@ export class SchemaCompiler {
         const value = v[name];
         if (check === undefined) {
           if (preserve) continue;
-          w.unknown(name, value, schema, owner, v);
+          w.unknown(
+            name,
+            value,
+            schema,
+            goName === undefined ? undefined : { struct: goName, field: name },
+            v,
+          );
           delete v[name];
         } else if (value === null) {
           if (!keepsNull.has(name)) delete v[name];
         } else {
-          w.enter(name, owner);
+          w.enter(name, owners.get(name));
           check(value, w, v, name);
           w.leave();
         }
@@ -261,7 +280,13 @@ function stringCheck(schema: Schema & { type: 'string' }): Check {
       const layout = schema.format === 'date-time' ? RFC3339 : RFC3339_MICRO;
       return (v, w, p, k) => {
         if (v === null) return;
-        const error = typeof v === 'string' ? goTimeParseError(layout, v) : unmarshalTypeText(v, 'string');
+        // UnmarshalJSON (time.go, micro_time.go) decodes the JSON into a string first.
+        if (typeof v !== 'string') {
+          const { text, nested } = nestedTypeError(v, 'string');
+          w.report('unmarshal', v, schema, p, k, text, nested);
+          return;
+        }
+        const error = goTimeParseError(layout, v);
         if (error) {
           w.report('unmarshal', v, schema, p, k, error);
           return;
@@ -303,14 +328,11 @@ const UINT8: Schema = { type: 'integer', format: 'int32', goType: 'uint8' };
 
 function intOrStringCheck(schema: Schema): Check {
   // IntOrString.UnmarshalJSON: a JSON string is the string, anything else is decoded into the
-  // int32 by a fresh json.Unmarshal, whose errors have no struct field.
+  // int32 by a fresh json.Unmarshal, whose type errors the outer decoder gives the struct field of.
   return (v, w, p, k) => {
     if (typeof v === 'string' || v === null) return;
     if (typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX) return;
-    const text =
-      typeof v === 'number'
-        ? `json: cannot unmarshal number ${numberLiteral(v)} into Go value of type int32`
-        : unmarshalTypeText(v, 'int32');
-    w.report('unmarshal', v, schema, p, k, text);
+    const { text, nested } = nestedTypeError(v, 'int32');
+    w.report('unmarshal', v, schema, p, k, text, nested);
   };
 }

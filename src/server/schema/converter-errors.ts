@@ -15,7 +15,7 @@
  * Unknown fields come back sorted, each `unknown field "<path>"`.
  */
 import { goTypeOfValue } from './go-text.js';
-import { goTypeOf, strictPath } from './issue-text.js';
+import { goKindOf, goTypeOf, strictPath } from './issue-text.js';
 import type { Issue } from './walk.js';
 
 /** reflect.Kind of a decoded JSON value (`int64` for integers, `slice` for lists). */
@@ -58,17 +58,23 @@ function issueText(issue: Issue): string | undefined {
     case 'range': {
       const n = value as number;
       if (!Number.isInteger(n)) return `cannot convert float64 to ${target}`;
-      const wrapped = wrapInteger(n, target);
+      const wrapped = wrapInteger(n, goKindOf(schema));
       if (wrapped === undefined) return `cannot convert float64 to ${target}`;
       (issue.parent as Record<string | number, unknown>)[issue.key] = wrapped;
       return undefined;
     }
     case 'type':
-      return typeText(schema.type, target, value, schema.type === 'string' && schema.format === 'byte');
+      return typeText(
+        schema.type,
+        target,
+        goKindOf(schema),
+        value,
+        schema.type === 'string' && schema.format === 'byte',
+      );
   }
 }
 
-function typeText(type: string, target: string, value: unknown, bytes: boolean): string {
+function typeText(type: string, target: string, targetKind: string, value: unknown, bytes: boolean): string {
   const kind = kindOfValue(value);
   if (bytes || type === 'array') return `cannot restore slice from ${kind}`;
   if (type === 'object')
@@ -77,8 +83,9 @@ function typeText(type: string, target: string, value: unknown, bytes: boolean):
       : `cannot restore struct from: ${kind}`;
   // Scalars: Go converts an integer to a string (and the converter refuses it), any number to a
   // number; everything else has no conversion at all.
+  // The first names the Go type (`dt.String()`, `v1.DNSPolicy`), the second only its kind.
   if (type === 'string' && kind === 'int64') return `cannot convert int64 to ${target}`;
-  return `unrecognized type: ${target}`;
+  return `unrecognized type: ${targetKind}`;
 }
 
 /** The strict errors, sorted as the converter sorts them: `unknown field "spec.foo"`. */

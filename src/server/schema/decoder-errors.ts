@@ -12,7 +12,7 @@
  */
 import { goQuote, jsonKindOf, numberLiteral } from './go-text.js';
 import { goStructField, goTypeOf, strictPath } from './issue-text.js';
-import type { Issue } from './walk.js';
+import type { Issue, NestedTypeError } from './walk.js';
 
 /** sigs.k8s.io/json keeps at most this many strict errors (kubernetes_patch.go `saveStrictError`). */
 const MAX_STRICT_ERRORS = 100;
@@ -25,18 +25,25 @@ const MAX_STRICT_ERRORS = 100;
 export function decoderError(issues: readonly Issue[]): string | undefined {
   let saved: Issue | undefined;
   for (const issue of issues) {
-    if (issue.kind === 'unmarshal') return issue.detail;
+    if (issue.kind === 'unmarshal') return issue.nested ? typeErrorText(issue, issue.nested) : issue.detail;
     if (issue.kind !== 'unknown') saved ??= issue;
   }
   if (!saved) return undefined;
   if (saved.kind === 'base64') return saved.detail;
   const value =
     saved.kind === 'range' ? `number ${numberLiteral(saved.value as number)}` : jsonKindOf(saved.value);
-  const type = goTypeOf(saved.schema);
-  const at = goStructField(saved);
+  return typeErrorText(saved, { value, type: goTypeOf(saved.schema) });
+}
+
+/**
+ * An UnmarshalTypeError at the issue's place: a nested decode's too, which the decoder gives the
+ * struct field it was decoding (decode.go `unmarshal` → `addErrorContext`).
+ */
+function typeErrorText(issue: Issue, error: NestedTypeError): string {
+  const at = goStructField(issue);
   return at
-    ? `json: cannot unmarshal ${value} into Go struct field ${at.struct}.${at.field} of type ${type}`
-    : `json: cannot unmarshal ${value} into Go value of type ${type}`;
+    ? `json: cannot unmarshal ${error.value} into Go struct field ${at.struct}.${at.field} of type ${error.type}`
+    : `json: cannot unmarshal ${error.value} into Go value of type ${error.type}`;
 }
 
 /** The strict errors, `unknown field "spec.foo"`, once each, in document order, at most 100. */

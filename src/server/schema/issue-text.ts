@@ -8,16 +8,16 @@ import type { Issue } from './walk.js';
 /**
  * The place as encoding/json's UnmarshalTypeError names it (sigs.k8s.io/json decode.go
  * `addErrorContext`): the innermost struct (`PodSpec`) and the struct field names from the root,
- * map keys and list indexes left out (`spec.containers.image`). Undefined at the root.
+ * embedded structs' Go names included, map keys and list indexes left out
+ * (`spec.volumes.VolumeSource.configMap`). Undefined at the root.
  */
 export function goStructField(issue: Issue): { struct: string; field: string } | undefined {
   const fields: string[] = [];
   let struct: string | undefined;
-  for (let i = 0; i < issue.keys.length; i++) {
-    const owner = issue.owners[i];
+  for (const owner of issue.owners) {
     if (owner === undefined) continue;
-    fields.push(String(issue.keys[i]));
-    struct = owner;
+    fields.push(owner.field);
+    struct = owner.struct;
   }
   return struct === undefined ? undefined : { struct, field: fields.join('.') };
 }
@@ -67,5 +67,30 @@ export function goTypeOf(schema: Schema): string {
       return 'map[string]interface {}';
     default:
       return 'interface {}';
+  }
+}
+
+/**
+ * The reflect.Kind of the Go type a schema decodes into, as `%v` prints it: a named type's
+ * underlying kind (`v1.DNSPolicy` → `string`).
+ */
+export function goKindOf(schema: Schema): string {
+  switch (schema.type) {
+    case 'string':
+      return schema.format === 'byte' ? 'slice' : schema.format === undefined ? 'string' : 'struct';
+    case 'integer':
+      return schema.goType === 'uint8' ? 'uint8' : schema.format;
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'int-or-string':
+      return 'struct';
+    case 'array':
+      return 'slice';
+    case 'object':
+      return schema.properties ? 'struct' : 'map';
+    default:
+      return 'interface';
   }
 }

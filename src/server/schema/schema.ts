@@ -55,6 +55,12 @@ export interface ObjectSchema {
   preserveUnknownFields?: boolean;
   /** The Go struct's name, `PodSpec`: the `Struct` of a decoder error inside it. */
   goName?: string;
+  /**
+   * The fields promoted from embedded Go structs, with the Go field names of the structs they
+   * are reached through (`apiGroups` of a RuleWithOperations → `Rule`): a decoder error's field
+   * path names them (encoding/json `decodeState.object` since Go 1.24).
+   */
+  embeddedIn?: Readonly<Record<string, string>>;
 }
 
 /** A list, every item of one schema. */

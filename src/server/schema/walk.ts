@@ -16,13 +16,35 @@ import type { Schema } from './schema.js';
  */
 export type IssueKind = 'type' | 'range' | 'unmarshal' | 'base64' | 'unknown';
 
+/**
+ * A struct field as a decoder error names it: the Go struct (`PodSpec`) and the field's step of
+ * the error's field path (its JSON name, after the embedded structs it is promoted from:
+ * `Rule.apiGroups`).
+ */
+export interface GoField {
+  struct: string;
+  field: string;
+}
+
+/**
+ * An error of a nested `json.Unmarshal` inside a type's own UnmarshalJSON (a Time's string, an
+ * IntOrString's int32): encoding/json's UnmarshalTypeError parts, which the outer decoder names
+ * the struct field of (sigs.k8s.io/json decode.go `addErrorContext`), and the converter does not.
+ */
+export interface NestedTypeError {
+  /** `number`, `number 1.5`, `bool` ... */
+  value: string;
+  /** The Go type the nested decode was into: `string`, `int32`. */
+  type: string;
+}
+
 /** One finding of a check. */
 export interface Issue {
   kind: IssueKind;
   /** The keys from the root to the value: field names and map keys (strings), list indexes. */
   keys: readonly (string | number)[];
-  /** For each key, the Go struct it is a field of (`PodSpec`); undefined for map keys and indexes. */
-  owners: readonly (string | undefined)[];
+  /** For each key, the Go struct field it is (see {@link GoField}); undefined for map keys and indexes. */
+  owners: readonly (GoField | undefined)[];
   /** The value found (for `unknown`, the unknown field's value). */
   value: unknown;
   /** The schema the value was checked against (for `unknown`, the struct's). */
@@ -31,12 +53,14 @@ export interface Issue {
   parent: unknown;
   key: string | number;
   detail?: string;
+  /** For `unmarshal`: the parts of `detail` when it is a nested UnmarshalTypeError. */
+  nested?: NestedTypeError;
 }
 
 /** The walk's position and findings, for one check at a time (checks are synchronous). */
 export class Walk {
   private readonly keys: (string | number)[] = [];
-  private readonly owners: (string | undefined)[] = [];
+  private readonly owners: (GoField | undefined)[] = [];
   /** What was found, in document order; undefined while nothing was. */
   issues: Issue[] | undefined;
 
@@ -52,8 +76,8 @@ export class Walk {
     this.issues = undefined;
   }
 
-  /** Steps into `key` of a struct named `owner`, or of a map or list (`owner` undefined). */
-  enter(key: string | number, owner: string | undefined): void {
+  /** Steps into `key`, the struct field `owner`, or a map key or list index (`owner` undefined). */
+  enter(key: string | number, owner: GoField | undefined): void {
     this.keys.push(key);
     this.owners.push(owner);
   }
@@ -72,6 +96,7 @@ export class Walk {
     parent: unknown,
     key: string | number,
     detail?: string,
+    nested?: NestedTypeError,
   ): void {
     const issue: Issue = {
       kind,
@@ -82,12 +107,13 @@ export class Walk {
       parent,
       key,
       detail,
+      nested,
     };
     this.record(issue);
   }
 
-  /** Records the unknown field `key` of the struct being walked (schema `struct`, Go name `owner`). */
-  unknown(key: string, value: unknown, struct: Schema, owner: string | undefined, parent: unknown): void {
+  /** Records the unknown field `key` of the struct being walked (schema `struct`, Go field `owner`). */
+  unknown(key: string, value: unknown, struct: Schema, owner: GoField | undefined, parent: unknown): void {
     const issue: Issue = {
       kind: 'unknown',
       keys: [...this.keys, key],

@@ -6,7 +6,8 @@
  * message, and a right-typed one, which the type check must let through.
  *
  * The expected messages are spelled out here from Go's rules (encoding/json
- * `UnmarshalTypeError.Error`, the types' own UnmarshalJSON errors), not taken from the engine.
+ * `UnmarshalTypeError.Error`, the types' own UnmarshalJSON errors) and the upstream Go field facts
+ * (go-fields.generated.ts: named types, embedded structs), not taken from the engine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
@@ -14,6 +15,7 @@ import { REGISTRY } from '../../../src/server/kinds/registry.js';
 import { apiVersionOf, type ResourceKind } from '../../../src/server/kinds/types.js';
 import { schemaNameOf } from '../../../src/server/openapi/openapi-schemas.js';
 import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';
+import { GO_EMBEDDED_IN, GO_FIELD_TYPES } from '../../../src/server/schema/go-fields.generated.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
 
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
@@ -36,7 +38,10 @@ type FieldClass =
   | 'micro-time'
   | 'object';
 
-/** One step of a path: a struct field (with the Go struct it belongs to), a list's first item, a map key. */
+/**
+ * One step of a path: a struct field (with the Go struct it belongs to, by its OpenAPI name), a
+ * list's first item, a map key.
+ */
 type Step = { field: string; owner: string } | { index: 0 } | { key: 'k' };
 
 interface Case {
@@ -100,9 +105,8 @@ function casesOf(kind: ResourceKind): Case[] {
     const t = API_TYPES[type];
     if (!t || !('fields' in t) || seen.has(type)) continue;
     seen.add(type);
-    const owner = type.split('.').at(-1)!;
     for (const [field, fieldType] of Object.entries(t.fields)) {
-      const here: Step[] = [...path, { field, owner }];
+      const here: Step[] = [...path, { field, owner: type }];
       const dotted = here.flatMap((s) => ('field' in s ? [s.field] : [])).join('.');
       const cls = classOf(fieldType);
       if (cls && !found.has(cls) && !IDENTITY.has(dotted))
@@ -127,10 +131,20 @@ function casesOf(kind: ResourceKind): Case[] {
 
 /** The wrong value of each class and what kube-apiserver says about it (`at`: Struct.field path). */
 function wrong(c: Case): { value: unknown; error: string } {
-  const owner = [...c.path].reverse().find((s): s is { field: string; owner: string } => 'field' in s)!.owner;
-  const fields = c.path.flatMap((s) => ('field' in s ? [s.field] : [])).join('.');
-  const typeError = (json: string) =>
-    `json: cannot unmarshal ${json} into Go struct field ${owner}.${fields} of type ${goType(c.type)}`;
+  const last = [...c.path].reverse().find((s): s is { field: string; owner: string } => 'field' in s)!;
+  const owner = last.owner.split('.').at(-1);
+  // Go 1.24's field path names the embedded structs a field is promoted from (`ProbeHandler`).
+  const fields = c.path
+    .flatMap((s) => {
+      if (!('field' in s)) return [];
+      const through = GO_EMBEDDED_IN[s.owner]?.[s.field];
+      return through ? [`${through}.${s.field}`] : [s.field];
+    })
+    .join('.');
+  // Go's named types (`v1.PullPolicy`) where the field has one; the element's for a list item.
+  const named = 'field' in c.path.at(-1)! ? GO_FIELD_TYPES[last.owner]?.[last.field] : undefined;
+  const typeError = (json: string, type = named ?? goType(c.type)) =>
+    `json: cannot unmarshal ${json} into Go struct field ${owner}.${fields} of type ${type}`;
   switch (c.cls) {
     case 'string':
       return { value: 12, error: typeError('number') };
@@ -149,17 +163,17 @@ function wrong(c: Case): { value: unknown; error: string } {
     case 'object':
       return { value: [], error: typeError('array') };
     case 'int-or-string':
-      return { value: true, error: 'json: cannot unmarshal bool into Go value of type int32' };
+      // UnmarshalJSON decodes into the int32 with a json.Unmarshal of its own, whose type error the
+      // outer decoder gives the struct field.
+      return { value: true, error: typeError('bool', 'int32') };
     case 'quantity':
       return {
         value: '1 core',
         error: "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
       };
     case 'time':
-      return {
-        value: 'yesterday',
-        error: 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"',
-      };
+      // UnmarshalJSON decodes into a string first: a number fails there, with the struct field.
+      return { value: 12, error: typeError('number', 'string') };
     case 'micro-time':
       return {
         value: '2024-01-01T00:00:00Z',

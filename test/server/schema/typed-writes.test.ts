@@ -240,7 +240,9 @@ describe('typed writes', () => {
         body: container({ livenessProbe: { httpGet: { port: true } } }),
       });
       expect(port.body.message).toBe(
-        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go value of type int32',
+        // kube-apiserver 1.37's words: the nested int32 decode's error gets the struct field, and
+        // the path names the embedded ProbeHandler.
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field HTTPGetAction.spec.containers.livenessProbe.ProbeHandler.httpGet.port of type int32',
       );
     });
 

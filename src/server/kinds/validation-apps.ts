@@ -64,6 +64,11 @@ interface WorkloadWords {
   selectorNoun: string;
   /** In "activeDeadlineSeconds in X is not Supported". */
   templateOwner: string;
+  /**
+   * No `Required` for a missing selector: `ValidateDaemonSetSpec` (pkg/apis/apps/validation)
+   * reports only that nil selects nothing, so the template's labels do not match.
+   */
+  nilSelectorSelectsNothing?: true;
 }
 
 const DEPLOYMENT_WORDS: WorkloadWords = { selectorNoun: 'deployment', templateOwner: 'ReplicaSet' };
@@ -76,8 +81,9 @@ const DEPLOYMENT_WORDS: WorkloadWords = { selectorNoun: 'deployment', templateOw
 function validateSelectorAndTemplate(spec: Record<string, unknown>, owner: WorkloadWords): FieldError[] {
   const errors: FieldError[] = [];
   const selector = spec.selector;
-  if (selector === undefined || selector === null) errors.push(required('spec.selector'));
-  else {
+  if (selector === undefined || selector === null) {
+    if (!owner.nilSelectorSelectsNothing) errors.push(required('spec.selector'));
+  } else {
     errors.push(...validateLabelSelector(selector, 'spec.selector'));
     const sel = rec(selector);
     const count =
@@ -236,7 +242,11 @@ export function validateDaemonSet(obj: KubeObject): FieldError[] {
   const spec = specOf(obj);
   const errors = validateObjectMeta(obj);
   errors.push(
-    ...validateSelectorAndTemplate(spec, { selectorNoun: 'daemonset', templateOwner: 'DaemonSet' }),
+    ...validateSelectorAndTemplate(spec, {
+      selectorNoun: 'daemonset',
+      templateOwner: 'DaemonSet',
+      nilSelectorSelectsNothing: true,
+    }),
   );
   errors.push(...validateNonNegative(spec.minReadySeconds, 'spec.minReadySeconds'));
   errors.push(...validateNonNegative(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));

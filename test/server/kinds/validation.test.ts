@@ -230,6 +230,11 @@ describe('ReplicaSet, StatefulSet, DaemonSet', () => {
     expect(
       check('apps/v1', 'DaemonSet', { metadata: { name: 'ds' }, spec: { ...base(), selector: {} } }),
     ).toEqual(['spec.selector: Invalid value: {}: empty selector is invalid for daemonset']);
+    // ValidateDaemonSetSpec has no Required for a missing selector: nil selects nothing.
+    const noSelector = { metadata: { name: 'ds' }, spec: { ...base(), selector: undefined } };
+    expect(check('apps/v1', 'DaemonSet', noSelector).map((e) => e.split(': Invalid value')[0])).toEqual([
+      'spec.template.metadata.labels',
+    ]);
   });
 
   it('StatefulSet updates may only touch the mutable fields', () => {

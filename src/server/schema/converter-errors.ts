@@ -78,9 +78,8 @@ function typeText(type: string, target: string, targetKind: string, value: unkno
   const kind = kindOfValue(value);
   if (bytes || type === 'array') return `cannot restore slice from ${kind}`;
   if (type === 'object')
-    return target.startsWith('map[')
-      ? `cannot restore map from ${kind}`
-      : `cannot restore struct from: ${kind}`;
+    // By kind: a named map (v1.ResourceList) is a map too.
+    return targetKind === 'map' ? `cannot restore map from ${kind}` : `cannot restore struct from: ${kind}`;
   // Scalars: Go converts an integer to a string (and the converter refuses it), any number to a
   // number; everything else has no conversion at all.
   // The first names the Go type (`dt.String()`, `v1.DNSPolicy`), the second only its kind.

@@ -114,5 +114,13 @@ describe('decode errors name the field as kube-apiserver does', () => {
     expect((await patch(true)).body.message).toBe(
       ' "" is invalid: patch: Invalid value: "map[spec:map[dnsPolicy:true]]": unrecognized type: string',
     );
+    const overhead = await call(s, 'PATCH', `${pods}/p`, {
+      body: { spec: { overhead: 'x' } },
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    });
+    // v1.ResourceList is a named map: restored as a map.
+    expect(overhead.body.message).toBe(
+      ' "" is invalid: patch: Invalid value: "map[spec:map[overhead:x]]": cannot restore map from string',
+    );
   });
 });

@@ -1,10 +1,18 @@
 """pytest fixtures that run the suite against `watchmark serve`.
 
-NOT RUN in the watchmark repository (the `kubernetes` package is not
-installed there): see docs/other-languages.md for what was run instead.
+Run in the watchmark repository by test/examples/other-languages.test.ts:
 
-    pip install kubernetes pytest
-    pytest            # with `watchmark` on PATH (or WATCHMARK="npx watchmark")
+    python3 -m venv ~/.cache/watchmark-examples-venv
+    ~/.cache/watchmark-examples-venv/bin/pip install -r requirements.txt
+    ../run-with-watchmark.sh --crds ../crds --controllers namespace,gc -- \
+        ~/.cache/watchmark-examples-venv/bin/python -m pytest -v
+
+Under run-with-watchmark.sh (or any other starter that sets KUBECONFIG), the
+tests use the server that KUBECONFIG names. Without KUBECONFIG, the session
+fixture starts its own server (`watchmark` on PATH, or WATCHMARK="npx watchmark")
+and stops it at the end:
+
+    WATCHMARK="npx watchmark" python -m pytest
 """
 
 import os
@@ -14,14 +22,20 @@ import time
 from pathlib import Path
 
 import pytest
-from kubernetes import client, config
+from kubernetes import config
 
 CRDS = Path(__file__).resolve().parent.parent / "crds"
 
 
 @pytest.fixture(scope="session")
 def kube_api(tmp_path_factory):
-    """An ApiClient for a fresh watchmark server, stopped after the session."""
+    """An ApiClient for a watchmark server: KUBECONFIG's, else a fresh one stopped after the session."""
+    given = os.environ.get("KUBECONFIG")
+    if given:
+        api = config.new_client_from_config(config_file=given)
+        yield api
+        api.close()
+        return
     workdir = tmp_path_factory.mktemp("watchmark")
     kubeconfig = workdir / "kubeconfig"
     log = open(workdir / "serve.log", "w")  # a file, not a pipe: a full pipe would block the server

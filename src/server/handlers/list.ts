@@ -222,6 +222,9 @@ async function fromStore(
     }
   } catch (err) {
     if (err instanceof StoreError && err.code === 'compacted') {
+        // The storage decoder of the kind (a custom resource's: converted to the version asked
+        // for, pruned and defaulted, customresource_handler.go `schemaCoercingConverter`).
+        kind.fromStorage?.(object);
       ctx.stats.expiredSent++;
       if (mode === 'continue') {
         throw StatusError.of(

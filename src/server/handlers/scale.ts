@@ -62,6 +62,13 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
   let specReplicas: number;
   let statusReplicas: number;
   if (kind.custom) {
+    // etcd.go `scaleFromCustomResource` (1.37): an object without spec replicas has no Scale.
+    if (getPath(obj, paths.specReplicas) === undefined) {
+      throw StatusError.of(
+        'InternalError',
+        `Internal error occurred: the spec replicas field ${JSON.stringify(`.${paths.specReplicas}`)} does not exist`,
+      );
+    }
     specReplicas = nestedInt(obj, paths.specReplicas);
     statusReplicas = nestedInt(obj, paths.statusReplicas);
     const s = paths.labelSelector ? getPath(obj, paths.labelSelector) : undefined;
@@ -97,7 +104,8 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
       creationTimestamp: m.creationTimestamp,
     },
     spec: { replicas: specReplicas },
-    status: { replicas: statusReplicas, selector },
+    // autoscaling/v1 ScaleStatus.Selector is omitempty.
+    status: selector === '' ? { replicas: statusReplicas } : { replicas: statusReplicas, selector },
   };
 }
 
@@ -164,8 +172,12 @@ export async function writeScale(
       // on the Scale, before the replicas reach the object).
       if (options.admission) after = await options.admission.mutate(after, live);
       const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas;
-      // autoscaling validation `ValidateScale`.
-      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+      // autoscaling validation `ValidateScale`. A custom resource's ScaleREST validates no Scale:
+      // the replicas land in the object, whose validator judges them at specReplicasPath
+      // (customresource/validator.go `ValidateScaleSpec`).
+      const customOk =
+        kind.custom !== undefined && typeof replicas === 'number' && Number.isInteger(replicas);
+      if (!customOk && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
         throw StatusError.of(
           'Invalid',
           `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,

@@ -194,6 +194,15 @@ export function parseResourcePath(
   ) {
     throw routeNotFound();
   }
+    // A custom resource's crdHandler answers a subresource its version does not have with the
+    // object's NotFound (customresource_handler.go `ServeHTTP`, its default case).
+    if (kind.custom && name !== undefined) {
+      throw StatusError.of('NotFound', `${plural}.${group} ${JSON.stringify(name)} not found`, {
+        name,
+        group,
+        kind: plural,
+      });
+    }
   // The route exists: now the names it carries, before any verb runs.
   if (namespace !== undefined) checkNamespace(namespace);
   if (name !== undefined) checkName(name);

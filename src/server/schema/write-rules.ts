@@ -144,6 +144,16 @@ function cannotBeHandled(target: DecodeTarget, obj: KubeObject, error: string): 
 export function decodeBody(write: TypedWrite, obj: KubeObject): void {
   checkTypeMetaTypes(write.target, obj);
   if (write.target.prune) {
+    // An unstructured body must say its kind (unstructured.go `UnstructuredJSONScheme` decode:
+    // no default from the URL as a typed decode has).
+    if (typeof obj.kind !== 'string' || obj.kind === '') {
+      const body = JSON.stringify(obj);
+      const summary = body.length > 30 ? `${body.slice(0, 30)} ...` : body;
+      throw StatusError.of(
+        'BadRequest',
+        `the object provided is unrecognized (must be of type ${write.target.kind}): Object 'Kind' is missing in '${body}' (${summary})`,
+      );
+    }
     const error = strictOutcome(write, pruneCustom(write, write.target.prune, obj));
     if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
     return;
@@ -166,7 +176,8 @@ function invalidPatch(value: string, detail: string): StatusError {
 /** A JSON patch's or merge patch's result, checked and repaired in place. */
 export function decodeJsonPatched(write: TypedWrite, patched: KubeObject): void {
   if (write.target.prune) {
-    const before = JSON.stringify(patched);
+    // The unstructured object as json.Marshal writes a map: keys sorted.
+    const before = sortedJson(patched);
     const error = strictOutcome(write, pruneCustom(write, write.target.prune, patched));
     if (error !== undefined) throw invalidPatch(before, error);
     return;
@@ -251,4 +262,19 @@ export function convertApplied(write: TypedWrite, merged: KubeObject, applied: K
   throw plainError(
     `failed to convert new object (${objectGVKNN(applied)}) to proper version: unable to convert unstructured object to ${gvk}: ${error}`,
   );
+}
+
+/** JSON with every object's keys sorted, as Go's json.Marshal writes a map[string]interface{}. */
+function sortedJson(value: unknown): string {
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, sorted(o[k])]),
+    );
+  };
+  return JSON.stringify(sorted(value));
 }

@@ -195,6 +195,15 @@ export class ObjectStorage {
     let handOver = opts.owned === true;
     return this.guaranteedUpdate(kind, namespace, name, scope, opts, (current) => {
       if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
+      // A custom resource's strategy refuses unconditional updates (apiextensions-apiserver
+      // pkg/registry/customresource/strategy.go `AllowUnconditionalUpdate`); registry/store.go
+      // `Update` says so once the object is found, before any validation.
+      if (kind.custom && (wanted === undefined || wanted === '')) {
+        // The error names the resource (store.go `qualifiedResourceFromContext`), not the kind.
+        this.failOn({ ...kind, kind: kind.plural, custom: undefined }, input, [
+          invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+        ]);
+      }
         throw conflict(kind, name);
       if (handOver) {
         handOver = false;
@@ -339,7 +348,9 @@ export class ObjectStorage {
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
       throw StatusError.of('BadRequest', 'the request body must be a JSON object');
     }
-    if (obj.kind !== undefined && obj.kind !== kind.kind) {
+    // A custom object's kind is judged by its validator instead (customresource/validator.go
+    // `ValidateTypeMeta`: a 422 naming the object's own kind).
+    if (obj.kind !== undefined && obj.kind !== kind.kind && !kind.custom) {
       throw StatusError.of('BadRequest', `the object kind ${String(obj.kind)} does not match ${kind.kind}`);
     }
     if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersionOf(kind)) {
@@ -382,11 +393,18 @@ export class ObjectStorage {
   }
 
   /** Throws the 422 of `errors`, if any. */
-  private failOn(kind: ResourceKind, obj: KubeObject, errors: FieldError[]): void {
+  private failOn(kindIn: ResourceKind, obj: KubeObject, errors: FieldError[]): void {
     if (errors.length === 0) return;
     const name = obj.metadata?.name ?? '';
     throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
-      name,
+    // An unstructured object's error names the kind the object says it is (rest.BeforeCreate and
+    // BeforeUpdate take it from the object): a custom object sent with another kind.
+    const kind =
+      kindIn.custom && typeof obj.kind === 'string' && obj.kind !== ''
+        ? { ...kindIn, kind: obj.kind }
+        : kindIn;
+      // StatusDetails.Name is omitempty: an object without a name has none.
+      name: name || undefined,
       group: kind.group || undefined,
       kind: kind.kind,
       causes: errors.map((e) => ({ reason: e.type, message: e.message, field: e.field })),

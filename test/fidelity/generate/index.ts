@@ -5,10 +5,11 @@
 
 import type { ServerPair } from '../servers.js';
 import type { FidelityCase, Profile } from '../types.js';
+import { crdCases } from './crds.js';
 import { invalidCases } from './invalid.js';
 import { verbCases } from './verbs.js';
 
 export async function generatedCases(profile: Profile, pair: ServerPair): Promise<FidelityCase[]> {
   if (profile !== 'envtest') return [];
-  return [...verbCases(), ...(await invalidCases(pair.reference))];
+  return [...verbCases(), ...(await invalidCases(pair.reference)), ...crdCases()];
 }

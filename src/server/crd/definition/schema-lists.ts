@@ -25,7 +25,7 @@ import {
   type Structural,
 } from '../schema/structural.js';
 import { forbidden, invalid, key, notSupported, required } from './errors.js';
-import { GoRendered, goSchemaProps } from './internal.js';
+import { GoRendered, goJson, goSchemaProps } from './internal.js';
 
 /** The list-type, map-type and list-map-key rules of `ValidateCustomResourceDefinitionOpenAPISchema`. */
 export function listAndMapTypes(s: JsonObject, path: string): FieldError[] {
@@ -174,7 +174,8 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
     else if (message.length > 0 && trimmedMsg.length === 0)
       errs.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
     else if (newline.test(trimmedMsg))
-      errs.push(invalid(`${at}.message`, message, 'message must not contain line breaks'));
+      // validation.go (1.37) words it without the field's name, which the path already gives.
+      errs.push(invalid(`${at}.message`, message, 'must not contain line breaks'));
     else if (newline.test(rule) && trimmedMsg.length === 0) {
       errs.push(required(`${at}.message`, 'message must be specified if rule contains line breaks'));
     }
@@ -194,7 +195,7 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
     if (fieldPath.length > 0) {
       node ??= compileStructural(s as CrdSchemaProps);
       if (validFieldPath(fieldPath, node) === undefined)
-        errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
+        errs.push(invalid(`${at}.fieldPath`, fieldPath, 'must be a valid path'));
     }
   });
   return errs;
@@ -203,8 +204,9 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
 /** An `x-kubernetes-validations` entry as the internal ValidationRule struct prints (`%#v`-free JSON, no tags). */
 function goRule(raw: unknown): GoRendered {
   const v = rec(raw);
-  const jstr = (x: unknown): string => JSON.stringify(str(x));
-  const jptr = (x: unknown): string => (x === undefined || x === null ? 'null' : JSON.stringify(x));
+  // json.Marshal escapes <, > and & (goJson), as the rule's text shows in the Invalid value.
+  const jstr = (x: unknown): string => goJson(str(x));
+  const jptr = (x: unknown): string => (x === undefined || x === null ? 'null' : goJson(x));
   return new GoRendered(
     `{"Rule":${jstr(v.rule)},"Message":${jstr(v.message)},"MessageExpression":${jstr(v.messageExpression)},"Reason":${jptr(v.reason)},"FieldPath":${jstr(v.fieldPath)},"OptionalOldSelf":${jptr(v.optionalOldSelf)}}`,
   );

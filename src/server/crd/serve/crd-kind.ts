@@ -54,7 +54,12 @@ export function storageVersionOf(crd: unknown): string | undefined {
  */
 function prepareCreate(obj: KubeObject): void {
   const storage = storageVersionOf(obj);
-  obj.status = { acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
+  // types.go `CustomResourceDefinitionStatus.Conditions` has no omitempty: no conditions yet are `null`.
+  obj.status = {
+    conditions: null,
+    acceptedNames: { plural: '', kind: '' },
+    storedVersions: storage ? [storage] : [],
+  };
 }
 
 /** strategy.go `PrepareForUpdate`: a storage version not stored before joins `storedVersions`. */

@@ -163,6 +163,11 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
         const path = dotted(str(rec(f).jsonPath));
         fields[path] = selectableReader(path);
       }
+      const validateRest = (obj: KubeObject, old: KubeObject | undefined): FieldError[] => [
+        ...validateObjectMeta(obj),
+        ...schema.validate(obj, old ? { oldObject: old } : {}),
+        ...(scale ? validateScale(obj, scale) : []),
+      ];
       const kind: ResourceKind = {
         group: str(spec.group),
         version: str(version.name),
@@ -194,12 +199,13 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
         pruneUnknown: (obj) => schema.prune(obj),
         // strategy.go `Validate`/`ValidateUpdate` through validator.go: the metadata (names are
         // DNS subdomains), the schema (ratcheting unchanged values on update), then the scale paths.
-        validate: (obj, old) => [
-          ...validateObjectMeta(obj),
-          ...schema.validate(obj, old ? { oldObject: old } : {}),
-          ...(scale ? validateScale(obj, scale) : []),
-        ],
+        validate: (obj, old) => {
+          // validator.go `ValidateTypeMeta` comes first, and alone when it fails.
+          if (obj.kind !== str(names.kind)) return [invalid('kind', obj.kind, `must be ${str(names.kind)}`)];
+          return validateRest(obj, old);
+        },
         columns: columns as TableColumn[],
+
         custom: {
           crdName: str(meta.name),
           crdUid: str(meta.uid),

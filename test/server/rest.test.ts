@@ -173,7 +173,30 @@ describe('create', () => {
     expect(r.body.metadata.uid).toBeTruthy();
     expect((await call(s, 'GET', `${pods(ns)}/ghost`)).status).toBe(404);
     expect(await s.store.currentRevision()).toBe(before);
-    expectStatus(await call(s, 'POST', `${pods(ns)}?dryRun=Some`, { body: pod('x') }), 400);
+    // create.go answers invalid CreateOptions with a 422 naming every bad option, the dryRun list whole.
+    const some = await call(s, 'POST', `${pods(ns)}?dryRun=All&dryRun=Some&fieldManager=%01`, {
+      body: pod('x'),
+    });
+    expectStatus(some, 422, 'Invalid');
+    expect(some.body.message).toBe(
+      'CreateOptions.meta.k8s.io "" is invalid: [fieldManager: Invalid value: "\\x01": invalid character U+0001 (at position 0), dryRun: Unsupported value: ["All","Some"]: supported values: "All"]',
+    );
+    expect(some.body.details).toEqual({
+      group: 'meta.k8s.io',
+      kind: 'CreateOptions',
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "\\x01": invalid character U+0001 (at position 0)',
+          field: 'fieldManager',
+        },
+        {
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: ["All","Some"]: supported values: "All"',
+          field: 'dryRun',
+        },
+      ],
+    });
   });
 
   it('fieldValidation=Strict refuses an unknown top-level field; the default warns and drops it', async () => {
@@ -504,21 +527,39 @@ describe('delete', () => {
     });
     expect(orphan.status, orphan.text).toBe(200);
     expect(orphan.body.metadata.finalizers).toEqual(['orphan']);
-    expectStatus(await call(s, 'DELETE', `${deploys(ns)}/orph?propagationPolicy=Sideways`), 400);
+    // delete.go answers invalid DeleteOptions (`ValidateDeleteOptions`) with a 422.
+    const sideways = await call(s, 'DELETE', `${deploys(ns)}/orph?propagationPolicy=Sideways&dryRun=Some`);
+    expectStatus(sideways, 422, 'Invalid');
+    expect(sideways.body.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: [propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil", dryRun: Unsupported value: ["Some"]: supported values: "All"]',
+    );
+    // A body's options stand alone: the query's are not read (delete.go `DeleteResource`).
+    const both = await call(s, 'DELETE', `${deploys(ns)}/orph?propagationPolicy=Sideways`, {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', orphanDependents: true, propagationPolicy: 'Orphan' },
+    });
+    expectStatus(both, 422, 'Invalid');
+    expect(both.body.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
+    );
   });
 
   it('a precondition that does not hold is a 409', async () => {
     const ns = await freshNamespace();
     const p = await created(pods(ns), pod('a'));
     const uid = await call(s, 'DELETE', `${pods(ns)}/a`, { body: { preconditions: { uid: 'not-the-uid' } } });
+    // rest.BeforeDelete names the object by its kind, in the message and the details.
     expectStatus(uid, 409, 'Conflict');
     expect(uid.body.message).toBe(
-      `Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${p.metadata.uid}`,
+      `Operation cannot be fulfilled on Pod "a": the UID in the precondition (not-the-uid) does not match the UID in record (${p.metadata.uid}). The object might have been deleted and then recreated`,
     );
+    expect(uid.body.details).toEqual({ name: 'a', kind: 'Pod' });
     const rv = await call(s, 'DELETE', `${pods(ns)}/a`, {
       body: { preconditions: { resourceVersion: '1' } },
     });
     expectStatus(rv, 409, 'Conflict');
+    expect(rv.body.message).toBe(
+      `Operation cannot be fulfilled on Pod "a": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${p.metadata.resourceVersion}). The object might have been modified`,
+    );
     const ok = await call(s, 'DELETE', `${pods(ns)}/a`, {
       body: { preconditions: { uid: p.metadata.uid, resourceVersion: p.metadata.resourceVersion } },
     });

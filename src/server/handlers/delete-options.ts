@@ -6,11 +6,12 @@ import type { IncomingMessage } from 'node:http';
 import { StatusError } from '../../protocol/status.js';
 import { MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
+import { queryFlag } from '../http/query-flag.js';
 import type { DeleteOptions } from '../storage/object-storage.js';
 import type { Query } from './resource-context.js';
-import { dryRun } from './write-input.js';
+import { dryRunErrors, type OptionError, optionsInvalid } from './write-input.js';
 
-/** Reads the DeleteOptions of a DELETE; a malformed body or policy is a 400. */
+/** Reads the DeleteOptions of a DELETE; a malformed body is a 400, invalid options a 422. */
 export async function deleteOptions(req: IncomingMessage, query: Query): Promise<DeleteOptions> {
   const raw = await readBody(req, MAX_BODY_BYTES);
   let body: {
@@ -19,7 +20,8 @@ export async function deleteOptions(req: IncomingMessage, query: Query): Promise
     dryRun?: unknown;
     orphanDependents?: unknown;
   } = {};
-  if (raw.length > 0 && mediaType(req.headers['content-type']) === PROTOBUF_CONTENT_TYPE) {
+  const isProtobuf = raw.length > 0 && mediaType(req.headers['content-type']) === PROTOBUF_CONTENT_TYPE;
+  if (isProtobuf) {
     // client-go sends a delete's DeleteOptions in the client's content type (rest/request.go
     // `Body`), and its typed clients switch to protobuf for built-in kinds by themselves
     // (gentype `UseProtobufAsDefaultIfPreferred`): decoded as delete.go `DeleteResource` does.
@@ -32,19 +34,51 @@ export async function deleteOptions(req: IncomingMessage, query: Query): Promise
     }
     body = parsed as typeof body;
   }
-  const policy =
-    query.get('propagationPolicy') ??
-    body.propagationPolicy ??
-    // The deprecated bool is an explicit choice either way: false takes both garbage collector
-    // finalizers off, as Background does (store.go `shouldOrphanDependents`/`shouldDeleteDependents`).
-    (body.orphanDependents === true ? 'Orphan' : body.orphanDependents === false ? 'Background' : undefined);
-  if (policy !== undefined && policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-    throw StatusError.of(
-      'BadRequest',
-      `propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Background", "Foreground", "Orphan"`,
-    );
+  // delete.go `DeleteResource` reads the options from the body when there is one, and from the
+  // query only when there is none: a body's options stand alone.
+  const hasBody = raw.length > 0 && (isProtobuf || raw.toString('utf8').trim() !== '');
+  const policy = hasBody ? body.propagationPolicy : (query.get('propagationPolicy') ?? undefined);
+  const orphanDependents = hasBody ? body.orphanDependents : queryFlag(query.get('orphanDependents'));
+  const dryRunValues = hasBody
+    ? Array.isArray(body.dryRun)
+      ? body.dryRun.map(String)
+      : []
+    : query.getAll('dryRun');
+  // meta/v1 validation `ValidateDeleteOptions`, answered as delete.go does: one 422 of them all.
+  const errors: OptionError[] = [];
+  if (
+    orphanDependents !== undefined &&
+    orphanDependents !== null &&
+    policy !== undefined &&
+    policy !== null
+  ) {
+    errors.push({
+      field: 'propagationPolicy',
+      reason: 'FieldValueInvalid',
+      body: `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`,
+    });
   }
-  const dry = dryRun(query) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
+  if (policy !== undefined && policy !== null && !POLICIES.includes(policy as string)) {
+    errors.push({
+      field: 'propagationPolicy',
+      reason: 'FieldValueNotSupported',
+      body: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+    });
+  }
+  errors.push(...dryRunErrors(dryRunValues));
+  if (errors.length > 0) throw optionsInvalid('DeleteOptions', errors);
+  // The deprecated bool is an explicit choice either way: false takes both garbage collector
+  // finalizers off, as Background does (store.go `shouldOrphanDependents`/`shouldDeleteDependents`).
+  const chosen =
+    policy ??
+    undefined ??
+    (orphanDependents === true ? 'Orphan' : orphanDependents === false ? 'Background' : undefined);
   const pre = body.preconditions as DeleteOptions['preconditions'] | undefined;
-  return { propagationPolicy: policy, preconditions: pre ?? undefined, dryRun: dry };
+  return {
+    propagationPolicy: chosen as DeleteOptions['propagationPolicy'],
+    preconditions: pre ?? undefined,
+    dryRun: dryRunValues.length > 0,
+  };
 }
+
+const POLICIES = ['Foreground', 'Background', 'Orphan'];

@@ -265,15 +265,46 @@ function storedItem(object: KubeObject): ListedObject {
   };
 }
 
-/** Renders a list as JSON text, reusing each item's JSON. */
+/**
+ * Renders a list as JSON text, reusing each item's JSON. A built-in kind's items go out without
+ * `apiVersion` and `kind`: kube-apiserver encodes a typed list, whose items are Go structs that
+ * carry no TypeMeta once decoded from storage. A custom resource's list is unstructured: its items
+ * keep both, and its ListMeta always holds `continue` (apimachinery `UnstructuredList.SetContinue`,
+ * called by the storage's `UpdateList` with "" when there is no next page).
+ */
 export function renderList(kind: ResourceKind, apiVersion: string, result: ListResult): string {
-  const metadata: Record<string, unknown> = { resourceVersion: String(result.resourceVersion) };
-  if (result.continue) metadata.continue = result.continue;
+  const metadata: Record<string, unknown> = {};
+  if (result.continue || kind.custom) metadata.continue = result.continue ?? '';
+  metadata.resourceVersion = String(result.resourceVersion);
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   let out = `{"kind":"${listKindOf(kind)}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(metadata)},"items":[`;
+  const typed = !kind.custom;
   for (let i = 0; i < result.items.length; i++) {
     if (i > 0) out += ',';
-    out += result.items[i].json;
+    out += typed ? withoutTypeMeta(result.items[i].json) : result.items[i].json;
   }
   return `${out}]}`;
+}
+
+const TYPE_META_HEAD = /^"(?:apiVersion|kind)":"(?:[^"\\]|\\.)*",?/;
+const TYPE_META_TAIL = /,?"(?:apiVersion|kind)":"(?:[^"\\]|\\.)*"$/;
+
+/**
+ * An object's JSON text without its top-level `apiVersion` and `kind`, as a typed list's item is
+ * encoded. A stored object holds the two first (as sent) or last (set by the server when a client
+ * left them out): they are cut off either end; any other layout is parsed and written again.
+ */
+export function withoutTypeMeta(json: string): string {
+  let rest = json.slice(1, -1);
+  let cut = 0;
+  for (const pattern of [TYPE_META_HEAD, TYPE_META_HEAD, TYPE_META_TAIL, TYPE_META_TAIL]) {
+    if (cut === 2) break;
+    const m = pattern.exec(rest);
+    if (!m) continue;
+    rest = pattern === TYPE_META_HEAD ? rest.slice(m[0].length) : rest.slice(0, m.index);
+    cut++;
+  }
+  if (cut === 2) return `{${rest}}`;
+  const { apiVersion: _v, kind: _k, ...object } = JSON.parse(json) as Record<string, unknown>;
+  return JSON.stringify(object);
 }

@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
-import { StatusError } from '../../protocol/status.js';
+import { failureStatus, type Status, StatusError } from '../../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { queryFlag } from '../http/query-flag.js';
-import { apiVersionOf, listKindOf, type ResourceKind } from '../kinds/types.js';
+import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
 import type { TypedWrite } from '../schema/write-rules.js';
 import { qualifiedResource } from '../storage/object-errors.js';
@@ -37,7 +37,15 @@ import { toTable } from './table.js';
 import { tableEncoder, tableRequest } from './table-response.js';
 import { serveWatch } from './watch.js';
 import { deleteOptionFields, writeAdmission } from './write-admission.js';
-import { dryRun, loadWriteRules, readObject, typedWrite, writeManager } from './write-input.js';
+import {
+  dryRun,
+  loadWriteRules,
+  type OptionError,
+  readObject,
+  typedWrite,
+  validateWriteOptions,
+  writeManager,
+} from './write-input.js';
 
 export type { ResourceContext } from './resource-context.js';
 
@@ -80,6 +88,19 @@ export async function handleResource(
   if (subresource === 'binding') {
     if (method !== 'POST' || name === undefined || !servesBinding(kind)) throw routeMethodNotAllowed();
     return bindPod(ctx, req, res, kind, namespace, name, query);
+  }
+  // A built-in kind's PATCH route consumes the patch types only: go-restful refuses any other
+  // Content-Type before the route runs, so before the Accept header is looked at (its router's
+  // `detectRoute` checks consumes, then produces) with its own 415 (`NewGenericServerResponse`).
+  if (
+    method === 'PATCH' &&
+    !kind.custom &&
+    !BUILTIN_PATCH_TYPES.includes(mediaType(req.headers['content-type']))
+  ) {
+    throw new StatusError({
+      ...failureStatus('UnsupportedMediaType', '415: Unsupported Media Type'),
+      details: {},
+    });
   }
   // Every write negotiates its answer's form first (create.go and the others): a 406 writes nothing.
   if (method !== 'GET') negotiateWrite(req, kind);
@@ -167,7 +188,8 @@ export async function handleResource(
       if (subresource !== undefined) throw routeMethodNotAllowed();
       const deleted = await ctx.objects.delete(kind, namespace, name, opts);
       if (kind.kind === 'Namespace' && !opts.dryRun) ctx.finalizeNamespace(name);
-      return replyObject(ctx, req, res, 200, kind, deleted, query);
+      if (answersDeletedObject(kind, deleted)) return replyObject(ctx, req, res, 200, kind, deleted, query);
+      return reply(ctx, res, 200, deletedStatus(kind, deleted));
     }
     default:
       throw routeMethodNotAllowed();
@@ -185,14 +207,16 @@ const CUSTOM_PATCH_TYPES = [
   'application/apply-patch+yaml',
 ];
 
-/** apimachinery `errors.NewInvalid` of PatchOptions with one cause. */
-function patchOptionsInvalid(field: string, reason: string, message: string): StatusError {
-  return StatusError.of('Invalid', `PatchOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, {
-    group: 'meta.k8s.io',
-    kind: 'PatchOptions',
-    causes: [{ reason, message, field }],
-  });
-}
+/**
+ * The patch types a built-in kind's PATCH route consumes (endpoints/installer.go,
+ * `supportedTypes`; CBOR apply is behind a feature gate that is off by default).
+ */
+const BUILTIN_PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
 
 async function list(
   ctx: ResourceContext,
@@ -210,6 +234,7 @@ async function list(
     resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
     limit: query.get('limit') ?? undefined,
     continue: query.get('continue') ?? undefined,
+    sendInitialEvents: query.get('sendInitialEvents') ?? undefined,
   });
   if (table) {
     const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = {
@@ -299,24 +324,27 @@ async function patch(
       `the body of the request was in an unknown format - accepted media types include: ${CUSTOM_PATCH_TYPES.join(', ')}`,
     );
   }
-  const isDryRun = dryRun(query);
   // patch.go `PatchResource` refuses bad options before reading the object (meta/v1 validation
-  // `ValidatePatchOptions`): `force` belongs to apply alone, which requires a fieldManager.
+  // `ValidatePatchOptions`): `force` belongs to apply alone, which requires a fieldManager; the
+  // options every write has come after.
   const isApply = contentType === 'application/apply-patch+yaml';
+  const patchErrors: OptionError[] = [];
   if (!isApply && query.get('force') !== null) {
-    throw patchOptionsInvalid(
-      'force',
-      'FieldValueForbidden',
-      'Forbidden: may not be specified for non-apply patch',
-    );
+    patchErrors.push({
+      field: 'force',
+      reason: 'FieldValueForbidden',
+      body: 'Forbidden: may not be specified for non-apply patch',
+    });
   }
   if (isApply && !query.get('fieldManager')) {
-    throw patchOptionsInvalid(
-      'fieldManager',
-      'FieldValueRequired',
-      'Required value: is required for apply patch',
-    );
+    patchErrors.push({
+      field: 'fieldManager',
+      reason: 'FieldValueRequired',
+      body: 'Required value: is required for apply patch',
+    });
   }
+  validateWriteOptions(query, 'PatchOptions', patchErrors);
+  const isDryRun = dryRun(query, 'PatchOptions');
   // The patch code is loaded on the first PATCH: a server that is only read
   // or watched (most programs importing it) never pays for it.
   if (contentType === 'application/apply-patch+yaml') {
@@ -391,9 +419,52 @@ async function patch(
   replyObject(ctx, req, res, 200, kind, updated, query);
 }
 
+/**
+ * The kinds whose REST storage answers a delete with the object deleted (genericregistry.Store
+ * `ReturnDeletedObject`: pkg/registry/core/{pod,namespace,service,persistentvolume,
+ * persistentvolumeclaim}/storage/storage.go); every other kind is answered with a Status.
+ */
+const RETURNS_DELETED_OBJECT = new Set([
+  'Pod',
+  'Namespace',
+  'Service',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+]);
+
+/**
+ * Whether a DELETE answers with the object: for the kinds above, and for any object the delete
+ * only marked (finalizers hold it, or a Namespace turned Terminating), which the generic store's
+ * `Delete` hands back as it now is instead of going on to `finalizeDelete`.
+ */
+function answersDeletedObject(kind: ResourceKind, deleted: KubeObject): boolean {
+  if (!kind.custom && kind.group === '' && RETURNS_DELETED_OBJECT.has(kind.kind)) return true;
+  const meta = deleted.metadata ?? {};
+  return meta.deletionTimestamp !== undefined && (meta.finalizers?.length ?? 0) > 0;
+}
+
+/**
+ * registry/store.go `finalizeDelete`: the Status of a deletion, naming the object with its
+ * resource (Kind holds the resource's plural, as upstream says) and uid so a client can tell it
+ * was removed, not left waiting for finalizers. A dry run is answered alike.
+ */
+function deletedStatus(kind: ResourceKind, deleted: KubeObject): Omit<Status, 'code'> {
+  const meta = deleted.metadata ?? {};
+  const details: NonNullable<Status['details']> = { name: meta.name };
+  if (kind.group) details.group = kind.group;
+  details.kind = kind.plural;
+  if (meta.uid) details.uid = meta.uid;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
+}
+
+/**
+ * registry/store.go `DeleteCollection`: the objects are listed, each is deleted, and the answer is
+ * the list as it was read (its resourceVersion that of the read, its items as they were before
+ * their deletion), whichever of them someone else deleted meanwhile included.
+ */
 async function deleteCollection(
   ctx: ResourceContext,
-  req: IncomingMessage,
+  _req: IncomingMessage,
   res: ServerResponse,
   kind: ResourceKind,
   namespace: string | undefined,
@@ -402,33 +473,17 @@ async function deleteCollection(
 ): Promise<void> {
   const filter = filterFromQuery(kind, namespace, query);
   const result = await serveList(ctx, kind, filter, {});
-  const deleted: KubeObject[] = [];
   for (const item of result.items) {
     const m = item.object.metadata ?? {};
     try {
-      deleted.push(await ctx.objects.delete(kind, m.namespace, m.name ?? '', opts));
+      await ctx.objects.delete(kind, m.namespace, m.name ?? '', opts);
       if (kind.kind === 'Namespace' && !opts.dryRun) ctx.finalizeNamespace(m.name ?? '');
     } catch (err) {
       // Deleted meanwhile by someone else: that is what was asked.
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }
   }
-  const body = {
-    kind: listKindOf(kind),
-    apiVersion: apiVersionOf(kind),
-    metadata: { resourceVersion: String(ctx.cacher.latestRevision) },
-    items: deleted,
-  };
-  replyObjectList(ctx, req, res, body);
-}
-
-function replyObjectList(
-  ctx: ResourceContext,
-  _req: IncomingMessage,
-  res: ServerResponse,
-  body: unknown,
-): void {
-  reply(ctx, res, 200, body);
+  reply(ctx, res, 200, renderList(kind, apiVersionOf(kind), result));
 }
 
 /**

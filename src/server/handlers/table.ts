@@ -32,7 +32,8 @@ export interface TableColumnDefinition {
 /** One row: the printed cells and (per `includeObject`) the object they describe. */
 export interface TableRow {
   cells: Array<string | number | boolean | null>;
-  object?: KubeObject;
+  /** Null with `includeObject=None`: meta/v1 TableRow's RawExtension writes `null` when empty. */
+  object: KubeObject | null;
 }
 
 /** A meta.k8s.io Table. */
@@ -109,6 +110,7 @@ export function toTable(kind: ResourceKind, objects: KubeObject[], opts: TableOp
           ...(kind.columnsIncludeName ? [] : [obj.metadata?.name ?? '']),
           ...kind.columns.map((c) => c.cell(obj, opts.now)),
         ],
+        object: null,
       };
       if (include === 'Metadata') {
         row.object = {

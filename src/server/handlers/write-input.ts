@@ -17,13 +17,51 @@ import { managerOrUserAgent } from '../ssa/index.js';
 import type { WriteManager } from '../storage/object-storage.js';
 import type { Query, ResourceContext } from './resource-context.js';
 
-/** `dryRun=All` (the only value kube-apiserver knows); anything else is a 400. */
-export function dryRun(query: Query): boolean {
+/** One error of a request's options (apimachinery `field.Error`): the field and its text. */
+export interface OptionError {
+  field: string;
+  reason: string;
+  body: string;
+}
+
+/**
+ * The 422 of a request's options, `errors.NewInvalid` of meta.k8s.io's options kind as create.go,
+ * update.go, patch.go and delete.go answer a failed `Validate*Options`: one error is written
+ * bare, more as a bracketed list, each a cause in order.
+ */
+export function optionsInvalid(
+  options: WriteOptionsKind | 'DeleteOptions',
+  errors: OptionError[],
+): StatusError {
+  const texts = errors.map((e) => `${e.field}: ${e.body}`);
+  const aggregate = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
+  return StatusError.of('Invalid', `${options}.meta.k8s.io "" is invalid: ${aggregate}`, {
+    group: 'meta.k8s.io',
+    kind: options,
+    causes: errors.map((e) => ({ reason: e.reason, message: e.body, field: e.field })),
+  });
+}
+
+/**
+ * meta/v1 validation `ValidateDryRun`: every value must be `All`. The value shown is the whole
+ * list, as the Go slice is written (JSON).
+ */
+export function dryRunErrors(values: string[]): OptionError[] {
+  if (values.every((v) => v === 'All')) return [];
+  return [
+    {
+      field: 'dryRun',
+      reason: 'FieldValueNotSupported',
+      body: `Unsupported value: ${JSON.stringify(values)}: supported values: "All"`,
+    },
+  ];
+}
+
+/** `dryRun=All`, the only value kube-apiserver knows; anything else is the options' 422. */
+export function dryRun(query: Query, options: WriteOptionsKind | 'DeleteOptions' = 'CreateOptions'): boolean {
   const values = query.getAll('dryRun');
-  for (const v of values) {
-    if (v !== 'All')
-      throw StatusError.of('BadRequest', `dryRun: Unsupported value: "${v}": supported values: "All"`);
-  }
+  const errors = dryRunErrors(values);
+  if (errors.length > 0) throw optionsInvalid(options, errors);
   return values.length > 0;
 }
 
@@ -84,7 +122,7 @@ export function typedWrite(
   query: Query,
   options: WriteOptionsKind,
 ): TypedWrite {
-  validateFieldManager(query.get('fieldManager') ?? '', options);
+  validateWriteOptions(query, options);
   return {
     target,
     validation: fieldValidationOf(query, options),
@@ -105,14 +143,40 @@ export function writeManager(req: IncomingMessage, query: Query): WriteManager {
 const FIELD_MANAGER_MAX_LENGTH = 128;
 
 /**
- * meta/v1 validation `ValidateFieldManager`, part of the options' validation create.go, update.go
- * and patch.go run first (`errors.NewInvalid` of the options kind): at most 128 bytes, every rune
- * printable (Go `unicode.IsPrint`), each offending rune named with its byte position.
+ * meta/v1 validation `ValidateCreateOptions`, `ValidateUpdateOptions` and `ValidatePatchOptions`,
+ * which create.go, update.go and patch.go run before the body is looked at: the errors of
+ * `first` (a patch's own), then the fieldManager's, dryRun's and fieldValidation's, all in one
+ * 422.
  */
-function validateFieldManager(fieldManager: string, options: WriteOptionsKind): void {
-  const errors: { reason: string; body: string }[] = [];
+export function validateWriteOptions(
+  query: Query,
+  options: WriteOptionsKind,
+  first: OptionError[] = [],
+): void {
+  const errors = [
+    ...first,
+    ...fieldManagerErrors(query.get('fieldManager') ?? ''),
+    ...dryRunErrors(query.getAll('dryRun')),
+  ];
+  try {
+    fieldValidationOf(query, options);
+  } catch (err) {
+    if (!(err instanceof StatusError)) throw err;
+    for (const c of err.status.details?.causes ?? [])
+      errors.push({ field: c.field ?? '', reason: c.reason ?? '', body: c.message ?? '' });
+  }
+  if (errors.length > 0) throw optionsInvalid(options, errors);
+}
+
+/**
+ * meta/v1 validation `ValidateFieldManager`: at most 128 bytes, every rune printable (Go
+ * `unicode.IsPrint`), each offending rune named with its byte position.
+ */
+function fieldManagerErrors(fieldManager: string): OptionError[] {
+  const errors: OptionError[] = [];
   if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_LENGTH) {
     errors.push({
+      field: 'fieldManager',
       reason: 'FieldValueTooLong',
       body: `Too long: must have at most ${FIELD_MANAGER_MAX_LENGTH} bytes`,
     });
@@ -122,18 +186,12 @@ function validateFieldManager(fieldManager: string, options: WriteOptionsKind): 
     if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
       const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
       errors.push({
+        field: 'fieldManager',
         reason: 'FieldValueInvalid',
         body: `Invalid value: ${goQuote(fieldManager)}: invalid character U+${code} (at position ${position})`,
       });
     }
     position += Buffer.byteLength(ch);
   }
-  if (errors.length === 0) return;
-  const texts = errors.map((e) => `fieldManager: ${e.body}`);
-  const aggregate = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  throw StatusError.of('Invalid', `${options}.meta.k8s.io "" is invalid: ${aggregate}`, {
-    group: 'meta.k8s.io',
-    kind: options,
-    causes: errors.map((e) => ({ reason: e.reason, message: e.body, field: 'fieldManager' })),
-  });
+  return errors;
 }

@@ -134,5 +134,17 @@ export function sendStatus(res: ServerResponse, status: Status): number {
   if (status.details?.retryAfterSeconds && !res.headersSent) {
     res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
   }
-  return sendJson(res, status.code, status);
+  return sendJson(res, status.code, withoutEmptyDetails(status));
+}
+
+/**
+ * meta/v1 StatusDetails writes its name, group, kind and uid with `omitempty`: an empty one (the
+ * name of an object created without one, say) is left out rather than sent as "".
+ */
+function withoutEmptyDetails(status: Status): Status {
+  const d = status.details;
+  if (!d || (d.name !== '' && d.group !== '' && d.kind !== '' && d.uid !== '')) return status;
+  const details = { ...d };
+  for (const key of ['name', 'group', 'kind', 'uid'] as const) if (details[key] === '') delete details[key];
+  return { ...status, details };
 }

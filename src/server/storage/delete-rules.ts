@@ -17,25 +17,41 @@ export interface DeletePreconditions {
   resourceVersion?: string;
 }
 
-/** Throws the 409 kube-apiserver answers when `meta` does not meet `pre`. */
+/**
+ * Throws the 409 kube-apiserver answers when `meta` does not meet `pre`. The generic store checks
+ * them in rest.BeforeDelete (k8s.io/apiserver/pkg/registry/rest/delete.go), naming the object by
+ * its kind (`Deployment.apps`, with Kind in the details); the namespace storage checks them itself
+ * (pkg/registry/core/namespace/storage/storage.go `Delete`, storage.Preconditions.Check), naming
+ * the resource.
+ */
 export function checkPreconditions(
   kind: ResourceKind,
   name: string,
   meta: ObjectMeta,
   pre: DeletePreconditions | undefined,
 ): void {
+  const namespace = isNamespace(kind);
+  const conflict = (text: string) => {
+    const resource = namespace ? kind.plural : kind.kind;
+    const qualified = kind.group ? `${resource}.${kind.group}` : resource;
+    return StatusError.of('Conflict', `Operation cannot be fulfilled on ${qualified} "${name}": ${text}`, {
+      name,
+      group: kind.group || undefined,
+      kind: resource,
+    });
+  };
   if (pre?.uid && pre.uid !== meta.uid) {
-    throw StatusError.of(
-      'Conflict',
-      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`,
-      { name, group: kind.group || undefined, kind: kind.plural },
+    throw conflict(
+      namespace
+        ? `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`
+        : `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid}). The object might have been deleted and then recreated`,
     );
   }
   if (pre?.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
-    throw StatusError.of(
-      'Conflict',
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`,
-      { name, group: kind.group || undefined, kind: kind.plural },
+    throw conflict(
+      namespace
+        ? `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`
+        : `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion}). The object might have been modified`,
     );
   }
 }

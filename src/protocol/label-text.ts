@@ -62,11 +62,15 @@ class Lexer {
 // ---------------------------------------------------------------------------
 // Parser (apimachinery's labels.Parser)
 
-const binaryOperators = 'in, notin, =, ==, !=, >, <';
+const binaryOperators = 'in, notin, =, ==, !=, gt, lt';
 
-/** How a token reads in an error message: quoted, or `end of string`. */
+/**
+ * How a token reads in an error message, as apimachinery's parser words it
+ * (k8s.io/apimachinery/pkg/labels/selector.go: `found '%s'`, the end of the
+ * text being the empty literal).
+ */
 function found(tok: Token): string {
-  return tok.kind === 'end' ? 'found end of string' : `found ${quoteForMessage(tok.text)}`;
+  return `found '${quoteForMessage(tok.text).slice(1, -1)}'`;
 }
 
 class Parser {
@@ -111,12 +115,12 @@ class Parser {
       const tok = this.peek();
       if (tok.kind === 'end') return requirements;
       if (tok.kind !== 'identifier' && tok.kind !== '!') {
-        this.fail(`${found(tok)}, expected: !, identifier, or end of string`);
+        this.fail(`${found(tok)}, expected: !, identifier, or 'end of string'`);
       }
       requirements.push(this.requirement());
       const after = this.next();
       if (after.kind === 'end') return requirements;
-      if (after.kind !== ',') this.fail(`${found(after)}, expected: ',' or end of string`);
+      if (after.kind !== ',') this.fail(`${found(after)}, expected: ',' or 'end of string'`);
       // A trailing or doubled comma is an error, as in apimachinery.
       const lookahead = this.peek();
       if (lookahead.kind !== 'identifier' && lookahead.kind !== '!') {
@@ -180,24 +184,17 @@ class Parser {
 
   /**
    * A parenthesised list. Like apimachinery, an empty element is the value ""
-   * (`(a,)`, `(,)`). Unlike it, `()` is an error rather than a hidden `("")`:
-   * an empty list is almost always an empty template expansion, and silently
-   * selecting on "" would hide that mistake.
+   * (`(a,)`, `(,)`), and `()` is `("")` (selector.go `parseValues`).
    */
   private valueList(): string[] {
     const open = this.next();
-    if (open.kind !== '(') this.fail(`${found(open)}, expected: '('`);
+    if (open.kind !== '(') this.fail(`${found(open)} expected: '('`);
     const values: string[] = [];
     let expectValue = true;
     for (;;) {
       const tok = this.next();
       if (tok.kind === ')') {
-        if (expectValue) {
-          if (values.length === 0) {
-            this.fail("found ')', expected: identifier (an in/notin list needs at least one value)");
-          }
-          values.push('');
-        }
+        if (expectValue) values.push('');
         return values;
       }
       if (tok.kind === ',') {
@@ -207,7 +204,10 @@ class Parser {
         values.push(tok.text);
         expectValue = false;
       } else {
-        this.fail(`${found(tok)}, expected: ${expectValue ? "',', ')' or identifier" : "',' or ')'"}`);
+        // selector.go words the first element's error and later ones differently.
+        const expected =
+          values.length === 0 ? "',', ')' or identifier" : expectValue ? "',', or identifier" : "',' or ')'";
+        this.fail(`${found(tok)}, expected: ${expected}`);
       }
     }
   }
@@ -237,7 +237,7 @@ function formatRequirement(r: LabelRequirement): string {
       return `!${r.key}`;
     case 'in':
     case 'notin':
-      // A lone "" is written `(,)`, which every parser reads back as {""}; apimachinery's `()` we reject.
+      // A lone "" is written `(,)`, which every parser reads back as {""}, as it does `()`.
       return `${r.key} ${r.operator} (${r.values.length === 1 && r.values[0] === '' ? ',' : r.values.join(',')})`;
     case 'gt':
       return `${r.key}>${r.values[0]}`;

@@ -246,9 +246,13 @@ describe('get and update', () => {
     expect(future.body.details.causes).toEqual([
       { reason: 'ResourceVersionTooLarge', message: 'Too large resource version' },
     ]);
+    // The storage versioner's parse error reaches the client bare: a 500 without a reason, as from kube-apiserver.
     const bad = await call(s, 'GET', `${deploys(ns)}/web?resourceVersion=abc`);
-    expectStatus(bad, 400, 'BadRequest');
-    expect(bad.body.message).toBe('invalid resourceVersion: "abc" is not a valid resource version');
+    expect(bad.status).toBe(500);
+    expect(bad.body.reason).toBeUndefined();
+    expect(bad.body.message).toBe(
+      'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+    );
   });
 
   it('PUT with a stale resourceVersion is a 409 Conflict; without one it succeeds', async () => {
@@ -720,25 +724,35 @@ describe.each(STORE_KINDS)('list: resourceVersion semantics (%s store)', (kind) 
     expect(names(await call(s, 'GET', `${pods(ns)}?limit=10&resourceVersion=0`))).toEqual(['a', 'b']);
   });
 
-  it('refuses the invalid combinations with 400', async () => {
+  it('refuses the invalid combinations: 422 for ListOptions validation, 400 for the rest', async () => {
     const ns = await freshNamespace();
     await created(pods(ns), pod('a'));
     await created(pods(ns), pod('b'));
     const page = await call(s, 'GET', `${pods(ns)}?limit=1`);
     const token = encodeURIComponent(page.body.metadata.continue);
-    const bad = [
+    // validation.go `ValidateListOptions`: every error at once, a 422.
+    const invalid = [
       'resourceVersionMatch=NotOlderThan',
       'resourceVersionMatch=Exact',
       `resourceVersionMatch=NotOlderThan&resourceVersion=0&continue=${token}`,
-      `continue=${token}&resourceVersion=5`,
       'resourceVersion=0&resourceVersionMatch=Exact',
       'resourceVersion=1&resourceVersionMatch=Newest',
+      'sendInitialEvents=true',
+    ];
+    for (const q of invalid) expectStatus(await call(s, 'GET', `${pods(ns)}?${q}`), 422, 'Invalid');
+    const bad = [
+      `continue=${token}&resourceVersion=5`,
       'resourceVersion=abc',
       'resourceVersion=-1',
       'limit=ten',
       'limit=1.5',
+      'continue=garbage',
     ];
     for (const q of bad) expectStatus(await call(s, 'GET', `${pods(ns)}?${q}`), 400, 'BadRequest');
+    const rv = await call(s, 'GET', `${pods(ns)}?resourceVersion=abc`);
+    expect(rv.body.message).toBe(
+      'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+    );
     // RV "0" beside continue is what client-go's pager sends: allowed.
     expect((await call(s, 'GET', `${pods(ns)}?limit=1&resourceVersion=0&continue=${token}`)).status).toBe(
       200,

@@ -12,7 +12,6 @@ import type { RunningServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/storage/stores/types.js';
 import { STORE_KINDS, settled, useStores } from '../helpers/etcd.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
-import { waitUntil } from '../helpers/wait.js';
 
 const PODS = '/api/v1/namespaces/demo/pods';
 
@@ -94,15 +93,20 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
       w.close();
     });
 
-    it('a resourceVersion newer than the server has answers 504 with the ResourceVersionTooLarge cause', async () => {
-      const s = await server();
-      const err = await watch(s, `${PODS}?watch=1&resourceVersion=999999`).then(
-        () => undefined,
-        (e) => e,
+    it('a resourceVersion newer than the server has: a watch waits in a 200 stream, a streaming list gets a 504 ERROR event, a list a 504', async () => {
+      // kube-apiserver 1.37: cacher.go `Watch` only waits for a streaming list's
+      // resourceVersion (`waitUntilWatchCacheFreshAndForceAllEvents`, its error an ERROR event).
+      const s = await server({ tooLargeWait: 200 });
+      const w = await watch(s, `${PODS}?watch=1&resourceVersion=999999`);
+      expect(w.status).toBe(200);
+      const stream = await watch(
+        s,
+        `${PODS}?watch=1&resourceVersion=999999&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`,
       );
-      expect(err.status).toBe(504);
-      expect(err.headers['retry-after']).toBe('1');
-      expect(err.body).toMatchObject({
+      expect(stream.status).toBe(200);
+      const e = await stream.next();
+      expect(e.type).toBe('ERROR');
+      expect(e.object).toMatchObject({
         kind: 'Status',
         reason: 'Timeout',
         code: 504,
@@ -112,21 +116,22 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
           retryAfterSeconds: 1,
         },
       });
+      expect(await stream.ended).toBe('clean');
       const list = await call(s, 'GET', `${PODS}?resourceVersion=999999&resourceVersionMatch=NotOlderThan`);
       expect(list.status).toBe(504);
+      w.close();
     });
 
-    it('a resourceVersion a little ahead is waited for, not refused', async () => {
-      // The manual clock holds the wait's 504 timer: a new timer says the watch is waiting.
-      const clock = new ManualClock(Date.now());
-      const s = await server({ tooLargeWait: 2000, clock });
+    it('a watch from a resourceVersion a little ahead sends only the events after it', async () => {
+      const s = await server();
       const rv = s.latestRevision();
-      const timers = clock.pending;
-      const pending = watch(s, `${PODS}?watch=1&resourceVersion=${rv + 1}`);
-      await waitUntil(() => clock.pending > timers, 'the watch waiting for its resourceVersion');
-      await createPod(s, 'late');
-      const w = await pending;
+      const w = await watch(s, `${PODS}?watch=1&resourceVersion=${rv + 1}`);
       expect(w.status).toBe(200);
+      await createPod(s, 'late');
+      await createPod(s, 'later');
+      const e = await w.next();
+      expect(e.type).toBe('ADDED');
+      expect(e.object.metadata?.name).toBe('later');
       w.close();
     });
   });
@@ -306,19 +311,61 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
 
     it('is validated as kube-apiserver does, and refused with 422 under --no-watch-list', async () => {
       const s = await server();
+      // Since 1.34 a streaming list no longer needs allowWatchBookmarks: without it, no end bookmark.
+      await createPod(s, 'a');
       const noBookmarks = await watch(
         s,
-        `${PODS}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`,
-      ).catch((e) => e);
-      expect(noBookmarks.status).toBe(422);
+        `${PODS}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`,
+      );
+      expect(noBookmarks.status).toBe(200);
+      expect((await noBookmarks.next()).type).toBe('ADDED');
+      expect(await noBookmarks.ended).toBe('clean');
+      expect(noBookmarks.events.map((e) => e.type)).toEqual(['ADDED']);
       const noMatch = await watch(s, `${PODS}?watch=1&sendInitialEvents=true&allowWatchBookmarks=true`).catch(
         (e) => e,
       );
       expect(noMatch.status).toBe(422);
+      // Every error at once, as validation.go `validateWatchOptions`.
+      const exact = await watch(
+        s,
+        `${PODS}?watch=1&sendInitialEvents=true&resourceVersionMatch=Exact&resourceVersion=1`,
+      ).catch((e) => e);
+      expect(exact.status).toBe(422);
+      expect(exact.body.details.causes.map((c: { reason: string }) => c.reason)).toEqual([
+        'FieldValueForbidden',
+        'FieldValueNotSupported',
+      ]);
       const off = await server({ noWatchList: true });
       const refused = await watch(off, STREAM).catch((e) => e);
       expect(refused.status).toBe(422);
       expect(refused.body.reason).toBe('Invalid');
+    });
+
+    it('a legacy watch (resourceVersion unset or "0") with bookmarks ends its initial events with the marker', async () => {
+      // SetListOptionsDefaults turns it into a streaming list (internalversion/defaults.go).
+      const s = await server();
+      await createPod(s, 'a');
+      for (const rv of ['', '&resourceVersion=0']) {
+        const w = await watch(s, `${PODS}?watch=1&allowWatchBookmarks=true${rv}`);
+        expect((await w.next()).type).toBe('ADDED');
+        const end = await w.next();
+        expect(end.type).toBe('BOOKMARK');
+        expect(end.object.metadata?.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+        w.close();
+      }
+    });
+
+    it('malformed parameters: a resourceVersion Go cannot parse is a bare 500, a bad timeoutSeconds a 400', async () => {
+      const s = await server();
+      const rv = await watch(s, `${PODS}?watch=1&resourceVersion=abc`).catch((e) => e);
+      expect(rv.status).toBe(500);
+      expect(rv.body.reason).toBeUndefined();
+      expect(rv.body.message).toBe(
+        'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+      );
+      const timeout = await watch(s, `${PODS}?watch=1&timeoutSeconds=x`).catch((e) => e);
+      expect(timeout.status).toBe(400);
+      expect(timeout.body.message).toBe('strconv.ParseInt: parsing "x": invalid syntax');
     });
   });
 

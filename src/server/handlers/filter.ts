@@ -7,6 +7,34 @@ import type { WatchFilter } from '../watchcache/watcher.js';
 
 const GENERIC_FIELDS = ['metadata.name', 'metadata.namespace'];
 
+/**
+ * The message of the 400 for a field selector on a field `kind` cannot select
+ * by, as its group's field label conversion words it: the core/v1 kinds that
+ * register one (pkg/apis/core/v1/conversion.go) say `field label not
+ * supported`, Jobs name their kind (pkg/apis/batch/v1/conversion.go), and the
+ * rest fall back to runtime.DefaultMetaV1FieldSelectorConversion.
+ */
+function unsupportedFieldMessage(kind: ResourceKind, field: string): string {
+  // A custom kind's conversion function (apiextensions-apiserver customresource_handler.go,
+  // registered beside its selectable fields) says the same as core's.
+  if (kind.custom) return `field label not supported: ${field}`;
+  if (kind.group === '' && CORE_CONVERTED.has(kind.kind)) return `field label not supported: ${field}`;
+  if (kind.group === 'events.k8s.io') return `field label not supported: ${field}`;
+  if (kind.group === 'batch' && kind.kind === 'Job') return `field label "${field}" not supported for Job`;
+  return `${JSON.stringify(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`;
+}
+
+/** core/v1 kinds with a field label conversion function of their own. */
+const CORE_CONVERTED = new Set([
+  'Pod',
+  'Node',
+  'ReplicationController',
+  'Event',
+  'Namespace',
+  'Secret',
+  'Service',
+]);
+
 /** Reads a selectable field of `obj` for `kind`. */
 export function fieldValue(kind: ResourceKind, obj: KubeObject, field: string): string | undefined {
   if (field === 'metadata.name') return obj.metadata?.name;
@@ -41,10 +69,7 @@ export function buildFilter(
   }
   for (const field of fieldsOf(fields)) {
     if (!GENERIC_FIELDS.includes(field) && !kind.fields[field]) {
-      throw StatusError.of(
-        'BadRequest',
-        `field label not supported: ${field} (${kind.kind} supports ${[...GENERIC_FIELDS, ...Object.keys(kind.fields)].join(', ')})`,
-      );
+      throw StatusError.of('BadRequest', unsupportedFieldMessage(kind, field));
     }
   }
   const ns = kind.namespaced && namespace ? namespace : undefined;

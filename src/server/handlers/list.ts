@@ -12,6 +12,11 @@ import {
   awaitRevision,
   decodeContinue,
   encodeContinue,
+  forbidden,
+  invalidListOptions,
+  type ListOptionsError,
+  notSupported,
+  parseQueryInt64,
   parseResourceVersion,
   tooLargeResourceVersion,
   tooOldResourceVersion,
@@ -23,6 +28,8 @@ export interface ListQuery {
   resourceVersionMatch?: string;
   limit?: string;
   continue?: string;
+  /** Forbidden for a list; given only to be refused as kube-apiserver refuses it. */
+  sendInitialEvents?: string;
 }
 
 /** One listed object with its JSON text. */
@@ -52,55 +59,64 @@ export interface ListContext {
   tooLargeWaitMs: number;
 }
 
-/** Validates a list's parameter combination; returns the parsed limit. */
+/**
+ * Validates a list's parameters in kube-apiserver's order: the parameter
+ * codec's parse of `limit` (400), then `ValidateListOptions`, every error at
+ * once (422, k8s.io/apimachinery/pkg/apis/meta/internalversion/validation/validation.go),
+ * then the storage layer's checks: a continue token with a resourceVersion
+ * other than "0" (400, k8s.io/apiserver/pkg/storage/etcd3/store.go `GetList`),
+ * a resourceVersion Go's ParseUint refuses (400). Returns the parsed limit
+ * and resourceVersion.
+ */
 export function validateListQuery(q: ListQuery): {
   limit: number;
   rv: number | undefined;
   match: string | undefined;
 } {
   const match = q.resourceVersionMatch || undefined;
-  const rv = parseResourceVersion(q.resourceVersion);
   let limit = 0;
   if (q.limit !== undefined && q.limit !== '') {
-    if (!/^-?\d{1,15}$/.test(q.limit))
-      throw StatusError.of('BadRequest', `invalid limit: ${JSON.stringify(q.limit)}`);
-    limit = Math.max(0, Number(q.limit));
+    // A zero or negative limit means no limit.
+    limit = Math.max(0, parseQueryInt64(q.limit));
   }
-  if (match !== undefined && match !== 'NotOlderThan' && match !== 'Exact') {
-    throw StatusError.of(
-      'BadRequest',
-      `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
-    );
-  }
-  if (q.continue) {
-    if (rv !== undefined && rv !== 0) {
-      throw StatusError.of('BadRequest', 'specifying resource version is not allowed when using continue');
+  const errors: ListOptionsError[] = [];
+  if (match !== undefined) {
+    if (!q.resourceVersion) {
+      errors.push(
+        forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden unless resourceVersion is provided',
+        ),
+      );
     }
-    if (match !== undefined) {
-      throw StatusError.of(
-        'BadRequest',
-        'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
+    if (q.continue) {
+      errors.push(
+        forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'),
+      );
+    }
+    if (match !== 'Exact' && match !== 'NotOlderThan') {
+      errors.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    }
+    if (match === 'Exact' && q.resourceVersion === '0') {
+      errors.push(
+        forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+        ),
       );
     }
   }
-  if (match !== undefined && q.resourceVersion === undefined) {
-    throw StatusError.of(
-      'BadRequest',
-      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
-    );
+  if (q.sendInitialEvents !== undefined) {
+    errors.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
-  if (match === 'Exact' && rv === 0) {
-    throw StatusError.of(
-      'BadRequest',
-      'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
-    );
+  if (errors.length > 0) throw invalidListOptions(errors);
+  if (q.continue) {
+    if (q.resourceVersion && q.resourceVersion !== '0') {
+      throw StatusError.of('BadRequest', 'specifying resource version is not allowed when using continue');
+    }
+    return { limit, rv: undefined, match };
   }
-  if (match === 'Exact' && rv === undefined) {
-    throw StatusError.of(
-      'BadRequest',
-      'resourceVersionMatch: Forbidden: resourceVersionMatch "Exact" requires a resourceVersion',
-    );
-  }
+  const rv = parseResourceVersion(q.resourceVersion, 'list');
   return { limit, rv, match };
 }
 
@@ -206,6 +222,9 @@ async function fromStore(
       for (const kv of page.items) {
         consumed++;
         const object = decodeStored(kv.value, kv.modRevision);
+        // The storage decoder of the kind (a custom resource's: converted to the version asked
+        // for, pruned and defaulted, customresource_handler.go `schemaCoercingConverter`).
+        kind.fromStorage?.(object);
         if (!filter.matches(object)) continue;
         items.push(storedItem(object));
         lastKey = kv.key;
@@ -222,9 +241,6 @@ async function fromStore(
     }
   } catch (err) {
     if (err instanceof StoreError && err.code === 'compacted') {
-        // The storage decoder of the kind (a custom resource's: converted to the version asked
-        // for, pruned and defaulted, customresource_handler.go `schemaCoercingConverter`).
-        kind.fromStorage?.(object);
       ctx.stats.expiredSent++;
       if (mode === 'continue') {
         throw StatusError.of(

@@ -14,7 +14,15 @@ import {
   type WatchFilter,
   type WatchSink,
 } from '../watchcache/watcher.js';
-import { awaitRevision, parseResourceVersion } from './resource-version.js';
+import {
+  awaitRevision,
+  forbidden,
+  invalidListOptions,
+  type ListOptionsError,
+  notSupported,
+  parseQueryInt64,
+  parseResourceVersion,
+} from './resource-version.js';
 
 /** Watch timing knobs of the server (all in ms). */
 export interface WatchSettings {
@@ -60,14 +68,6 @@ export interface WatchQuery {
   timeoutSeconds?: string;
 }
 
-function invalid(field: string, message: string): StatusError {
-  return StatusError.of('Invalid', `ListOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, {
-    kind: 'ListOptions',
-    group: 'meta.k8s.io',
-    causes: [{ reason: 'FieldValueForbidden', message, field }],
-  });
-}
-
 /**
  * Starts a watch as kube-apiserver's cacher does. Everything that can fail
  * before the stream starts (bad parameters, 504 for a future
@@ -88,61 +88,104 @@ export async function serveWatch(
   bookmarkType?: { kind: string; apiVersion: string },
 ): Promise<CacheWatcher | undefined> {
   const { settings, cacher, clock, stats } = ctx;
-  const rv = parseResourceVersion(query.resourceVersion);
   const bookmarks = queryFlag(query.allowWatchBookmarks) ?? false;
-  const sendInitial = queryFlag(query.sendInitialEvents);
-  const match = query.resourceVersionMatch || undefined;
+  // The parameter codec parses timeoutSeconds first (a 400 with Go's ParseInt error).
+  const timeoutSeconds =
+    query.timeoutSeconds !== undefined && query.timeoutSeconds !== ''
+      ? parseQueryInt64(query.timeoutSeconds)
+      : undefined;
+  let sendInitial = queryFlag(query.sendInitialEvents);
+  let match = query.resourceVersionMatch || undefined;
+  // With WatchList on, a legacy watch (resourceVersion unset or "0", neither
+  // sendInitialEvents nor resourceVersionMatch) is a streaming list
+  // (k8s.io/apimachinery/pkg/apis/meta/internalversion/defaults.go `SetListOptionsDefaults`):
+  // the same initial ADDED events, and the initial-events-end bookmark when
+  // bookmarks are allowed.
+  if (
+    settings.watchList &&
+    sendInitial === undefined &&
+    match === undefined &&
+    (query.resourceVersion === undefined || query.resourceVersion === '' || query.resourceVersion === '0')
+  ) {
+    sendInitial = true;
+    match = 'NotOlderThan';
+  }
+  // validation.go `validateWatchOptions`: every error at once. Since 1.34
+  // sendInitialEvents no longer requires allowWatchBookmarks.
+  const errors: ListOptionsError[] = [];
   if (sendInitial !== undefined) {
-    if (!settings.watchList) {
-      throw invalid(
-        'sendInitialEvents',
-        'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-      );
-    }
     if (match !== 'NotOlderThan') {
-      throw invalid(
-        'resourceVersionMatch',
-        'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      errors.push(
+        forbidden(
+          'resourceVersionMatch',
+          'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        ),
       );
     }
-    if (sendInitial && !bookmarks) {
-      throw invalid(
-        'allowWatchBookmarks',
-        'Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true',
+    if (!settings.watchList) {
+      errors.push(
+        forbidden(
+          'sendInitialEvents',
+          'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+        ),
       );
     }
-  } else if (match !== undefined) {
-    throw invalid(
-      'resourceVersionMatch',
-      'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-    );
+  }
+  if (match !== undefined) {
+    if (sendInitial === undefined) {
+      errors.push(
+        forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        ),
+      );
+    }
+    if (match !== 'NotOlderThan') errors.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+  }
+  if (errors.length > 0) throw invalidListOptions(errors);
+  // The storage versioner parses the resourceVersion (a bare 500 when it cannot).
+  const rv = parseResourceVersion(query.resourceVersion);
+
+  if (timeoutSeconds !== undefined && timeoutSeconds < 0) {
+    // A negative timeout is a deadline already past (handlers/watch.go): the
+    // 200 stream ends before any event.
+    openSink().end();
+    return undefined;
   }
   let timeoutMs: number;
-  if (query.timeoutSeconds !== undefined && query.timeoutSeconds !== '') {
-    if (!/^\d{1,9}$/.test(query.timeoutSeconds)) {
-      throw StatusError.of('BadRequest', `invalid timeoutSeconds: ${JSON.stringify(query.timeoutSeconds)}`);
-    }
-    timeoutMs = Number(query.timeoutSeconds) * 1000;
-    if (timeoutMs === 0) timeoutMs = settings.minRequestTimeoutMs * (1 + ctx.random());
+  if (timeoutSeconds !== undefined && timeoutSeconds !== 0) {
+    timeoutMs = timeoutSeconds * 1000;
   } else {
     timeoutMs = settings.minRequestTimeoutMs * (1 + ctx.random());
   }
 
-  // Decide where the stream starts: the current state (RV unset or "0", or a
-  // streaming list), or the history after RV.
+  // Decide where the stream starts (cacher.go `Watch`): a streaming list
+  // sends the current state first; otherwise the stream starts after RV, or,
+  // with sendInitialEvents=false and RV unset or "0", at the newest revision.
+  // (Without the WatchList gate, no defaulting: a legacy watch still starts with the state.)
   const withState = sendInitial === true || (sendInitial === undefined && (rv === undefined || rv === 0));
+  let tooLarge: StatusError | undefined;
   if (rv === undefined && (withState || sendInitial === false)) {
     // Unset means "most recent": the cache must have caught up with the store.
     await cacher.waitForRevision(await ctx.store.currentRevision(), settings.tooLargeWaitMs);
-  } else if (rv !== undefined) {
-    await awaitRevision(cacher, stats, rv, settings.tooLargeWaitMs);
+  } else if (rv !== undefined && rv > 0 && withState) {
+    // Only a streaming list waits for the cache to reach RV; one it does not
+    // reach in time is an ERROR event in a 200 stream (cacher.go
+    // `waitUntilWatchCacheFreshAndForceAllEvents`, then `newErrWatcher`).
+    // Any other watch from a future RV simply waits for events after it.
+    try {
+      await awaitRevision(cacher, stats, rv, settings.tooLargeWaitMs);
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+      tooLarge = err;
+    }
   }
 
   const cache = cacher.cacheFor(kind);
   const sink = openSink();
   stats.watchesStarted++;
   stats.openWatchers++;
-  const startRevision = rv ?? cacher.latestRevision;
+  const startRevision = rv === undefined || (rv === 0 && sendInitial === false) ? cacher.latestRevision : rv;
   const observer = ctx.observeWatch?.({ kind, resourceVersion: rv, allowBookmarks: bookmarks });
   const watcher = new CacheWatcher(filter, sink, withState ? cacher.latestRevision : startRevision, {
     clock,
@@ -164,6 +207,10 @@ export async function serveWatch(
       cache.unregister(w);
     },
   });
+  if (tooLarge) {
+    watcher.fail(tooLarge.status);
+    return undefined;
+  }
 
   if (withState) {
     const prefix = resourcePrefix(kind, filter.namespace);
@@ -173,8 +220,9 @@ export async function serveWatch(
       if (watcher.isClosed) return undefined;
     }
     watcher.advanceTo(cacher.latestRevision);
-    // The end marker goes even when the server sends no periodic bookmarks.
-    if (sendInitial === true) watcher.sendInitialEventsEnd(cacher.latestRevision);
+    // The end marker goes to clients that allow bookmarks, even when the
+    // server sends no periodic ones (cacher.go `getBookmarkAfterResourceVersionLockedFunc`).
+    if (bookmarks && sendInitial === true) watcher.sendInitialEventsEnd(cacher.latestRevision);
     cache.register(watcher);
   } else {
     const expired = cache.watchFrom(watcher, startRevision);

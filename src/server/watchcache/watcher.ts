@@ -90,6 +90,12 @@ export class CacheWatcher {
   private readonly opts: WatcherOptions;
   /** The newest resourceVersion this client has been sent (events and bookmarks). */
   private sentRevision: number;
+  /**
+   * Events at or below this resourceVersion are never sent: a watch from a
+   * resourceVersion the server has not reached yet waits for newer events
+   * (cache_watcher.go `process` sends only events newer than its start).
+   */
+  private readonly floor: number;
   private deadlineTimer: TimerHandle | undefined;
   private bookmarkTimer: TimerHandle | undefined;
   private nextBookmarkAt = 0;
@@ -101,6 +107,7 @@ export class CacheWatcher {
     this.sink = sink;
     this.opts = opts;
     this.sentRevision = startRevision;
+    this.floor = startRevision;
   }
 
   /** True once the watcher has ended. */
@@ -129,7 +136,7 @@ export class CacheWatcher {
    * starts matching is ADDED, one that stops matching is DELETED.
    */
   deliver(event: CacheEvent): boolean {
-    if (this.closed) return false;
+    if (this.closed || event.revision <= this.floor) return false;
     const type = this.typeFor(event);
     if (type === undefined) {
       return false;

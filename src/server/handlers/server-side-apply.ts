@@ -5,7 +5,7 @@ import { queryFlag } from '../http/query-flag.js';
 import { parseYamlBody } from '../http/yaml-body.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { metaOf } from '../storage/meta.js';
-import { notFound } from '../storage/object-errors.js';
+import { conflict, notFound } from '../storage/object-errors.js';
 import type { UpdateScope } from '../storage/object-storage.js';
 import { emptyObjectOf, loadSsa, mergeNodeFor, resetFieldsV1 } from './field-ownership.js';
 import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
@@ -91,6 +91,12 @@ export async function serverSideApply(
   try {
     const updated = await ctx.objects.guaranteedUpdate(kind, namespace, name, scope, recorded, (current) => {
       const result = apply(current);
+      // The configuration's resourceVersion, merged into the object, is the update's
+      // precondition (registry/store.go `Update` compares it with the stored one): 409.
+      const wanted = metaOf(applied).resourceVersion;
+      if (typeof wanted === 'string' && wanted !== '' && wanted !== current.metadata?.resourceVersion) {
+        throw conflict(kind, name);
+      }
       if (result.noop) return current;
       const merged = result.object as KubeObject;
       rules.convertApplied(write, merged, applied);
@@ -102,7 +108,14 @@ export async function serverSideApply(
     // patch.go: an apply to a missing object creates it; a subresource has nothing to create.
     if (scope !== 'main') throw err;
     const created = withoutZeroLeftovers(apply(undefined).object as KubeObject, empty, applied);
-    metaOf(created).name = name;
+    // patch.go `applyPatch` runs rest.go `checkName` on the merged object: a configuration
+    // without a name leaves the new object nameless.
+    if (!metaOf(created).name) {
+      throw StatusError.of(
+        'BadRequest',
+        `the name of the object (${name} based on URL) was undeterminable: name must be provided`,
+      );
+    }
     rules.convertApplied(write, created, applied);
     const stored = await ctx.objects.create(kind, namespace, created, recorded);
     replyObject(ctx, req, res, 201, kind, stored, query);

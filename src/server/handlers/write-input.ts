@@ -96,6 +96,21 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
   return value as KubeObject;
 }
 
+/**
+ * update.go runs rest.go `checkName` on the decoded body: a body without a name cannot say which
+ * object it is (the namer's `name must be provided`); one naming another object is refused by
+ * storage's update.
+ */
+export function checkBodyNamed(body: KubeObject, name: string): void {
+  const bodyName = body.metadata?.name;
+  if (bodyName === undefined || bodyName === null || bodyName === '') {
+    throw StatusError.of(
+      'BadRequest',
+      `the name of the object (${name} based on URL) was undeterminable: name must be provided`,
+    );
+  }
+}
+
 let writeRules: Promise<typeof import('../schema/write-rules.js')> | undefined;
 /** Loaded once, on the first protobuf body (a dynamic import() per request is not free). */
 let protobufBody: Promise<typeof import('../http/protobuf-body.js')> | undefined;

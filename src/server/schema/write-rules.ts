@@ -20,6 +20,7 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { unregisteredKindError } from '../handlers/body-kind.js';
 import type { WarningRecorder } from '../http/warnings.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { schemaNameOf } from '../openapi/openapi-schemas.js';
@@ -158,6 +159,8 @@ export function decodeBody(write: TypedWrite, obj: KubeObject): void {
     if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
     return;
   }
+  const unregistered = unregisteredKindError(write.target, obj);
+  if (unregistered !== undefined) throw cannotBeHandled(write.target, obj, unregistered);
   const issues = check(write, obj);
   if (!issues || issues.length === 0) return;
   const error = decoderError(issues) ?? strictOutcome(write, decoderStrictErrors(issues));

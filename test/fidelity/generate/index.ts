@@ -5,11 +5,21 @@
 
 import type { ServerPair } from '../servers.js';
 import type { FidelityCase, Profile } from '../types.js';
+import { applyCases } from './apply.js';
 import { crdCases } from './crds.js';
+import { decodingCases } from './decoding.js';
+import { fieldValidationCases } from './field-validation.js';
 import { invalidCases } from './invalid.js';
 import { verbCases } from './verbs.js';
 
 export async function generatedCases(profile: Profile, pair: ServerPair): Promise<FidelityCase[]> {
   if (profile !== 'envtest') return [];
-  return [...verbCases(), ...(await invalidCases(pair.reference)), ...crdCases()];
+  return [
+    ...verbCases(),
+    ...(await invalidCases(pair.reference)),
+    ...crdCases(),
+    ...applyCases(),
+    ...fieldValidationCases(),
+    ...decodingCases(),
+  ];
 }

@@ -28,6 +28,7 @@ import {
   notAcceptableMessage,
   PROTOBUF_CONTENT_TYPE,
 } from '../http/media-types.js';
+import { internalMetadata } from '../kinds/daemonset-generation.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { OBJECT_META_FIELDS } from '../storage/meta.js';
 import type { EventEncoder } from '../watchcache/event.js';
@@ -100,7 +101,7 @@ export function listOfObject(kind: ResourceKind): StatusError {
  * the JSON order of a PartialObjectMetadata).
  */
 function objectMeta(object: KubeObject): Record<string, unknown> {
-  const from = (object.metadata ?? {}) as Record<string, unknown>;
+  const from = internalMetadata(object);
   const meta: Record<string, unknown> = {};
   for (const field of OBJECT_META_FIELDS) {
     if (from[field] !== undefined) meta[field] = from[field];

@@ -11,6 +11,7 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { negotiateOutput } from '../http/media-types.js';
+import { internalMetadata } from '../kinds/daemonset-generation.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { allowsTransform } from './partial-metadata.js';
 
@@ -116,7 +117,7 @@ export function toTable(kind: ResourceKind, objects: KubeObject[], opts: TableOp
         row.object = {
           kind: 'PartialObjectMetadata',
           apiVersion: `meta.k8s.io/${version}`,
-          metadata: obj.metadata ?? {},
+          metadata: internalMetadata(obj),
         };
       } else if (include === 'Object') {
         row.object = {

@@ -198,7 +198,8 @@ function mirrorIPs(status: JsonObject, single: string, plural: string): void {
  * Everything kube-apiserver adds to a Pod: SetDefaults_Pod (enableServiceLinks,
  * requests from limits, hostNetwork ports), the PodSpec defaults, the
  * create-time admission additions, the deprecated `serviceAccount` mirror,
- * and the status a new pod starts with (`Pending`, with its QoS class).
+ * and the QoS class of its status (the phase a new pod starts with is
+ * pod-strategy.ts `preparePodCreate`'s).
  */
 export function defaultPod(obj: JsonObject): void {
   const spec = child(obj, 'spec');
@@ -223,7 +224,6 @@ export function defaultPod(obj: JsonObject): void {
   }
   const status = child(obj, 'status');
   if (!status) return;
-  setDefault(status, 'phase', 'Pending');
   if (spec && (status.qosClass === undefined || status.qosClass === '')) status.qosClass = podQOSClass(spec);
   mirrorIPs(status, 'podIP', 'podIPs');
   mirrorIPs(status, 'hostIP', 'hostIPs');

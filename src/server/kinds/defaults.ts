@@ -13,6 +13,7 @@
 
 import type { KubeObject } from '../../protocol/events.js';
 import { child, isObject, type JsonObject, objects, rec, setDefault, str } from './access.js';
+import { roundTripTemplateGeneration } from './daemonset-generation.js';
 import { defaultPodSpec } from './defaults-pod.js';
 
 function setIfAbsent(obj: JsonObject, key: string, value: unknown): void {
@@ -103,8 +104,12 @@ export function defaultStatefulSet(obj: KubeObject): void {
   zeroStatus(obj, ['availableReplicas', 'replicas']);
 }
 
-/** SetDefaults_DaemonSet: RollingUpdate one node at a time without surge, 10 revisions. */
+/**
+ * SetDefaults_DaemonSet: RollingUpdate one node at a time without surge, 10 revisions; and the
+ * template generation annotation as the apps/v1 conversion writes it back.
+ */
 export function defaultDaemonSet(obj: KubeObject): void {
+  roundTripTemplateGeneration(obj);
   const spec = child(obj, 'spec');
   if (spec) {
     const strategy = child(spec, 'updateStrategy');
@@ -204,8 +209,32 @@ export function defaultSecret(obj: KubeObject): void {
   delete obj.stringData;
 }
 
-/** SetDefaults_NodeStatus (allocatable = capacity when unset) and the podCIDR/podCIDRs mirror. */
+/** NodeSystemInfo's fields without `omitempty` (k8s.io/api core/v1 types.go). */
+const NODE_INFO_FIELDS = [
+  'machineID',
+  'systemUUID',
+  'bootID',
+  'kernelVersion',
+  'osImage',
+  'containerRuntimeVersion',
+  'kubeletVersion',
+  'kubeProxyVersion',
+  'operatingSystem',
+  'architecture',
+];
+
+/**
+ * SetDefaults_NodeStatus (allocatable = capacity when unset), the podCIDR/podCIDRs mirror, and
+ * the Go zero values a Node's JSON always carries: `spec` and `status` (structs), and in status
+ * `daemonEndpoints.kubeletEndpoint.Port` and every `nodeInfo` string (no `omitempty`).
+ */
 export function defaultNode(obj: KubeObject): void {
+  child(obj as JsonObject, 'spec');
+  const zeroStatus = child(obj as JsonObject, 'status');
+  const endpoint = zeroStatus && child(child(zeroStatus, 'daemonEndpoints') ?? {}, 'kubeletEndpoint');
+  if (endpoint) setIfAbsent(endpoint, 'Port', 0);
+  const info = zeroStatus && child(zeroStatus, 'nodeInfo');
+  if (info) for (const field of NODE_INFO_FIELDS) setIfAbsent(info, field, '');
   const spec = rec(obj.spec);
   const cidrs = Array.isArray(spec.podCIDRs) ? spec.podCIDRs : [];
   if (str(spec.podCIDR) !== '' && cidrs.length === 0) spec.podCIDRs = [spec.podCIDR];
@@ -214,4 +243,20 @@ export function defaultNode(obj: KubeObject): void {
   if (isObject(status.capacity) && (status.allocatable === undefined || status.allocatable === null)) {
     status.allocatable = { ...status.capacity };
   }
+}
+
+/**
+ * A core/v1 Event as kube-apiserver writes it back: core/v1 defines no SetDefaults_Event, but the
+ * Go struct's fields without `omitempty` (types.go `Event`) are always serialized, the times at
+ * their zero value `null` (metav1.Time and MicroTime encode a zero time so, omitempty or not),
+ * the reporting controller and instance as "", the involved object and the source as objects.
+ */
+export function defaultEvent(obj: KubeObject): void {
+  const event = obj as JsonObject;
+  child(event, 'involvedObject');
+  child(event, 'source');
+  for (const time of ['firstTimestamp', 'lastTimestamp', 'eventTime']) {
+    if (event[time] === undefined) event[time] = null;
+  }
+  for (const field of ['reportingComponent', 'reportingInstance']) setIfAbsent(event, field, '');
 }

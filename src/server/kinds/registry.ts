@@ -28,9 +28,11 @@ import {
   serviceColumns,
   statefulSetColumns,
 } from './columns.js';
+import { prepareDaemonSetCreate, settleDaemonSetUpdate } from './daemonset-generation.js';
 import {
   defaultDaemonSet,
   defaultDeployment,
+  defaultEvent,
   defaultNamespace,
   defaultNode,
   defaultReplicaSet,
@@ -39,6 +41,8 @@ import {
   defaultStatefulSet,
 } from './defaults.js';
 import { defaultPod } from './defaults-pod.js';
+import { taintNewNode } from './node-admission.js';
+import { markPodDeleted, preparePodCreate } from './pod-strategy.js';
 import {
   eventFields,
   namespaceFields,
@@ -90,17 +94,22 @@ function replicasScale(versions: string[]): NonNullable<ResourceKind['scale']> {
 /** Workload generation: only spec changes bump it (kube's PrepareForUpdate of the apps strategies). */
 const SPEC_GENERATION = ['spec'];
 
-/** Namespaces are created with the `kubernetes` finalizer, which the namespace lifecycle removes once they are empty. */
+/**
+ * Namespaces are created with the `kubernetes` finalizer, which the namespace lifecycle removes
+ * once they are empty; and the name label defaulting could not set on a generated name
+ * (pkg/registry/core/namespace/strategy.go `PrepareForCreate`, `Canonicalize`).
+ */
 function prepareNamespace(obj: KubeObject): void {
+  defaultNamespace(obj);
   const spec = rec(obj.spec);
   const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
   if (!finalizers.includes('kubernetes')) obj.spec = { ...spec, finalizers: [...finalizers, 'kubernetes'] };
 }
 
 /**
- * Every served kind. Events and Leases have no defaulting in kube (core/v1
- * defines no SetDefaults_Event: `type` and `count` stay as the reporter sent
- * them); ConfigMaps' only default (an empty `data` map) never shows on the
+ * Every served kind. Leases have no defaulting in kube, and Events none but the Go zero values
+ * their JSON always carries (core/v1 defines no SetDefaults_Event: `type` and `count` stay as
+ * the reporter sent them); ConfigMaps' only default (an empty `data` map) never shows on the
  * wire, so they have none here either.
  */
 export const REGISTRY: ResourceKind[] = [
@@ -135,6 +144,8 @@ export const REGISTRY: ResourceKind[] = [
     // metadata.generation on Pods (PodObservedGenerationTracking) arrived after 1.33.
     generationFields: [],
     defaults: defaultPod,
+    prepareForCreate: preparePodCreate,
+    deleteGracefully: markPodDeleted,
     validate: validatePod,
     validateUpdate: validatePodUpdate,
     columns: podColumns,
@@ -152,6 +163,7 @@ export const REGISTRY: ResourceKind[] = [
     subresources: ['status'],
     generationFields: [],
     defaults: defaultNode,
+    admitCreate: taintNewNode,
     validate: validateNode,
     columns: nodeColumns,
   },
@@ -217,6 +229,7 @@ export const REGISTRY: ResourceKind[] = [
     fields: eventFields,
     subresources: [],
     generationFields: [],
+    defaults: defaultEvent,
     validate: validateEvent,
     columns: eventColumns,
     columnsIncludeName: true,
@@ -289,6 +302,8 @@ export const REGISTRY: ResourceKind[] = [
     subresources: ['status'],
     generationFields: SPEC_GENERATION,
     defaults: defaultDaemonSet,
+    prepareForCreate: prepareDaemonSetCreate,
+    afterFieldManager: settleDaemonSetUpdate,
     validate: validateDaemonSet,
     validateUpdate: validateSelectorUnchanged,
     columns: daemonSetColumns,

@@ -62,6 +62,19 @@ export interface ResourceKind {
    */
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /**
+   * The part of the strategy's PrepareForUpdate whose change the field manager must not see:
+   * kube-apiserver records ownership on the object as sent and runs PrepareForUpdate after it
+   * (update.go, patch.go), so what this sets belongs to no writer. Run on every update scope,
+   * after ownership is recorded (a DaemonSet's template generation).
+   */
+  afterFieldManager?(obj: KubeObject, old: KubeObject, scope: string): void;
+  /**
+   * The built-in mutating admission plugins' change of a new object of this kind (a Node's
+   * not-ready taint, plugin/pkg/admission/nodetaint), run where kube-apiserver runs them: after
+   * the field manager (so nobody owns what they add) and before the admission webhooks.
+   */
+  admitCreate?(obj: KubeObject): void;
+  /**
    * Drops the fields the kind's schema does not know and returns their paths
    * (`spec.foo`): a custom kind's pruning, which `fieldValidation` reports as a built-in
    * kind's typed decoding reports unknown fields.
@@ -85,6 +98,12 @@ export interface ResourceKind {
    * pkg/registry/customresourcedefinition/etcd.go `REST.Delete`). `now` is RFC 3339.
    */
   markDeleted?(obj: KubeObject, now: string): void;
+  /**
+   * Set on kinds whose strategy deletes gracefully (`CheckGracefulDelete`: Pods): a DELETE
+   * that removes the object first writes it marked as this says (deletionTimestamp, grace
+   * period), and answers that version. `now` is RFC 3339.
+   */
+  deleteGracefully?(obj: KubeObject, now: string): void;
   /** Table columns (after Name, which is always first). */
   columns: TableColumn[];
   /**

@@ -16,7 +16,7 @@ import {
   markedForDeletion,
   namespaceSpecFinalizers,
 } from './delete-rules.js';
-import { jsonEqual, metaOf } from './meta.js';
+import { jsonEqual, metaOf, rfc3339 } from './meta.js';
 import { admitCreate, admitNamespaceDelete } from './namespace-admission.js';
 import { conflict, notFound, storeErrorToStatus } from './object-errors.js';
 import {
@@ -147,6 +147,7 @@ export class ObjectStorage {
     const sentName = meta.name;
     prepareCreate(kind, obj, this.clock.now());
     obj = await recordOwnership(kind, undefined, obj, 'main', opts.fieldManager, this.clock.now(), sentSpec);
+    kind.admitCreate?.(obj);
     if (opts.admission) obj = await mutateCreate(kind, obj, sentName, opts.admission, this.clock.now());
     kind.prepareForCreate?.(obj);
     if (isService(kind)) this.failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
@@ -241,6 +242,7 @@ export class ObjectStorage {
         opts.fieldManager,
         this.clock.now(),
       );
+      if (scope !== 'binding') kind.afterFieldManager?.(next, current, scope);
       const allocating = isService(kind) && scope === 'main';
       if (allocating) keepAllocated(next, current);
       if (jsonEqual(stripRV(next), stripRV(current))) {
@@ -306,8 +308,11 @@ export class ObjectStorage {
       // store.go hands deleteValidation (rest.AdmissionToValidateObjectDeleteFunc) to the delete.
       await opts.admission?.validate(undefined, current);
       const next = marks ? markedForDeletion(kind, current, finalizers, this.clock.now()) : undefined;
+      // A graceful kind is marked before it is removed (store.go
+      // `updateForGracefulDeletionAndFinalizers` writes the mark, then deletes at grace 0).
+      const graceful = !next && !meta.deletionTimestamp ? this.gracefulMark(kind, current) : undefined;
       // A dryRun answers what the delete would store (the registry's dryRun update), writing nothing.
-      if (opts.dryRun) return next ?? current;
+      if (opts.dryRun) return next ?? graceful ?? current;
       try {
         if (next) {
           const encoded = this.encode(kind, next);
@@ -315,7 +320,13 @@ export class ObjectStorage {
           this.stats.writes++;
           return this.answer(kind, next, written.modRevision, encoded);
         }
-        const deleted = await this.store.delete(kv.key, kv.modRevision);
+        let revision = kv.modRevision;
+        if (graceful) {
+          revision = (await this.store.update(kv.key, this.encode(kind, graceful).value, revision))
+            .modRevision;
+          this.stats.writes++;
+        }
+        const deleted = await this.store.delete(kv.key, revision);
         this.stats.writes++;
         return this.decode(kind, deleted);
       } catch (err) {
@@ -323,6 +334,14 @@ export class ObjectStorage {
         throw storeErrorToStatus(err, kind, name);
       }
     }
+  }
+
+  /** `current` as a graceful kind's delete marks it first (undefined for other kinds). */
+  private gracefulMark(kind: ResourceKind, current: KubeObject): KubeObject | undefined {
+    if (!kind.deleteGracefully) return undefined;
+    const marked = structuredClone(current);
+    kind.deleteGracefully(marked, rfc3339(this.clock.now()));
+    return marked;
   }
 
   private async read(

@@ -19,7 +19,6 @@ export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding';
 /** Sets what the server owns on `obj` (a copy of a create's body), created at `now`. */
 export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number): void {
   const meta = metaOf(obj);
-  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   obj.apiVersion = apiVersionOf(kind);
   obj.kind = kind.kind;
   meta.uid = newUid();
@@ -43,6 +42,10 @@ export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number):
     obj.status = {};
   }
   kind.defaults?.(obj);
+  // rest.BeforeCreate makes the name after defaulting (and after the field manager), so a
+  // default that reads the name does not see a generated one: a Namespace's name label is
+  // set by its strategy's Canonicalize then, and belongs to no manager.
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   // The kind's own PrepareForCreate runs after the field manager (create.go runs it on the
   // decoded, defaulted body first): object-storage.ts calls it once ownership is recorded.
 }
@@ -112,14 +115,16 @@ export function prepareUpdate(
       return prepareStatus(kind, kept);
     } else {
       // Through /status the spec cannot change. Annotations can (the deployment
-      // controller records its revision there), and so can labels except on the
-      // apps workloads, whose status strategies reset them (PrepareForUpdate).
+      // controller records its revision there), and so can labels except on a
+      // Deployment, whose status strategy alone resets them
+      // (pkg/registry/apps/deployment/strategy.go `deploymentStatusStrategy.PrepareForUpdate`;
+      // the ReplicaSet, StatefulSet and DaemonSet ones reset only the spec).
       const kept = structuredClone(current);
       kept.status = next.status;
       const keptMeta = metaOf(kept);
       if (meta.annotations === undefined) delete keptMeta.annotations;
       else keptMeta.annotations = meta.annotations;
-      if (kind.group !== 'apps') {
+      if (!(kind.group === 'apps' && kind.kind === 'Deployment')) {
         if (meta.labels === undefined) delete keptMeta.labels;
         else keptMeta.labels = meta.labels;
       }

@@ -109,7 +109,8 @@ describe('defaults match a real cluster', () => {
           },
         ],
       },
-      status: { phase: 'Pending', qosClass: 'BestEffort' },
+      // phase Pending is the strategy's PrepareForCreate (pod-strategy.ts), not a default.
+      status: { qosClass: 'BestEffort' },
     });
   });
 
@@ -187,11 +188,38 @@ describe('defaults match a real cluster', () => {
       }),
     ).toEqual({
       spec: { podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] },
-      status: { capacity: { cpu: '4', pods: '110' }, allocatable: { cpu: '4', pods: '110' } },
+      status: {
+        capacity: { cpu: '4', pods: '110' },
+        allocatable: { cpu: '4', pods: '110' },
+        // Go's zero values of the non-omitempty fields.
+        daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+        nodeInfo: {
+          machineID: '',
+          systemUUID: '',
+          bootID: '',
+          kernelVersion: '',
+          osImage: '',
+          containerRuntimeVersion: '',
+          kubeletVersion: '',
+          kubeProxyVersion: '',
+          operatingSystem: '',
+          architecture: '',
+        },
+      },
     });
-    for (const kind of ['ConfigMap', 'Event']) {
-      expect(defaulted('v1', kind, { metadata: { name: 'x' } })).toEqual({ metadata: { name: 'x' } });
-    }
+    expect(defaulted('v1', 'Node', {})).toMatchObject({ spec: {}, status: { nodeInfo: { machineID: '' } } });
+    expect(defaulted('v1', 'ConfigMap', { metadata: { name: 'x' } })).toEqual({ metadata: { name: 'x' } });
+    // An Event's non-omitempty fields are always written: zero times as null, strings as "".
+    expect(defaulted('v1', 'Event', { metadata: { name: 'x' } })).toEqual({
+      metadata: { name: 'x' },
+      involvedObject: {},
+      source: {},
+      firstTimestamp: null,
+      lastTimestamp: null,
+      eventTime: null,
+      reportingComponent: '',
+      reportingInstance: '',
+    });
     expect(defaulted('coordination.k8s.io/v1', 'Lease', { spec: {} })).toEqual({ spec: {} });
   });
 });
@@ -253,7 +281,7 @@ describe('defaults in detail', () => {
       { name: 'scratch', emptyDir: {} },
       { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } },
     ]);
-    expect(pod.status).toEqual({ phase: 'Pending', qosClass: 'Guaranteed' });
+    expect(pod.status).toEqual({ qosClass: 'Guaranteed' });
   });
 
   it('pod templates get PodSpec defaults but no Pod-only ones', () => {

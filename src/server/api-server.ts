@@ -14,12 +14,20 @@ import { Authenticator, generateToken, parseTokenFile, type UserInfo } from './h
 import type { HealthEndpoints } from './http/health.js';
 import { sendStatus, toStatus } from './http/http-io.js';
 import { listen } from './http/listen.js';
+import { claimedByGoRestful, servedForAnyMethod } from './http/non-resource-routes.js';
 import { queryFlag } from './http/query-flag.js';
 import { parseResourcePath, routeMethodNotAllowed, splitRequestTarget } from './http/request-info.js';
 import { KindTable } from './kinds/kind-table.js';
 import { REGISTRY } from './kinds/registry.js';
 import type { ResourceKind } from './kinds/types.js';
-import { type NonResourceContext, serveDebug, serveNonResource, serverHealth } from './non-resource.js';
+import {
+  type NonResourceContext,
+  notFound,
+  serveDebug,
+  servedGroups,
+  serveNonResource,
+  serverHealth,
+} from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
 import type { RunningServer, ServerSnapshot } from './running-server.js';
@@ -510,7 +518,16 @@ class ApiServer implements RunningServer {
       throw new StatusError(failureStatus('Unauthorized', 'Unauthorized'));
     }
     const method = req.method ?? 'GET';
-    const info = parseResourcePath(segments, (g, v, p) => this.kinds.findByPlural(g, v, p));
+    let info: ReturnType<typeof parseResourcePath>;
+    try {
+      info = parseResourcePath(segments, (g, v, p) => this.kinds.findByPlural(g, v, p));
+    } catch (err) {
+      // A group nothing serves has no web service: the mux's text 404, not go-restful's Status.
+      if (segments[0] === 'apis' && !claimedByGoRestful(path, servedGroups(this.nonResource))) {
+        return notFound(this.nonResource, res, path);
+      }
+      throw err;
+    }
     if (info && (this.opts.onRequest || this.faults.rules.active)) {
       const attrs = requestAttributes(req, info, query, arrived);
       if (this.opts.onRequest) {
@@ -536,8 +553,10 @@ class ApiServer implements RunningServer {
     if (info) return handleResource(this.ctx, req, res, info, query);
     if (path.startsWith('/debug/watchmark/'))
       return serveDebug(this.nonResource, req, path.slice('/debug/watchmark/'.length), res);
-    if (method !== 'GET' && method !== 'HEAD') {
-      throw routeMethodNotAllowed();
+    if (method !== 'GET' && method !== 'HEAD' && !servedForAnyMethod(path)) {
+      // go-restful refuses the method on a route it owns; the mux knows no such path.
+      if (claimedByGoRestful(path, servedGroups(this.nonResource))) throw routeMethodNotAllowed();
+      return notFound(this.nonResource, res, path);
     }
     return serveNonResource(this.nonResource, req, res, path, query);
   }

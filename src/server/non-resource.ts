@@ -5,6 +5,7 @@
  * resource URL.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringify as stringifyYaml } from 'yaml';
 import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
 import type { SnapshotShelf } from './debug-snapshots.js';
@@ -13,6 +14,12 @@ import type { Faults } from './faults/server-faults.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
 import { parseJsonBody, readBody, sendJson } from './http/http-io.js';
 import { negotiateDiscovery } from './http/media-types.js';
+import {
+  claimedByGoRestful,
+  negotiateDocument,
+  notAcceptable,
+  sendPlainNotFound,
+} from './http/non-resource-routes.js';
 import { routeNotFound } from './http/request-info.js';
 import type { KindTable } from './kinds/kind-table.js';
 import {
@@ -153,7 +160,7 @@ export async function serveNonResource(
   }
   switch (path) {
     case '/version':
-      return reply(ctx, res, 200, versionInfo());
+      return replyDocument(ctx, req, res, path, versionInfo(), 'json-only');
     case '/api':
     case '/apis': {
       const scope = path === '/api' ? 'core' : 'groups';
@@ -162,11 +169,14 @@ export async function serveNonResource(
         const body = aggregatedDiscovery(ctx.kinds.all(), scope, negotiated.version);
         return reply(ctx, res, 200, body, negotiated.contentType);
       }
-      return reply(
+      return replyDocument(
         ctx,
+        req,
         res,
-        200,
-        scope === 'core' ? legacyApiVersions(ctx.kinds.all()) : legacyApiGroupList(ctx.kinds.all()),
+        path,
+        scope === 'core'
+          ? legacyApiVersions(ctx.kinds.all(), serverAddressOf(req))
+          : legacyApiGroupList(ctx.kinds.all()),
       );
     }
     case '/openapi/v2': {
@@ -204,17 +214,66 @@ export async function serveNonResource(
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api' && parts.length === 2) {
     const list = legacyApiResourceList(ctx.kinds.all(), '', parts[1]);
-    if (list) return reply(ctx, res, 200, list);
+    if (list) return replyDocument(ctx, req, res, path, list);
   }
   if (parts[0] === 'apis' && parts.length === 2) {
     const group = legacyApiGroup(ctx.kinds.all(), parts[1]);
-    if (group) return reply(ctx, res, 200, group);
+    if (group) return replyDocument(ctx, req, res, path, group);
   }
   if (parts[0] === 'apis' && parts.length === 3) {
     const list = legacyApiResourceList(ctx.kinds.all(), parts[1], parts[2]);
-    if (list) return reply(ctx, res, 200, list);
+    if (list) return replyDocument(ctx, req, res, path, list);
   }
-  throw routeNotFound();
+  return notFound(ctx, res, path);
+}
+
+/** The groups served now (`''` the core group), for routing decisions. */
+export function servedGroups(ctx: NonResourceContext): Set<string> {
+  return new Set(ctx.kinds.all().map((k) => k.group));
+}
+
+/** A path nothing serves: go-restful's JSON 404 under its web services, else the mux's text 404. */
+export function notFound(ctx: NonResourceContext, res: ServerResponse, path: string): void {
+  if (claimedByGoRestful(path, servedGroups(ctx))) throw routeNotFound();
+  ctx.stats.responseBytesWritten += sendPlainNotFound(res);
+}
+
+/** A discovery or version document in the representation the Accept header asks for, or its 406. */
+function replyDocument(
+  ctx: NonResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  body: unknown,
+  offers: 'discovery' | 'json-only' = 'discovery',
+): void {
+  const representation = negotiateDocument(req.headers.accept, offers);
+  if (representation === undefined) {
+    const refusal = notAcceptable(path, servedGroups(ctx));
+    // The refusal itself is written in YAML to a client that accepts YAML (responsewriters negotiate errors too).
+    if (negotiateDocument(req.headers.accept, 'discovery') !== 'yaml') throw refusal;
+    replyYaml(ctx, res, refusal.status.code, refusal.status);
+  } else if (representation === 'yaml') {
+    replyYaml(ctx, res, 200, body);
+  } else {
+    reply(ctx, res, 200, body);
+  }
+}
+
+/** sigs.k8s.io/yaml's form: the JSON value, keys sorted, as YAML. */
+function replyYaml(ctx: NonResourceContext, res: ServerResponse, code: number, body: unknown): void {
+  const text = stringifyYaml(body, { sortMapEntries: true, indentSeq: false });
+  res.writeHead(code, { 'Content-Type': 'application/yaml', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+  ctx.stats.responseBytesWritten += Buffer.byteLength(text);
+}
+
+/** The host:port this request reached, for `/api`'s serverAddressByClientCIDRs (kube: its advertise address). */
+function serverAddressOf(req: IncomingMessage): string | undefined {
+  const address = req.socket.localAddress?.replace(/^::ffff:/, '');
+  const port = req.socket.localPort;
+  if (!address || !port) return undefined;
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
 }
 
 /**

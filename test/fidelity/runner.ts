@@ -5,6 +5,7 @@
  */
 
 import { execFile } from 'node:child_process';
+import { parse as parseYaml } from 'yaml';
 import { type Endpoint, openWatch, send, target } from './http.js';
 import type { FidelityCase, Focus, Observation, RequestSpec, Step, WatchSpec } from './types.js';
 
@@ -224,6 +225,14 @@ export function select(value: unknown, selector: string): unknown {
 /** JSON when the answer says so (or looks like it), else the text as it came. */
 export function parseBody(text: string, contentType: string | undefined): unknown {
   if (text === '') return '';
+  // YAML answers are compared as the values they hold (the two servers' YAML writers differ in layout only).
+  if (contentType?.includes('yaml')) {
+    try {
+      return parseYaml(text);
+    } catch {
+      return text;
+    }
+  }
   if (contentType?.includes('json') || text.startsWith('{')) {
     try {
       return JSON.parse(text);

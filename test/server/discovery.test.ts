@@ -22,11 +22,8 @@ const ACCEPT_1_30_TO_1_33 =
   'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 describe('negotiateDiscovery', () => {
-  it('answers kubectl 1.27-1.29 with v2beta1 and the exact Content-Type kubectl recognises', () => {
-    expect(negotiateDiscovery(ACCEPT_1_27_TO_1_29)).toEqual({
-      contentType: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
-      version: 'v2beta1',
-    });
+  it('answers kubectl 1.27-1.29 with legacy discovery: v2beta1 is not served since 1.33, as kube-apiserver 1.37 answers', () => {
+    expect(negotiateDiscovery(ACCEPT_1_27_TO_1_29)).toBe('legacy');
   });
 
   it('answers kubectl 1.30-1.33 with v2', () => {
@@ -56,7 +53,7 @@ describe('negotiateDiscovery', () => {
         'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;q=0.1,' +
           'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
       ),
-    ).toMatchObject({ version: 'v2beta1' });
+    ).toMatchObject({ version: 'v2' });
   });
 
   it('skips ranges it cannot serve (protobuf, unknown versions, q=0)', () => {
@@ -67,7 +64,7 @@ describe('negotiateDiscovery', () => {
           'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;q=0,' +
           ACCEPT_1_27_TO_1_29,
       ),
-    ).toMatchObject({ version: 'v2beta1' });
+    ).toBe('legacy');
     expect(negotiateDiscovery('application/yaml')).toBe('legacy');
   });
 
@@ -95,7 +92,8 @@ describe('aggregated discovery', () => {
     expect(v1!.resources.map((r) => r.resource)).toEqual(['namespaces', 'pods']);
     expect(v1!.resources[1]).toEqual({
       resource: 'pods',
-      responseKind: { group: '', version: 'v1', kind: 'Pod' },
+      // A built-in kind of the group-version itself: kube-apiserver leaves group and version empty.
+      responseKind: { group: '', version: '', kind: 'Pod' },
       scope: 'Namespaced',
       singularResource: 'pod',
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
@@ -109,7 +107,7 @@ describe('aggregated discovery', () => {
         },
         {
           subresource: 'status',
-          responseKind: { group: '', version: 'v1', kind: 'Pod' },
+          responseKind: { group: '', version: '', kind: 'Pod' },
           verbs: ['get', 'patch', 'update'],
         },
       ],
@@ -119,14 +117,14 @@ describe('aggregated discovery', () => {
     expect(v1!.resources[0]).not.toHaveProperty('categories');
   });
 
-  it('serves /apis groups with the scale subresource as autoscaling/v1 Scale (v2beta1 too)', () => {
-    const list = aggregatedDiscovery(KINDS, 'groups', 'v2beta1');
-    expect(list.apiVersion).toBe('apidiscovery.k8s.io/v2beta1');
+  it('serves /apis groups with the scale subresource as autoscaling/v1 Scale', () => {
+    const list = aggregatedDiscovery(KINDS, 'groups', 'v2');
+    expect(list.apiVersion).toBe('apidiscovery.k8s.io/v2');
     expect(list.items.map((i) => i.metadata.name)).toEqual(['apps', 'coordination.k8s.io']);
     const deploy = list.items[0]!.versions[0]!.resources[0]!;
     expect(deploy).toMatchObject({
       resource: 'deployments',
-      responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      responseKind: { group: '', version: '', kind: 'Deployment' },
       scope: 'Namespaced',
       singularResource: 'deployment',
       shortNames: ['deploy'],
@@ -140,7 +138,7 @@ describe('aggregated discovery', () => {
       },
       {
         subresource: 'status',
-        responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        responseKind: { group: '', version: '', kind: 'Deployment' },
         verbs: ['get', 'patch', 'update'],
       },
     ]);
@@ -245,6 +243,8 @@ describe('legacy discovery', () => {
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
       shortNames: ['po'],
       categories: ['all'],
+      // sha256("/v1/Pod")[:8], as kube-apiserver 1.37 publishes it.
+      storageVersionHash: 'xPOwRZ+Yhw8=',
     });
     expect(list.resources[4]).toEqual({
       name: 'pods/binding',

@@ -65,7 +65,7 @@ export function acceptsJson(range: MediaRange): boolean {
  *
  * kubectl recognises an aggregated answer only by the response Content-Type
  * (`application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`), so the returned
- * `contentType` must be sent verbatim. 1.27-1.29 ask for v2beta1 only, 1.30+ for v2 then v2beta1;
+ * `contentType` must be sent verbatim. 1.27-1.29 ask for v2beta1 (no longer served) then plain JSON, 1.30+ for v2 then v2beta1;
  * the first acceptable range wins. A plain JSON range reached first means legacy, as does an
  * Accept with nothing we can serve (kubectl always ends its list with plain `application/json`).
  */
@@ -84,7 +84,9 @@ export function negotiateDiscovery(
       as === 'APIGroupDiscoveryList' &&
       isJson &&
       g === 'apidiscovery.k8s.io' &&
-      (v === 'v2' || v === 'v2beta1')
+      // v2beta1 is no longer served (removed in 1.33, KEP-3352): such a range is skipped, and a
+      // client that offers nothing else gets the legacy document's 406.
+      v === 'v2'
     ) {
       return { contentType: aggregatedContentType(v), version: v };
     }

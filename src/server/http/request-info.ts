@@ -23,7 +23,7 @@ export type KindLookup = (group: string, version: string, plural: string) => Res
 
 /** A request target split into its path segments and its query. */
 export interface RequestTarget {
-  /** The path's segments, each percent-decoded on its own after the split. */
+  /** The path's segments, split after percent-decoding (as Go splits URL.Path). */
   segments: string[];
   /** `/` + the segments: what non-resource routes (health, discovery, the UI) match exactly. */
   path: string;
@@ -67,14 +67,16 @@ export function splitRequestTarget(target: string): RequestTarget {
   const q = target.indexOf('?');
   const rawPath = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
-  const trimmed = rawPath.replace(/^\/+|\/+$/g, '');
-  const raw = trimmed === '' ? [] : trimmed.split('/');
-  let segments: string[];
+  // Go's server routes on the decoded URL.Path, so an encoded `/` (%2F) splits a segment there
+  // as a plain one would (requestinfo.go splits req.URL.Path).
+  let decoded: string;
   try {
-    segments = raw.map((s) => decodeURIComponent(s));
+    decoded = decodeURIComponent(rawPath);
   } catch {
     throw StatusError.of('BadRequest', `malformed path: ${JSON.stringify(rawPath.slice(0, 200))}`);
   }
+  const trimmed = decoded.replace(/^\/+|\/+$/g, '');
+  const segments = trimmed === '' ? [] : trimmed.split('/');
   return { segments, path: `/${segments.join('/')}`, query };
 }
 
@@ -192,8 +194,6 @@ export function parseResourcePath(
     !podBinding &&
     !kind.subresources.includes(subresource as 'status' | 'scale')
   ) {
-    throw routeNotFound();
-  }
     // A custom resource's crdHandler answers a subresource its version does not have with the
     // object's NotFound (customresource_handler.go `ServeHTTP`, its default case).
     if (kind.custom && name !== undefined) {
@@ -203,6 +203,8 @@ export function parseResourcePath(
         kind: plural,
       });
     }
+    throw routeNotFound();
+  }
   // The route exists: now the names it carries, before any verb runs.
   if (namespace !== undefined) checkNamespace(namespace);
   if (name !== undefined) checkName(name);

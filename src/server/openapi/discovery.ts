@@ -67,7 +67,7 @@ function subresourceKind(name: string): { group: string; version: string; kind: 
 }
 
 /** The aggregated discovery versions this server can answer. */
-export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
+export type AggregatedDiscoveryVersion = 'v2';
 
 /** A group and version served by at least one kind. */
 export interface GroupVersion {
@@ -162,8 +162,22 @@ export interface APIGroupDiscoveryList {
   }>;
 }
 
+/**
+ * The version a built-in kind is stored in. kube-apiserver still stores
+ * CustomResourceDefinitions as apiextensions.k8s.io/v1beta1
+ * (apiextensions-apiserver's storage codec), so their hash is v1beta1's.
+ */
+function storedAs(k: ResourceKind): string {
+  return k.group === 'apiextensions.k8s.io' && k.kind === 'CustomResourceDefinition' ? 'v1beta1' : k.version;
+}
+
 function resourceDiscovery(k: ResourceKind): APIResourceDiscovery {
-  const responseKind = { group: k.group, version: k.version, kind: k.kind };
+  // A built-in resource's kind is converted from its legacy APIResource, whose group and version
+  // are empty when they are the group-version's own (endpoints/discovery/aggregated's
+  // ConvertGroupVersionIntoToDiscovery): kube-apiserver answers "" for both.
+  const responseKind = k.custom
+    ? { group: k.group, version: k.version, kind: k.kind }
+    : { group: '', version: '', kind: k.kind };
   const entry: APIResourceDiscovery = {
     resource: k.plural,
     responseKind,
@@ -331,7 +345,8 @@ export function legacyApiResourceList(
     };
     if (k.shortNames.length > 0) main.shortNames = [...k.shortNames];
     if (k.categories.length > 0) main.categories = [...k.categories];
-    if (k.custom) main.storageVersionHash = storageVersionHash(k.group, k.custom.storageVersion, k.kind);
+    // kube-apiserver gives every resource its storage version's hash (endpoints/installer.go).
+    main.storageVersionHash = storageVersionHash(k.group, k.custom?.storageVersion ?? storedAs(k), k.kind);
     resources.push(main);
     for (const sub of subresourceVerbs(k)) {
       const entry: APIResource = {

@@ -27,6 +27,7 @@ import {
   partialListAnswer,
   partialObjectAnswer,
   partialWatch,
+import { WarningRecorder } from '../http/warnings.js';
   type ReadOutput,
 } from './partial-metadata.js';
 import { bindPod, servesBinding } from './pod-binding.js';
@@ -74,6 +75,13 @@ export async function handleResource(
   // object (kubernetes/kubernetes#89755). The legacy /watch/ paths watch one object by name.
   const isWatch =
     info.watchPath ||
+  // customresource_handler.go `ServeHTTP`: every request to a deprecated version of a custom
+  // resource warns, with the version's own words or `<group>/<version> <Kind> is deprecated`.
+  if (kind.custom?.deprecated) {
+    new WarningRecorder(res).add(
+      kind.custom.deprecationWarning ?? `${kind.group}/${kind.version} ${kind.kind} is deprecated`,
+    );
+  }
     (subresource === undefined && name === undefined && queryFlag(query.get('watch')) === true);
   // The legacy /watch/ paths and a namespaced kind's all-namespaces path (`/api/v1/pods`) serve
   // only list and watch: kube-apiserver registers no write there, so a cross-namespace

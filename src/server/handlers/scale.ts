@@ -64,10 +64,8 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
   if (kind.custom) {
     // etcd.go `scaleFromCustomResource` (1.37): an object without spec replicas has no Scale.
     if (getPath(obj, paths.specReplicas) === undefined) {
-      throw StatusError.of(
-        'InternalError',
-        `Internal error occurred: the spec replicas field ${JSON.stringify(`.${paths.specReplicas}`)} does not exist`,
-      );
+      const message = `the spec replicas field ${JSON.stringify(`.${paths.specReplicas}`)} does not exist`;
+      throw StatusError.of('InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
     }
     specReplicas = nestedInt(obj, paths.specReplicas);
     statusReplicas = nestedInt(obj, paths.statusReplicas);

@@ -16,11 +16,21 @@ import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
  */
 export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding';
 
+/**
+ * Whether `obj`'s own kind stays as sent: a custom object's kind is unstructured data that
+ * apiextensions-apiserver's validator checks (customresource/validator.go `ValidateTypeMeta`,
+ * a 422 naming the kind sent) rather than a type the decoder fixes.
+ */
+function keepsKind(kind: ResourceKind, obj: KubeObject): boolean {
+  return kind.custom !== undefined && typeof obj.kind === 'string' && obj.kind !== '';
+}
+
 /** Sets what the server owns on `obj` (a copy of a create's body), created at `now`. */
 export function prepareCreate(kind: ResourceKind, obj: KubeObject, now: number): void {
   const meta = metaOf(obj);
   obj.apiVersion = apiVersionOf(kind);
-  obj.kind = kind.kind;
+  // A custom object keeps the kind it says it is, for its validator to judge (keepsKind).
+  if (!keepsKind(kind, obj)) obj.kind = kind.kind;
   meta.uid = newUid();
   meta.creationTimestamp = rfc3339(now);
   delete meta.resourceVersion;
@@ -66,7 +76,7 @@ export function prepareUpdate(
   const meta = metaOf(next);
   const cur = metaOf(current);
   next.apiVersion = apiVersionOf(kind);
-  next.kind = kind.kind;
+  if (!keepsKind(kind, next)) next.kind = kind.kind;
   // Server-owned metadata cannot be changed by clients.
   meta.name = cur.name;
   if (kind.namespaced) meta.namespace = cur.namespace;

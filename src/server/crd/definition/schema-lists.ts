@@ -172,7 +172,7 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
     const trimmedMsg = message.trim();
     if (rule === '') errs.push(required(`${at}.rule`, 'rule is not specified'));
     else if (message.length > 0 && trimmedMsg.length === 0)
-      errs.push(invalid(`${at}.message`, message, 'message must be non-empty if specified'));
+      errs.push(invalid(`${at}.message`, message, 'must be non-empty if specified'));
     else if (newline.test(trimmedMsg))
       // validation.go (1.37) words it without the field's name, which the path already gives.
       errs.push(invalid(`${at}.message`, message, 'must not contain line breaks'));
@@ -188,9 +188,9 @@ export function celRuleShapes(s: JsonObject, path: string): FieldError[] {
       errs.push(notSupported(`${at}.reason`, r.reason, reasons));
     const fieldPath = str(r.fieldPath);
     if (fieldPath.length > 0 && fieldPath.trim().length === 0)
-      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must be non-empty if specified'));
+      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'must be non-empty if specified'));
     if (newline.test(fieldPath))
-      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
+      errs.push(invalid(`${at}.fieldPath`, fieldPath, 'must not contain line breaks'));
     // pathValid: the path must lead to a field of this node's schema (cel.ValidFieldPath).
     if (fieldPath.length > 0) {
       node ??= compileStructural(s as CrdSchemaProps);

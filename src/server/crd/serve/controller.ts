@@ -231,14 +231,13 @@ export class CrdController {
         sameCondition(oldNames, decision.namesAccepted);
       if (namesSame && (approval === undefined || sameCondition(oldApproval, approval))) return undefined;
       const now = rfc3339(this.deps.clock.now());
-      // The approval controller (pkg/controller/apiapproval) runs beside the names controller and
-      // writes first on a new definition: its condition leads the list.
-      let next = approval ? setCondition(conditions, approval, now) : conditions;
+      let next = conditions;
       if (!namesSame) {
         next = setCondition(next, decision.namesAccepted, now);
         next = setCondition(next, decision.established, now);
         released = group;
       } else released = undefined;
+      if (approval) next = setCondition(next, approval, now);
       return { ...status, acceptedNames: decision.acceptedNames, conditions: next };
     });
     if (released !== undefined) {

@@ -60,6 +60,7 @@ export interface TableOptions {
   version?: TableVersion;
 }
 
+/** ObjectMeta's swagger doc of `name`, as every printer's Name column describes it (kube-apiserver 1.37). */
 const NAME_COLUMN: TableColumnDefinition = {
   name: 'Name',
   type: 'string',
@@ -67,7 +68,8 @@ const NAME_COLUMN: TableColumnDefinition = {
   description:
     'Name must be unique within a namespace. Is required when creating resources, although some resources may ' +
     'allow a client to request the generation of an appropriate name automatically. Name is primarily intended ' +
-    'for creation idempotence and configuration definition. Cannot be updated.',
+    'for creation idempotence and configuration definition. Cannot be updated. ' +
+    'More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
   priority: 0,
 };
 

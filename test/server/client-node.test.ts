@@ -177,6 +177,8 @@ describe('@kubernetes/client-node Watch', () => {
       expect(events.filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.name])).toEqual([
         ['ADDED', 'w'],
         ['MODIFIED', 'w'],
+        // A pod's delete first writes its mark (deletionTimestamp, grace 0), as kube-apiserver does.
+        ['MODIFIED', 'w'],
         ['DELETED', 'w'],
       ]);
       // A write elsewhere moves the global resourceVersion; the next bookmark carries it.
@@ -300,7 +302,8 @@ describe('@kubernetes/client-node informers', () => {
       );
       expect(informer.get('a', ns)?.metadata?.labels?.v).toBe('2');
       expect(informer.get('pre', ns)).toBeUndefined();
-      expect(seen).toEqual(['add pre', 'add a', 'add b', 'update a 2', 'delete pre']);
+      // The delete's mark (deletionTimestamp) arrives as an update before the removal.
+      expect(seen).toEqual(['add pre', 'add a', 'add b', 'update a 2', 'update pre 1', 'delete pre']);
       expect(errors).toEqual([]);
       const fresh = await core.listNamespacedPod({ namespace: ns });
       // Events advanced the informer's resourceVersion to the store's latest write.

@@ -63,6 +63,10 @@ describe.each(STORE_KINDS)('watch protocol over the %s store', (kind) => {
       await w.next();
       await w.next();
       await call(s, 'DELETE', `${PODS}/a`);
+      // A pod's delete writes its mark first (store.go updateForGracefulDeletionAndFinalizers).
+      const mark = await w.next();
+      expect(mark.type).toBe('MODIFIED');
+      expect(mark.object.metadata?.deletionGracePeriodSeconds).toBe(0);
       const del = await w.next();
       expect(del.type).toBe('DELETED');
       expect(del.object.metadata?.name).toBe('a');

@@ -69,10 +69,9 @@ export async function deleteOptions(req: IncomingMessage, query: Query): Promise
   if (errors.length > 0) throw optionsInvalid('DeleteOptions', errors);
   // The deprecated bool is an explicit choice either way: false takes both garbage collector
   // finalizers off, as Background does (store.go `shouldOrphanDependents`/`shouldDeleteDependents`).
-  const chosen =
-    policy ??
-    undefined ??
-    (orphanDependents === true ? 'Orphan' : orphanDependents === false ? 'Background' : undefined);
+  const fromOrphan =
+    orphanDependents === true ? 'Orphan' : orphanDependents === false ? 'Background' : undefined;
+  const chosen = policy !== undefined && policy !== null ? policy : fromOrphan;
   const pre = body.preconditions as DeleteOptions['preconditions'] | undefined;
   return {
     propagationPolicy: chosen as DeleteOptions['propagationPolicy'],

@@ -7,7 +7,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { failureStatus, type Status, StatusError } from '../../protocol/status.js';
-import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
+import {
+  answerIn,
+  checkNestingDepth,
+  MAX_BODY_BYTES,
+  mediaType,
+  parseJsonBody,
+  readBody,
+} from '../http/http-io.js';
+import { negotiateOutput } from '../http/media-types.js';
 import { queryFlag } from '../http/query-flag.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
@@ -22,6 +30,7 @@ import { type ResourceRequest, routeMethodNotAllowed, routeNotFound } from '../h
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
 import {
+  allowsTransform,
   negotiateRead,
   negotiateWrite,
   partialListAnswer,
@@ -112,6 +121,9 @@ export async function handleResource(
   }
   // Every write negotiates its answer's form first (create.go and the others): a 406 writes nothing.
   if (method !== 'GET') negotiateWrite(req, kind);
+  // A plain answer negotiated as YAML is written by the YAML serializer, errors included
+  // (handlers/responsewriters/writers.go `WriteObjectNegotiated`, `ErrorNegotiated`).
+  if (!isWatch) await answerYamlIfChosen(req, res, kind);
   switch (method) {
     case 'GET': {
       // The answer's form is negotiated before anything is read (handlers/get.go, `ListResource`).
@@ -202,6 +214,22 @@ export async function handleResource(
     default:
       throw routeMethodNotAllowed();
   }
+}
+
+let yamlModule: Promise<typeof import('./yaml-answer.js')> | undefined;
+
+/** Marks `res` for YAML when the Accept header chose plain `application/yaml`; loads the converter once. */
+async function answerYamlIfChosen(
+  req: IncomingMessage,
+  res: ServerResponse,
+  kind: ResourceKind,
+): Promise<void> {
+  if (!req.headers.accept?.includes('yaml')) return;
+  const chosen = negotiateOutput(req.headers.accept, allowsTransform(kind.custom !== undefined));
+  if (!chosen || chosen.convert || chosen.type !== 'application' || chosen.subtype !== 'yaml') return;
+  yamlModule ??= import('./yaml-answer.js');
+  const { jsonToYaml } = await yamlModule;
+  answerIn(res, { convert: jsonToYaml, contentType: 'application/yaml' });
 }
 
 // Each loaded once: a dynamic import() per request costs a module-map lookup and its promise

@@ -103,6 +103,22 @@ export function checkNestingDepth(value: unknown, max = MAX_NESTING_DEPTH): void
   }
 }
 
+/** Another form a response's JSON answers are written in, and its Content-Type. */
+interface AnswerForm {
+  convert(json: string): string;
+  contentType: string;
+}
+
+const answerForms = new WeakMap<ServerResponse, AnswerForm>();
+
+/**
+ * Has every answer written to `res` through {@link sendJson}, errors included, converted from
+ * JSON (the YAML an Accept header chose: handlers/yaml-answer.ts).
+ */
+export function answerIn(res: ServerResponse, form: AnswerForm): void {
+  answerForms.set(res, form);
+}
+
 /** Writes a JSON answer (a string is sent as is). Returns the bytes written. */
 export function sendJson(
   res: ServerResponse,
@@ -110,7 +126,12 @@ export function sendJson(
   body: unknown,
   contentType = 'application/json',
 ): number {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  let text = typeof body === 'string' ? body : JSON.stringify(body);
+  const form = answerForms.get(res);
+  if (form) {
+    text = form.convert(text);
+    contentType = form.contentType;
+  }
   const bytes = Buffer.byteLength(text);
   if (!res.headersSent) {
     res.writeHead(code, {

@@ -96,9 +96,9 @@ describe('cache lists by spec.nodeName', () => {
     expect(names(pending.body.items)).toEqual(['one/p10', 'one/p11']);
   });
 
-  it('a limited cache list pages through the index and continues from the store, every pod once', async () => {
+  it('a limited cache list (resourceVersion N, NotOlderThan; "0" would ignore the limit) pages through the index and continues from the store, every pod once', async () => {
     const path = '/api/v1/pods?fieldSelector=spec.nodeName%3Dnode-a';
-    const first = await call(s, 'GET', `${path}&limit=4&resourceVersion=0&resourceVersionMatch=NotOlderThan`);
+    const first = await call(s, 'GET', `${path}&limit=4&resourceVersion=1&resourceVersionMatch=NotOlderThan`);
     expect(first.status, first.text).toBe(200);
     expect(first.body.items).toHaveLength(4);
     expect(first.body.metadata.continue).toBeTruthy();

@@ -84,6 +84,7 @@ export function buildFilter(
   return {
     namespace: ns,
     index,
+    exact: { namespace: exactValue(fields, 'metadata.namespace'), name },
     everything: !hasFields && !hasLabels,
     matches(obj: KubeObject): boolean {
       if (ns !== undefined && obj.metadata?.namespace !== ns) return false;

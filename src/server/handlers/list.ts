@@ -133,8 +133,19 @@ export async function serveList(
   filter: WatchFilter,
   query: ListQuery,
 ): Promise<ListResult> {
-  const { limit, rv, match } = validateListQuery(query);
-  const prefix = resourcePrefix(kind, filter.namespace);
+  const validated = validateListQuery(query);
+  const { rv, match } = validated;
+  let { limit } = validated;
+  // store.go `ListPredicate`: a field selector pinning one namespace narrows the
+  // keys read to it (continue tokens start below that namespace); one pinning a
+  // name reads that single key, a list that never has a next page.
+  const exactNamespace = kind.namespaced ? (filter.namespace ?? filter.exact?.namespace) : undefined;
+  const exactName = filter.exact?.name;
+  if (exactName !== undefined && (!kind.namespaced || exactNamespace !== undefined)) limit = 0;
+  // cacher.go `shouldDelegateList`: resourceVersion "0" is served from the
+  // cache, which ignores the limit.
+  if (rv === 0 && !query.continue && match !== 'Exact') limit = 0;
+  const prefix = resourcePrefix(kind, exactNamespace);
   let result: ListResult;
   if (query.continue) {
     const token = decodeContinue(query.continue);

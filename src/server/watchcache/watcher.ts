@@ -28,6 +28,12 @@ export interface WatchSink {
 export interface WatchFilter {
   namespace?: string;
   index?: { field: DispatchField; value: string };
+  /**
+   * What the field selector pins exactly (`metadata.namespace=`, `metadata.name=`): a list
+   * reads only that namespace's keys, or that one object's key (registry/generic/registry/store.go
+   * `ListPredicate`, `MatchesSingleNamespace` and `MatchesSingle`).
+   */
+  exact?: { namespace?: string; name?: string };
   matches(object: KubeObject): boolean;
   /** Whether the filter selects everything in its namespace (no label or field selector). */
   everything: boolean;

@@ -291,6 +291,8 @@ function definitionCases(add: Add): void {
     setup(post(widget('w1'))),
     { request: { method: 'DELETE', path: item }, compare: false },
     { waitFor: { path: item, field: 'status', absent: true } },
+    // The group's discovery goes when its storage does: only then is the path unserved.
+    { waitFor: { path: `/apis/${GROUP}/v1`, field: 'kind', absent: true } },
     { request: { path: `${NS_COLLECTION}/w1` } },
   ]);
   add('definition/status-put-ignored-spec', [

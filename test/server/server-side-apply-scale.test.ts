@@ -216,6 +216,18 @@ describe('other scale writes', () => {
     expect(negative.body.message).toBe(
       'Scale.autoscaling "scale-refusals" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
     );
+    expect(negative.body.details).toEqual({
+      name: 'scale-refusals',
+      group: 'autoscaling',
+      kind: 'Scale',
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: -1: must be greater than or equal to 0',
+          field: 'spec.replicas',
+        },
+      ],
+    });
     expect((await call(server, 'GET', `${base}/${name}`)).body.spec.replicas).toBe(1);
   });
 

@@ -176,10 +176,14 @@ export async function writeScale(
       const customOk =
         kind.custom !== undefined && typeof replicas === 'number' && Number.isInteger(replicas);
       if (!customOk && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
-        throw StatusError.of(
-          'Invalid',
-          `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
-        );
+        // errors.NewInvalid of autoscaling's Scale kind: its details name the Scale and the cause.
+        const message = `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`;
+        throw StatusError.of('Invalid', `Scale.autoscaling "${name}" is invalid: spec.replicas: ${message}`, {
+          name,
+          group: 'autoscaling',
+          kind: 'Scale',
+          causes: [{ reason: 'FieldValueInvalid', message, field: 'spec.replicas' }],
+        });
       }
       // A uid in the Scale is a precondition; the resourceVersion is storage's.
       const uid = after.metadata?.uid;

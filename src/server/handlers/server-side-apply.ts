@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { queryFlag } from '../http/query-flag.js';
-import { parseYamlBody } from '../http/yaml-body.js';
+import { parseYamlBody, yamlDuplicateKeys } from '../http/yaml-body.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import type { MergeNode } from '../ssa/merge-schema.js';
+import { childNode, resolveNode } from '../ssa/typed-node.js';
 import { metaOf } from '../storage/meta.js';
 import { conflict, notFound } from '../storage/object-errors.js';
 import type { UpdateScope } from '../storage/object-storage.js';
@@ -36,10 +38,7 @@ export async function serverSideApply(
   // Required before this is called (resource-handler.ts, `ValidatePatchOptions`).
   const manager = query.get('fieldManager') ?? '';
   const force = queryFlag(query.get('force')) === true;
-  const applied = (await parseYamlBody(raw)) as KubeObject;
-  if (typeof applied !== 'object' || applied === null || Array.isArray(applied)) {
-    throw StatusError.of('BadRequest', 'the apply configuration must be an object');
-  }
+  const applied = applyConfigurationOf(await parseYamlBody(raw));
   const meta = metaOf(applied);
   if (meta.name !== undefined && meta.name !== name) {
     throw StatusError.of(
@@ -59,11 +58,37 @@ export async function serverSideApply(
     return reply(ctx, res, 200, scale);
   }
   const write = typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'PatchOptions');
-  rules.typeApplyConfiguration(write, applied);
+  const node = await mergeNodeFor(kind);
+  try {
+    rules.typeApplyConfiguration(write, applied);
+  } catch (err) {
+    throw err instanceof StatusError && err.code === 500 ? keyedPaths(err, applied, node) : err;
+  }
   const scope: UpdateScope = subresource === 'status' ? 'status' : 'main';
   const reset = resetFieldsV1(kind, scope);
   const empty = emptyObjectOf(kind);
-  const apply = (live: KubeObject | undefined) =>
+  // applyPatcher reads the configuration strictly only once the field manager took it (its
+  // typed and conflict errors come first): a repeated key is a 400 under Strict, a warning under
+  // Warn (patch.go `applyPatchToCurrentObject`, go-yaml v2's `already set in map`).
+  const duplicates = write.validation === 'Ignore' ? [] : await yamlDuplicateKeys(raw);
+  let strictChecked = false;
+  const strictCheck = () => {
+    if (strictChecked || duplicates.length === 0) return;
+    strictChecked = true;
+    if (write.validation === 'Strict') {
+      throw StatusError.of(
+        'BadRequest',
+        `error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`,
+      );
+    }
+    for (const d of duplicates) write.warnings.add(d);
+  };
+  const apply = (live: KubeObject | undefined) => {
+    const result = applyWith(live);
+    strictCheck();
+    return result;
+  };
+  const applyWith = (live: KubeObject | undefined) =>
     ssa.applyConfiguration({
       node,
       apiVersion: apiVersionOf(kind),
@@ -77,7 +102,6 @@ export async function serverSideApply(
       config: applied,
       force,
     });
-  const node = await mergeNodeFor(kind);
   const recorded = {
     fieldManager: { manager, recorded: true },
     dryRun: isDryRun,
@@ -120,6 +144,63 @@ export async function serverSideApply(
     const stored = await ctx.objects.create(kind, namespace, created, recorded);
     replyObject(ctx, req, res, 201, kind, stored, query);
   }
+}
+
+/**
+ * structured-merge-diff names an item of an associative list by its keys, not its index
+ * (fieldpath `PathElement.String`: `[name="app"]`, `[port=80,protocol="TCP"]`): the typed
+ * error's paths, written with indexes, are rewritten along the configuration and its merge schema.
+ */
+function keyedPaths(err: StatusError, config: unknown, root: MergeNode): StatusError {
+  const message = err.status.message ?? '';
+  const rewritten = message.replace(
+    /(^|: |\n {2})((?:\.[^.[:\s]+|\[\d+\])+): /g,
+    (_m, lead: string, path: string) => {
+      let node: MergeNode | undefined = root;
+      let value: unknown = config;
+      let out = '';
+      for (const seg of path.match(/\.[^.[]+|\[\d+\]/g) ?? []) {
+        const resolved: ReturnType<typeof resolveNode> | undefined =
+          node === undefined ? undefined : resolveNode(node, value);
+        if (seg.startsWith('[')) {
+          const i = Number(seg.slice(1, -1));
+          const item = Array.isArray(value) ? value[i] : undefined;
+          if (resolved?.kind === 'list' && resolved.keys.length > 0 && item && typeof item === 'object') {
+            const fields = resolved.keys.map((k: string) => {
+              const v = (item as Record<string, unknown>)[k] ?? resolved.keyDefaults?.[k];
+              return `${k}=${JSON.stringify(v)}`;
+            });
+            out += `[${fields.join(',')}]`;
+          } else out += seg;
+          node = resolved?.kind === 'list' ? resolved.items : undefined;
+          value = item;
+        } else {
+          const key = seg.slice(1);
+          out += seg;
+          node = resolved?.kind === 'map' ? childNode(resolved, key) : undefined;
+          value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+        }
+      }
+      return `${lead}${out}: `;
+    },
+  );
+  if (rewritten === message) return err;
+  return new StatusError({ ...err.status, message: rewritten });
+}
+
+/**
+ * The configuration as patch.go's applyPatcher unmarshals it into a map: an empty body or `null`
+ * is an empty configuration (refused next for its missing kind); a list or a scalar cannot
+ * unmarshal into a map (encoding/json's words, through sigs.k8s.io/yaml).
+ */
+function applyConfigurationOf(value: unknown): KubeObject {
+  if (value === null || value === undefined) return {} as KubeObject;
+  if (typeof value === 'object' && !Array.isArray(value)) return value as KubeObject;
+  const what = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  throw StatusError.of(
+    'BadRequest',
+    `error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`,
+  );
 }
 
 /**

@@ -15,6 +15,7 @@ import { goQuote } from '../schema/go-text.js';
 import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
 import { managerOrUserAgent } from '../ssa/index.js';
 import type { WriteManager } from '../storage/object-storage.js';
+import { withDuplicateFields } from './duplicate-fields.js';
 import type { Query, ResourceContext } from './resource-context.js';
 
 /** One error of a request's options (apimachinery `field.Error`): the field and its text. */
@@ -83,7 +84,8 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
     checkNestingDepth(value);
   } else if (type === 'application/yaml') value = await parseYamlBody(body);
   // parseJsonBody and parseYamlBody check the nesting depth themselves.
-  else if (type === '' || type === 'application/json') value = parseJsonBody(body);
+  else if (type === '' || type === 'application/json')
+    value = withDuplicateFields(body.toString('utf8'), parseJsonBody(body));
   else {
     throw StatusError.of(
       'UnsupportedMediaType',

@@ -40,7 +40,7 @@ export async function parseYamlBody(body: Buffer): Promise<unknown> {
       );
     }
     try {
-      value = parse(text);
+      value = parse(text, GO_YAML);
     } catch (err) {
       throw StatusError.of(
         'BadRequest',
@@ -50,6 +50,42 @@ export async function parseYamlBody(body: Buffer): Promise<unknown> {
   }
   checkNestingDepth(value);
   return value;
+}
+
+/**
+ * YAML as sigs.k8s.io/yaml reads it (go-yaml v2): YAML 1.1 scalars (`yes`, `no`, `on`, `off`,
+ * `y`, `n` are booleans; `0755` is octal), but timestamps and base-60 numbers stay strings, and
+ * a repeated key replaces the earlier one (the strict reading that refuses it is the caller's,
+ * {@link yamlDuplicateKeys}).
+ */
+const GO_YAML = {
+  version: '1.1',
+  uniqueKeys: false,
+  customTags: (tags: import('yaml').Tags) =>
+    tags.filter((t) => {
+      const tag = t as { tag?: string; format?: string };
+      return tag.tag !== 'tag:yaml.org,2002:timestamp' && tag.format !== 'TIME';
+    }),
+} as const;
+
+/**
+ * The keys a YAML (or JSON) body repeats within one mapping, as go-yaml v2's strict decoding
+ * reports them (`line 3: key "data" already set in map`, the line of the repeat), in order.
+ */
+export async function yamlDuplicateKeys(body: Buffer): Promise<string[]> {
+  yamlModule ??= import('yaml');
+  const { parseDocument } = await yamlModule;
+  const text = body.toString('utf8');
+  const doc = parseDocument(text, { ...GO_YAML, uniqueKeys: true });
+  const out: string[] = [];
+  for (const e of doc.errors) {
+    if (e.code !== 'DUPLICATE_KEY') continue;
+    const line = e.linePos?.[0].line ?? 0;
+    const m = /^"((?:[^"\\]|\\.)*)"|^'((?:[^']|'')*)'|^([^:\s,{}[\]]+)/.exec(text.slice(e.pos[0]));
+    const key = m?.[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : (m?.[2] ?? m?.[3] ?? '');
+    out.push(`line ${line}: key ${JSON.stringify(key)} already set in map`);
+  }
+  return out;
 }
 
 /**

@@ -21,6 +21,7 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { unregisteredKindError } from '../handlers/body-kind.js';
+import { duplicateFieldsOf } from '../handlers/duplicate-fields.js';
 import type { WarningRecorder } from '../http/warnings.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { schemaNameOf } from '../openapi/openapi-schemas.js';
@@ -161,9 +162,11 @@ export function decodeBody(write: TypedWrite, obj: KubeObject): void {
   }
   const unregistered = unregisteredKindError(write.target, obj);
   if (unregistered !== undefined) throw cannotBeHandled(write.target, obj, unregistered);
-  const issues = check(write, obj);
-  if (!issues || issues.length === 0) return;
-  const error = decoderError(issues) ?? strictOutcome(write, decoderStrictErrors(issues));
+  // Repeated keys are strict errors too, reported before the unknown fields.
+  const duplicates = duplicateFieldsOf(obj).map((f) => `duplicate field ${JSON.stringify(f)}`);
+  const issues = check(write, obj) ?? [];
+  if (issues.length === 0 && duplicates.length === 0) return;
+  const error = decoderError(issues) ?? strictOutcome(write, [...duplicates, ...decoderStrictErrors(issues)]);
   // The GVK is the one read before the repair, which never touches apiVersion or kind.
   if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
 }

@@ -48,6 +48,7 @@ import { tableEncoder, tableRequest } from './table-response.js';
 import { serveWatch } from './watch.js';
 import { deleteOptionFields, writeAdmission } from './write-admission.js';
 import {
+  checkBodyNamed,
   dryRun,
   loadWriteRules,
   type OptionError,
@@ -175,6 +176,7 @@ export async function handleResource(
         );
       }
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'UpdateOptions'), body);
+      checkBodyNamed(body, name);
       const scope = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
       const isDryRun = dryRun(query);
       const updated = await ctx.objects.update(kind, namespace, name, body, scope, {

@@ -27,6 +27,7 @@ import { deleteOptions } from './delete-options.js';
 // Installs the field manager into storage's write path.
 import './field-ownership.js';
 import { type ResourceRequest, routeMethodNotAllowed, routeNotFound } from '../http/request-info.js';
+import { WarningRecorder } from '../http/warnings.js';
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
 import {
@@ -36,7 +37,6 @@ import {
   partialListAnswer,
   partialObjectAnswer,
   partialWatch,
-import { WarningRecorder } from '../http/warnings.js';
   type ReadOutput,
 } from './partial-metadata.js';
 import { bindPod, servesBinding } from './pod-binding.js';
@@ -75,6 +75,13 @@ export async function handleResource(
   if (kind.custom?.conversionError) {
     throw StatusError.of('InternalError', `Internal error occurred: ${kind.custom.conversionError}`);
   }
+  // customresource_handler.go `ServeHTTP`: every request to a deprecated version of a custom
+  // resource warns, with the version's own words or `<group>/<version> <Kind> is deprecated`.
+  if (kind.custom?.deprecated) {
+    new WarningRecorder(res).add(
+      kind.custom.deprecationWarning ?? `${kind.group}/${kind.version} ${kind.kind} is deprecated`,
+    );
+  }
   const namespace = kind.namespaced ? info.namespace : undefined;
   // A namespaced kind's cluster-wide path has a route for the collection only
   // (`/api/v1/configmaps`: list and watch); a name under it matches no route.
@@ -85,13 +92,6 @@ export async function handleResource(
   // object (kubernetes/kubernetes#89755). The legacy /watch/ paths watch one object by name.
   const isWatch =
     info.watchPath ||
-  // customresource_handler.go `ServeHTTP`: every request to a deprecated version of a custom
-  // resource warns, with the version's own words or `<group>/<version> <Kind> is deprecated`.
-  if (kind.custom?.deprecated) {
-    new WarningRecorder(res).add(
-      kind.custom.deprecationWarning ?? `${kind.group}/${kind.version} ${kind.kind} is deprecated`,
-    );
-  }
     (subresource === undefined && name === undefined && queryFlag(query.get('watch')) === true);
   // The legacy /watch/ paths and a namespaced kind's all-namespaces path (`/api/v1/pods`) serve
   // only list and watch: kube-apiserver registers no write there, so a cross-namespace

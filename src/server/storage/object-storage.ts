@@ -195,7 +195,6 @@ export class ObjectStorage {
     // a fresh copy, the first attempt having changed it.
     let handOver = opts.owned === true;
     return this.guaranteedUpdate(kind, namespace, name, scope, opts, (current) => {
-      if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
       // A custom resource's strategy refuses unconditional updates (apiextensions-apiserver
       // pkg/registry/customresource/strategy.go `AllowUnconditionalUpdate`); registry/store.go
       // `Update` says so once the object is found, before any validation.
@@ -205,6 +204,7 @@ export class ObjectStorage {
           invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
         ]);
       }
+      if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
         throw conflict(kind, name);
       if (handOver) {
         handOver = false;
@@ -414,14 +414,14 @@ export class ObjectStorage {
   /** Throws the 422 of `errors`, if any. */
   private failOn(kindIn: ResourceKind, obj: KubeObject, errors: FieldError[]): void {
     if (errors.length === 0) return;
-    const name = obj.metadata?.name ?? '';
-    throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
     // An unstructured object's error names the kind the object says it is (rest.BeforeCreate and
     // BeforeUpdate take it from the object): a custom object sent with another kind.
     const kind =
       kindIn.custom && typeof obj.kind === 'string' && obj.kind !== ''
         ? { ...kindIn, kind: obj.kind }
         : kindIn;
+    const name = obj.metadata?.name ?? '';
+    throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
       // StatusDetails.Name is omitempty: an object without a name has none.
       name: name || undefined,
       group: kind.group || undefined,

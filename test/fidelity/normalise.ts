@@ -10,6 +10,8 @@ import type { Observation } from './types.js';
 const COMPARED_HEADERS = ['content-type', 'warning'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const RFC3339_ANYWHERE = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const SERVER_ADDRESS = /(https?:\/\/)?(127\.0\.0\.1|localhost|\[::1\]):\d+/g;
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -30,7 +32,12 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
       'each server counts its own revisions (kube-apiserver also writes leases and events of its own); only their order within the case is behaviour',
   },
   {
-    rule: 'continue tokens are decoded; their resourceVersion is ranked like the others',
+    rule: "a list's and a BOOKMARK's resourceVersion become <rv:≥K>, K the number of the case's object resourceVersions at or below it",
+    reason:
+      "they are the store's current revision, which on kube-apiserver also counts other cases' writes running beside this one: only where they stand among the case's own objects is behaviour",
+  },
+  {
+    rule: 'continue tokens are decoded; their resourceVersion is placed like a list’s',
     reason: 'the token embeds a revision; its start key is compared',
   },
   {
@@ -56,15 +63,21 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
 ];
 
 /** Normalises one server's observations of one case (resourceVersion ranks span the whole case). */
-export function normaliseCase(observations: Observation[]): Observation[] {
+export function normaliseCase(raw: Observation[]): Observation[] {
+  const observations = raw.map(markGlobalVersions);
   const rvs = new Set<bigint>();
   const generated = new Map<string, string>();
   for (const o of observations) {
     collectResourceVersions(o, rvs);
     collectGeneratedNames(o, generated);
   }
-  const ranks = new Map([...rvs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((rv, i) => [rv, i + 1]));
+  const sorted = [...rvs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ranks = new Map(sorted.map((rv, i) => [rv, i + 1]));
   const rank = (value: string) => {
+    if (value.startsWith(GLOBAL)) {
+      const rv = BigInt(value.slice(GLOBAL.length));
+      return `<rv:≥${sorted.filter((v) => v <= rv).length}>`;
+    }
     if (!/^\d+$/.test(value)) return value;
     return `<rv:${ranks.get(BigInt(value)) ?? '?'}>`;
   };
@@ -87,6 +100,48 @@ function pickHeaders(headers: Record<string, string>): Record<string, string> {
     if (value !== undefined) out[name] = value.replace(SERVER_ADDRESS, '<server>');
   }
   return out;
+}
+
+/** Marks a store-wide resourceVersion (a list's, a bookmark's, a continue token's). */
+const GLOBAL = '\u0000global:';
+
+/** The observation with its lists' and bookmarks' resourceVersions marked {@link GLOBAL}. */
+function markGlobalVersions(o: Observation): Observation {
+  const mark = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(mark);
+    if (!value || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = mark(v);
+    const meta = out.metadata as Record<string, unknown> | undefined;
+    if (Array.isArray(out.items) && meta && typeof meta === 'object') {
+      out.metadata = { ...meta };
+      markField(out.metadata as Record<string, unknown>, 'resourceVersion');
+      const token = decodeContinue(String(meta.continue ?? ''));
+      if (token && typeof token.rv === 'number') {
+        (out.metadata as Record<string, unknown>).continue =
+          `<continue rv:${GLOBAL}${token.rv} start:${String(token.start)}>`;
+      }
+    }
+    return out;
+  };
+  const out: Observation = { ...o };
+  if (o.body !== undefined) out.body = mark(o.body);
+  if (o.events) {
+    out.events = o.events.map((e) => {
+      const event = mark(e) as { type: string; object: unknown };
+      const meta = (event.object as { metadata?: Record<string, unknown> } | undefined)?.metadata;
+      if (event.type === 'BOOKMARK' && meta) {
+        event.object = { ...(event.object as object), metadata: { ...meta } };
+        markField((event.object as { metadata: Record<string, unknown> }).metadata, 'resourceVersion');
+      }
+      return event;
+    });
+  }
+  return out;
+}
+
+function markField(meta: Record<string, unknown>, key: string): void {
+  if (typeof meta[key] === 'string' && /^\d+$/.test(meta[key] as string)) meta[key] = `${GLOBAL}${meta[key]}`;
 }
 
 function collectResourceVersions(value: unknown, into: Set<bigint>, key?: string): void {
@@ -158,7 +213,9 @@ function walk(
   }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = walk(v, rank, k, generated);
+    // managedFields keys name list items by uid (`k:{"uid":"..."}`).
+    for (const [k, v] of Object.entries(value))
+      out[k.replace(UUID_ANYWHERE, '<uid>')] = walk(v, rank, k, generated);
     return out;
   }
   return value;
@@ -166,6 +223,9 @@ function walk(
 
 function scalar(value: string, rank: (rv: string) => string, key: string | undefined): string {
   if (key === 'resourceVersion') return rank(value);
+  if (key === 'continue' && value.includes(GLOBAL)) {
+    return value.replace(new RegExp(`${GLOBAL}(\\d+)`), (_m, rv: string) => rank(`${GLOBAL}${rv}`));
+  }
   if (key === 'continue' && value !== '') {
     const token = decodeContinue(value);
     if (!token) return '<continue>';
@@ -174,7 +234,11 @@ function scalar(value: string, rank: (rv: string) => string, key: string | undef
   if (key === 'clusterIP') return ip(value);
   if (UUID.test(value)) return '<uid>';
   if (RFC3339.test(value)) return '<time>';
-  return value.replace(SERVER_ADDRESS, '<server>');
+  // Messages quote uids and times too (a precondition's "UID in object meta: ...").
+  return value
+    .replace(SERVER_ADDRESS, '<server>')
+    .replace(UUID_ANYWHERE, '<uid>')
+    .replace(RFC3339_ANYWHERE, '<time>');
 }
 
 function ip(value: string): string {

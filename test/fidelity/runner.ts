@@ -179,17 +179,26 @@ function runKubectl(server: Server, args: string[], stdin: string | undefined): 
 
 async function waitFor(
   server: Server,
-  spec: { path: string; field: string; equals?: unknown; absent?: boolean; timeoutMs?: number },
+  spec: { path: string; field?: string; equals?: unknown; absent?: boolean; timeoutMs?: number },
 ): Promise<void> {
+  // `absent`: until the object is gone (404); `equals`: until the field holds the value; neither:
+  // until the field is unset.
   const deadline = Date.now() + (spec.timeoutMs ?? 60_000);
   let last: unknown;
   for (;;) {
     const answer = await send(server, 'GET', spec.path, { accept: 'application/json' }, undefined);
     const body = parseBody(answer.text, answer.headers['content-type']);
-    last = answer.status === 404 ? '(404)' : dig(body, spec.field);
-    if (spec.absent ? answer.status === 404 : JSON.stringify(last) === JSON.stringify(spec.equals)) return;
+    last = answer.status === 404 ? '(404)' : spec.field === undefined ? body : select(body, spec.field);
+    const done = spec.absent
+      ? answer.status === 404
+      : 'equals' in spec
+        ? JSON.stringify(last) === JSON.stringify(spec.equals)
+        : answer.status === 200 && last === undefined;
+    if (done) return;
     if (Date.now() > deadline) {
-      throw new Error(`waitFor ${spec.path} ${spec.field}: last ${JSON.stringify(last)}`);
+      throw new Error(
+        `waitFor ${spec.path} ${spec.field ?? ''}: last ${JSON.stringify(last)?.slice(0, 300)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -55,8 +55,11 @@ describe.each(SUBJECTS)('$name informer', (subject) => {
     await rec.waitFor('update web');
     await f.deletePod('web');
     await rec.waitFor('delete web');
-    expect(rec.objects).toEqual(['add web', 'update web', 'delete web']);
+    // A pod's delete first writes its mark (deletionTimestamp, grace 0), as kube-apiserver does: an update, then the delete.
+    expect(rec.objects).toEqual(['add web', 'update web', 'update web', 'delete web']);
     expect(updated[0].metadata.labels).toEqual({ tier: 'front' });
+    expect(updated[1].metadata.deletionTimestamp).toEqual(expect.any(String));
+    expect(updated[1].metadata.deletionGracePeriodSeconds).toBe(0);
     expect(deleted[0].metadata.name).toBe('web');
     expect(informer.list()).toEqual([]);
   });
@@ -94,12 +97,13 @@ describe.each(SUBJECTS)('$name informer', (subject) => {
     await f.relabel('one', { v: '2' });
     await f.deletePod('one');
     await rec.waitFor('delete one');
-    expect(changes).toEqual(['one', 'one', 'one']);
+    // add, update, the delete's mark (an update: kube-apiserver writes deletionTimestamp first), delete.
+    expect(changes).toEqual(['one', 'one', 'one', 'one']);
     informer.off('change', onChange);
     informer.off('add', onAdd);
     await f.createPod('two');
     await rec.waitFor('add two');
-    expect(changes).toEqual(['one', 'one', 'one']);
+    expect(changes).toEqual(['one', 'one', 'one', 'one']);
     expect(adds).toEqual(['one']);
     expect(() => informer.on('bogus', () => {})).toThrow('Unknown verb: bogus');
   });
@@ -221,7 +225,8 @@ describe.each(SUBJECTS)('$name informer', (subject) => {
     const listsBefore = Object.values(lists).reduce((a, b) => a + b, 0);
     await informer.start();
     await rec.waitFor('delete gone');
-    expect(rec.objects).toEqual(['add gone', 'add kept', 'add new', 'delete gone']);
+    // The pod's delete mark (deletionTimestamp) is an update before the delete, as from kube-apiserver.
+    expect(rec.objects).toEqual(['add gone', 'add kept', 'add new', 'update gone', 'delete gone']);
     expect(names(informer.list())).toEqual(['demo/kept', 'demo/new']);
     expect(Object.values(f.server.stats.lists).reduce((a, b) => a + b, 0)).toBe(listsBefore);
   });

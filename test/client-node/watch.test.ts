@@ -62,9 +62,11 @@ describe.each(WATCHES)('$name Watch', ({ make }) => {
     await f.relabel('a', { v: '2' });
     await f.deletePod('a');
     await waitUntil(() => r.done.called > 0, 'the stream to end at its timeout');
-    expect(r.events).toEqual(['ADDED a', 'MODIFIED a', 'DELETED a']);
+    // A pod's delete first writes its mark (deletionTimestamp, grace 0), as kube-apiserver does: MODIFIED, then DELETED.
+    expect(r.events).toEqual(['ADDED a', 'MODIFIED a', 'MODIFIED a', 'DELETED a']);
     expect(r.raw[0].type).toBe('ADDED');
     expect(r.raw[0].object.metadata.name).toBe('a');
+    expect(r.raw[2].object.metadata.deletionGracePeriodSeconds).toBe(0);
     expect(r.done).toEqual({ called: 1, err: null });
   });
 

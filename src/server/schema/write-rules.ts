@@ -20,14 +20,14 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { unregisteredKindError } from '../handlers/body-kind.js';
-import { duplicateFieldsOf } from '../handlers/duplicate-fields.js';
 import type { WarningRecorder } from '../http/warnings.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { schemaNameOf } from '../openapi/openapi-schemas.js';
 import { applyErrors, joinApplyErrors } from './apply-errors.js';
+import { unregisteredKindError } from './body-kind.js';
 import { converterError, converterStrictErrors } from './converter-errors.js';
 import { decoderError, decoderStrictErrors } from './decoder-errors.js';
+import { duplicateFieldsOf } from './duplicate-fields.js';
 import type { FieldValidation } from './field-validation.js';
 import { goQuote, goValue, jsonKindOf } from './go-text.js';
 import { checkerOf, runCheck } from './typed-check.js';

@@ -95,7 +95,15 @@ describe('examples/client-node-informer.ts', () => {
     expect(source).toContain(OURS);
     const ours = await scenario(source);
     const theirs = await scenario(source.replace(OURS, THEIRS));
-    const expected = ['pod added: before', 'pod added: web', 'pod updated: web', 'pod deleted: web'];
+    // Two updates of web: the label, then the delete's mark (deletionTimestamp), which kube-apiserver
+    // writes before removing a pod.
+    const expected = [
+      'pod added: before',
+      'pod added: web',
+      'pod updated: web',
+      'pod updated: web',
+      'pod deleted: web',
+    ];
     expect(ours).toEqual(expected);
     expect(theirs).toEqual(expected);
   }, 90_000);

@@ -16,7 +16,12 @@ import { sendStatus, toStatus } from './http/http-io.js';
 import { listen } from './http/listen.js';
 import { claimedByGoRestful, servedForAnyMethod } from './http/non-resource-routes.js';
 import { queryFlag } from './http/query-flag.js';
-import { parseResourcePath, routeMethodNotAllowed, splitRequestTarget } from './http/request-info.js';
+import {
+  isRouteNotFound,
+  parseResourcePath,
+  routeMethodNotAllowed,
+  splitRequestTarget,
+} from './http/request-info.js';
 import { KindTable } from './kinds/kind-table.js';
 import { REGISTRY } from './kinds/registry.js';
 import type { ResourceKind } from './kinds/types.js';
@@ -523,7 +528,11 @@ class ApiServer implements RunningServer {
       info = parseResourcePath(segments, (g, v, p) => this.kinds.findByPlural(g, v, p));
     } catch (err) {
       // A group nothing serves has no web service: the mux's text 404, not go-restful's Status.
-      if (segments[0] === 'apis' && !claimedByGoRestful(path, servedGroups(this.nonResource))) {
+      if (
+        isRouteNotFound(err) &&
+        segments[0] === 'apis' &&
+        !claimedByGoRestful(path, servedGroups(this.nonResource))
+      ) {
         return notFound(this.nonResource, res, path);
       }
       throw err;

@@ -227,9 +227,18 @@ export async function serveNonResource(
   return notFound(ctx, res, path);
 }
 
-/** The groups served now (`''` the core group), for routing decisions. */
+/**
+ * The built-in groups served (`''` the core group), for routing decisions: only they have
+ * go-restful web services. Custom resources are served by apiextensions-apiserver's handler
+ * behind the mux, whose unknown paths are the mux's text 404.
+ */
 export function servedGroups(ctx: NonResourceContext): Set<string> {
-  return new Set(ctx.kinds.all().map((k) => k.group));
+  return new Set(
+    ctx.kinds
+      .all()
+      .filter((k) => !k.custom)
+      .map((k) => k.group),
+  );
 }
 
 /** A path nothing serves: go-restful's JSON 404 under its web services, else the mux's text 404. */

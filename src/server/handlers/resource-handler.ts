@@ -26,6 +26,7 @@ import { jsonEncoder } from '../watchcache/event.js';
 import { deleteOptions } from './delete-options.js';
 // Installs the field manager into storage's write path.
 import './field-ownership.js';
+import { sendPlainNotFound } from '../http/non-resource-routes.js';
 import { type ResourceRequest, routeMethodNotAllowed, routeNotFound } from '../http/request-info.js';
 import { WarningRecorder } from '../http/warnings.js';
 import { filterFromQuery } from './filter.js';
@@ -97,6 +98,12 @@ export async function handleResource(
   // only list and watch: kube-apiserver registers no write there, so a cross-namespace
   // DELETE cannot wipe every namespace's objects.
   if ((info.watchPath || (kind.namespaced && namespace === undefined)) && method !== 'GET') {
+    // apiextensions-apiserver's crdHandler has no such route either, and hands the request to the
+    // mux's NotFound handler: Go's text 404 (customresource_handler.go `ServeHTTP`).
+    if (kind.custom && !info.watchPath) {
+      sendPlainNotFound(res);
+      return;
+    }
     throw routeMethodNotAllowed();
   }
   // FinalizeREST (pkg/registry/core/namespace/storage/storage.go) is an Updater

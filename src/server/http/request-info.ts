@@ -40,6 +40,15 @@ export function routeNotFound(): StatusError {
   return StatusError.of('NotFound', 'the server could not find the requested resource', {});
 }
 
+/** Whether `err` is {@link routeNotFound}'s answer (the router found no route), not an object's 404. */
+export function isRouteNotFound(err: unknown): boolean {
+  return (
+    err instanceof StatusError &&
+    err.status.code === 404 &&
+    err.status.message === 'the server could not find the requested resource'
+  );
+}
+
 /** The router's 405 (see {@link routeNotFound}). */
 export function routeMethodNotAllowed(): StatusError {
   return StatusError.of(

@@ -109,10 +109,14 @@ describe('informer checkpoint', () => {
       resumed: true,
       loadedObjects: 4,
       lists: 0,
-      replayedEvents: 3,
+      // The update of a, b's delete mark (deletionTimestamp, which kube-apiserver writes before removing
+      // a pod) and b's removal, the create of e.
+      replayedEvents: 4,
     });
     expect(i.watcher.metrics.lists).toEqual({ initial: 0, expired: 0, tooLarge: 0, error: 0 });
-    expect(seen.sort()).toEqual(['add a', 'add b', 'add c', 'add d', 'add e', 'delete b', 'update a'].sort());
+    expect(seen.sort()).toEqual(
+      ['add a', 'add b', 'add c', 'add d', 'add e', 'update b', 'delete b', 'update a'].sort(),
+    );
   });
 
   it('relists exactly once when the checkpoint is outside the history window, replacing the loaded state with exact diffs', async () => {

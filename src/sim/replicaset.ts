@@ -19,11 +19,13 @@ import {
   isDeleting,
   keyOf,
   type Pod,
+  REPLICA_SET_KIND,
   type ReplicaSet,
   type ReplicaSetStatus,
   rfc3339,
   selectorMatches,
   semanticEqual,
+  typed,
 } from './core/objects.js';
 import { deletionOrder, isPodActive, isPodAvailable, isPodReady } from './core/pods.js';
 import { Semaphore } from './core/semaphore.js';
@@ -175,7 +177,13 @@ export class ReplicaSetController extends Controller {
     ].filter(isPodActive);
     const rsClient = this.ctx.kube.resource<ReplicaSet>('replicasets', ns);
     const pods = await claimObjects(
-      { owner: rs, selector: rs.spec.selector, client: this.podClient(ns), signal: this.ctx.signal },
+      {
+        owner: rs,
+        ownerKind: REPLICA_SET_KIND,
+        selector: rs.spec.selector,
+        client: this.podClient(ns),
+        signal: this.ctx.signal,
+      },
       candidates,
       recheckOwner(rsClient, rs, this.ctx.signal),
     );
@@ -236,17 +244,27 @@ export class ReplicaSetController extends Controller {
         namespace: rs.metadata?.namespace,
         labels: { ...template.metadata?.labels },
         ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-        ownerReferences: [controllerRef(rs)],
+        ownerReferences: [controllerRef(rs, REPLICA_SET_KIND)],
       },
       spec: structuredClone(template.spec ?? {}),
     };
     try {
       const pods = this.podClient(rs.metadata?.namespace ?? '');
       const created = await this.slots.run(() => pods.create(pod, { signal: this.ctx.signal }));
-      this.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name}`);
+      this.recorder.event(
+        typed(rs, REPLICA_SET_KIND),
+        'Normal',
+        'SuccessfulCreate',
+        `Created pod: ${created.metadata?.name}`,
+      );
     } catch (err) {
       if (!this.ctx.signal.aborted)
-        this.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
+        this.recorder.event(
+          typed(rs, REPLICA_SET_KIND),
+          'Warning',
+          'FailedCreate',
+          `Error creating: ${(err as Error).message}`,
+        );
       throw err;
     }
   }
@@ -258,13 +276,18 @@ export class ReplicaSetController extends Controller {
       await this.slots.run(() =>
         pods.delete(name, { preconditions: { uid: pod.metadata?.uid }, signal: this.ctx.signal }),
       );
-      this.recorder.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+      this.recorder.event(typed(rs, REPLICA_SET_KIND), 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
     } catch (err) {
       // Either way no deletion event will come for it from this request.
       this.expectations.deletionObserved(keyOf(rs), keyOf(pod));
       if (isNotFound(err)) return;
       if (!this.ctx.signal.aborted)
-        this.recorder.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${(err as Error).message}`);
+        this.recorder.event(
+          typed(rs, REPLICA_SET_KIND),
+          'Warning',
+          'FailedDelete',
+          `Error deleting: ${(err as Error).message}`,
+        );
       throw err;
     }
   }

@@ -13,7 +13,16 @@ import type { TimerHandle } from '../protocol/clock.js';
 import { parseQuantity } from '../protocol/quantity.js';
 import type { StatusError } from '../protocol/status.js';
 import { Controller, isNotFound, type SimContext } from './core/controller.js';
-import { findCondition, isDeleting, keyOf, type Node, type Pod, rfc3339 } from './core/objects.js';
+import {
+  findCondition,
+  isDeleting,
+  keyOf,
+  type Node,
+  POD_KIND,
+  type Pod,
+  rfc3339,
+  typed,
+} from './core/objects.js';
 import { isPodTerminal } from './core/pods.js';
 import { Semaphore } from './core/semaphore.js';
 import type { EventRecorder } from './events/recorder.js';
@@ -200,7 +209,7 @@ export class Scheduler extends Controller {
       }
       this.bound++;
       this.recorder.event(
-        pod,
+        typed(pod, POD_KIND),
         'Normal',
         'Scheduled',
         `Successfully assigned ${ns}/${pod.metadata?.name} to ${node}`,
@@ -245,7 +254,7 @@ export class Scheduler extends Controller {
   private async failed(pod: Pod, message: string): Promise<void> {
     const key = keyOf(pod);
     this.unschedulable.add(key);
-    this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
+    this.recorder.event(typed(pod, POD_KIND), 'Warning', 'FailedScheduling', message);
     const current = findCondition(pod.status?.conditions, 'PodScheduled');
     if (current?.status === 'False' && current.message === message) return;
     const condition = {

@@ -11,11 +11,19 @@ import type { ResourceClient } from '../../client/rest.js';
 import type { KubeObject } from '../../protocol/events.js';
 import type { LabelSelectorObject } from '../../protocol/labels.js';
 import { isNotFound } from './controller.js';
-import { controllerOf, controllerRef, isDeleting, selectorMatches } from './objects.js';
+import {
+  controllerOf,
+  controllerRef,
+  type GroupVersionKind,
+  isDeleting,
+  selectorMatches,
+} from './objects.js';
 
 /** What {@link claimObjects} needs to know about the claiming controller. */
 export interface ClaimContext<T extends KubeObject> {
   owner: KubeObject;
+  /** The owner's kind (client-go's controllerKind): a listed owner carries none. */
+  ownerKind: GroupVersionKind;
   selector: LabelSelectorObject | undefined;
   /** REST client for the claimed kind, in the owner's namespace. */
   client: ResourceClient<T>;
@@ -47,7 +55,7 @@ export async function removeOwnerReference<T extends KubeObject>(
 
 async function adopt<T extends KubeObject>(c: ClaimContext<T>, obj: T): Promise<T | undefined> {
   const refs = obj.metadata?.ownerReferences ?? [];
-  const ref = controllerRef(c.owner);
+  const ref = controllerRef(c.owner, c.ownerKind);
   const patch = [
     { op: 'test', path: '/metadata/uid', value: obj.metadata?.uid },
     refs.length === 0

@@ -134,11 +134,35 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata?.ownerReferences?.find((r) => r.controller === true);
 }
 
-/** The controller reference a controller puts on what it creates (metav1.NewControllerRef). */
-export function controllerRef(owner: KubeObject): OwnerReference {
+/** An apiVersion and kind, as a controller names the kind it controls (client-go's controllerKind). */
+export interface GroupVersionKind {
+  apiVersion: string;
+  kind: string;
+}
+
+export const POD_KIND: GroupVersionKind = { apiVersion: 'v1', kind: 'Pod' };
+export const REPLICA_SET_KIND: GroupVersionKind = { apiVersion: 'apps/v1', kind: 'ReplicaSet' };
+export const DEPLOYMENT_KIND: GroupVersionKind = { apiVersion: 'apps/v1', kind: 'Deployment' };
+
+/**
+ * `obj` with its apiVersion and kind, filled from `gvk` when absent. Items of a
+ * built-in list carry neither (kube-apiserver omits them), so an informer's
+ * cache holds objects without them after a list; client-go's ref.GetReference
+ * then takes the kind from the scheme, as this does from the caller.
+ */
+export function typed<T extends KubeObject>(obj: T, gvk: GroupVersionKind): T {
+  return obj.kind ? obj : { ...obj, apiVersion: obj.apiVersion || gvk.apiVersion, kind: gvk.kind };
+}
+
+/**
+ * The controller reference a controller puts on what it creates
+ * (metav1.NewControllerRef(owner, gvk)): the kind comes from the controller,
+ * not the owner object, which has none when it came from a list.
+ */
+export function controllerRef(owner: KubeObject, gvk: GroupVersionKind): OwnerReference {
   return {
-    apiVersion: owner.apiVersion ?? '',
-    kind: owner.kind ?? '',
+    apiVersion: gvk.apiVersion,
+    kind: gvk.kind,
     name: owner.metadata?.name ?? '',
     uid: owner.metadata?.uid ?? '',
     controller: true,

@@ -15,12 +15,14 @@ import {
   annotationsOf,
   controllerOf,
   controllerRef,
+  DEPLOYMENT_KIND,
   type Deployment,
   findCondition,
   keyOf,
   type Pod,
   type ReplicaSet,
   selectorMatches,
+  typed,
 } from '../core/objects.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { dispatch, type RolloutOps } from './rollout.js';
@@ -133,7 +135,7 @@ export class DeploymentController extends Controller implements RolloutOps {
     const client = this.rsClient(d);
     const deployments = this.ctx.kube.resource<Deployment>('deployments', d.metadata?.namespace);
     return claimObjects(
-      { owner: d, selector: d.spec.selector, client, signal: this.ctx.signal },
+      { owner: d, ownerKind: DEPLOYMENT_KIND, selector: d.spec.selector, client, signal: this.ctx.signal },
       candidates,
       recheckOwner(deployments, d, this.ctx.signal),
     );
@@ -205,7 +207,7 @@ export class DeploymentController extends Controller implements RolloutOps {
       metadata: {
         name,
         namespace: d.metadata?.namespace,
-        ownerReferences: [controllerRef(d)],
+        ownerReferences: [controllerRef(d, DEPLOYMENT_KIND)],
         labels: { ...template.metadata.labels },
       },
       spec: { replicas: 0, minReadySeconds: d.spec.minReadySeconds ?? 0, selector, template },
@@ -228,7 +230,7 @@ export class DeploymentController extends Controller implements RolloutOps {
           );
           await this.writeStatus(d);
         }
-        this.recorder.event(d, 'Warning', Reasons.FailedRSCreate, msg);
+        this.recorder.event(typed(d, DEPLOYMENT_KIND), 'Warning', Reasons.FailedRSCreate, msg);
         throw err;
       }
       const existing = await this.rsClient(d).find(name, { signal: this.ctx.signal });
@@ -244,7 +246,7 @@ export class DeploymentController extends Controller implements RolloutOps {
     }
     if (!alreadyExisted && newReplicas > 0) {
       this.recorder.event(
-        d,
+        typed(d, DEPLOYMENT_KIND),
         'Normal',
         'ScalingReplicaSet',
         `Scaled up replica set ${name} from 0 to ${newReplicas}`,
@@ -282,7 +284,7 @@ export class DeploymentController extends Controller implements RolloutOps {
     if (!sizeChanged) return false;
     const op = oldScale < newScale ? 'up' : 'down';
     this.recorder.event(
-      d,
+      typed(d, DEPLOYMENT_KIND),
       'Normal',
       'ScalingReplicaSet',
       `Scaled ${op} replica set ${rs.metadata?.name} from ${oldScale} to ${newScale}`,
@@ -322,7 +324,7 @@ export class DeploymentController extends Controller implements RolloutOps {
   }
 
   recordEvent(d: Deployment, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.recorder.event(d, type, reason, message);
+    this.recorder.event(typed(d, DEPLOYMENT_KIND), type, reason, message);
   }
 
   private rsClient(d: Deployment): ResourceClient<ReplicaSet> {

@@ -10,7 +10,15 @@ import { sleep } from '../../client/watch/backoff.js';
 import type { Clock } from '../../protocol/clock.js';
 import { formatDuration } from '../../protocol/duration.js';
 import { isInvalid, isNotFound, type SimContext } from '../core/controller.js';
-import { type Condition, type Container, isDeleting, type Pod, rfc3339 } from '../core/objects.js';
+import {
+  type Condition,
+  type Container,
+  isDeleting,
+  POD_KIND,
+  type Pod,
+  rfc3339,
+  typed,
+} from '../core/objects.js';
 import type { Semaphore } from '../core/semaphore.js';
 import type { SimulationTiming } from '../core/timing.js';
 import type { EventRecorder } from '../events/recorder.js';
@@ -112,7 +120,7 @@ export class PodWorker {
     const fieldPath = run
       ? `spec.${run.init ? 'initContainers' : 'containers'}{${run.spec.name}}`
       : undefined;
-    this.host.recorder.event(this.pod, type, reason, message, fieldPath);
+    this.host.recorder.event(typed(this.pod, POD_KIND), type, reason, message, fieldPath);
   }
 
   private async run(): Promise<void> {

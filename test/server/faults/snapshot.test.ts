@@ -45,7 +45,7 @@ describe('snapshot and restore', () => {
     }
   });
 
-  it('ends every open watch; an informer comes back to the restored state', async () => {
+  it('ends every open watch; a watching informer does not notice (as client-go), a new one holds the restored state', async () => {
     const { server, kube } = await serve();
     const cms = kube.resource('configmaps', 'demo');
     await cms.create({ metadata: { name: 'kept' } });
@@ -56,14 +56,31 @@ describe('snapshot and restore', () => {
     await informer.synced();
     await cms.create({ metadata: { name: 'gone' } });
     await waitUntil(() => informer.size === 2, 'gone');
+    const watchesBefore = informer.watcher.metrics.watchesStarted;
     await server.restore(snap);
     expect(await stream.ended).toBe('clean');
+    // The informer resumes from gone's resourceVersion, which the restored store has not reached:
+    // kube-apiserver 1.37 answers such a watch with a 200 that waits for newer events (cacher.go
+    // `Watch`), so, like client-go's reflector, it neither relists nor drops gone. (Hence the etcd
+    // restore advice to restart the components that watch.)
     await waitUntil(
-      () => informer.size === 1 && informer.list()[0].metadata?.name === 'kept',
-      () => `the informer to hold only kept: ${informer.list().map((o) => o.metadata?.name)}`,
+      () => informer.watcher.metrics.watchesStarted > watchesBefore,
+      'the informer to watch again after the restore',
     );
+    expect(informer.watcher.metrics.lists.expired + informer.watcher.metrics.lists.tooLarge).toBe(0);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['gone', 'kept']);
+    // A new informer (a restarted component) lists the restored state and follows it.
+    const fresh = kube.informer('configmaps', { namespace: 'demo' }, fast).start();
+    cleanups.push(() => fresh.stop());
+    await fresh.synced();
+    expect(fresh.list().map((o) => o.metadata?.name)).toEqual(['kept']);
     await cms.create({ metadata: { name: 'new' } });
-    await waitUntil(() => informer.size === 2, 'new');
+    await waitUntil(() => fresh.size === 2, 'new');
   });
 
   it('a custom resource definition created after the snapshot is gone from discovery; one from before is served with its objects', async () => {

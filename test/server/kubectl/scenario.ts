@@ -219,8 +219,9 @@ async function getOutputs({ kubectl }: ScenarioContext): Promise<void> {
 /**
  * Watches, all open at once: `get cm -w --output-watch-events` sees
  * ADDED then MODIFIED; `get pods -w` (which asks for no bookmarks) never
- * prints one; a raw watch with allowWatchBookmarks gets a BOOKMARK carrying a
- * resourceVersion newer than anything it saw.
+ * prints one; a raw watch with allowWatchBookmarks gets the initial-events-end
+ * BOOKMARK after its ADDED events, then a BOOKMARK carrying a resourceVersion
+ * newer than anything it saw.
  */
 async function watches({ kubectl, touch }: ScenarioContext): Promise<void> {
   const ns = kubectl.namespace;
@@ -289,11 +290,18 @@ async function watches({ kubectl, touch }: ScenarioContext): Promise<void> {
   const rvs = events.map((e) => Number(e.object.metadata.resourceVersion));
   const bookmarks = events.filter((e) => e.type === 'BOOKMARK');
   expect(bookmarks.length).toBeGreaterThan(0);
-  for (const b of bookmarks) {
+  // A watch without a resourceVersion is a streaming list (SetListOptionsDefaults): its initial
+  // ADDED events end with a BOOKMARK annotated k8s.io/initial-events-end, as kube-apiserver 1.37
+  // sends it; the later (periodic) bookmarks carry only their resourceVersion.
+  expect(events.findIndex((e) => e.type === 'BOOKMARK')).toBe(2);
+  for (const [i, b] of bookmarks.entries()) {
     expect(b.object).toEqual({
       kind: 'Pod',
       apiVersion: 'v1',
-      metadata: { resourceVersion: expect.stringMatching(/^[1-9]\d*$/) },
+      metadata: {
+        resourceVersion: expect.stringMatching(/^[1-9]\d*$/),
+        ...(i === 0 ? { annotations: { 'k8s.io/initial-events-end': 'true' } } : {}),
+      },
     });
   }
   const progressed = events.some(

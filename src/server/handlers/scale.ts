@@ -48,11 +48,19 @@ function nestedInt(obj: KubeObject, path: string): number {
 }
 
 /**
+ * etcd.go `scaleUpdatedObjectInfo`'s `invalidSpecReplicas` (the smallest int32): the replicas of
+ * the live Scale a write starts from when the custom resource has none at specReplicasPath.
+ */
+export const INVALID_SPEC_REPLICAS = -2147483648;
+
+/**
  * The autoscaling/v1 Scale view of a scalable object. A custom kind's comes from its CRD's
  * paths (apiextensions-apiserver pkg/registry/customresource/etcd.go `scaleFromCustomResource`:
- * absent replicas are 0, the selector is the string at `labelSelectorPath`).
+ * the selector is the string at `labelSelectorPath`). A custom resource without spec replicas
+ * has a Scale only where `absentSpecReplicas` says what to put there (ScaleREST.Get answers the
+ * 500, scaleUpdatedObjectInfo gives INVALID_SPEC_REPLICAS, the validations 0).
  */
-export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
+export function toScale(kind: ResourceKind, obj: KubeObject, absentSpecReplicas?: number): KubeObject {
   const paths = kind.scale ?? {
     specReplicas: 'spec.replicas',
     statusReplicas: 'status.replicas',
@@ -62,12 +70,13 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
   let specReplicas: number;
   let statusReplicas: number;
   if (kind.custom) {
-    // etcd.go `scaleFromCustomResource` (1.37): an object without spec replicas has no Scale.
-    if (getPath(obj, paths.specReplicas) === undefined) {
+    // etcd.go `ScaleREST.Get` (1.37): an object without spec replicas has no Scale to read.
+    const absent = getPath(obj, paths.specReplicas) === undefined;
+    if (absent && absentSpecReplicas === undefined) {
       const message = `the spec replicas field ${JSON.stringify(`.${paths.specReplicas}`)} does not exist`;
       throw StatusError.of('InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
     }
-    specReplicas = nestedInt(obj, paths.specReplicas);
+    specReplicas = absent ? absentSpecReplicas! : nestedInt(obj, paths.specReplicas);
     statusReplicas = nestedInt(obj, paths.statusReplicas);
     const s = paths.labelSelector ? getPath(obj, paths.labelSelector) : undefined;
     if (s !== undefined && typeof s !== 'string') {
@@ -101,7 +110,8 @@ export function toScale(kind: ResourceKind, obj: KubeObject): KubeObject {
       resourceVersion: m.resourceVersion,
       creationTimestamp: m.creationTimestamp,
     },
-    spec: { replicas: specReplicas },
+    // autoscaling/v1 ScaleSpec.Replicas is omitempty: 0 is not written.
+    spec: specReplicas === 0 ? {} : { replicas: specReplicas },
     // autoscaling/v1 ScaleStatus.Selector is omitempty.
     status: selector === '' ? { replicas: statusReplicas } : { replicas: statusReplicas, selector },
   };
@@ -158,7 +168,9 @@ export async function writeScale(
     },
     async (current) => {
       const parentEntries = current.metadata?.managedFields;
-      const live = toScale(kind, current);
+      // etcd.go `scaleUpdatedObjectInfo.UpdatedObject`: a custom resource without spec replicas is
+      // not an error here (only ScaleREST.Get's); its live Scale carries invalidSpecReplicas.
+      const live = toScale(kind, current, INVALID_SPEC_REPLICAS);
       try {
         const entries = toSubresourceEntries(parentEntries, mappings);
         if (entries !== undefined) (live.metadata ?? {}).managedFields = entries;
@@ -169,7 +181,15 @@ export async function writeScale(
       // The Scale's own mutating admission (scaleUpdatedObjectInfo runs the request's transformers
       // on the Scale, before the replicas reach the object).
       if (options.admission) after = await options.admission.mutate(after, live);
-      const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas;
+      // Decoded into the typed Scale, absent (or null) replicas are Go's zero value.
+      const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
+      // etcd.go: a write that left invalidSpecReplicas in place set no replicas.
+      if (kind.custom && replicas === INVALID_SPEC_REPLICAS) {
+        throw StatusError.of(
+          'BadRequest',
+          `the spec replicas field ${JSON.stringify(`.${kind.scale!.specReplicas}`)} cannot be empty`,
+        );
+      }
       // autoscaling validation `ValidateScale`. A custom resource's ScaleREST validates no Scale:
       // the replicas land in the object, whose validator judges them at specReplicasPath
       // (customresource/validator.go `ValidateScaleSpec`).
@@ -291,6 +311,7 @@ export function scaleAdmission(
 function scaleValidation(kind: ResourceKind, admission: WriteAdmission): WriteAdmission {
   return {
     mutate: async (obj) => obj,
-    validate: (obj, old) => admission.validate(obj && toScale(kind, obj), old && toScale(kind, old)),
+    // `scaleFromCustomResource` there ignores whether the replicas were found: absent is 0.
+    validate: (obj, old) => admission.validate(obj && toScale(kind, obj, 0), old && toScale(kind, old, 0)),
   };
 }

@@ -5,7 +5,7 @@ import { queryFlag } from '../http/query-flag.js';
 import { parseYamlBody, yamlDuplicateKeys } from '../http/yaml-body.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { MergeNode } from '../ssa/merge-schema.js';
-import { childNode, resolveNode } from '../ssa/typed-node.js';
+import { childNode, deepEqual, resolveNode } from '../ssa/typed-node.js';
 import { metaOf } from '../storage/meta.js';
 import { conflict, notFound } from '../storage/object-errors.js';
 import type { UpdateScope } from '../storage/object-storage.js';
@@ -230,6 +230,18 @@ async function applyScale(
   const manager = query.get('fieldManager') ?? '';
   const admission = scaleAdmission(ctx, req, res, query, kind, namespace, name, isDryRun);
   return writeScale(ctx, kind, namespace, name, { dryRun: isDryRun, manager, admission }, (live) => {
+    const scaleEntries = live.metadata?.managedFields;
+    if (kind.custom && !(Array.isArray(scaleEntries) && scaleEntries.length > 0)) {
+      // skipnonapplied.go `Apply` first records the live Scale for `before-first-apply` through
+      // the field manager's Update, which converts an empty object of the Scale's kind, made by
+      // the custom resource's creater (unstructured), with the custom resource's converter
+      // (customresource_handler.go `scopeWithFieldManager` gives the scale scope the CR's
+      // Convertor): it refuses autoscaling/v1, and kube-apiserver 1.37 answers this 500.
+      ssa.checkAppliedType(applied, SCALE_API_VERSION, 'Scale');
+      throw crScaleConversionError(
+        'failed to create manager for existing fields: failed to convert live object (/; autoscaling/v1, Kind=Scale) to proper version',
+      );
+    }
     const result = ssa.applyConfiguration({
       node,
       apiVersion: SCALE_API_VERSION,
@@ -242,9 +254,42 @@ async function applyScale(
       force,
     });
     const merged = (result.noop ? live : result.object) as KubeObject;
+    if (kind.custom && !sameScaleValue(merged, live)) {
+      // structuredmerge.go `Apply`: a merge that changed the Scale is converted back with the
+      // same custom resource converter, which refuses autoscaling/v1 (an unchanged one is not
+      // converted: smd returns no new object). Named by the configuration's namespace/name.
+      const m = applied.metadata ?? {};
+      throw crScaleConversionError(
+        `failed to convert new object (${m.namespace ?? ''}/${m.name ?? ''}; autoscaling/v1, Kind=Scale) to proper version`,
+      );
+    }
     rules.convertApplied(write, merged, applied);
     return merged;
   });
+}
+
+/**
+ * The plain (reasonless) 500 of a Scale that the custom resource converter (apiextensions-apiserver
+ * pkg/apiserver/conversion/converter.go `crConverter.ConvertToVersion`) was asked to convert.
+ */
+function crScaleConversionError(context: string): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${context}: request to convert CR to an invalid group/version: autoscaling/v1`,
+    code: 500,
+  });
+}
+
+/** Whether two Scales hold the same value, their managedFields aside. */
+function sameScaleValue(a: KubeObject, b: KubeObject): boolean {
+  const bare = (o: KubeObject) => {
+    const { managedFields: _, ...metadata } = o.metadata ?? {};
+    return { ...o, metadata };
+  };
+  return deepEqual(bare(a), bare(b));
 }
 
 /**

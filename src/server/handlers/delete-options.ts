@@ -32,6 +32,7 @@ export async function deleteOptions(req: IncomingMessage, query: Query): Promise
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw StatusError.of('BadRequest', 'DeleteOptions must be an object');
     }
+    checkDeleteOptionsKind(parsed as { apiVersion?: unknown; kind?: unknown });
     body = parsed as typeof body;
   }
   // delete.go `DeleteResource` reads the options from the body when there is one, and from the
@@ -81,3 +82,40 @@ export async function deleteOptions(req: IncomingMessage, query: Query): Promise
 }
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'];
+
+/** meta.k8s.io/v1 kinds of the meta internal scheme other than DeleteOptions (internalversion/register.go). */
+const META_V1_KINDS = new Set([
+  'ListOptions',
+  'GetOptions',
+  'PatchOptions',
+  'CreateOptions',
+  'UpdateOptions',
+  'WatchEvent',
+  'Table',
+  'TableOptions',
+  'PartialObjectMetadata',
+  'PartialObjectMetadataList',
+]);
+
+/**
+ * delete.go `DeleteResource`/`DeleteCollection` decode a body with the meta internal scheme's
+ * codecs, defaulting its kind to DeleteOptions and its version to meta.k8s.io/v1: DeleteOptions
+ * is registered unversioned (any apiVersion decodes), as are CreateOptions and UpdateOptions,
+ * which then fail conversion; any other kind is not registered at all. Both are 400s, before the
+ * object is looked up, so an object sent as a DELETE's body deletes nothing (kube-apiserver
+ * 1.37, as probed: `no kind "Pod" is registered for version "v1" in scheme ...`).
+ */
+function checkDeleteOptionsKind(body: { apiVersion?: unknown; kind?: unknown }): void {
+  const kind = body.kind;
+  if (typeof kind !== 'string' || kind === '' || kind === 'DeleteOptions') return;
+  const apiVersion =
+    typeof body.apiVersion === 'string' && body.apiVersion !== '' ? body.apiVersion : 'meta.k8s.io/v1';
+  const unversioned = kind === 'CreateOptions' || kind === 'UpdateOptions';
+  if (unversioned || (apiVersion === 'meta.k8s.io/v1' && META_V1_KINDS.has(kind))) {
+    throw StatusError.of('BadRequest', `converting (v1.${kind}) to (v1.DeleteOptions): unknown conversion`);
+  }
+  throw StatusError.of(
+    'BadRequest',
+    `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:111"`,
+  );
+}

@@ -37,6 +37,10 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
       "they are the store's current revision, which on kube-apiserver also counts other cases' writes running beside this one: only where they stand among the case's own objects is behaviour",
   },
   {
+    rule: 'a precondition message\'s quoted resourceVersion ("in record (N)") is ranked like the others',
+    reason: 'it is the stored object’s revision, counted by each server',
+  },
+  {
     rule: 'continue tokens are decoded; their resourceVersion is placed like a list’s',
     reason: 'the token embeds a revision; its start key is compared',
   },
@@ -113,7 +117,7 @@ function markGlobalVersions(o: Observation): Observation {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = mark(v);
     const meta = out.metadata as Record<string, unknown> | undefined;
-    if (Array.isArray(out.items) && meta && typeof meta === 'object') {
+    if ((Array.isArray(out.items) || Array.isArray(out.rows)) && meta && typeof meta === 'object') {
       out.metadata = { ...meta };
       markField(out.metadata as Record<string, unknown>, 'resourceVersion');
       const token = decodeContinue(String(meta.continue ?? ''));
@@ -181,7 +185,10 @@ function collectGeneratedNames(value: unknown, into: Map<string, string>): void 
   for (const v of Object.values(value)) collectGeneratedNames(v, into);
 }
 
-/** A Table with its Age cells replaced. */
+/** Table columns whose cells are normalised, and what they become. */
+const TABLE_CELLS: Record<string, string> = { Age: '<age>', 'Cluster-IP': '<ip>' };
+
+/** A Table with its Age and Cluster-IP cells replaced. */
 function ages(value: unknown): unknown {
   const table = value as {
     kind?: string;
@@ -190,11 +197,11 @@ function ages(value: unknown): unknown {
   };
   if (table?.kind !== 'Table' || !Array.isArray(table.columnDefinitions) || !Array.isArray(table.rows))
     return value;
-  const at = table.columnDefinitions.findIndex((c) => c.name === 'Age');
-  if (at < 0) return value;
+  const replaced = table.columnDefinitions.map((c) => TABLE_CELLS[c.name]);
+  if (replaced.every((r) => r === undefined)) return value;
   return {
     ...table,
-    rows: table.rows.map((r) => ({ ...r, cells: r.cells.map((c, i) => (i === at ? '<age>' : c)) })),
+    rows: table.rows.map((r) => ({ ...r, cells: r.cells.map((c, i) => replaced[i] ?? c) })),
   };
 }
 
@@ -223,6 +230,13 @@ function walk(
 
 function scalar(value: string, rank: (rv: string) => string, key: string | undefined): string {
   if (key === 'resourceVersion') return rank(value);
+  if (key === 'message') {
+    // A precondition's message quotes the stored object's resourceVersion ("... in record (N)").
+    value = value.replace(
+      /(ResourceVersion in (?:record:? \(?|object meta: ))(\d+)/g,
+      (_m, lead: string, rv: string) => lead + rank(rv),
+    );
+  }
   if (key === 'continue' && value.includes(GLOBAL)) {
     return value.replace(new RegExp(`${GLOBAL}(\\d+)`), (_m, rv: string) => rank(`${GLOBAL}${rv}`));
   }

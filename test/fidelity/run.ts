@@ -4,6 +4,7 @@
  */
 
 import { judge } from './compare.js';
+import { unique } from './corpus.js';
 import type { KnownDifference } from './known.js';
 import { runCase } from './runner.js';
 import { type ServerPair, startPair } from './servers.js';
@@ -51,7 +52,7 @@ export async function runCorpus(cases: FidelityCase[], opts: RunOptions): Promis
         rss: { ...(await pair.referenceServer.memory()) },
       });
       const generated = opts.onPair && profile === 'envtest' ? await opts.onPair(profile, pair) : [];
-      const all = [...mine, ...generated];
+      const all = unique([...mine, ...generated]);
       log(`${profile}: ${all.length} cases`);
       let done = 0;
       const queue = all.map((c) => ({ c, i: index++ }));

@@ -107,28 +107,29 @@ function install(body: Record<string, unknown> = crd(), name = CRD_NAME): Step[]
   return [
     { request: { method: 'POST', path: CRDS, body }, compare: false },
     established(name),
-    serving(body),
+    ...serving(body),
   ];
 }
 
 /**
- * Waits until the first served version's objects can be listed: kube-apiserver answers 429
- * (its watch cache of the new resource still initialising) for a moment after Established.
+ * Waits until every served version's objects can be listed: kube-apiserver answers 429 (its
+ * watch cache of the new resource still initialising) for a moment after Established.
  */
-function serving(body: Record<string, unknown>): Step {
+function serving(body: Record<string, unknown>): Step[] {
   const spec = body.spec as {
     group: string;
     names: { plural: string; kind: string; listKind?: string };
     versions: Array<{ name: string; served: boolean }>;
   };
-  const version = spec.versions.find((v) => v.served)?.name ?? 'v1';
-  return {
-    waitFor: {
-      path: `/apis/${spec.group}/${version}/${spec.names.plural}`,
-      field: 'kind',
-      equals: spec.names.listKind ?? `${spec.names.kind}List`,
-    },
-  };
+  return spec.versions
+    .filter((v) => v.served)
+    .map((v) => ({
+      waitFor: {
+        path: `/apis/${spec.group}/${v.name}/${spec.names.plural}`,
+        field: 'kind',
+        equals: spec.names.listKind ?? `${spec.names.kind}List`,
+      },
+    }));
 }
 
 /** An object with the resourceVersion a step saved as `rv`. */
@@ -1833,7 +1834,7 @@ function realCrdCases(add: Add): void {
     const steps: Step[] = [
       { request: { method: 'POST', path: CRDS, body }, pick: ['metadata.name', 'spec', 'status'] },
       established(name),
-      serving(body),
+      ...serving(body),
       { request: { path: `${CRDS}/${name}` }, pick: ['status.acceptedNames', 'status.storedVersions'] },
     ];
     for (const file of real.examples) {

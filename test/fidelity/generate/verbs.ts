@@ -35,13 +35,29 @@ export function created(sample: KindSample, name: string): Step {
   return { request: { method: 'POST', path: sample.collection, body: sample.object(name) }, compare: false };
 }
 
+/**
+ * The area a verb's case reports under: plain CRUD, dry runs, the three patch types, server-side
+ * apply, the status and scale subresources, or the answer's other forms (Table,
+ * PartialObjectMetadata, YAML).
+ */
+function verbArea(verb: string): string {
+  if (verb.includes('dry-run')) return 'dry-run';
+  if (verb.startsWith('patch-')) return 'patch';
+  if (verb.startsWith('apply-')) return 'apply';
+  if (/^(status|scale|unknown-subresource)/.test(verb)) return 'subresources';
+  if (/(table|metadata|yaml)/.test(verb)) return 'output';
+  return 'crud';
+}
+
 export function verbCases(): FidelityCase[] {
   const out: FidelityCase[] = [];
   for (const s of SAMPLES) {
-    const area = 'verbs';
     const name = sampleName(s, 'obj');
     const item = `${s.collection}/${name}`;
-    const add = (verb: string, steps: Step[]) => out.push({ id: `verbs/${s.kind}/${verb}`, area, steps });
+    const add = (verb: string, steps: Step[]) => {
+      const area = verbArea(verb);
+      out.push({ id: `${area}/${s.kind}/${verb}`, area, steps });
+    };
     const body = s.object(name);
     const changed = withValue(body, s.change.path, s.change.value);
     add('create', [{ request: { method: 'POST', path: s.collection, body } }, { request: { path: item } }]);

@@ -27,7 +27,10 @@ describe.skipIf(!available)('fidelity corpus against kube-apiserver', () => {
     const report = buildReport(summary, known, `kube-apiserver ${REFERENCE_RELEASE.kube}`);
     console.log(
       `fidelity: ${report.cases} cases in ${report.areas.length} areas: ${report.totals.matched} matched, ` +
-        `${report.totals.known} known, ${report.totals.differing} differing (${report.elapsedSeconds} s)`,
+        `${report.totals.known} known, ${report.totals.differing} differing (${report.elapsedSeconds} s)` +
+        (report.unstable.length > 0
+          ? `; unstable (matched on a second run): ${report.unstable.map((u) => u.id).join(', ')}`
+          : ''),
     );
     const differing = report.differing.map(
       (d) =>

@@ -27,6 +27,11 @@ export interface FidelityReport {
     id: string;
     differences: Array<{ path: string; reference: unknown; watchmark: unknown }>;
   }>;
+  /** Cases whose first run differed and second matched: timing-dependent, to be made deterministic. */
+  unstable: Array<{
+    id: string;
+    differences: Array<{ path: string; reference: unknown; watchmark: unknown }>;
+  }>;
   servers: RunSummary['servers'];
   elapsedSeconds: number;
 }
@@ -71,6 +76,9 @@ export function buildReport(
     differing: summary.records
       .filter((r) => r.result.outcome === 'differing')
       .map((r) => ({ id: r.result.id, differences: r.result.differences.slice(0, 5) })),
+    unstable: summary.records
+      .filter((r) => r.unstable)
+      .map((r) => ({ id: r.result.id, differences: (r.unstable ?? []).slice(0, 3) })),
     servers: summary.servers,
     elapsedSeconds: Math.round(summary.elapsedMs / 100) / 10,
   };
@@ -123,6 +131,16 @@ export function renderMarkdown(report: FidelityReport, command: string): string 
     ...NORMALISATION_RULES.map((r) => `| ${r.rule} | ${r.reason} |`),
     '',
   ];
+  if (report.unstable.length > 0) {
+    lines.push(
+      '## Unstable cases',
+      '',
+      'Differed on a first run and matched when run again alone: their answer depends on timing, a debt of the corpus.',
+      '',
+    );
+    for (const u of report.unstable) lines.push(`- \`${u.id}\``);
+    lines.push('');
+  }
   if (report.differing.length > 0) {
     lines.push('## Differing cases', '');
     for (const d of report.differing) {

@@ -22,6 +22,8 @@ export interface RunOptions {
 
 export interface CaseRecord {
   result: CaseResult;
+  /** The first run's differences, when only a second run matched (see runCorpus). */
+  unstable?: CaseResult['differences'];
   reference: Observation[];
   watchmark: Observation[];
 }
@@ -55,26 +57,46 @@ export async function runCorpus(cases: FidelityCase[], opts: RunOptions): Promis
       const all = unique([...mine, ...generated]);
       log(`${profile}: ${all.length} cases`);
       let done = 0;
-      const queue = all.map((c) => ({ c, i: index++ }));
-      const worker = async () => {
-        for (let item = queue.shift(); item; item = queue.shift()) {
-          const { c, i } = item;
-          const [reference, watchmark] = await Promise.all([
-            runCase(pair.reference, c, i).catch((err) => failed(err)),
-            runCase(pair.watchmark, c, i).catch((err) => failed(err)),
-          ]);
-          records.push({ result: judge(c, reference, watchmark, opts.known), reference, watchmark });
-          done++;
-          if (done % 200 === 0 || done === all.length) log(`${profile}: ${done}/${all.length}`);
-        }
+      const runOne = async (c: FidelityCase): Promise<CaseRecord> => {
+        const i = index++;
+        const [reference, watchmark] = await Promise.all([
+          runCase(pair.reference, c, i).catch((err) => failed(err)),
+          runCase(pair.watchmark, c, i).catch((err) => failed(err)),
+        ]);
+        return { result: judge(c, reference, watchmark, opts.known), reference, watchmark };
       };
-      await Promise.all(Array.from({ length: opts.concurrency ?? 6 }, worker));
+      const mineRecords: CaseRecord[] = [];
+      await eachAtOnce(all, opts.concurrency ?? 6, async (c) => {
+        mineRecords.push(await runOne(c));
+        done++;
+        if (done % 200 === 0 || done === all.length) log(`${profile}: ${done}/${all.length}`);
+      });
+      // A case that differs outside the known list runs once more, alone in a fresh namespace: one
+      // whose second run matches depended on timing (cases beside it, a second boundary). It is
+      // counted as unstable and shown, not as a difference, and the second run is the one kept.
+      const again = mineRecords.filter((r) => r.result.outcome === 'differing');
+      for (const first of again) {
+        const c = all.find((x) => x.id === first.result.id)!;
+        const second = await runOne(c);
+        if (second.result.outcome !== 'differing') second.unstable = first.result.differences;
+        mineRecords[mineRecords.indexOf(first)] = second;
+      }
+      records.push(...mineRecords);
     } finally {
       await pair.close();
     }
   }
   records.sort((a, b) => a.result.id.localeCompare(b.result.id));
   return { records, servers, elapsedMs: performance.now() - started };
+}
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function eachAtOnce<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
 }
 
 function failed(err: unknown): Observation[] {

@@ -5,6 +5,7 @@
  * kind's empty object a create is compared with.
  */
 import type { KubeObject } from '../../protocol/events.js';
+import { NODE_INFO_FIELDS } from '../kinds/defaults.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { MergeNode } from '../ssa/merge-schema.js';
 import { installFieldManager, type UpdateScope } from '../storage/prepare-write.js';
@@ -73,20 +74,7 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
     case '/Pod':
       return { metadata: ZERO_META, spec: { containers: null }, status: {} };
     case '/Node': {
-      const info = Object.fromEntries(
-        [
-          'machineID',
-          'systemUUID',
-          'bootID',
-          'kernelVersion',
-          'osImage',
-          'containerRuntimeVersion',
-          'kubeletVersion',
-          'kubeProxyVersion',
-          'operatingSystem',
-          'architecture',
-        ].map((k) => [k, '']),
-      );
+      const info = Object.fromEntries(NODE_INFO_FIELDS.map((k) => [k, '']));
       return {
         metadata: ZERO_META,
         spec: {},

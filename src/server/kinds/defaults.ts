@@ -210,7 +210,7 @@ export function defaultSecret(obj: KubeObject): void {
 }
 
 /** NodeSystemInfo's fields without `omitempty` (k8s.io/api core/v1 types.go). */
-const NODE_INFO_FIELDS = [
+export const NODE_INFO_FIELDS = [
   'machineID',
   'systemUUID',
   'bootID',

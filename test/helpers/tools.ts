@@ -8,6 +8,7 @@
 import { constants } from 'node:fs';
 import { access, readdir, realpath, stat } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
+import { findReferenceBinaries } from '../../src/process/index.js';
 
 /** One runnable kubectl: `name` as tests refer to it (`kubectl`, `kubectl.1.33`), `path` to spawn. */
 export interface KubectlBinary {
@@ -19,8 +20,8 @@ const VERSIONED_KUBECTL = /^kubectl\.1\.(\d+)$/;
 
 /**
  * The `kubectl` found on PATH (named `kubectl`) followed by every `kubectl.1.<minor>`
- * in the directory that binary resolves to after following links, oldest minor first.
- * Empty when PATH has no kubectl.
+ * in the directory that binary resolves to after following links, and the reference
+ * build's v1.37.2 as `kubectl.1.37`, oldest minor first. Empty when PATH has no kubectl.
  */
 export async function findKubectls(): Promise<KubectlBinary[]> {
   const onPath = await findOnPath('kubectl');
@@ -34,6 +35,11 @@ export async function findKubectls(): Promise<KubectlBinary[]> {
     if (match && (await isExecutableFile(path))) {
       versioned.push({ minor: Number(match[1]), binary: { name: entry, path } });
     }
+  }
+  // kubectl v1.37.2 from the reference build (reference/build.sh), when it is built.
+  const reference = findReferenceBinaries();
+  if (reference && !versioned.some((v) => v.minor === 37)) {
+    versioned.push({ minor: 37, binary: { name: 'kubectl.1.37', path: reference.kubectl } });
   }
   versioned.sort((a, b) => a.minor - b.minor);
   return [...found, ...versioned.map((v) => v.binary)];

@@ -416,7 +416,8 @@ describe('test helpers: findKubectls and requireTool', () => {
     expect(kubectls[0].name).toBe('kubectl');
     const minors = kubectls.slice(1).map((k) => Number(k.name.replace('kubectl.1.', '')));
     expect(minors).toEqual([...minors].sort((a, b) => a - b));
-    expect(kubectls.every((k) => k.path.endsWith(k.name))).toBe(true);
+    // Each is the file of its name, but the reference build's v1.37.2, whose file is `kubectl`.
+    expect(kubectls.every((k) => k.path.endsWith(k.name) || k.name === 'kubectl.1.37')).toBe(true);
   });
 
   it('passes a found tool, fails a missing one under CI and skips it elsewhere', () => {

@@ -373,16 +373,18 @@ async function discovery({ kubectl, kinds }: ScenarioContext): Promise<void> {
 }
 
 /** delete (one object, `-f`, a missing one) and `wait --for=delete` while the object goes. */
-async function deletes({ kubectl }: ScenarioContext): Promise<void> {
+async function deletes({ kubectl, minor }: ScenarioContext): Promise<void> {
   const ns = kubectl.namespace;
-  expectOk(await kubectl.inNamespace(['delete', 'pod', 'py']), 'pod "py" deleted\n');
+  // kubectl 1.37 names the namespace a deleted object was in; 1.27 to 1.33 do not.
+  const deleted = (what: string) => `${what} deleted${minor >= 37 ? ` from ${ns} namespace` : ''}\n`;
+  expectOk(await kubectl.inNamespace(['delete', 'pod', 'py']), deleted('pod "py"'));
   expectFailure(
     await kubectl.inNamespace(['delete', 'pod', 'py']),
     'Error from server (NotFound): pods "py" not found\n',
   );
   expectOk(
     await kubectl.inNamespace(['delete', '-f', join(kubectl.dir, 'deploy.yaml')]),
-    'deployment.apps "web" deleted\n',
+    deleted('deployment.apps "web"'),
   );
   const gone = await kubectl.inNamespace(['get', 'deployments']);
   expect({ code: gone.code, stdout: gone.stdout, stderr: gone.stderr }, gone.command).toEqual({
@@ -396,7 +398,7 @@ async function deletes({ kubectl }: ScenarioContext): Promise<void> {
   await wait.waitFor('the watch on pod px', (_, err) =>
     loggedRequests(err).some((r) => r.url.searchParams.get('watch') === 'true' && r.status === '200 OK'),
   );
-  expectOk(await kubectl.inNamespace(['delete', 'pod', 'px', '--wait=false']), 'pod "px" deleted\n');
+  expectOk(await kubectl.inNamespace(['delete', 'pod', 'px', '--wait=false']), deleted('pod "px"'));
   const waited = await wait.done;
   expectOkVerbose(waited, 'pod/px condition met\n');
   const watchUrl = loggedRequests(waited.stderr).find((r) => r.url.searchParams.get('watch') === 'true')!.url;

@@ -7,6 +7,7 @@
  * prints. Then the golden Deployment of `kubectl create deployment`, `kubectl scale` and
  * `kubectl set image` (ssa-goldens.ts).
  */
+import { basename } from 'node:path';
 import { expect } from 'vitest';
 import { expectFailure, expectOk, jsonOf } from './expect.js';
 import type { KubectlSession } from './run.js';
@@ -146,12 +147,12 @@ export async function runSsaScenario(k: KubectlSession, file: WriteFile): Promis
     await k.inNamespace(['scale', 'deployment/nginx', '--replicas=3']),
     'deployment.apps/nginx scaled\n',
   );
-  expect(stripTimes(await getJson(k, 'deployment/nginx'))).toEqual(afterScale(k.binary.name));
+  expect(stripTimes(await getJson(k, 'deployment/nginx'))).toEqual(afterScale(basename(k.binary.path)));
   expectOk(
     await k.inNamespace(['set', 'image', 'deployment/nginx', 'nginx=nginx:1.25']),
     'deployment.apps/nginx image updated\n',
   );
-  expect(stripTimes(await getJson(k, 'deployment/nginx'))).toEqual(afterSetImage(k.binary.name));
+  expect(stripTimes(await getJson(k, 'deployment/nginx'))).toEqual(afterSetImage(basename(k.binary.path)));
 }
 
 /** The managedFields with each `time` checked for its shape and then left out. */

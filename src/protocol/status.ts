@@ -142,6 +142,21 @@ export class StatusError extends Error {
   static of(reason: StatusReason, message: string, details?: StatusDetails, code?: number): StatusError {
     return new StatusError(failureStatus(reason, message, details, code));
   }
+
+  /**
+   * A 500 without a reason: a plain Go error reaching kube-apiserver's handler, which
+   * `ErrorToAPIStatus` answers with its text alone (a bad resourceVersion, a typed-patch failure).
+   */
+  static plain(message: string): StatusError {
+    return new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      code: 500,
+    });
+  }
 }
 
 /** 410 Expired or Gone: the resourceVersion asked for is no longer in history. */

@@ -40,14 +40,7 @@ export function parseResourceVersion(
   if (why !== undefined) {
     const message = `resourceVersion: Invalid value: ${JSON.stringify(value)}: ${why}`;
     if (use === 'list') throw StatusError.of('BadRequest', `invalid resource version: ${message}`);
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message,
-      code: 500,
-    });
+    throw StatusError.plain(message);
   }
   return Number(value);
 }

@@ -211,18 +211,6 @@ function objectGVKNN(obj: KubeObject): string {
   return `${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}; ${gv}, Kind=${kind}`;
 }
 
-/** A 500 Status without a reason: a plain Go error reaching the handler (`ErrorToAPIStatus`). */
-function plainError(message: string): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    code: 500,
-  });
-}
-
 /**
  * A server-side apply configuration, before it is merged: typed by structured-merge-diff's
  * rules. It is only read, never repaired: an unknown field fails the apply.
@@ -236,7 +224,7 @@ export function typeApplyConfiguration(write: TypedWrite, applied: KubeObject): 
       .prune(structuredClone(applied))
       .map((p) => `.${p}: field not declared in schema`);
     if (unknown.length > 0) {
-      throw plainError(
+      throw StatusError.plain(
         `failed to create typed patch object (${objectGVKNN(applied)}): ${joinApplyErrors(unknown)}`,
       );
     }
@@ -248,7 +236,7 @@ export function typeApplyConfiguration(write: TypedWrite, applied: KubeObject): 
   const issues = runCheck(checker, structuredClone(applied));
   const errors = applyErrors(issues);
   if (errors.length > 0) {
-    throw plainError(
+    throw StatusError.plain(
       `failed to create typed patch object (${objectGVKNN(applied)}): ${joinApplyErrors(errors)}`,
     );
   }
@@ -265,7 +253,7 @@ export function convertApplied(write: TypedWrite, merged: KubeObject, applied: K
   const error = converterError(issues);
   if (error === undefined) return;
   const gvk = objectGVKNN(applied).split('; ')[1];
-  throw plainError(
+  throw StatusError.plain(
     `failed to convert new object (${objectGVKNN(applied)}) to proper version: unable to convert unstructured object to ${gvk}: ${error}`,
   );
 }

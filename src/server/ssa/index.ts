@@ -200,7 +200,7 @@ export function applyConfiguration(
     managed = decodeManagedFields(args.live === undefined ? undefined : metadataOf(args.live).managedFields);
   } catch (err) {
     if (!(err instanceof ManagedFieldsError)) throw err;
-    throw plainError(`failed to decode managed fields: ${err.message}`);
+    throw StatusError.plain(`failed to decode managed fields: ${err.message}`);
   }
   const live = args.live === undefined ? (args.empty ?? {}) : withoutManagedFields(args.live);
   const ctx = fieldManagerContext(args);
@@ -214,7 +214,7 @@ export function applyConfiguration(
   } catch (err) {
     if (err instanceof ConflictsError) throw conflictStatusError(err.conflicts);
     if (err instanceof TypedValueError) {
-      throw plainError(`failed to create typed patch object (${objectGVKNN(config)}): ${err.message}`);
+      throw StatusError.plain(`failed to create typed patch object (${objectGVKNN(config)}): ${err.message}`);
     }
     throw err;
   }
@@ -277,21 +277,6 @@ function allowedConflictsFromLastApplied(
   }
   const c = compare(lastApplied, live, node);
   return set.difference(c.modified).difference(c.added).difference(c.removed);
-}
-
-/**
- * What kube-apiserver answers for an error that is not a Status (responsewriters
- * `ErrorToAPIStatus`): 500, no reason (`StatusReasonUnknown` is empty), the error's text.
- */
-function plainError(message: string): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    code: 500,
-  });
 }
 
 /** GroupVersionKind's String: `apps/v1, Kind=Deployment` (`/v1, Kind=Pod` for the core group). */

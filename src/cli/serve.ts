@@ -18,7 +18,7 @@ import {
   startControllers,
 } from '../controllers/index.js';
 import type { KubeObject } from '../protocol/events.js';
-import { startServer } from '../server/index.js';
+import { disabledAdmissionPlugins, startServer } from '../server/index.js';
 import type { ServerOptions } from '../server/options.js';
 import { writeKubeconfig } from '../server/pki/kubeconfig.js';
 import { ImageRegistry, parseImagesFile, startSimulation } from '../sim/index.js';
@@ -53,6 +53,7 @@ interface ServeFlags {
   etcdCertfile?: string;
   etcdKeyfile?: string;
   controllers: string;
+  disableAdmissionPlugins?: string;
   crds?: string[];
   objects?: string[];
 }
@@ -78,6 +79,21 @@ async function readFlagFile(flag: string, path: string): Promise<string> {
     const code = (err as NodeJS.ErrnoException).code;
     throw new CliError(`${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
+}
+
+/** `--disable-admission-plugins`: a comma-separated list, checked as kube-apiserver checks it. */
+function admissionPluginList(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  try {
+    disabledAdmissionPlugins(names);
+  } catch (err) {
+    throw new CliError(`--${(err as Error).message}`);
+  }
+  return names;
 }
 
 /** The etcd store options of `--etcd-*` flags; undefined without `--etcd-servers` (memory store). */
@@ -144,6 +160,7 @@ export async function serveOptions(flags: ServeFlags): Promise<ServerOptions> {
     insecureHttp: flags.insecureHttp,
     insecureNoAuth: flags.insecureNoAuth,
     ui: flags.ui,
+    disableAdmissionPlugins: admissionPluginList(flags.disableAdmissionPlugins),
     log: (message) => process.stderr.write(`watchmark serve: ${message}\n`),
   };
   if (flags.tlsCert && flags.tlsKey) {
@@ -235,6 +252,10 @@ export function serveCommand(): Command {
       '--controllers <list>',
       'controllers to run: namespace, garbagecollector (gc), * for both, -name to leave one out; namespace runs inside the server and is always on',
       'namespace',
+    )
+    .option(
+      '--disable-admission-plugins <names>',
+      'built-in admission plugins to turn off, comma-separated: ServiceAccount (as envtest does), Priority, DefaultTolerationSeconds, TaintNodesByCondition',
     )
     .option('--no-ui', 'do not serve the live view of the watches at /ui')
     .option('--nodes <n>', 'nodes of the simulated cluster (default 3; needs --simulate)', positiveIntArg)

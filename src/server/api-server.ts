@@ -22,6 +22,7 @@ import {
   routeMethodNotAllowed,
   splitRequestTarget,
 } from './http/request-info.js';
+import { disabledAdmissionPlugins, kindsWithAdmission } from './kinds/admission-plugins.js';
 import { KindTable } from './kinds/kind-table.js';
 import { REGISTRY } from './kinds/registry.js';
 import type { ResourceKind } from './kinds/types.js';
@@ -127,7 +128,7 @@ class ApiServer implements RunningServer {
   private readonly ownsStore: boolean;
   private readonly clock: Clock;
   /** The kinds this server serves: the built-ins, and custom kinds as their definitions are established. */
-  private readonly kinds = new KindTable([...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS]);
+  private readonly kinds: KindTable;
   private readonly crds: CrdController;
   private readonly cacher: Cacher;
   private readonly objects: ObjectStorage;
@@ -163,6 +164,12 @@ class ApiServer implements RunningServer {
         '--insecure-http requires --insecure-no-auth: kubectl never sends credentials over plain HTTP',
       );
     }
+    this.kinds = new KindTable(
+      kindsWithAdmission(
+        [...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS],
+        disabledAdmissionPlugins(opts.disableAdmissionPlugins),
+      ),
+    );
     this.opts = opts;
     this.ownsStore = !opts.store;
     const log = opts.log ?? (() => {});

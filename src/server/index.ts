@@ -17,6 +17,10 @@ export { type RunningServer, type ServerSnapshot, startServer } from './api-serv
 export type { FailRule, FaultHandle } from './faults/fail-rules.js';
 export type { RequestRecord, RequestVerb } from './faults/request-attributes.js';
 export type { ServerFaults } from './faults/server-faults.js';
+export {
+  DISABLEABLE_ADMISSION_PLUGINS,
+  disabledAdmissionPlugins,
+} from './kinds/admission-plugins.js';
 export { DEFAULTS, type ServerOptions } from './options.js';
 export { buildKubeconfig, type KubeconfigOptions } from './pki/kubeconfig.js';
 export {

@@ -84,6 +84,13 @@ export interface ServerOptions {
    * work with or without them.
    */
   admission?: AdmissionHooks;
+  /**
+   * Built-in admission plugins to turn off, by kube-apiserver's names
+   * (`--disable-admission-plugins`): `ServiceAccount` (envtest turns it off, so its pods name no
+   * service account), `Priority`, `DefaultTolerationSeconds`, `TaintNodesByCondition`. A name
+   * kube-apiserver does not know, or one watchmark cannot turn off, fails the start.
+   */
+  disableAdmissionPlugins?: string[];
   /** Receives one-line log messages (errors of background work). */
   log?: (message: string) => void;
   /**

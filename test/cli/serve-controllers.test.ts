@@ -35,6 +35,29 @@ describe('watchmark serve --controllers', () => {
     });
   }
 
+  for (const [list, message] of [
+    ['ServiceAccount,Bogus', /^error: --disable-admission-plugins plugin "Bogus" is unknown$/],
+    [
+      'MutatingAdmissionWebhook',
+      /^error: --disable-admission-plugins plugin "MutatingAdmissionWebhook" cannot be disabled in watchmark/,
+    ],
+  ] as const) {
+    it(`refuses --disable-admission-plugins ${list} in one line`, async () => {
+      const run = runCli([
+        'serve',
+        '--insecure-http',
+        '--insecure-no-auth',
+        '--disable-admission-plugins',
+        list,
+      ]);
+      expect(await run.exit).not.toBe(0);
+      const lines = run.stderr().trim().split('\n');
+      expect(lines, run.stderr()).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+      expect(run.stdout()).not.toContain('ready');
+    });
+  }
+
   it('documents namespace as the default', async () => {
     const run = runCli(['serve', '--help']);
     await run.exit;

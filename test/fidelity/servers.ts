@@ -2,7 +2,8 @@
  * The two servers a corpus run compares: the reference control plane
  * (src/process/reference-server.ts) and watchmark, each in the same profile.
  * `envtest`: no controllers on either side (watchmark's namespace finaliser
- * lives in the server and is always on). `cluster`: kube-controller-manager
+ * lives in the server and is always on), and the ServiceAccount admission
+ * plugin off on both, as envtest starts kube-apiserver. `cluster`: kube-controller-manager
  * beside kube-apiserver, watchmark's namespace and garbage collectors beside it.
  */
 
@@ -30,7 +31,12 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
   if (!binaries) throw new Error('the reference binaries are not built: run bash reference/build.sh');
   const [ref, wm] = await Promise.allSettled([
     startReferenceServer({ profile, binaries, log: log ?? null }),
-    testCluster({ tls: true, controllers: profile === 'cluster' ? ['namespace', 'gc'] : [] }),
+    testCluster({
+      tls: true,
+      controllers: profile === 'cluster' ? ['namespace', 'gc'] : [],
+      // The envtest reference runs without the ServiceAccount plugin, as envtest does.
+      server: profile === 'envtest' ? { disableAdmissionPlugins: ['ServiceAccount'] } : undefined,
+    }),
   ]);
   if (ref.status === 'rejected' || wm.status === 'rejected') {
     if (ref.status === 'fulfilled') await ref.value.close();

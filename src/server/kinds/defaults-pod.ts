@@ -165,13 +165,32 @@ function toleratesNoExecute(tolerations: JsonObject[], key: string): boolean {
   });
 }
 
+/** Which of the pod admission plugins a server runs (admission-plugins.ts; all by default). */
+export interface PodAdmissionPlugins {
+  /** ServiceAccount (plugin/pkg/admission/serviceaccount): names the `default` account. */
+  serviceAccount: boolean;
+  /** Priority (plugin/pkg/admission/priority): the priority and preemption policy. */
+  priority: boolean;
+  /** DefaultTolerationSeconds: 5 minutes' tolerations of not-ready and unreachable nodes. */
+  defaultTolerationSeconds: boolean;
+}
+
+const ALL_PLUGINS: PodAdmissionPlugins = {
+  serviceAccount: true,
+  priority: true,
+  defaultTolerationSeconds: true,
+};
+
 /** The admission plugins' additions to a new pod's spec. */
-function admitPodSpec(spec: JsonObject): void {
-  setDefault(spec, 'serviceAccountName', 'default');
-  if (spec.priority === undefined || spec.priority === null) {
-    spec.priority = SYSTEM_PRIORITIES[str(spec.priorityClassName)] ?? 0;
+function admitPodSpec(spec: JsonObject, plugins: PodAdmissionPlugins): void {
+  if (plugins.serviceAccount) setDefault(spec, 'serviceAccountName', 'default');
+  if (plugins.priority) {
+    if (spec.priority === undefined || spec.priority === null) {
+      spec.priority = SYSTEM_PRIORITIES[str(spec.priorityClassName)] ?? 0;
+    }
+    setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
   }
-  setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  if (!plugins.defaultTolerationSeconds) return;
   // A non-list is the client's error for validation to report; null is Go's empty list.
   if (spec.tolerations !== undefined && spec.tolerations !== null && !Array.isArray(spec.tolerations)) return;
   const tolerations = objects(spec.tolerations);
@@ -197,11 +216,11 @@ function mirrorIPs(status: JsonObject, single: string, plural: string): void {
 /**
  * Everything kube-apiserver adds to a Pod: SetDefaults_Pod (enableServiceLinks,
  * requests from limits, hostNetwork ports), the PodSpec defaults, the
- * create-time admission additions, the deprecated `serviceAccount` mirror,
- * and the QoS class of its status (the phase a new pod starts with is
- * pod-strategy.ts `preparePodCreate`'s).
+ * create-time admission additions of the `plugins` the server runs, the
+ * deprecated `serviceAccount` mirror, and the QoS class of its status (the
+ * phase a new pod starts with is pod-strategy.ts `preparePodCreate`'s).
  */
-export function defaultPod(obj: JsonObject): void {
+export function defaultPod(obj: JsonObject, plugins: PodAdmissionPlugins = ALL_PLUGINS): void {
   const spec = child(obj, 'spec');
   if (spec) {
     const containers = [...objects(spec.containers), ...objects(spec.initContainers)];
@@ -219,8 +238,10 @@ export function defaultPod(obj: JsonObject): void {
     if (str(spec.serviceAccountName) === '' && str(spec.serviceAccount) !== '') {
       spec.serviceAccountName = spec.serviceAccount;
     }
-    admitPodSpec(spec);
-    spec.serviceAccount = spec.serviceAccountName;
+    admitPodSpec(spec, plugins);
+    // The v1 conversion writes the deprecated field from the other (`omitempty`: none when empty).
+    if (str(spec.serviceAccountName) !== '') spec.serviceAccount = spec.serviceAccountName;
+    else delete spec.serviceAccount;
   }
   const status = child(obj, 'status');
   if (!status) return;

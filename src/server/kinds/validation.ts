@@ -10,6 +10,7 @@
 
 import type { StatusCause } from '../../protocol/status.js';
 import { isObject, objects, rec, str } from './access.js';
+import { fieldValueText, goNamedString, goQuote } from './field-value.js';
 import type { FieldError, ResourceKind } from './types.js';
 import {
   isDNS1123Label,
@@ -29,27 +30,6 @@ export const FieldErrorType = {
   Forbidden: 'FieldValueForbidden',
 } as const;
 
-/**
- * A value as Go's `%#v` prints it inside kube's messages: strings quoted,
- * non-empty string maps as `map[string]string{"a":"b"}`, string lists as
- * `[]string{"a"}`, absent values as `<nil>`; other structs as JSON (Go would
- * print `&v1.LabelSelector{...}`, which says no more).
- */
-export function goValue(value: unknown): string {
-  if (value === undefined || value === null) return '<nil>';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-    return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
-  }
-  const keys = isObject(value) ? Object.keys(value) : [];
-  if (isObject(value) && keys.length > 0 && keys.every((k) => typeof value[k] === 'string')) {
-    const entries = keys.sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(value[k])}`);
-    return `map[string]string{${entries.join(', ')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 function withDetail(body: string, detail: string | undefined): string {
   return detail ? `${body}: ${detail}` : body;
 }
@@ -64,24 +44,29 @@ export function invalid(field: string, value: unknown, detail: string): FieldErr
   return {
     type: FieldErrorType.Invalid,
     field,
-    message: withDetail(`Invalid value: ${goValue(value)}`, detail),
+    message: withDetail(`Invalid value: ${fieldValueText(value)}`, detail),
   };
 }
 
-/** `field.NotSupported`: `<field>: Unsupported value: "x": supported values: "a", "b"`. */
+/**
+ * `field.NotSupported`: `<field>: Unsupported value: "x": supported values: "a", "b"`. The enums
+ * kube checks so are named string types (`core.RestartPolicy`), which ErrorBody marshals as JSON.
+ */
 export function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {
-  const detail =
-    supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '';
+  const detail = supported.length > 0 ? `supported values: ${supported.map(goQuote).join(', ')}` : '';
   return {
     type: FieldErrorType.NotSupported,
     field,
-    message: withDetail(`Unsupported value: ${goValue(value)}`, detail),
+    message: withDetail(
+      `Unsupported value: ${fieldValueText(typeof value === 'string' ? goNamedString(value) : value)}`,
+      detail,
+    ),
   };
 }
 
 /** `field.Duplicate`: `<field>: Duplicate value: "x"`. */
 export function duplicate(field: string, value: unknown): FieldError {
-  return { type: FieldErrorType.Duplicate, field, message: `Duplicate value: ${goValue(value)}` };
+  return { type: FieldErrorType.Duplicate, field, message: `Duplicate value: ${fieldValueText(value)}` };
 }
 
 /** `field.TooLong`: `<field>: Too long: may not be more than N bytes` (the value itself is never echoed). */

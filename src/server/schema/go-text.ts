@@ -5,50 +5,10 @@
  * decoders kube uses keep integers, sigs.k8s.io/json `PreserveInts`) and a float64 otherwise.
  */
 
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+import { goFloat, goNumber, goQuote } from '../kinds/field-value.js';
 
-/** Go's `strconv.Quote`: printable runes as they are, the rest escaped. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (PRINTABLE.test(ch)) out += ch;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\x07') out += '\\a';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (ch === '\v') out += '\\v';
-    else if (code < 0x80) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += `\\U${code.toString(16).padStart(8, '0')}`;
-  }
-  return `${out}"`;
-}
-
-/**
- * Go's `%v` of a float64 (strconv's shortest `'g'`, which switches to the exponent form below
- * 1e-4 and from 1e6: `fmt.Println(1234567.5)` prints `1.2345675e+06`).
- */
-export function goFloat(f: number): string {
-  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : f < 0 ? '-Inf' : 'NaN';
-  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  // JavaScript's shortest round-trip digits are Go's too; only the layout differs.
-  const [mantissa, exp] = f.toExponential().split('e');
-  const exponent = Number(exp);
-  if (exponent < -4 || exponent >= 6) {
-    const e = Math.abs(exponent);
-    return `${mantissa}e${exponent < 0 ? '-' : '+'}${e < 10 ? `0${e}` : e}`;
-  }
-  return f.toFixed(Math.max(0, mantissa.replace(/^-?\d\.?/, '').length - exponent));
-}
-
-/** A JSON number as Go prints the value it decodes to (int64 or float64). */
-function goNumber(n: number): string {
-  return Number.isInteger(n) && Math.abs(n) < 2 ** 63 ? BigInt(n).toString() : goFloat(n);
-}
+// strconv.Quote and %v of a float64 live beside the field-error value printer that needs them.
+export { goFloat, goQuote };
 
 /** Go's `%v` (and `%+v`: the same for maps and slices) of a decoded JSON value. */
 export function goValue(v: unknown): string {

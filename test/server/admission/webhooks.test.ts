@@ -150,7 +150,7 @@ describe('admission webhooks', () => {
       `webhooks[0].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
       'webhooks[1].sideEffects: Required value: must specify one of None, NoneOnDryRun',
       'webhooks[1].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
-      'webhooks[1].admissionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
+      'webhooks[1].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1',
       'webhooks[1].name: Duplicate value: "dup.example.com"',
       'webhooks[2].name: Invalid value: "short": should be a domain with at least three segments separated by dots',
       'webhooks[2].failurePolicy: Unsupported value: "Maybe": supported values: "Fail", "Ignore"',

@@ -7,8 +7,9 @@
  * value is unchanged and the rule does not use `oldSelf`, ratcheted away.
  */
 import { Optional } from '@marcbachmann/cel-js';
+import { fieldValueText } from '../../kinds/field-value.js';
 import type { FieldError } from '../../kinds/types.js';
-import { badValueText, CrdErrorType } from '../schema/errors.js';
+import { CrdErrorType } from '../schema/errors.js';
 import type { Structural } from '../schema/structural.js';
 import type { CelHook, CelNode } from '../schema/validate.js';
 import { CostLimitExceeded, meter, PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cost.js';
@@ -28,7 +29,7 @@ function fieldError(type: string, field: string, message: string): FieldError {
   return { type, field, message };
 }
 const invalid = (field: string, value: unknown, detail: string): FieldError =>
-  fieldError(CrdErrorType.Invalid, field, `Invalid value: ${badValueText(value)}: ${detail}`);
+  fieldError(CrdErrorType.Invalid, field, `Invalid value: ${fieldValueText(value)}: ${detail}`);
 
 /** validation.go `fieldErrorForReason`. */
 function errorForReason(
@@ -43,7 +44,7 @@ function errorForReason(
     case 'FieldValueRequired':
       return fieldError(CrdErrorType.Required, field, `Required value: ${detail}`);
     case 'FieldValueDuplicate':
-      return fieldError(CrdErrorType.Duplicate, field, `Duplicate value: ${badValueText(value)}`);
+      return fieldError(CrdErrorType.Duplicate, field, `Duplicate value: ${fieldValueText(value)}`);
     default:
       return invalid(field, value, detail);
   }

@@ -1,20 +1,16 @@
 /**
- * Field errors worded as today's apimachinery `field.Error.ErrorBody`
- * (pkg/util/validation/field/errors.go) words them: a string value quoted, a
- * number or bool bare, anything else `json.Marshal`ed (`["v1"]`, `null`),
- * an internal struct as {@link GoRendered}. The kinds room's helpers keep the
- * older `%#v` style for their own kinds; CRD errors follow the current one.
+ * Field errors worded as apimachinery `field.Error.ErrorBody`
+ * (pkg/util/validation/field/errors.go) words them ({@link fieldValueText}): a
+ * string value quoted, a number or bool bare, anything else `json.Marshal`ed
+ * (`["v1"]`, `null`), an internal struct as a `GoRendered`.
  */
+
+import { fieldValueText, goQuote } from '../../kinds/field-value.js';
 import type { FieldError } from '../../kinds/types.js';
 import { FieldErrorType } from '../../kinds/validation.js';
-import { GoRendered, goJson } from './internal.js';
 
 function body(head: string, value: unknown, detail: string): string {
-  let text: string;
-  if (value instanceof GoRendered) text = `${head}: ${value.text}`;
-  else if (typeof value === 'string') text = `${head}: ${JSON.stringify(value)}`;
-  else if (typeof value === 'number' || typeof value === 'boolean') text = `${head}: ${value}`;
-  else text = `${head}: ${goJson(value ?? null)}`;
+  const text = `${head}: ${fieldValueText(value)}`;
   return detail ? `${text}: ${detail}` : text;
 }
 
@@ -39,8 +35,7 @@ export function forbidden(field: string, detail: string): FieldError {
 
 /** `field.NotSupported`: the supported values quoted and joined. */
 export function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {
-  const detail =
-    supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '';
+  const detail = supported.length > 0 ? `supported values: ${supported.map(goQuote).join(', ')}` : '';
   return { type: FieldErrorType.NotSupported, field, message: body('Unsupported value', value, detail) };
 }
 

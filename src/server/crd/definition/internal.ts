@@ -13,29 +13,7 @@
  *   `[{"Name":"v1","Served":true,...}]` with Go's field names and order.
  */
 import { arr, isObject, type JsonObject, rec, sameJson, str } from '../../kinds/access.js';
-
-/** A value already rendered as `ErrorBody` prints it (for internal structs). */
-export class GoRendered {
-  constructor(readonly text: string) {}
-}
-
-/** Go's `json.Marshal` of a plain JSON value: keys sorted, `<`, `>`, `&` escaped as Go's HTML-safe encoder does. */
-export function goJson(value: unknown): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sorted)
-      : isObject(v)
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, sorted(v[k])]),
-          )
-        : v;
-  return (JSON.stringify(sorted(value)) ?? 'null')
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026');
-}
+import { GoRendered, goJsonMarshal as goJson } from '../../kinds/field-value.js';
 
 /** A Go struct marshalled without json tags: every field, in declaration order. */
 function goStruct(fields: Array<[string, string]>): string {

@@ -7,6 +7,7 @@
  * cost estimated (`celRuleCompilation`, over the cel room).
  */
 import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import { GoRendered, goJsonMarshal as goJson } from '../../kinds/field-value.js';
 import type { FieldError } from '../../kinds/types.js';
 import {
   compileCrdSchemaWithCel,
@@ -25,7 +26,7 @@ import {
   type Structural,
 } from '../schema/structural.js';
 import { forbidden, invalid, key, notSupported, required } from './errors.js';
-import { GoRendered, goJson, goSchemaProps } from './internal.js';
+import { goSchemaProps } from './internal.js';
 
 /** The list-type, map-type and list-map-key rules of `ValidateCustomResourceDefinitionOpenAPISchema`. */
 export function listAndMapTypes(s: JsonObject, path: string): FieldError[] {

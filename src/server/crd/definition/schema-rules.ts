@@ -11,10 +11,11 @@
  * compiling CEL rules and their cost (`cel.Compile`).
  */
 import { arr, isObject, type JsonObject, rec, str } from '../../kinds/access.js';
+import { GoRendered } from '../../kinds/field-value.js';
 import type { FieldError } from '../../kinds/types.js';
 import type { CrdSchemaProps } from '../schema/structural.js';
 import { forbidden, invalid, key, notSupported } from './errors.js';
-import { GoRendered, goSchemaProps } from './internal.js';
+import { goSchemaProps } from './internal.js';
 import { validateSchemaDefaults } from './schema-defaults.js';
 import { celRuleShapes, listAndMapTypes } from './schema-lists.js';
 import { newStructuralError, validateStructural } from './schema-structural.js';

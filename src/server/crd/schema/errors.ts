@@ -4,13 +4,13 @@
  * `ExceedsMinimum`, ...) turned into apimachinery field errors by apiextensions-apiserver
  * pkg/apiserver/validation/validation.go `kubeOpenAPIResultToFieldErrors`.
  *
- * A field error's text is apimachinery pkg/util/validation/field/errors.go `Error.ErrorBody`:
- * int64, float64 and bool values print with `%v`, strings with `%q`, anything else (maps,
- * slices, Go `int`s, nil) as JSON: `spec.size: Invalid value: 0: spec.size in body should be
- * greater than or equal to 1`.
+ * A field error's text is apimachinery pkg/util/validation/field/errors.go `Error.ErrorBody`
+ * ({@link fieldValueText}): `spec.size: Invalid value: 0: spec.size in body should be greater
+ * than or equal to 1`.
  */
+
+import { fieldValueText, goJsonMarshal, goQuote } from '../../kinds/field-value.js';
 import type { FieldError } from '../../kinds/types.js';
-import { goFloat, goQuote } from '../../schema/go-text.js';
 
 /** The `reason` of each cause (field.ErrorType). */
 export const CrdErrorType = {
@@ -23,46 +23,8 @@ export const CrdErrorType = {
   TooMany: 'FieldValueTooMany',
 } as const;
 
-/** A JSON number as Go prints the int64 or float64 it decodes to (`%v`). */
-export function goNumberText(n: number): string {
-  return Number.isInteger(n) && Math.abs(n) < 2 ** 63 ? BigInt(n).toString() : goFloat(n);
-}
-
-/** encoding/json `Marshal` of a decoded value: map keys sorted, `<`, `>`, `&` escaped. */
-export function goJson(v: unknown): string {
-  const sorted = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(sorted);
-    if (typeof x === 'object' && x !== null) {
-      const o = x as Record<string, unknown>;
-      return Object.fromEntries(
-        Object.keys(o)
-          .sort()
-          .map((k) => [k, sorted(o[k])]),
-      );
-    }
-    return x;
-  };
-  return (JSON.stringify(sorted(v)) ?? 'null')
-    .replaceAll('<', '\\u003c')
-    .replaceAll('>', '\\u003e')
-    .replaceAll('&', '\\u0026')
-    .replaceAll('\u2028', '\\u2028')
-    .replaceAll('\u2029', '\\u2029');
-}
-
-/**
- * A bad value as `ErrorBody` prints it: a Go `int` (TooMany's count) goes through the JSON
- * branch, which prints the same digits as `%v` does for an int64.
- */
-export function badValueText(v: unknown): string {
-  if (typeof v === 'number') return goNumberText(v);
-  if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'string') return goQuote(v);
-  return goJson(v ?? null);
-}
-
 function body(type: string, value: unknown, detail: string): string {
-  const s = `${type}: ${badValueText(value)}`;
+  const s = `${type}: ${fieldValueText(value)}`;
   return detail ? `${s}: ${detail}` : s;
 }
 
@@ -86,7 +48,7 @@ export function typeInvalidError(field: string, value: unknown, detail: string):
  * as JSON, each quoted (`strconv.Quote`).
  */
 export function notSupportedError(field: string, value: unknown, allowed: readonly unknown[]): FieldError {
-  const values = allowed.map((a) => goQuote(typeof a === 'string' ? a : goJson(a)));
+  const values = allowed.map((a) => goQuote(typeof a === 'string' ? a : goJsonMarshal(a)));
   const detail = values.length > 0 ? `supported values: ${values.join(', ')}` : '';
   return { type: CrdErrorType.NotSupported, field, message: body('Unsupported value', value, detail) };
 }
@@ -107,5 +69,5 @@ export function tooManyError(field: string, actual: number, max: number): FieldE
 
 /** `field.Duplicate`: `Duplicate value: <value>`. */
 export function duplicateError(field: string, value: unknown): FieldError {
-  return { type: CrdErrorType.Duplicate, field, message: `Duplicate value: ${badValueText(value)}` };
+  return { type: CrdErrorType.Duplicate, field, message: `Duplicate value: ${fieldValueText(value)}` };
 }

@@ -5,8 +5,10 @@
  * {"name":"http"}`. Only the second occurrence of a value is named (`validateListSet`).
  * Paths are field.Path's: `.child`, `[key]` for a map's key, `[i]` for an index.
  */
+
+import { goJsonMarshal } from '../../kinds/field-value.js';
 import type { FieldError } from '../../kinds/types.js';
-import { duplicateError, goJson, invalidError } from './errors.js';
+import { duplicateError, invalidError } from './errors.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
 import { hasBelow, trait } from './subtree.js';
 
@@ -53,7 +55,7 @@ function validateArray(path: string, s: Structural, list: unknown[]): FieldError
 
 /** A key that tells equal values apart: compounds by their JSON, scalars by type and value. */
 function identity(x: unknown): string {
-  if (typeof x === 'object' && x !== null) return `c:${goJson(x)}`;
+  if (typeof x === 'object' && x !== null) return `c:${goJsonMarshal(x)}`;
   return `s:${typeof x}:${String(x)}`;
 }
 

@@ -67,8 +67,10 @@ export function defaultReplicaSet(obj: KubeObject): void {
 }
 
 /**
- * SetDefaults_StatefulSet: OrderedReady, RollingUpdate with partition 0 (only
- * when kube created the rollingUpdate itself or one was sent), PVCs retained
+ * SetDefaults_StatefulSet: OrderedReady, RollingUpdate with partition 0 and
+ * maxUnavailable 1 (only when kube created the rollingUpdate itself or one
+ * was sent; maxUnavailable since MaxUnavailableStatefulSet went on by default
+ * in 1.37, pkg/features/kube_features.go), PVCs retained
  * (StatefulSetAutoDeletePVC is on by default since 1.27), 1 replica, 10
  * revisions; claim templates get SetDefaults_PersistentVolumeClaim(Spec).
  */
@@ -84,6 +86,7 @@ export function defaultStatefulSet(obj: KubeObject): void {
       }
       if (strategy.type === 'RollingUpdate' && isObject(strategy.rollingUpdate)) {
         setIfAbsent(strategy.rollingUpdate, 'partition', 0);
+        setIfAbsent(strategy.rollingUpdate, 'maxUnavailable', 1);
       }
     }
     const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');

@@ -29,8 +29,10 @@ const PERCENT_RE = /^[0-9]+%$/;
 /** An IntOrString's magnitude (`getIntOrPercentValue`): 5 for 5 and for "5%". */
 function intOrPercentValue(value: unknown): number {
   if (typeof value === 'number') return value;
-  if (typeof value === 'string' && PERCENT_RE.test(value)) return Number.parseInt(value, 10);
-  return 0;
+  if (typeof value !== 'string') return 0;
+  if (PERCENT_RE.test(value)) return Number.parseInt(value, 10);
+  // intstr `IntValue` of a string: strconv.Atoi, 0 when it is no integer.
+  return /^[+-]?[0-9]+$/.test(value) ? Number.parseInt(value, 10) : 0;
 }
 
 /** `ValidatePositiveIntOrPercent`: a non-negative integer or a `[0-9]+%` string. */
@@ -188,6 +190,23 @@ export function validateReplicaSet(obj: KubeObject): FieldError[] {
 
 const RETENTION = ['Retain', 'Delete'];
 
+/**
+ * `validateRollingUpdateStatefulSet`: a non-negative partition, and a maxUnavailable (when set)
+ * that is a valid int or percent, not 0 and not over 100%.
+ */
+function validateRollingUpdateStatefulSet(ru: Record<string, unknown>): FieldError[] {
+  const base = 'spec.updateStrategy.rollingUpdate';
+  const errors = validateNonNegative(ru.partition, `${base}.partition`);
+  const maxUnavailable = ru.maxUnavailable;
+  if (maxUnavailable !== undefined && maxUnavailable !== null) {
+    const field = `${base}.maxUnavailable`;
+    errors.push(...validateIntOrPercent(maxUnavailable, field));
+    if (intOrPercentValue(maxUnavailable) === 0) errors.push(invalid(field, maxUnavailable, 'cannot be 0'));
+    errors.push(...notOver100Percent(maxUnavailable, field));
+  }
+  return errors;
+}
+
 /** `ValidateStatefulSet`. */
 export function validateStatefulSet(obj: KubeObject): FieldError[] {
   const spec = specOf(obj);
@@ -211,12 +230,8 @@ export function validateStatefulSet(obj: KubeObject): FieldError[] {
       );
     }
   } else if (type === 'RollingUpdate') {
-    errors.push(
-      ...validateNonNegative(
-        rec(strategy.rollingUpdate).partition,
-        'spec.updateStrategy.rollingUpdate.partition',
-      ),
-    );
+    if (isObject(strategy.rollingUpdate))
+      errors.push(...validateRollingUpdateStatefulSet(strategy.rollingUpdate));
   } else {
     errors.push(invalid('spec.updateStrategy', strategy, "must be 'RollingUpdate' or 'OnDelete'"));
   }

@@ -147,7 +147,8 @@ describe('defaults match a real cluster', () => {
     });
     expect(sts.spec).toMatchObject({
       podManagementPolicy: 'OrderedReady',
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      // MaxUnavailableStatefulSet is on by default since 1.37.
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } },
       persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
       replicas: 1,
       revisionHistoryLimit: 10,
@@ -169,6 +170,23 @@ describe('defaults match a real cluster', () => {
       numberMisscheduled: 0,
       numberReady: 0,
     });
+  });
+
+  it('StatefulSet maxUnavailable defaults to 1 only in a RollingUpdate strategy with a rollingUpdate', () => {
+    const strategyOf = (updateStrategy: unknown) =>
+      (defaulted('apps/v1', 'StatefulSet', { spec: { updateStrategy } }).spec as Record<string, unknown>)
+        .updateStrategy;
+    expect(strategyOf({ type: 'RollingUpdate', rollingUpdate: { partition: 2 } })).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 2, maxUnavailable: 1 },
+    });
+    expect(strategyOf({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '50%' } })).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: 0, maxUnavailable: '50%' },
+    });
+    // A sent RollingUpdate type without rollingUpdate stays without one, as in SetDefaults_StatefulSet.
+    expect(strategyOf({ type: 'RollingUpdate' })).toEqual({ type: 'RollingUpdate' });
+    expect(strategyOf({ type: 'OnDelete' })).toEqual({ type: 'OnDelete' });
   });
 
   it('Namespace, Secret, Node, ConfigMap, Event and Lease', () => {

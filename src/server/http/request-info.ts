@@ -7,6 +7,7 @@
  */
 import { StatusError } from '../../protocol/status.js';
 import type { ResourceKind } from '../kinds/types.js';
+import { isPathSegmentName } from '../kinds/validation-names.js';
 
 /** What a resource URL addresses. */
 export interface ResourceRequest {
@@ -90,19 +91,6 @@ export function splitRequestTarget(target: string): RequestTarget {
 }
 
 /**
- * kube-apiserver's check of a name taken from a path (k8s.io/apimachinery/pkg/
- * api/validation/path/name.go, `IsValidPathSegmentName`): not `.` or `..`, and
- * without `/` or `%`. Returns the reasons, empty when valid.
- */
-export function pathSegmentNameErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  const errors: string[] = [];
-  if (name.includes('/')) errors.push(`may not contain '/'`);
-  if (name.includes('%')) errors.push(`may not contain '%'`);
-  return errors;
-}
-
-/**
  * The name of a path, checked as the generic registry's key functions check it
  * before touching storage (k8s.io/apiserver/pkg/registry/generic/registry/
  * store.go, `NamespaceKeyFunc` and `NoNamespaceKeyFunc`): an empty name is
@@ -126,7 +114,7 @@ function checkNamespace(namespace: string): void {
 
 function checkSegment(what: 'Name' | 'Namespace', value: string, whenEmpty: string): void {
   if (value === '') throw StatusError.of('BadRequest', whenEmpty);
-  const errors = pathSegmentNameErrors(value);
+  const errors = isPathSegmentName(value);
   if (errors.length > 0) {
     throw StatusError.of(
       'BadRequest',

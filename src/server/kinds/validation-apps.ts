@@ -12,16 +12,19 @@ import {
   SelectorError,
 } from '../../protocol/labels.js';
 import { isObject, rec, sameJson, str } from './access.js';
+import { type GoRendered, goNamedString, goStruct } from './field-value.js';
 import type { FieldError } from './types.js';
 import {
   forbidden,
   invalid,
+  labelSelectorValue,
   notSupported,
   required,
   validateLabelSelector,
   validateNonNegative,
   validateObjectMeta,
 } from './validation.js';
+import { isDNS1123Label } from './validation-names.js';
 import { validatePodTemplate } from './validation-pod.js';
 
 const PERCENT_RE = /^[0-9]+%$/;
@@ -92,7 +95,13 @@ function validateSelectorAndTemplate(spec: Record<string, unknown>, owner: Workl
       Object.keys(rec(sel.matchLabels)).length +
       (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0);
     if (count === 0) {
-      errors.push(invalid('spec.selector', selector, `empty selector is invalid for ${owner.selectorNoun}`));
+      errors.push(
+        invalid(
+          'spec.selector',
+          labelSelectorValue(selector),
+          `empty selector is invalid for ${owner.selectorNoun}`,
+        ),
+      );
     }
   }
   const templateLabels = rec(rec(spec.template).metadata).labels;
@@ -207,14 +216,26 @@ function validateRollingUpdateStatefulSet(ru: Record<string, unknown>): FieldErr
   return errors;
 }
 
+/** An `*apps.RollingUpdateStatefulSetStrategy` as a bad value (an internal struct: Go's field names). */
+function rollingUpdateValue(ru: unknown): GoRendered | null {
+  if (!isObject(ru)) return null;
+  return goStruct([
+    ['Partition', ru.partition ?? 0],
+    ['MaxUnavailable', ru.maxUnavailable ?? null],
+  ]);
+}
+
 /** `ValidateStatefulSet`. */
 export function validateStatefulSet(obj: KubeObject): FieldError[] {
   const spec = specOf(obj);
-  const errors = validateObjectMeta(obj);
+  // ValidateStatefulSetName is NameIsDNSLabel: pod names and hostnames are built from it.
+  const errors = validateObjectMeta(obj, isDNS1123Label);
   const pmp = str(spec.podManagementPolicy);
   if (pmp === '') errors.push(required('spec.podManagementPolicy'));
   else if (pmp !== 'OrderedReady' && pmp !== 'Parallel') {
-    errors.push(invalid('spec.podManagementPolicy', pmp, "must be 'OrderedReady' or 'Parallel'"));
+    errors.push(
+      invalid('spec.podManagementPolicy', goNamedString(pmp), "must be 'OrderedReady' or 'Parallel'"),
+    );
   }
   const strategy = rec(spec.updateStrategy);
   const type = str(strategy.type);
@@ -224,7 +245,7 @@ export function validateStatefulSet(obj: KubeObject): FieldError[] {
       errors.push(
         invalid(
           'spec.updateStrategy.rollingUpdate',
-          strategy.rollingUpdate,
+          rollingUpdateValue(strategy.rollingUpdate),
           "only allowed for updateStrategy 'RollingUpdate'",
         ),
       );
@@ -233,7 +254,11 @@ export function validateStatefulSet(obj: KubeObject): FieldError[] {
     if (isObject(strategy.rollingUpdate))
       errors.push(...validateRollingUpdateStatefulSet(strategy.rollingUpdate));
   } else {
-    errors.push(invalid('spec.updateStrategy', strategy, "must be 'RollingUpdate' or 'OnDelete'"));
+    const value = goStruct([
+      ['Type', goNamedString(type)],
+      ['RollingUpdate', rollingUpdateValue(strategy.rollingUpdate)],
+    ]);
+    errors.push(invalid('spec.updateStrategy', value, "must be 'RollingUpdate' or 'OnDelete'"));
   }
   if (isObject(spec.persistentVolumeClaimRetentionPolicy)) {
     const policy = spec.persistentVolumeClaimRetentionPolicy;
@@ -298,7 +323,9 @@ export function validateDaemonSet(obj: KubeObject): FieldError[] {
  */
 export function validateSelectorUnchanged(obj: KubeObject, old: KubeObject): FieldError[] {
   const now = specOf(obj).selector;
-  return sameJson(now, specOf(old).selector) ? [] : [invalid('spec.selector', now, 'field is immutable')];
+  return sameJson(now, specOf(old).selector)
+    ? []
+    : [invalid('spec.selector', labelSelectorValue(now), 'field is immutable')];
 }
 
 const STATEFULSET_MUTABLE = [

@@ -19,9 +19,9 @@ import {
 } from './validation.js';
 import {
   isConfigMapKey,
-  isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
+  isPathSegmentName,
   isQualifiedName,
   isValidLabelValue,
   isValidPortName,
@@ -92,12 +92,14 @@ function validateServicePort(
 }
 
 /**
- * `ValidateService`: a DNS-1035 name, ports (required unless headless or
+ * `ValidateService`: an RFC 1123 label name, ports (required unless headless or
  * ExternalName; named when several; unique by name and by port/protocol),
- * and supported type and session affinity.
+ * and supported type and session affinity. The name was a DNS-1035 label
+ * until RelaxedServiceNameValidation (beta and on in 1.36, GA and locked on in
+ * 1.37: pkg/apis/core/validation/validation.go `ValidateService`).
  */
 export function validateService(obj: KubeObject): FieldError[] {
-  const errors = validateObjectMeta(obj, isDNS1035Label);
+  const errors = validateObjectMeta(obj, isDNS1123Label);
   const spec = rec(obj.spec);
   const type = str(spec.type);
   const headless = spec.clusterIP === 'None';
@@ -231,10 +233,19 @@ const LIMITS = { reportingInstance: 128, action: 128, reason: 128, message: 1024
  * `ValidateEventCreate` for core/v1, i.e. `legacyValidateEvent`: an event
  * lives in its object's namespace (cluster-scoped objects' events in
  * "default"); a new-style event (eventTime set) also needs its reporter,
- * action and reason.
+ * action and reason. Its name is not a DNS subdomain (that check is for
+ * events.k8s.io/v1 only): only when these pass does the generic layer check
+ * the metadata, with the path-segment rule for the name (apiserver
+ * pkg/registry/rest/create.go `ValidateCreate`).
  */
 export function validateEvent(obj: KubeObject): FieldError[] {
-  const errors = validateObjectMeta(obj);
+  const errors = validateLegacyEvent(obj);
+  return errors.length > 0 ? errors : validateObjectMeta(obj, isPathSegmentName);
+}
+
+/** pkg/apis/core/validation/events.go `legacyValidateEvent`. */
+function validateLegacyEvent(obj: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
   const namespace = str(obj.metadata?.namespace);
   const involved = rec(obj.involvedObject);
   const involvedNs = str(involved.namespace);

@@ -182,3 +182,13 @@ export function isValidPortName(port: string): string[] {
   if (port.startsWith('-') || port.endsWith('-')) errs.push('must not begin or end with a hyphen');
   return errs;
 }
+
+/**
+ * apimachinery pkg/api/validation/path/name.go `IsValidPathSegmentName`: not `.` or `..`, and
+ * without `/` or `%` (the only rule for names kube-apiserver puts in a request path, apiserver
+ * pkg/registry/rest/create.go `validatePathSegment`).
+ */
+export function isPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+}

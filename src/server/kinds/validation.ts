@@ -10,7 +10,7 @@
 
 import type { StatusCause } from '../../protocol/status.js';
 import { isObject, objects, rec, str } from './access.js';
-import { fieldValueText, goNamedString, goQuote } from './field-value.js';
+import { fieldValueText, type GoRendered, goNamedString, goQuote, goStruct } from './field-value.js';
 import type { FieldError, ResourceKind } from './types.js';
 import {
   isDNS1123Label,
@@ -158,6 +158,32 @@ export function validateObjectMeta(obj: unknown, nameCheck: NameCheck = isDNS112
   errors.push(...validateLabels(meta.labels, 'metadata.labels'));
   errors.push(...validateAnnotations(meta.annotations, 'metadata.annotations'));
   return errors;
+}
+
+/**
+ * A `*metav1.LabelSelector` as a bad value: json.Marshal writes its fields in declaration order
+ * (`matchLabels`, then `matchExpressions` with `key`, `operator`, `values`), leaving empty ones
+ * out (omitempty), and a nil selector as `null`.
+ */
+export function labelSelectorValue(selector: unknown): GoRendered | null {
+  if (!isObject(selector)) return null;
+  const fields: Array<[string, unknown]> = [];
+  if (isObject(selector.matchLabels) && Object.keys(selector.matchLabels).length > 0) {
+    fields.push(['matchLabels', selector.matchLabels]);
+  }
+  const expressions = objects(selector.matchExpressions);
+  if (expressions.length > 0) {
+    const requirement = (r: Record<string, unknown>) =>
+      goStruct([
+        ['key', str(r.key)],
+        ['operator', str(r.operator)],
+        ...(Array.isArray(r.values) && r.values.length > 0
+          ? [['values', r.values] as [string, unknown]]
+          : []),
+      ]);
+    fields.push(['matchExpressions', expressions.map(requirement)]);
+  }
+  return goStruct(fields);
 }
 
 /** `ValidateLabelSelector` for a metav1.LabelSelector (`spec.selector` of workloads). */

@@ -228,6 +228,34 @@ describe('ReplicaSet, StatefulSet, DaemonSet', () => {
     ]);
   });
 
+  it('StatefulSet names are DNS labels; internal structs print with Go field names', () => {
+    const sts = (name: string, spec: Record<string, unknown> = {}) =>
+      check('apps/v1', 'StatefulSet', {
+        metadata: { name },
+        spec: { ...base(), serviceName: 'web', ...spec },
+      });
+    expect(sts('a.b')).toEqual(['metadata.name: Invalid value: "a.b": must not contain dots']);
+    // Probed from kube-apiserver v1.37.2.
+    expect(sts('s', { updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 2 } } })).toEqual([
+      'spec.updateStrategy.rollingUpdate: Invalid value: {"Partition":2,"MaxUnavailable":null}: only allowed for updateStrategy \'RollingUpdate\'',
+    ]);
+    expect(sts('s', { updateStrategy: { type: 'Bad<' } })).toEqual([
+      'spec.updateStrategy: Invalid value: {"Type":"Bad\\u003c","RollingUpdate":null}: must be \'RollingUpdate\' or \'OnDelete\'',
+    ]);
+  });
+
+  it('a changed selector prints as metav1.LabelSelector marshals', () => {
+    const k = findByKind('apps/v1', 'Deployment')!;
+    const selector = {
+      matchExpressions: [{ values: [], operator: 'Exists', key: 'tier' }],
+      matchLabels: { app: 'x' },
+    };
+    const errors = k.validateUpdate!({ spec: { ...base(), selector } }, { spec: base() });
+    expect(errors.map((e) => `${e.field}: ${e.message}`)).toContain(
+      'spec.selector: Invalid value: {"matchLabels":{"app":"x"},"matchExpressions":[{"key":"tier","operator":"Exists"}]}: field is immutable',
+    );
+  });
+
   it('StatefulSet updates may only touch the mutable fields', () => {
     const k = findByKind('apps/v1', 'StatefulSet')!;
     const old: KubeObject = { spec: { ...base(), serviceName: 'web', replicas: 1 } };
@@ -309,12 +337,15 @@ describe('metadata', () => {
     expect(isQualifiedName('a/b/c')[0]).toMatch(/^a qualified name must consist of/);
   });
 
-  it('uses a DNS label for namespaces and a DNS-1035 label for services', () => {
+  it('uses a DNS label for namespaces and services (RelaxedServiceNameValidation)', () => {
     expect(check('v1', 'Namespace', { metadata: { name: 'a.b' } })).toEqual([
       'metadata.name: Invalid value: "a.b": must not contain dots',
     ]);
-    expect(check('v1', 'Service', { metadata: { name: '1web' }, spec: { ports: [{ port: 80 }] } })).toEqual([
-      "metadata.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    const service = (name: string) =>
+      check('v1', 'Service', { metadata: { name }, spec: { ports: [{ port: 80 }] } });
+    expect(service('1web')).toEqual([]);
+    expect(service('Bad_Name')).toEqual([
+      "metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
     ]);
   });
 });
@@ -434,6 +465,18 @@ describe('Event, Lease, Node', () => {
     expect(check('v1', 'Event', ev('demo', 'demo'))).toEqual([]);
     expect(check('v1', 'Event', ev('default', ''))).toEqual([]);
     expect(check('v1', 'Event', ev('demo', 'other'))).toEqual([
+      'involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+    ]);
+    // core/v1 events need no DNS name, only one a path can carry, checked once the rest passes.
+    const named = (name: string, involvedNs = 'demo') => ({
+      ...ev('demo', involvedNs),
+      metadata: { name, namespace: 'demo' },
+    });
+    expect(check('v1', 'Event', named('Bad_Name'))).toEqual([]);
+    expect(check('v1', 'Event', named('a/b'))).toEqual([
+      'metadata.name: Invalid value: "a/b": may not contain \'/\'',
+    ]);
+    expect(check('v1', 'Event', named('a/b', 'other'))).toEqual([
       'involvedObject.namespace: Invalid value: "other": does not match event.namespace',
     ]);
     // kube also runs the qualified-name check on the empty reportingComponent.

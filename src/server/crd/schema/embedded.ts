@@ -11,7 +11,7 @@
  */
 import type { FieldError } from '../../kinds/types.js';
 import { validateObjectMeta } from '../../kinds/validation.js';
-import { isDNS1035Label } from '../../kinds/validation-names.js';
+import { isDNS1035Label, isPathSegmentName } from '../../kinds/validation-names.js';
 import { jsonKindOf } from '../../schema/go-text.js';
 import { invalidError, requiredError } from './errors.js';
 import { additionalSchema, isJsonObject, type Structural } from './structural.js';
@@ -43,12 +43,6 @@ export function validateEmbeddedResources(
       errors.push(...validateEmbeddedResources(schema.items, x[i], `${path}[${i}]`));
   }
   return errors;
-}
-
-/** content/path.go `IsPathSegmentName`: the name check of an embedded resource's metadata. */
-export function isPathSegmentName(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
 
 /** objectmeta/validation.go `validateEmbeddedResource`. */

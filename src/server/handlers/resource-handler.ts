@@ -19,6 +19,7 @@ import { negotiateOutput } from '../http/media-types.js';
 import { queryFlag } from '../http/query-flag.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
+import { patchStrictErrors } from '../schema/patch-strict-errors.js';
 import type { TypedWrite } from '../schema/write-rules.js';
 import { qualifiedResource } from '../storage/object-errors.js';
 import type { DeleteOptions } from '../storage/object-storage.js';
@@ -54,6 +55,7 @@ import {
   loadWriteRules,
   type OptionError,
   readObject,
+  repeatedKeysOf,
   typedWrite,
   validateWriteOptions,
   writeManager,
@@ -155,7 +157,7 @@ export async function handleResource(
           'create not allowed while custom resource definition is terminating',
         );
       }
-      const body = await readObject(req);
+      const body = await readObject(req, repeatedKeysOf(kind));
       const rules = await loadWriteRules();
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
       const isDryRun = dryRun(query);
@@ -169,7 +171,8 @@ export async function handleResource(
     }
     case 'PUT': {
       if (name === undefined) throw routeMethodNotAllowed();
-      const body = await readObject(req);
+      // autoscaling/v1 Scale is a Go struct whatever the kind.
+      const body = await readObject(req, subresource === 'scale' ? 'merge' : repeatedKeysOf(kind));
       const rules = await loadWriteRules();
       if (subresource === 'scale') {
         // A kind without /scale answers 404 before its body is looked at.
@@ -398,6 +401,7 @@ async function patch(
     return serverSideApply(ctx, req, res, kind, namespace, name, subresource, raw, query, isDryRun);
   }
   const body = parseJsonBody(raw);
+  const patchStrictErrs = patchStrictErrors(raw.toString('utf8'), contentType);
   patchModule ??= import('../../protocol/patch/index.js');
   const { applyPatch } = await patchModule;
   const rules = await loadWriteRules();
@@ -405,7 +409,9 @@ async function patch(
   // converted from a map as a strategic merge patch's is: each has its own words (write-rules.ts).
   const strategic = contentType === 'application/strategic-merge-patch+json';
   const checkPatched = (write: TypedWrite, patched: KubeObject) =>
-    strategic ? rules.convertStrategicPatched(write, patched, body) : rules.decodeJsonPatched(write, patched);
+    strategic
+      ? rules.convertStrategicPatched(write, patched, body, patchStrictErrs)
+      : rules.decodeJsonPatched(write, patched, patchStrictErrs);
   if (subresource === 'scale') {
     const write = typedWrite(ctx, res, rules.SCALE_TARGET, query, 'PatchOptions');
     const scale = await updateScale(

@@ -10,7 +10,8 @@ import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody }
 import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
 import { WarningRecorder } from '../http/warnings.js';
 import { parseYamlBody } from '../http/yaml-body.js';
-import { withDuplicateFields } from '../schema/duplicate-fields.js';
+import type { ResourceKind } from '../kinds/types.js';
+import { type RepeatedKeys, withDuplicateFields } from '../schema/duplicate-fields.js';
 import { fieldValidationOf, type WriteOptionsKind } from '../schema/field-validation.js';
 import { goQuote } from '../schema/go-text.js';
 import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
@@ -66,8 +67,15 @@ export function dryRun(query: Query, options: WriteOptionsKind | 'DeleteOptions'
   return values.length > 0;
 }
 
-/** Reads a create/update body: JSON, YAML, or the protobuf kubectl 1.32+ sends for `create`. */
-export async function readObject(req: IncomingMessage): Promise<KubeObject> {
+/**
+ * Reads a create/update body: JSON, YAML, or the protobuf kubectl 1.32+ sends for `create`. A
+ * JSON body's repeated keys combine as its target decodes them: `merge` for a built-in kind's Go
+ * struct, `replace` for a custom resource's unstructured map (schema/duplicate-fields.ts).
+ */
+export async function readObject(
+  req: IncomingMessage,
+  repeated: RepeatedKeys = 'merge',
+): Promise<KubeObject> {
   const body = await readBody(req, MAX_BODY_BYTES);
   const type = mediaType(req.headers['content-type']);
   let value: unknown;
@@ -85,7 +93,7 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
   } else if (type === 'application/yaml') value = await parseYamlBody(body);
   // parseJsonBody and parseYamlBody check the nesting depth themselves.
   else if (type === '' || type === 'application/json')
-    value = withDuplicateFields(body.toString('utf8'), parseJsonBody(body));
+    value = withDuplicateFields(body.toString('utf8'), parseJsonBody(body), repeated);
   else {
     throw StatusError.of(
       'UnsupportedMediaType',
@@ -96,6 +104,14 @@ export async function readObject(req: IncomingMessage): Promise<KubeObject> {
     throw StatusError.of('BadRequest', 'the request body must be a single object');
   }
   return value as KubeObject;
+}
+
+/**
+ * How a kind's body decodes a repeated key: into a Go struct for a built-in kind, into the
+ * unstructured map of a custom resource (apiextensions-apiserver's `UnstructuredJSONScheme`).
+ */
+export function repeatedKeysOf(kind: Pick<ResourceKind, 'custom'>): RepeatedKeys {
+  return kind.custom ? 'replace' : 'merge';
 }
 
 /**

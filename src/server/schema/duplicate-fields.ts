@@ -1,13 +1,21 @@
 /**
- * Repeated keys in a JSON body. kube-apiserver decodes a create or update body with
- * sigs.k8s.io/json's strict decoder under `fieldValidation=Warn|Strict`: each repeated key is a
- * strict error, `duplicate field "spec.replicas"`. Whatever the directive, the body is decoded
- * into Go structs as encoding/json does: a repeated object key decodes into the struct or map the
- * first one filled (their fields merge), any other repeated value replaces the earlier one.
+ * Repeated keys in a JSON body. kube-apiserver decodes a body with sigs.k8s.io/json's strict
+ * decoder under `fieldValidation=Warn|Strict`: each repeated key is a strict error, `duplicate
+ * field "spec.replicas"`, reported once per path (kubernetes_patch.go `saveStrictError` dedupes).
+ * Whatever the directive, a body decodes as its Go target decodes it:
+ *
+ * - a built-in kind's create or update body into Go structs, as encoding/json does: a repeated
+ *   object key decodes into the struct or map the first one filled (their fields merge), any
+ *   other repeated value replaces the earlier one (`'merge'`);
+ * - a custom resource's body, and a merge or strategic merge patch, into `map[string]any`: the
+ *   later value replaces the earlier one whole, as `JSON.parse` does (`'replace'`).
  */
 import type { KubeObject } from '../../protocol/events.js';
 
 const duplicatesOfBody = new WeakMap<object, readonly string[]>();
+
+/** How a repeated key's values combine: as Go struct fields (`merge`) or map entries (`replace`). */
+export type RepeatedKeys = 'merge' | 'replace';
 
 /** The repeated fields `readObject` found in `body`'s JSON, in document order. */
 export function duplicateFieldsOf(body: object): readonly string[] {
@@ -16,16 +24,56 @@ export function duplicateFieldsOf(body: object): readonly string[] {
 
 /**
  * Decodes valid JSON `text` that `JSON.parse` already accepted: the value as is when no key
- * repeats (the common case, a scan of the text), else as Go decodes it, the repeated paths
- * remembered for {@link duplicateFieldsOf}.
+ * repeats (the common case, a scan of the text), else as Go decodes it (`repeated`), the
+ * repeated paths remembered for {@link duplicateFieldsOf}.
  */
-export function withDuplicateFields(text: string, parsed: unknown): unknown {
+export function withDuplicateFields(
+  text: string,
+  parsed: unknown,
+  repeated: RepeatedKeys = 'merge',
+): unknown {
   if (!mayRepeat(text)) return parsed;
-  const duplicates: string[] = [];
-  const value = new GoJson(text, duplicates).document();
-  if (duplicates.length === 0) return parsed;
-  if (value !== null && typeof value === 'object') duplicatesOfBody.set(value as KubeObject, duplicates);
+  const found: StrictFieldError[] = [];
+  const decoded = new GoJson(text, found, repeated === 'merge').document();
+  if (found.length === 0) return parsed;
+  const value = repeated === 'merge' ? decoded : parsed;
+  if (value !== null && typeof value === 'object')
+    duplicatesOfBody.set(
+      value as KubeObject,
+      found.map((e) => e.path),
+    );
   return value;
+}
+
+/** One strict decoding error of sigs.k8s.io/json (kubernetes_patch.go `strictError`). */
+export interface StrictFieldError {
+  type: 'duplicate field' | 'unknown field';
+  path: string;
+}
+
+/** A strict error in the decoder's words: `duplicate field "spec.replicas"`. */
+export function strictErrorText(e: StrictFieldError): string {
+  return `${e.type} ${JSON.stringify(e.path)}`;
+}
+
+/** A repeated key's strict error in the decoder's words. */
+export function duplicateField(path: string): string {
+  return strictErrorText({ type: 'duplicate field', path });
+}
+
+/**
+ * The strict errors of valid JSON `text` decoded into `map[string]any`, except that an object
+ * at a path `structFields` names is a Go struct with those fields only (an unknown one is an
+ * error and its value is skipped unread). In document order, each once, at most 100.
+ */
+export function strictFieldErrors(
+  text: string,
+  structFields?: (path: string) => ReadonlySet<string> | undefined,
+): StrictFieldError[] {
+  if (!structFields && !mayRepeat(text)) return [];
+  const found: StrictFieldError[] = [];
+  new GoJson(text, found, false, structFields).document();
+  return found;
 }
 
 /** Whether any object of `text` has a key twice: a scan of keys per object, strings skipped. */
@@ -65,12 +113,22 @@ function mayRepeat(text: string): boolean {
   return false;
 }
 
+/** The strict errors sigs.k8s.io/json keeps of one decode ("prevent excessive numbers"). */
+const MAX_STRICT_ERRORS = 100;
+
 /** A recursive-descent reader of valid JSON with encoding/json's treatment of repeated keys. */
 class GoJson {
   private i = 0;
+  /** The errors reported so far: the decoder reports each once. */
+  private readonly seen = new Set<string>();
+  /** Above 0 inside a value Go skips unread (an unknown struct field's): nothing is reported. */
+  private skipping = 0;
   constructor(
     private readonly text: string,
-    private readonly duplicates: string[],
+    private readonly found: StrictFieldError[],
+    /** Whether a repeated object merges into the earlier one (a Go struct) or replaces it (a map). */
+    private readonly mergeRepeated: boolean,
+    private readonly structFields?: (path: string) => ReadonlySet<string> | undefined,
   ) {}
 
   document(): unknown {
@@ -103,6 +161,7 @@ class GoJson {
   private object(path: string): Record<string, unknown> {
     this.i++;
     const out: Record<string, unknown> = {};
+    const fields = this.structFields?.(path);
     this.ws();
     if (this.text[this.i] === '}') {
       this.i++;
@@ -114,14 +173,29 @@ class GoJson {
       this.ws();
       this.i++; // ':'
       const field = path === '' ? key : `${path}.${key}`;
-      const v = this.value(field);
-      if (Object.hasOwn(out, key)) {
-        this.duplicates.push(field);
-        out[key] = merged(out[key], v);
-      } else out[key] = v;
+      if (fields && !fields.has(key)) {
+        this.report('unknown field', field);
+        this.skipping++;
+        this.value(field);
+        this.skipping--;
+      } else {
+        // A repeated key is reported when it is read, before its value is.
+        const repeated = Object.hasOwn(out, key);
+        if (repeated) this.report('duplicate field', field);
+        const v = this.value(field);
+        out[key] = repeated && this.mergeRepeated ? merged(out[key], v) : v;
+      }
       this.ws();
       if (this.text[this.i++] === '}') return out;
     }
+  }
+
+  /** sigs.k8s.io/json `saveStrictError`: each error once, at most 100 of them. */
+  private report(type: StrictFieldError['type'], path: string): void {
+    const key = `${type} ${path}`;
+    if (this.skipping > 0 || this.seen.has(key) || this.found.length >= MAX_STRICT_ERRORS) return;
+    this.seen.add(key);
+    this.found.push({ type, path });
   }
 
   private array(path: string): unknown[] {

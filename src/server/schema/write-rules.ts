@@ -27,7 +27,7 @@ import { applyErrors, joinApplyErrors } from './apply-errors.js';
 import { unregisteredKindError } from './body-kind.js';
 import { converterError, converterStrictErrors } from './converter-errors.js';
 import { decoderError, decoderStrictErrors } from './decoder-errors.js';
-import { duplicateFieldsOf } from './duplicate-fields.js';
+import { duplicateField, duplicateFieldsOf } from './duplicate-fields.js';
 import type { FieldValidation } from './field-validation.js';
 import { goQuote, goValue, jsonKindOf } from './go-text.js';
 import { checkerOf, runCheck } from './typed-check.js';
@@ -156,14 +156,17 @@ export function decodeBody(write: TypedWrite, obj: KubeObject): void {
         `the object provided is unrecognized (must be of type ${write.target.kind}): Object 'Kind' is missing in '${body}' (${summary})`,
       );
     }
-    const error = strictOutcome(write, pruneCustom(write, write.target.prune, obj));
+    // schemaCoercingDecoder (customresource_handler.go): the JSON decoder's repeated keys, then
+    // what pruning dropped.
+    const duplicates = duplicateFieldsOf(obj).map(duplicateField);
+    const error = strictOutcome(write, [...duplicates, ...pruneCustom(write, write.target.prune, obj)]);
     if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
     return;
   }
   const unregistered = unregisteredKindError(write.target, obj);
   if (unregistered !== undefined) throw cannotBeHandled(write.target, obj, unregistered);
   // Repeated keys are strict errors too, reported before the unknown fields.
-  const duplicates = duplicateFieldsOf(obj).map((f) => `duplicate field ${JSON.stringify(f)}`);
+  const duplicates = duplicateFieldsOf(obj).map(duplicateField);
   const issues = check(write, obj) ?? [];
   if (issues.length === 0 && duplicates.length === 0) return;
   const error = decoderError(issues) ?? strictOutcome(write, [...duplicates, ...decoderStrictErrors(issues)]);
@@ -179,27 +182,47 @@ function invalidPatch(value: string, detail: string): StatusError {
   });
 }
 
-/** A JSON patch's or merge patch's result, checked and repaired in place. */
-export function decodeJsonPatched(write: TypedWrite, patched: KubeObject): void {
+/**
+ * A JSON patch's or merge patch's result, checked and repaired in place. `patchErrors` are the
+ * strict errors of the patch itself (patch.go `applyJSPatch`: its repeated keys, a JSON patch's
+ * unknown operation fields), reported before the patched object's, and dropped with them when
+ * its decoding fails outright.
+ */
+export function decodeJsonPatched(
+  write: TypedWrite,
+  patched: KubeObject,
+  patchErrors: readonly string[] = [],
+): void {
   if (write.target.prune) {
     // The unstructured object as json.Marshal writes a map: keys sorted.
     const before = sortedJson(patched);
-    const error = strictOutcome(write, pruneCustom(write, write.target.prune, patched));
+    const error = strictOutcome(write, [...patchErrors, ...pruneCustom(write, write.target.prune, patched)]);
     if (error !== undefined) throw invalidPatch(before, error);
     return;
   }
-  const issues = check(write, patched);
-  if (!issues || issues.length === 0) return;
-  const error = decoderError(issues) ?? strictOutcome(write, decoderStrictErrors(issues));
+  const issues = check(write, patched) ?? [];
+  if (issues.length === 0 && patchErrors.length === 0) return;
+  const error =
+    decoderError(issues) ?? strictOutcome(write, [...patchErrors, ...decoderStrictErrors(issues)]);
   // The patched JSON as it was decoded; here, as it is after the repair.
   if (error !== undefined) throw invalidPatch(JSON.stringify(patched), error);
 }
 
-/** A strategic merge patch's result, checked and repaired in place; `patch` is the request's patch. */
-export function convertStrategicPatched(write: TypedWrite, patched: KubeObject, patch: unknown): void {
-  const issues = check(write, patched);
-  if (!issues || issues.length === 0) return;
-  const error = converterError(issues) ?? strictOutcome(write, converterStrictErrors(issues));
+/**
+ * A strategic merge patch's result, checked and repaired in place; `patch` is the request's
+ * patch, `patchErrors` its own strict errors (patch.go `strategicPatchObject`: its repeated
+ * keys), reported before the patched object's.
+ */
+export function convertStrategicPatched(
+  write: TypedWrite,
+  patched: KubeObject,
+  patch: unknown,
+  patchErrors: readonly string[] = [],
+): void {
+  const issues = check(write, patched) ?? [];
+  if (issues.length === 0 && patchErrors.length === 0) return;
+  const error =
+    converterError(issues) ?? strictOutcome(write, [...patchErrors, ...converterStrictErrors(issues)]);
   if (error !== undefined) throw invalidPatch(goValue(patch), error);
 }
 

@@ -72,7 +72,7 @@ async function stats(server: RunningServer): Promise<any> {
 }
 
 describe('create', () => {
-  it('answers 201 with server-set metadata and generation 1 for workloads', async () => {
+  it('answers 201 with server-set metadata and generation 1 for workloads and pods', async () => {
     const ns = await freshNamespace();
     const before = Date.now();
     const d = await created(deploys(ns), deployment('web'));
@@ -84,7 +84,8 @@ describe('create', () => {
     expect(d.kind).toBe('Deployment');
     expect(d.apiVersion).toBe('apps/v1');
     const p = await created(pods(ns), pod('p'));
-    expect(p.metadata.generation).toBeUndefined();
+    // Pods carry a generation since 1.34 (PodObservedGenerationTracking).
+    expect(p.metadata.generation).toBe(1);
     expect(Number(p.metadata.resourceVersion)).toBeGreaterThan(Number(d.metadata.resourceVersion));
   });
 

@@ -42,7 +42,7 @@ import {
 } from './defaults.js';
 import { defaultPod } from './defaults-pod.js';
 import { taintNewNode } from './node-admission.js';
-import { markPodDeleted, preparePodCreate } from './pod-strategy.js';
+import { markPodDeleted, preparePodCreate, preservePodObservedGeneration } from './pod-strategy.js';
 import {
   eventFields,
   namespaceFields,
@@ -141,10 +141,14 @@ export const REGISTRY: ResourceKind[] = [
     categories: ['all'],
     fields: podFields,
     subresources: ['status'],
-    // metadata.generation on Pods (PodObservedGenerationTracking) arrived after 1.33.
-    generationFields: [],
+    // Pods carry metadata.generation since 1.34 (PodObservedGenerationTracking, KEP-5067; GA and
+    // locked on in 1.35): 1 at create, bumped by any change of the defaulted spec
+    // (pkg/registry/core/pod/strategy.go `PrepareForCreate`, `updatePodGeneration`), never by
+    // pods/status nor pods/binding, which writes storage directly (storage.go `setPodNodeAndMetadata`).
+    generationFields: ['spec'],
     defaults: defaultPod,
     prepareForCreate: preparePodCreate,
+    prepareForStatusUpdate: preservePodObservedGeneration,
     deleteGracefully: markPodDeleted,
     validate: validatePod,
     validateUpdate: validatePodUpdate,

@@ -62,6 +62,11 @@ export interface ResourceKind {
    */
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /**
+   * The status strategy's own part of PrepareForUpdate on a `/status` write, run on the object
+   * the write stores (the old one with the new status): a Pod's observed generations.
+   */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
+  /**
    * The part of the strategy's PrepareForUpdate whose change the field manager must not see:
    * kube-apiserver records ownership on the object as sent and runs PrepareForUpdate after it
    * (update.go, patch.go), so what this sets belongs to no writer. Run on every update scope,

@@ -138,6 +138,7 @@ export function prepareUpdate(
         if (meta.labels === undefined) delete keptMeta.labels;
         else keptMeta.labels = meta.labels;
       }
+      kind.prepareForStatusUpdate?.(kept, current);
       keepManagedFields(kept, meta);
       return prepareStatus(kind, kept);
     }

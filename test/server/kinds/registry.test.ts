@@ -121,11 +121,13 @@ describe('REGISTRY', () => {
     });
   });
 
-  it('bumps generation only for workloads and webhook configurations', () => {
+  it('bumps generation only for pods, workloads and webhook configurations', () => {
     const withGeneration = REGISTRY.filter((k) => k.generationFields.length > 0).map((k) => k.kind);
     // The webhook configurations' strategy bumps it when `webhooks` change
-    // (pkg/registry/admissionregistration/*webhookconfiguration/strategy.go `PrepareForUpdate`).
+    // (pkg/registry/admissionregistration/*webhookconfiguration/strategy.go `PrepareForUpdate`);
+    // the pod strategy when the spec changes (pkg/registry/core/pod/strategy.go `updatePodGeneration`).
     expect(withGeneration).toEqual([
+      'Pod',
       'Deployment',
       'ReplicaSet',
       'StatefulSet',

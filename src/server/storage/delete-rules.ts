@@ -91,6 +91,19 @@ export function deletionFinalizers(
   return { finalizers, marks: finalizers.length > 0 || isNamespace(kind) || firstOfMarkingKind };
 }
 
+/**
+ * The generation bump of an object's first deletion mark: its controllers must see that it is
+ * going away (k8s.io/apiserver pkg/registry/generic/registry/store.go `markAsDeleting` for an
+ * object held by finalizers, pkg/registry/rest/delete.go `BeforeDelete` for a graceful delete).
+ * Only an object that has a generation (above 0) gets one; a CustomResourceDefinition, whose REST
+ * storage marks the delete itself (apiextensions-apiserver customresourcedefinition/etcd.go
+ * `REST.Delete`), keeps its own.
+ */
+export function bumpGenerationForDeletion(obj: KubeObject): void {
+  const meta = metaOf(obj);
+  if (typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
+}
+
 /** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */
 const ORPHAN = 'orphan';
 const FOREGROUND = 'foregroundDeletion';
@@ -121,6 +134,7 @@ export function markedForDeletion(
   // The generic store marks an object held by finalizers with a grace period of 0; the
   // namespace storage sets only the deletionTimestamp.
   if (!isNamespace(kind)) nm.deletionGracePeriodSeconds = 0;
+  if (firstMark) bumpGenerationForDeletion(next);
   if (finalizers.length > 0) nm.finalizers = finalizers;
   else delete nm.finalizers;
   if (isNamespace(kind)) {

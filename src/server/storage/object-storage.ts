@@ -9,6 +9,7 @@ import type { ServerStats } from '../stats/stats.js';
 import { decodeStored } from '../watchcache/cacher.js';
 import { type Encoded, encodeObject, rememberAnswerText } from './answer-text.js';
 import {
+  bumpGenerationForDeletion,
   checkPreconditions,
   type DeletePreconditions,
   deletionFinalizers,
@@ -262,11 +263,13 @@ export class ObjectStorage {
       const meta = metaOf(next);
       try {
         if (meta.deletionTimestamp && (meta.finalizers?.length ?? 0) === 0 && !heldBySpec(kind, next)) {
-          // The last finalizer is gone from an object marked for deletion: remove it.
-          const deleted = await this.store.delete(kv.key, kv.modRevision);
+          // The last finalizer is gone from an object marked for deletion: remove it. The answer
+          // is the updated object at the version it replaced (store.go `deleteWithoutFinalizers`
+          // returns the request's object, which storage never wrote).
+          await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
           this.onFinalized?.(meta.namespace);
-          return this.answer(kind, next, deleted.modRevision);
+          return this.answer(kind, next, kv.modRevision);
         }
         const encoded = this.encode(kind, next);
         const written = await this.store.update(kv.key, encoded.value, kv.modRevision);
@@ -341,6 +344,7 @@ export class ObjectStorage {
     if (!kind.deleteGracefully) return undefined;
     const marked = structuredClone(current);
     kind.deleteGracefully(marked, rfc3339(this.clock.now()));
+    bumpGenerationForDeletion(marked);
     return marked;
   }
 

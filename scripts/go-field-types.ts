@@ -1,7 +1,7 @@
 /**
  * Generates src/server/schema/go-fields.generated.ts: the Go facts of the served types' fields
- * that the type table (openapi-types.generated.ts, from kubernetes-types) does not carry, and that
- * kube-apiserver's decoder errors print (encoding/json `UnmarshalTypeError`):
+ * that the type table (openapi-types.generated.ts, from Kubernetes' published OpenAPI) does not
+ * carry, and that kube-apiserver's decoder errors print (encoding/json `UnmarshalTypeError`):
  * - the Go type of a field where it is not what the table's type implies: Go's named string,
  *   map and slice types (`v1.PullPolicy`, `v1.ResourceList`, `[]v1.IPFamily`, `types.UID`);
  * - the embedded structs a field is promoted through (`Rule` of a RuleWithOperations), which
@@ -14,19 +14,17 @@
  * module proxy into the module cache (Go itself comes from the machine). Run
  * `npx biome check --write src/server/schema` afterwards.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { API_TYPES } from '../src/server/openapi/openapi-types.generated.js';
 import { goTypeOfField } from '../src/server/schema/builtin-schemas.js';
+import { goModule } from './go-modules.js';
 
 const tag = process.argv[2] ?? 'v0.37.2';
 
 /** The module's folder in the Go module cache, downloaded when missing. */
 function moduleDir(path: string): string {
-  const info = JSON.parse(execFileSync('go', ['mod', 'download', '-json', `${path}@${tag}`], { encoding: 'utf8' }));
-  if (typeof info.Dir !== 'string') throw new Error(`go mod download ${path}@${tag}: ${info.Error ?? 'no Dir'}`);
-  return info.Dir;
+  return goModule(path, tag).dir;
 }
 
 const apiRepo = moduleDir('k8s.io/api');

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { StatusError } from '../../src/protocol/status.js';
-import { parseIncludeObject, toTable, wantsTable, watchEventTable } from '../../src/server/handlers/table.js';
+import {
+  columnDescription,
+  parseIncludeObject,
+  toTable,
+  wantsTable,
+  watchEventTable,
+} from '../../src/server/handlers/table.js';
+import { REGISTRY } from '../../src/server/kinds/registry.js';
 import { deployments, NOW, namespaces, pods } from './fixtures/kinds.js';
 
 /** The Accept of `kubectl get` (default, -o wide, -w ...), kubectl-needs §6. */
@@ -130,6 +137,25 @@ describe('toTable', () => {
     const table = toTable(pods, objects, { now: NOW, includeColumnDefinitions: false });
     expect(table.columnDefinitions).toEqual([]);
     expect(JSON.parse(JSON.stringify(table))).toEqual(table);
+  });
+});
+
+describe('column descriptions', () => {
+  it('describes every built-in column, as printers.go does: its own text or the field doc it names', () => {
+    for (const k of REGISTRY) {
+      for (const c of k.columns) expect(columnDescription(c), `${k.kind} ${c.name}`).not.toBe('');
+    }
+  });
+
+  it('takes a field doc from the served release (printers.go `SwaggerDoc()`), not a copy', () => {
+    const age = REGISTRY.find((k) => k.kind === 'Pod')!.columns.find((c) => c.name === 'Age')!;
+    expect(age.fieldDoc).toEqual({
+      type: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      field: 'creationTimestamp',
+    });
+    expect(columnDescription(age)).toMatch(
+      /^CreationTimestamp is a timestamp .* Null for lists\. More info: /s,
+    );
   });
 });
 

@@ -11,8 +11,10 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { negotiateOutput } from '../http/media-types.js';
+import { nameColumnDoc } from '../kinds/columns.js';
 import { internalMetadata } from '../kinds/daemonset-generation.js';
-import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { apiVersionOf, type ResourceKind, type TableColumn } from '../kinds/types.js';
+import { COLUMN_DOCS } from '../openapi/column-docs.generated.js';
 import { allowsTransform } from './partial-metadata.js';
 
 /** The Table API versions kubectl accepts, most preferred first. */
@@ -60,16 +62,22 @@ export interface TableOptions {
   version?: TableVersion;
 }
 
-/** ObjectMeta's swagger doc of `name`, as every printer's Name column describes it (kube-apiserver 1.37). */
+/**
+ * A column's description: printers.go's own text, or the served release's doc of the field it
+ * names (`T{}.SwaggerDoc()["field"]`), which the generated COLUMN_DOCS holds for every built-in
+ * column (test/server/table.test.ts checks that none is missing).
+ */
+export function columnDescription(c: Pick<TableColumn, 'description' | 'fieldDoc'>): string {
+  if (c.fieldDoc) return COLUMN_DOCS[c.fieldDoc.type]?.[c.fieldDoc.field] ?? '';
+  return c.description ?? '';
+}
+
+/** Every printer's Name column, described by ObjectMeta's doc of `name`. */
 const NAME_COLUMN: TableColumnDefinition = {
   name: 'Name',
   type: 'string',
   format: 'name',
-  description:
-    'Name must be unique within a namespace. Is required when creating resources, although some resources may ' +
-    'allow a client to request the generation of an appropriate name automatically. Name is primarily intended ' +
-    'for creation idempotence and configuration definition. Cannot be updated. ' +
-    'More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  description: columnDescription({ fieldDoc: nameColumnDoc }),
   priority: 0,
 };
 
@@ -82,7 +90,7 @@ export function columnDefinitions(kind: ResourceKind): TableColumnDefinition[] {
       name: c.name,
       type: c.type,
       format: c.format ?? '',
-      description: c.description ?? '',
+      description: columnDescription(c),
       priority: c.priority,
     })),
   ];

@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { arr, isObject, objects, rec, str } from './access.js';
-import { translateTimestampSince } from './age.js';
+import { ageColumn } from './columns.js';
 import type { FieldError, TableColumn } from './types.js';
 import {
   duplicate,
@@ -281,15 +281,8 @@ export const webhookConfigurationColumns: TableColumn[] = [
     name: 'Webhooks',
     type: 'integer',
     priority: 0,
-    description: 'Webhooks is a list of webhooks and the affected resources and operations.',
+    description: 'Webhooks indicates the number of webhooks registered in this configuration',
     cell: (o) => arr(o.webhooks).length,
   },
-  {
-    name: 'Age',
-    type: 'string',
-    priority: 0,
-    description:
-      'CreationTimestamp is a timestamp representing the server time when this object was created.',
-    cell: (o, now) => translateTimestampSince(o.metadata?.creationTimestamp, now),
-  },
+  ageColumn,
 ];

@@ -18,7 +18,7 @@ import {
 import { type JsonObject, num, objects, rec, str, stringMap } from './access.js';
 import { translateTimestampSince } from './age.js';
 import { type PodSummary, podSummary, readinessGates } from './pod-status.js';
-import type { TableColumn } from './types.js';
+import type { TableColumn, TypeField } from './types.js';
 
 /** `labels.FormatLabels`: `a=b,c=d` sorted by key, `<none>` when empty. */
 export function formatLabels(labels: unknown): string {
@@ -48,22 +48,46 @@ export function formatSelectorCell(selector: unknown): string {
   return text === '' ? '<none>' : text;
 }
 
+type ColumnExtra = Partial<Pick<TableColumn, 'priority' | 'format' | 'description' | 'fieldDoc'>>;
+
 function col(
   name: string,
   type: TableColumn['type'],
   cell: TableColumn['cell'],
-  extra: Partial<Pick<TableColumn, 'priority' | 'format' | 'description'>> = {},
+  extra: ColumnExtra = {},
 ): TableColumn {
   return { name, type, priority: extra.priority ?? 0, cell, ...extra };
 }
 
-function wide(name: string, cell: TableColumn['cell'], description?: string): TableColumn {
-  return col(name, 'string', cell, { priority: 1, description });
+function wide(name: string, cell: TableColumn['cell'], extra: ColumnExtra = {}): TableColumn {
+  return col(name, 'string', cell, { priority: 1, ...extra });
 }
 
-const age = col('Age', 'string', (o, now) => translateTimestampSince(o.metadata?.creationTimestamp, now), {
-  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
-});
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+
+/**
+ * printers.go's `T{}.SwaggerDoc()["field"]` column description: the doc of field `field` of the
+ * type `type` (OpenAPI name), in the served release's words.
+ */
+export function swaggerDoc(type: string, field: string): { fieldDoc: TypeField } {
+  return { fieldDoc: { type, field } };
+}
+
+/** {@link swaggerDoc} of a core/v1 type (printers.go `apiv1.T{}`). */
+const core = (type: string, field: string) => swaggerDoc(`io.k8s.api.core.v1.${type}`, field);
+/** {@link swaggerDoc} of an apps/v1 type (printers.go `appsv1.T{}`). */
+const apps = (type: string, field: string) => swaggerDoc(`io.k8s.api.apps.v1.${type}`, field);
+
+/** The Name column every printer starts with (or, for Events, ends with) describes ObjectMeta's name. */
+export const nameColumnDoc: TypeField = swaggerDoc(`${META}.ObjectMeta`, 'name').fieldDoc;
+
+/** The Age column, ObjectMeta's creationTimestamp as printers.go describes it. */
+export const ageColumn: TableColumn = col(
+  'Age',
+  'string',
+  (o, now) => translateTimestampSince(o.metadata?.creationTimestamp, now),
+  swaggerDoc(`${META}.ObjectMeta`, 'creationTimestamp'),
+);
 
 function spec(o: KubeObject): JsonObject {
   return rec(o.spec);
@@ -84,7 +108,7 @@ const containersCol = wide(
     templateContainers(o)
       .map((c) => str(c.name))
       .join(','),
-  'Names of each container in the template.',
+  { description: 'Names of each container in the template.' },
 );
 const imagesCol = wide(
   'Images',
@@ -92,9 +116,8 @@ const imagesCol = wide(
     templateContainers(o)
       .map((c) => str(c.image))
       .join(','),
-  'Images referenced by each container in the template.',
+  { description: 'Images referenced by each container in the template.' },
 );
-const selectorCol = wide('Selector', (o) => formatSelectorCell(spec(o).selector));
 
 // One walk over the containers serves READY, STATUS and RESTARTS of a row.
 const podSummaries = new WeakMap<KubeObject, { now: number; summary: PodSummary }>();
@@ -122,12 +145,20 @@ export const podColumns: TableColumn[] = [
     description:
       'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
   }),
-  age,
+  ageColumn,
   // The printer reads podIPs[0]; the v1 conversion keeps podIP in step, so either will do.
-  wide('IP', (o) => orNone(str(objects(status(o).podIPs)[0]?.ip) || str(status(o).podIP))),
-  wide('Node', (o) => orNone(str(spec(o).nodeName))),
-  wide('Nominated Node', (o) => orNone(str(status(o).nominatedNodeName))),
-  wide('Readiness Gates', (o) => readinessGates(o)),
+  wide(
+    'IP',
+    (o) => orNone(str(objects(status(o).podIPs)[0]?.ip) || str(status(o).podIP)),
+    core('PodStatus', 'podIP'),
+  ),
+  wide('Node', (o) => orNone(str(spec(o).nodeName)), core('PodSpec', 'nodeName')),
+  wide(
+    'Nominated Node',
+    (o) => orNone(str(status(o).nominatedNodeName)),
+    core('PodStatus', 'nominatedNodeName'),
+  ),
+  wide('Readiness Gates', (o) => readinessGates(o), core('PodSpec', 'readinessGates')),
 ];
 
 /** Deployments: `READY UP-TO-DATE AVAILABLE AGE`, wide `CONTAINERS IMAGES SELECTOR`. */
@@ -135,24 +166,38 @@ export const deploymentColumns: TableColumn[] = [
   col('Ready', 'string', (o) => `${num(status(o).readyReplicas)}/${num(spec(o).replicas)}`, {
     description: 'Number of the pod with ready state',
   }),
-  col('Up-to-date', 'string', (o) => num(status(o).updatedReplicas)),
-  col('Available', 'string', (o) => num(status(o).availableReplicas)),
-  age,
+  col(
+    'Up-to-date',
+    'string',
+    (o) => num(status(o).updatedReplicas),
+    apps('DeploymentStatus', 'updatedReplicas'),
+  ),
+  col(
+    'Available',
+    'string',
+    (o) => num(status(o).availableReplicas),
+    apps('DeploymentStatus', 'availableReplicas'),
+  ),
+  ageColumn,
   containersCol,
   imagesCol,
   // printDeployment uses the selector's plain String(): "" when empty, `<invalid>` when malformed.
-  wide('Selector', (o) => labelSelectorText(spec(o).selector) ?? '<invalid>'),
+  wide(
+    'Selector',
+    (o) => labelSelectorText(spec(o).selector) ?? '<invalid>',
+    apps('DeploymentSpec', 'selector'),
+  ),
 ];
 
 /** ReplicaSets: `DESIRED CURRENT READY AGE`, wide `CONTAINERS IMAGES SELECTOR`. */
 export const replicaSetColumns: TableColumn[] = [
-  col('Desired', 'integer', (o) => num(spec(o).replicas)),
-  col('Current', 'integer', (o) => num(status(o).replicas)),
-  col('Ready', 'integer', (o) => num(status(o).readyReplicas)),
-  age,
+  col('Desired', 'integer', (o) => num(spec(o).replicas), apps('ReplicaSetSpec', 'replicas')),
+  col('Current', 'integer', (o) => num(status(o).replicas), apps('ReplicaSetStatus', 'replicas')),
+  col('Ready', 'integer', (o) => num(status(o).readyReplicas), apps('ReplicaSetStatus', 'readyReplicas')),
+  ageColumn,
   containersCol,
   imagesCol,
-  selectorCol,
+  wide('Selector', (o) => formatSelectorCell(spec(o).selector), apps('ReplicaSetSpec', 'selector')),
 ];
 
 /** StatefulSets: `READY AGE`, wide `CONTAINERS IMAGES`. */
@@ -160,29 +205,39 @@ export const statefulSetColumns: TableColumn[] = [
   col('Ready', 'string', (o) => `${num(status(o).readyReplicas)}/${num(spec(o).replicas)}`, {
     description: 'Number of the pod with ready state',
   }),
-  age,
+  ageColumn,
   containersCol,
   imagesCol,
 ];
 
+/** A DaemonSet's count column: the status field `field`, described by its doc. */
+function daemonSetCount(name: string, field: string): TableColumn {
+  return col(name, 'integer', (o) => num(status(o)[field]), apps('DaemonSetStatus', field));
+}
+
 /** DaemonSets: `DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE`, wide `CONTAINERS IMAGES SELECTOR`. */
 export const daemonSetColumns: TableColumn[] = [
-  col('Desired', 'integer', (o) => num(status(o).desiredNumberScheduled)),
-  col('Current', 'integer', (o) => num(status(o).currentNumberScheduled)),
-  col('Ready', 'integer', (o) => num(status(o).numberReady)),
-  col('Up-to-date', 'integer', (o) => num(status(o).updatedNumberScheduled)),
-  col('Available', 'integer', (o) => num(status(o).numberAvailable)),
-  col('Node Selector', 'string', (o) => formatLabels(rec(rec(spec(o).template).spec).nodeSelector)),
-  age,
+  daemonSetCount('Desired', 'desiredNumberScheduled'),
+  daemonSetCount('Current', 'currentNumberScheduled'),
+  daemonSetCount('Ready', 'numberReady'),
+  daemonSetCount('Up-to-date', 'updatedNumberScheduled'),
+  daemonSetCount('Available', 'numberAvailable'),
+  col(
+    'Node Selector',
+    'string',
+    (o) => formatLabels(rec(rec(spec(o).template).spec).nodeSelector),
+    core('PodSpec', 'nodeSelector'),
+  ),
+  ageColumn,
   containersCol,
   imagesCol,
-  selectorCol,
+  wide('Selector', (o) => formatSelectorCell(spec(o).selector), apps('DaemonSetSpec', 'selector')),
 ];
 
 /** Namespaces: `STATUS AGE`. */
 export const namespaceColumns: TableColumn[] = [
   col('Status', 'string', (o) => str(status(o).phase), { description: 'The status of the namespace' }),
-  age,
+  ageColumn,
 ];
 
 /** `findNodeRoles`: `node-role.kubernetes.io/<role>` keys and the `kubernetes.io/role` value, sorted. */
@@ -219,26 +274,40 @@ function nodeInfo(o: KubeObject, key: string): string {
 export const nodeColumns: TableColumn[] = [
   col('Status', 'string', nodeStatus, { description: 'The status of the node' }),
   col('Roles', 'string', nodeRoles, { description: 'The roles of the node' }),
-  age,
-  col('Version', 'string', (o) => str(rec(status(o).nodeInfo).kubeletVersion)),
-  wide('Internal-IP', (o) => nodeAddress(o, 'InternalIP')),
-  wide('External-IP', (o) => nodeAddress(o, 'ExternalIP')),
-  wide('OS-Image', (o) => nodeInfo(o, 'osImage')),
-  wide('Kernel-Version', (o) => nodeInfo(o, 'kernelVersion')),
-  wide('Container-Runtime', (o) => nodeInfo(o, 'containerRuntimeVersion')),
+  ageColumn,
+  col(
+    'Version',
+    'string',
+    (o) => str(rec(status(o).nodeInfo).kubeletVersion),
+    core('NodeSystemInfo', 'kubeletVersion'),
+  ),
+  wide('Internal-IP', (o) => nodeAddress(o, 'InternalIP'), core('NodeStatus', 'addresses')),
+  wide('External-IP', (o) => nodeAddress(o, 'ExternalIP'), core('NodeStatus', 'addresses')),
+  wide('OS-Image', (o) => nodeInfo(o, 'osImage'), core('NodeSystemInfo', 'osImage')),
+  wide('Kernel-Version', (o) => nodeInfo(o, 'kernelVersion'), core('NodeSystemInfo', 'kernelVersion')),
+  wide(
+    'Container-Runtime',
+    (o) => nodeInfo(o, 'containerRuntimeVersion'),
+    core('NodeSystemInfo', 'containerRuntimeVersion'),
+  ),
 ];
 
 /** ConfigMaps: `DATA AGE` (DATA counts data and binaryData keys). */
 export const configMapColumns: TableColumn[] = [
-  col('Data', 'string', (o) => Object.keys(rec(o.data)).length + Object.keys(rec(o.binaryData)).length),
-  age,
+  col(
+    'Data',
+    'string',
+    (o) => Object.keys(rec(o.data)).length + Object.keys(rec(o.binaryData)).length,
+    core('ConfigMap', 'data'),
+  ),
+  ageColumn,
 ];
 
 /** Secrets: `TYPE DATA AGE`. */
 export const secretColumns: TableColumn[] = [
-  col('Type', 'string', (o) => str(o.type)),
-  col('Data', 'string', (o) => Object.keys(rec(o.data)).length),
-  age,
+  col('Type', 'string', (o) => str(o.type), core('Secret', 'type')),
+  col('Data', 'string', (o) => Object.keys(rec(o.data)).length, core('Secret', 'data')),
+  ageColumn,
 ];
 
 /** `getServiceExternalIP` (wide form: load balancer addresses are never clipped). */
@@ -281,15 +350,20 @@ function servicePorts(o: KubeObject): string {
 
 /** Services: `TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE`, wide `SELECTOR`. */
 export const serviceColumns: TableColumn[] = [
-  col('Type', 'string', (o) => str(spec(o).type)),
-  col('Cluster-IP', 'string', (o) => {
-    const ips = spec(o).clusterIPs;
-    return str(Array.isArray(ips) ? ips[0] : undefined) || str(spec(o).clusterIP) || '<none>';
-  }),
-  col('External-IP', 'string', serviceExternalIP),
-  col('Port(s)', 'string', servicePorts),
-  age,
-  wide('Selector', (o) => formatLabels(spec(o).selector)),
+  col('Type', 'string', (o) => str(spec(o).type), core('ServiceSpec', 'type')),
+  col(
+    'Cluster-IP',
+    'string',
+    (o) => {
+      const ips = spec(o).clusterIPs;
+      return str(Array.isArray(ips) ? ips[0] : undefined) || str(spec(o).clusterIP) || '<none>';
+    },
+    core('ServiceSpec', 'clusterIP'),
+  ),
+  col('External-IP', 'string', serviceExternalIP, core('ServiceSpec', 'externalIPs')),
+  col('Port(s)', 'string', servicePorts, core('ServiceSpec', 'ports')),
+  ageColumn,
+  wide('Selector', (o) => formatLabels(spec(o).selector), core('ServiceSpec', 'selector')),
 ];
 
 /** An event's first and last sighting and count, as printEvent derives them (series and eventTime included). */
@@ -323,21 +397,38 @@ function eventSource(o: KubeObject): string {
  * FIRST SEEN COUNT NAME` (the Name column is last and wide-only here).
  */
 export const eventColumns: TableColumn[] = [
-  col('Last Seen', 'string', (o, now) => eventTimes(o, now).last),
-  col('Type', 'string', (o) => str(o.type)),
-  col('Reason', 'string', (o) => str(o.reason)),
-  col('Object', 'string', (o) => {
-    const involved = rec(o.involvedObject);
-    const kind = str(involved.kind).toLowerCase();
-    return str(involved.name) ? `${kind}/${str(involved.name)}` : kind;
+  col('Last Seen', 'string', (o, now) => eventTimes(o, now).last, core('Event', 'lastTimestamp')),
+  col('Type', 'string', (o) => str(o.type), core('Event', 'type')),
+  col('Reason', 'string', (o) => str(o.reason), core('Event', 'reason')),
+  col(
+    'Object',
+    'string',
+    (o) => {
+      const involved = rec(o.involvedObject);
+      const kind = str(involved.kind).toLowerCase();
+      return str(involved.name) ? `${kind}/${str(involved.name)}` : kind;
+    },
+    core('Event', 'involvedObject'),
+  ),
+  wide('Subobject', (o) => str(rec(o.involvedObject).fieldPath), core('ObjectReference', 'fieldPath')),
+  wide('Source', eventSource, core('Event', 'source')),
+  col('Message', 'string', (o) => str(o.message).trim(), core('Event', 'message')),
+  wide('First Seen', (o, now) => eventTimes(o, now).first, core('Event', 'firstTimestamp')),
+  wide('Count', (o, now) => eventTimes(o, now).count, core('Event', 'count')),
+  col('Name', 'string', (o) => str(o.metadata?.name), {
+    priority: 1,
+    format: 'name',
+    fieldDoc: nameColumnDoc,
   }),
-  wide('Subobject', (o) => str(rec(o.involvedObject).fieldPath)),
-  wide('Source', eventSource),
-  col('Message', 'string', (o) => str(o.message).trim()),
-  wide('First Seen', (o, now) => eventTimes(o, now).first),
-  wide('Count', (o, now) => eventTimes(o, now).count),
-  col('Name', 'string', (o) => str(o.metadata?.name), { priority: 1, format: 'name' }),
 ];
 
 /** Leases: `HOLDER AGE`. */
-export const leaseColumns: TableColumn[] = [col('Holder', 'string', (o) => str(spec(o).holderIdentity)), age];
+export const leaseColumns: TableColumn[] = [
+  col(
+    'Holder',
+    'string',
+    (o) => str(spec(o).holderIdentity),
+    swaggerDoc('io.k8s.api.coordination.v1.LeaseSpec', 'holderIdentity'),
+  ),
+  ageColumn,
+];

@@ -1,11 +1,27 @@
 import type { KubeObject } from '../../protocol/events.js';
 
+/**
+ * A field of a Kubernetes type, by the type's OpenAPI name and the field's JSON name:
+ * `{ type: 'io.k8s.api.core.v1.PodStatus', field: 'podIP' }`.
+ */
+export interface TypeField {
+  readonly type: string;
+  readonly field: string;
+}
+
 /** A column of the server-side Table printed by `kubectl get`. */
 export interface TableColumn {
   name: string;
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   format?: string;
+  /** The column's description where printers.go writes its own text. */
   description?: string;
+  /**
+   * The field whose doc describes the column where printers.go writes
+   * `T{}.SwaggerDoc()["field"]`: the served release's text, which the Table builder looks up
+   * (handlers/table.ts, from openapi/column-docs.generated.ts). Takes the place of `description`.
+   */
+  fieldDoc?: TypeField;
   /** 0 = default output, 1 = only with `-o wide`. */
   priority: number;
   /**

@@ -9,7 +9,7 @@
  * document (`#/components/schemas/io.k8s...`, first `allOf` entry) and, on each property,
  * `x-kubernetes-patch-merge-key` and `x-kubernetes-patch-strategy`. A map or list field missing
  * from the schema fails the whole calculation, so the structure comes from the full Kubernetes
- * types ({@link API_TYPES}, generated from kubernetes-types), while the patch metadata comes
+ * types ({@link API_TYPES}, generated from Kubernetes' published OpenAPI), while the patch metadata comes
  * from the very table the server applies strategic merge patches with (`fieldStrategyFor`), so
  * the patch kubectl computes is the one the server understands.
  *

@@ -1,9 +1,9 @@
 /**
  * The structure of the Kubernetes API types the served kinds reach, for the OpenAPI v3
  * `components.schemas` (see openapi-schemas.ts) and the schema engine (schema/). GENERATED from
- * kubernetes-types 1.30.0, with the integer and byte formats of @kubernetes/client-node
- * 1.4.0's models, by test/server/openapi-types.test.ts: do not edit; regenerate with
- * `npx vitest run -u test/server/openapi-types.test.ts`.
+ * the OpenAPI v3 documents Kubernetes v1.37.2 publishes (api/openapi-spec/v3/*.json of the Go
+ * module k8s.io/kubernetes@v1.37.2, h1:A2VDEiObzkYqFTKhSsn0ZEb0RlLEXpHWj93gi2HqEwE=; Apache-2.0)
+ * by scripts/openapi-types.ts: do not edit; regenerate with `npx tsx scripts/openapi-types.ts`.
  */
 import type { ApiType } from './openapi-model.js';
 
@@ -11,7 +11,7 @@ import type { ApiType } from './openapi-model.js';
 export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.admissionregistration.v1.MatchCondition': {
     fields: { expression: 'string', name: 'string' },
-    required: ['expression', 'name'],
+    required: ['name', 'expression'],
   },
   'io.k8s.api.admissionregistration.v1.MutatingWebhook': {
     fields: {
@@ -28,7 +28,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       sideEffects: 'string',
       timeoutSeconds: 'int32',
     },
-    required: ['admissionReviewVersions', 'clientConfig', 'name', 'sideEffects'],
+    required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'],
   },
   'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration': {
     fields: {
@@ -49,7 +49,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.admissionregistration.v1.ServiceReference': {
     fields: { name: 'string', namespace: 'string', path: 'string', port: 'int32' },
-    required: ['name', 'namespace'],
+    required: ['namespace', 'name'],
   },
   'io.k8s.api.admissionregistration.v1.ValidatingWebhook': {
     fields: {
@@ -65,7 +65,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       sideEffects: 'string',
       timeoutSeconds: 'int32',
     },
-    required: ['admissionReviewVersions', 'clientConfig', 'name', 'sideEffects'],
+    required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'],
   },
   'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration': {
     fields: {
@@ -90,6 +90,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       spec: 'io.k8s.api.apps.v1.DaemonSetSpec',
       status: 'io.k8s.api.apps.v1.DaemonSetStatus',
     },
+    required: ['spec'],
   },
   'io.k8s.api.apps.v1.DaemonSetCondition': {
     fields: {
@@ -99,7 +100,6 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
   },
   'io.k8s.api.apps.v1.DaemonSetSpec': {
     fields: {
@@ -124,7 +124,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       observedGeneration: 'int64',
       updatedNumberScheduled: 'int32',
     },
-    required: ['currentNumberScheduled', 'desiredNumberScheduled', 'numberMisscheduled', 'numberReady'],
+    required: ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'],
   },
   'io.k8s.api.apps.v1.DaemonSetUpdateStrategy': {
     fields: { rollingUpdate: 'io.k8s.api.apps.v1.RollingUpdateDaemonSet', type: 'string' },
@@ -137,6 +137,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       spec: 'io.k8s.api.apps.v1.DeploymentSpec',
       status: 'io.k8s.api.apps.v1.DeploymentStatus',
     },
+    required: ['spec'],
   },
   'io.k8s.api.apps.v1.DeploymentCondition': {
     fields: {
@@ -147,7 +148,6 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
   },
   'io.k8s.api.apps.v1.DeploymentSpec': {
     fields: {
@@ -170,6 +170,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       observedGeneration: 'int64',
       readyReplicas: 'int32',
       replicas: 'int32',
+      terminatingReplicas: 'int32',
       unavailableReplicas: 'int32',
       updatedReplicas: 'int32',
     },
@@ -185,6 +186,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       spec: 'io.k8s.api.apps.v1.ReplicaSetSpec',
       status: 'io.k8s.api.apps.v1.ReplicaSetStatus',
     },
+    required: ['spec'],
   },
   'io.k8s.api.apps.v1.ReplicaSetCondition': {
     fields: {
@@ -194,7 +196,6 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
   },
   'io.k8s.api.apps.v1.ReplicaSetSpec': {
     fields: {
@@ -213,6 +214,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       observedGeneration: 'int64',
       readyReplicas: 'int32',
       replicas: 'int32',
+      terminatingReplicas: 'int32',
     },
     required: ['replicas'],
   },
@@ -239,6 +241,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       spec: 'io.k8s.api.apps.v1.StatefulSetSpec',
       status: 'io.k8s.api.apps.v1.StatefulSetStatus',
     },
+    required: ['spec'],
   },
   'io.k8s.api.apps.v1.StatefulSetCondition': {
     fields: {
@@ -248,7 +251,6 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
   },
   'io.k8s.api.apps.v1.StatefulSetOrdinals': { fields: { start: 'int32' } },
   'io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy': {
@@ -269,7 +271,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       updateStrategy: 'io.k8s.api.apps.v1.StatefulSetUpdateStrategy',
       volumeClaimTemplates: '[]io.k8s.api.core.v1.PersistentVolumeClaim',
     },
-    required: ['selector', 'serviceName', 'template'],
+    required: ['selector', 'template'],
   },
   'io.k8s.api.apps.v1.StatefulSetStatus': {
     fields: {
@@ -317,7 +319,9 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       holderIdentity: 'string',
       leaseDurationSeconds: 'int32',
       leaseTransitions: 'int32',
+      preferredHolder: 'string',
       renewTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
+      strategy: 'string',
     },
   },
   'io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource': {
@@ -337,7 +341,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.AttachedVolume': {
     fields: { devicePath: 'string', name: 'string' },
-    required: ['devicePath', 'name'],
+    required: ['name', 'devicePath'],
   },
   'io.k8s.api.core.v1.AzureDiskVolumeSource': {
     fields: {
@@ -385,9 +389,6 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
     required: ['volumeID'],
   },
-  'io.k8s.api.core.v1.ClaimSource': {
-    fields: { resourceClaimName: 'string', resourceClaimTemplateName: 'string' },
-  },
   'io.k8s.api.core.v1.ClientIPConfig': { fields: { timeoutSeconds: 'int32' } },
   'io.k8s.api.core.v1.ClusterTrustBundleProjection': {
     fields: {
@@ -396,6 +397,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       optional: 'boolean',
       path: 'string',
       signerName: 'string',
+      user: 'int64',
     },
     required: ['path'],
   },
@@ -422,7 +424,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       resourceVersion: 'string',
       uid: 'string',
     },
-    required: ['kubeletConfigKey', 'name', 'namespace'],
+    required: ['namespace', 'name', 'kubeletConfigKey'],
   },
   'io.k8s.api.core.v1.ConfigMapProjection': {
     fields: { items: '[]io.k8s.api.core.v1.KeyToPath', name: 'string', optional: 'boolean' },
@@ -430,6 +432,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.ConfigMapVolumeSource': {
     fields: {
       defaultMode: 'int32',
+      defaultUser: 'int64',
       items: '[]io.k8s.api.core.v1.KeyToPath',
       name: 'string',
       optional: 'boolean',
@@ -451,6 +454,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       resizePolicy: '[]io.k8s.api.core.v1.ContainerResizePolicy',
       resources: 'io.k8s.api.core.v1.ResourceRequirements',
       restartPolicy: 'string',
+      restartPolicyRules: '[]io.k8s.api.core.v1.ContainerRestartRule',
       securityContext: 'io.k8s.api.core.v1.SecurityContext',
       startupProbe: 'io.k8s.api.core.v1.Probe',
       stdin: 'boolean',
@@ -463,6 +467,10 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       workingDir: 'string',
     },
     required: ['name'],
+  },
+  'io.k8s.api.core.v1.ContainerExtendedResourceRequest': {
+    fields: { containerName: 'string', requestName: 'string', resourceName: 'string' },
+    required: ['containerName', 'resourceName', 'requestName'],
   },
   'io.k8s.api.core.v1.ContainerImage': { fields: { names: '[]string', sizeBytes: 'int64' } },
   'io.k8s.api.core.v1.ContainerPort': {
@@ -478,6 +486,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.ContainerResizePolicy': {
     fields: { resourceName: 'string', restartPolicy: 'string' },
     required: ['resourceName', 'restartPolicy'],
+  },
+  'io.k8s.api.core.v1.ContainerRestartRule': {
+    fields: { action: 'string', exitCodes: 'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes' },
+    required: ['action'],
+  },
+  'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes': {
+    fields: { operator: 'string', values: '[]int32' },
+    required: ['operator'],
   },
   'io.k8s.api.core.v1.ContainerState': {
     fields: {
@@ -505,6 +521,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.ContainerStatus': {
     fields: {
       allocatedResources: '{}io.k8s.apimachinery.pkg.api.resource.Quantity',
+      allocatedResourcesStatus: '[]io.k8s.api.core.v1.ResourceStatus',
       containerID: 'string',
       image: 'string',
       imageID: 'string',
@@ -515,10 +532,13 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       restartCount: 'int32',
       started: 'boolean',
       state: 'io.k8s.api.core.v1.ContainerState',
+      stopSignal: 'string',
+      user: 'io.k8s.api.core.v1.ContainerUser',
       volumeMounts: '[]io.k8s.api.core.v1.VolumeMountStatus',
     },
-    required: ['image', 'imageID', 'name', 'ready', 'restartCount'],
+    required: ['name', 'ready', 'restartCount', 'image', 'imageID'],
   },
+  'io.k8s.api.core.v1.ContainerUser': { fields: { linux: 'io.k8s.api.core.v1.LinuxContainerUser' } },
   'io.k8s.api.core.v1.DaemonEndpoint': { fields: { Port: 'int32' }, required: ['Port'] },
   'io.k8s.api.core.v1.DownwardAPIProjection': {
     fields: { items: '[]io.k8s.api.core.v1.DownwardAPIVolumeFile' },
@@ -529,14 +549,19 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       mode: 'int32',
       path: 'string',
       resourceFieldRef: 'io.k8s.api.core.v1.ResourceFieldSelector',
+      user: 'int64',
     },
     required: ['path'],
   },
   'io.k8s.api.core.v1.DownwardAPIVolumeSource': {
-    fields: { defaultMode: 'int32', items: '[]io.k8s.api.core.v1.DownwardAPIVolumeFile' },
+    fields: {
+      defaultMode: 'int32',
+      defaultUser: 'int64',
+      items: '[]io.k8s.api.core.v1.DownwardAPIVolumeFile',
+    },
   },
   'io.k8s.api.core.v1.EmptyDirVolumeSource': {
-    fields: { medium: 'string', sizeLimit: 'io.k8s.apimachinery.pkg.api.resource.Quantity' },
+    fields: { medium: 'string', mode: 'int32', sizeLimit: 'io.k8s.apimachinery.pkg.api.resource.Quantity' },
   },
   'io.k8s.api.core.v1.EnvFromSource': {
     fields: {
@@ -553,6 +578,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: {
       configMapKeyRef: 'io.k8s.api.core.v1.ConfigMapKeySelector',
       fieldRef: 'io.k8s.api.core.v1.ObjectFieldSelector',
+      fileKeyRef: 'io.k8s.api.core.v1.FileKeySelector',
       resourceFieldRef: 'io.k8s.api.core.v1.ResourceFieldSelector',
       secretKeyRef: 'io.k8s.api.core.v1.SecretKeySelector',
     },
@@ -573,6 +599,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       resizePolicy: '[]io.k8s.api.core.v1.ContainerResizePolicy',
       resources: 'io.k8s.api.core.v1.ResourceRequirements',
       restartPolicy: 'string',
+      restartPolicyRules: '[]io.k8s.api.core.v1.ContainerRestartRule',
       securityContext: 'io.k8s.api.core.v1.SecurityContext',
       startupProbe: 'io.k8s.api.core.v1.Probe',
       stdin: 'boolean',
@@ -610,12 +637,16 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       source: 'io.k8s.api.core.v1.EventSource',
       type: 'string',
     },
-    required: ['involvedObject', 'metadata'],
+    required: ['metadata', 'involvedObject'],
   },
   'io.k8s.api.core.v1.EventSeries': {
     fields: { count: 'int32', lastObservedTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime' },
   },
   'io.k8s.api.core.v1.EventSource': { fields: { component: 'string', host: 'string' } },
+  'io.k8s.api.core.v1.EvictionResponder': {
+    fields: { name: 'string', priority: 'int32' },
+    required: ['name', 'priority'],
+  },
   'io.k8s.api.core.v1.ExecAction': { fields: { command: '[]string' } },
   'io.k8s.api.core.v1.FCVolumeSource': {
     fields: {
@@ -625,6 +656,10 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       targetWWNs: '[]string',
       wwids: '[]string',
     },
+  },
+  'io.k8s.api.core.v1.FileKeySelector': {
+    fields: { key: 'string', optional: 'boolean', path: 'string', volumeName: 'string' },
+    required: ['volumeName', 'path', 'key'],
   },
   'io.k8s.api.core.v1.FlexVolumeSource': {
     fields: {
@@ -641,7 +676,10 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: { fsType: 'string', partition: 'int32', pdName: 'string', readOnly: 'boolean' },
     required: ['pdName'],
   },
-  'io.k8s.api.core.v1.GRPCAction': { fields: { port: 'int32', service: 'string' }, required: ['port'] },
+  'io.k8s.api.core.v1.GRPCAction': {
+    fields: { mode: 'string', port: 'int32', service: 'string' },
+    required: ['port'],
+  },
   'io.k8s.api.core.v1.GitRepoVolumeSource': {
     fields: { directory: 'string', repository: 'string', revision: 'string' },
     required: ['repository'],
@@ -656,6 +694,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       httpHeaders: '[]io.k8s.api.core.v1.HTTPHeader',
       path: 'string',
       port: 'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+      protocol: 'string',
       scheme: 'string',
     },
     required: ['port'],
@@ -664,8 +703,8 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: { name: 'string', value: 'string' },
     required: ['name', 'value'],
   },
-  'io.k8s.api.core.v1.HostAlias': { fields: { hostnames: '[]string', ip: 'string' } },
-  'io.k8s.api.core.v1.HostIP': { fields: { ip: 'string' } },
+  'io.k8s.api.core.v1.HostAlias': { fields: { hostnames: '[]string', ip: 'string' }, required: ['ip'] },
+  'io.k8s.api.core.v1.HostIP': { fields: { ip: 'string' }, required: ['ip'] },
   'io.k8s.api.core.v1.HostPathVolumeSource': {
     fields: { path: 'string', type: 'string' },
     required: ['path'],
@@ -684,16 +723,19 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       secretRef: 'io.k8s.api.core.v1.LocalObjectReference',
       targetPortal: 'string',
     },
-    required: ['iqn', 'lun', 'targetPortal'],
+    required: ['targetPortal', 'iqn', 'lun'],
   },
+  'io.k8s.api.core.v1.ImageVolumeSource': { fields: { pullPolicy: 'string', reference: 'string' } },
+  'io.k8s.api.core.v1.ImageVolumeStatus': { fields: { imageRef: 'string' }, required: ['imageRef'] },
   'io.k8s.api.core.v1.KeyToPath': {
-    fields: { key: 'string', mode: 'int32', path: 'string' },
+    fields: { key: 'string', mode: 'int32', path: 'string', user: 'int64' },
     required: ['key', 'path'],
   },
   'io.k8s.api.core.v1.Lifecycle': {
     fields: {
       postStart: 'io.k8s.api.core.v1.LifecycleHandler',
       preStop: 'io.k8s.api.core.v1.LifecycleHandler',
+      stopSignal: 'string',
     },
   },
   'io.k8s.api.core.v1.LifecycleHandler': {
@@ -703,6 +745,10 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       sleep: 'io.k8s.api.core.v1.SleepAction',
       tcpSocket: 'io.k8s.api.core.v1.TCPSocketAction',
     },
+  },
+  'io.k8s.api.core.v1.LinuxContainerUser': {
+    fields: { gid: 'int64', supplementalGroups: '[]int64', uid: 'int64' },
+    required: ['uid', 'gid'],
   },
   'io.k8s.api.core.v1.LoadBalancerIngress': {
     fields: { hostname: 'string', ip: 'string', ipMode: 'string', ports: '[]io.k8s.api.core.v1.PortStatus' },
@@ -717,7 +763,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.NFSVolumeSource': {
     fields: { path: 'string', readOnly: 'boolean', server: 'string' },
-    required: ['path', 'server'],
+    required: ['server', 'path'],
   },
   'io.k8s.api.core.v1.Namespace': {
     fields: {
@@ -736,7 +782,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
+    required: ['type', 'status'],
   },
   'io.k8s.api.core.v1.NamespaceSpec': { fields: { finalizers: '[]string' } },
   'io.k8s.api.core.v1.NamespaceStatus': {
@@ -753,13 +799,34 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.NodeAddress': {
     fields: { address: 'string', type: 'string' },
-    required: ['address', 'type'],
+    required: ['type', 'address'],
   },
   'io.k8s.api.core.v1.NodeAffinity': {
     fields: {
       preferredDuringSchedulingIgnoredDuringExecution: '[]io.k8s.api.core.v1.PreferredSchedulingTerm',
       requiredDuringSchedulingIgnoredDuringExecution: 'io.k8s.api.core.v1.NodeSelector',
     },
+  },
+  'io.k8s.api.core.v1.NodeAllocatableMappedResources': {
+    fields: { name: 'string', quantity: 'io.k8s.apimachinery.pkg.api.resource.Quantity' },
+    required: ['name', 'quantity'],
+  },
+  'io.k8s.api.core.v1.NodeAllocatableOverheadResources': {
+    fields: {
+      name: 'string',
+      perContainer: 'io.k8s.apimachinery.pkg.api.resource.Quantity',
+      perPod: 'io.k8s.apimachinery.pkg.api.resource.Quantity',
+    },
+    required: ['name'],
+  },
+  'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus': {
+    fields: {
+      containers: '[]string',
+      mapping: '[]io.k8s.api.core.v1.NodeAllocatableMappedResources',
+      overhead: '[]io.k8s.api.core.v1.NodeAllocatableOverheadResources',
+      resourceClaimName: 'string',
+    },
+    required: ['resourceClaimName'],
   },
   'io.k8s.api.core.v1.NodeCondition': {
     fields: {
@@ -770,7 +837,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
+    required: ['type', 'status'],
   },
   'io.k8s.api.core.v1.NodeConfigSource': {
     fields: { configMap: 'io.k8s.api.core.v1.ConfigMapNodeConfigSource' },
@@ -786,10 +853,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.NodeDaemonEndpoints': {
     fields: { kubeletEndpoint: 'io.k8s.api.core.v1.DaemonEndpoint' },
   },
+  'io.k8s.api.core.v1.NodeFeatures': { fields: { supplementalGroupsPolicy: 'boolean' } },
+  'io.k8s.api.core.v1.NodePodPreemptionPolicy': { fields: { disableResizePreemption: '[]string' } },
   'io.k8s.api.core.v1.NodeRuntimeHandler': {
     fields: { features: 'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures', name: 'string' },
   },
-  'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures': { fields: { recursiveReadOnlyMounts: 'boolean' } },
+  'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures': {
+    fields: { recursiveReadOnlyMounts: 'boolean', userNamespaces: 'boolean' },
+  },
   'io.k8s.api.core.v1.NodeSelector': {
     fields: { nodeSelectorTerms: '[]io.k8s.api.core.v1.NodeSelectorTerm' },
     required: ['nodeSelectorTerms'],
@@ -810,6 +881,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       externalID: 'string',
       podCIDR: 'string',
       podCIDRs: '[]string',
+      podPreemptionPolicy: 'io.k8s.api.core.v1.NodePodPreemptionPolicy',
       providerID: 'string',
       taints: '[]io.k8s.api.core.v1.Taint',
       unschedulable: 'boolean',
@@ -823,6 +895,8 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       conditions: '[]io.k8s.api.core.v1.NodeCondition',
       config: 'io.k8s.api.core.v1.NodeConfigStatus',
       daemonEndpoints: 'io.k8s.api.core.v1.NodeDaemonEndpoints',
+      declaredFeatures: '[]string',
+      features: 'io.k8s.api.core.v1.NodeFeatures',
       images: '[]io.k8s.api.core.v1.ContainerImage',
       nodeInfo: 'io.k8s.api.core.v1.NodeSystemInfo',
       phase: 'string',
@@ -831,6 +905,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       volumesInUse: '[]string',
     },
   },
+  'io.k8s.api.core.v1.NodeSwapStatus': { fields: { capacity: 'int64' } },
   'io.k8s.api.core.v1.NodeSystemInfo': {
     fields: {
       architecture: 'string',
@@ -842,19 +917,21 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       machineID: 'string',
       operatingSystem: 'string',
       osImage: 'string',
+      runningInUserNamespace: 'boolean',
+      swap: 'io.k8s.api.core.v1.NodeSwapStatus',
       systemUUID: 'string',
     },
     required: [
-      'architecture',
-      'bootID',
-      'containerRuntimeVersion',
-      'kernelVersion',
-      'kubeProxyVersion',
-      'kubeletVersion',
       'machineID',
-      'operatingSystem',
-      'osImage',
       'systemUUID',
+      'bootID',
+      'kernelVersion',
+      'osImage',
+      'containerRuntimeVersion',
+      'kubeletVersion',
+      'kubeProxyVersion',
+      'operatingSystem',
+      'architecture',
     ],
   },
   'io.k8s.api.core.v1.ObjectFieldSelector': {
@@ -890,7 +967,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
+    required: ['type', 'status'],
   },
   'io.k8s.api.core.v1.PersistentVolumeClaimSpec': {
     fields: {
@@ -913,6 +990,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       capacity: '{}io.k8s.apimachinery.pkg.api.resource.Quantity',
       conditions: '[]io.k8s.api.core.v1.PersistentVolumeClaimCondition',
       currentVolumeAttributesClassName: 'string',
+      healthStatus: 'io.k8s.api.core.v1.VolumeHealthStatus',
       modifyVolumeStatus: 'io.k8s.api.core.v1.ModifyVolumeStatus',
       phase: 'string',
     },
@@ -964,16 +1042,30 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       requiredDuringSchedulingIgnoredDuringExecution: '[]io.k8s.api.core.v1.PodAffinityTerm',
     },
   },
+  'io.k8s.api.core.v1.PodCertificateProjection': {
+    fields: {
+      certificateChainPath: 'string',
+      credentialBundlePath: 'string',
+      keyPath: 'string',
+      keyType: 'string',
+      maxExpirationSeconds: 'int32',
+      signerName: 'string',
+      user: 'int64',
+      userAnnotations: '{}string',
+    },
+    required: ['signerName', 'keyType'],
+  },
   'io.k8s.api.core.v1.PodCondition': {
     fields: {
       lastProbeTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       lastTransitionTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       message: 'string',
+      observedGeneration: 'int64',
       reason: 'string',
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
+    required: ['type', 'status'],
   },
   'io.k8s.api.core.v1.PodDNSConfig': {
     fields: {
@@ -983,11 +1075,18 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.core.v1.PodDNSConfigOption': { fields: { name: 'string', value: 'string' } },
-  'io.k8s.api.core.v1.PodIP': { fields: { ip: 'string' } },
+  'io.k8s.api.core.v1.PodExtendedResourceClaimStatus': {
+    fields: {
+      requestMappings: '[]io.k8s.api.core.v1.ContainerExtendedResourceRequest',
+      resourceClaimName: 'string',
+    },
+    required: ['requestMappings', 'resourceClaimName'],
+  },
+  'io.k8s.api.core.v1.PodIP': { fields: { ip: 'string' }, required: ['ip'] },
   'io.k8s.api.core.v1.PodOS': { fields: { name: 'string' }, required: ['name'] },
   'io.k8s.api.core.v1.PodReadinessGate': { fields: { conditionType: 'string' }, required: ['conditionType'] },
   'io.k8s.api.core.v1.PodResourceClaim': {
-    fields: { name: 'string', source: 'io.k8s.api.core.v1.ClaimSource' },
+    fields: { name: 'string', resourceClaimName: 'string', resourceClaimTemplateName: 'string' },
     required: ['name'],
   },
   'io.k8s.api.core.v1.PodResourceClaimStatus': {
@@ -995,6 +1094,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     required: ['name'],
   },
   'io.k8s.api.core.v1.PodSchedulingGate': { fields: { name: 'string' }, required: ['name'] },
+  'io.k8s.api.core.v1.PodSchedulingGroup': { fields: { podGroupName: 'string' } },
   'io.k8s.api.core.v1.PodSecurityContext': {
     fields: {
       appArmorProfile: 'io.k8s.api.core.v1.AppArmorProfile',
@@ -1003,9 +1103,11 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       runAsGroup: 'int64',
       runAsNonRoot: 'boolean',
       runAsUser: 'int64',
+      seLinuxChangePolicy: 'string',
       seLinuxOptions: 'io.k8s.api.core.v1.SELinuxOptions',
       seccompProfile: 'io.k8s.api.core.v1.SeccompProfile',
       supplementalGroups: '[]int64',
+      supplementalGroupsPolicy: 'string',
       sysctls: '[]io.k8s.api.core.v1.Sysctl',
       windowsOptions: 'io.k8s.api.core.v1.WindowsSecurityContextOptions',
     },
@@ -1020,12 +1122,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       dnsPolicy: 'string',
       enableServiceLinks: 'boolean',
       ephemeralContainers: '[]io.k8s.api.core.v1.EphemeralContainer',
+      evictionResponders: '[]io.k8s.api.core.v1.EvictionResponder',
       hostAliases: '[]io.k8s.api.core.v1.HostAlias',
       hostIPC: 'boolean',
       hostNetwork: 'boolean',
       hostPID: 'boolean',
       hostUsers: 'boolean',
       hostname: 'string',
+      hostnameOverride: 'string',
       imagePullSecrets: '[]io.k8s.api.core.v1.LocalObjectReference',
       initContainers: '[]io.k8s.api.core.v1.Container',
       nodeName: 'string',
@@ -1037,10 +1141,12 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       priorityClassName: 'string',
       readinessGates: '[]io.k8s.api.core.v1.PodReadinessGate',
       resourceClaims: '[]io.k8s.api.core.v1.PodResourceClaim',
+      resources: 'io.k8s.api.core.v1.ResourceRequirements',
       restartPolicy: 'string',
       runtimeClassName: 'string',
       schedulerName: 'string',
       schedulingGates: '[]io.k8s.api.core.v1.PodSchedulingGate',
+      schedulingGroup: 'io.k8s.api.core.v1.PodSchedulingGroup',
       securityContext: 'io.k8s.api.core.v1.PodSecurityContext',
       serviceAccount: 'string',
       serviceAccountName: 'string',
@@ -1056,14 +1162,18 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.PodStatus': {
     fields: {
+      allocatedResources: '{}io.k8s.apimachinery.pkg.api.resource.Quantity',
       conditions: '[]io.k8s.api.core.v1.PodCondition',
       containerStatuses: '[]io.k8s.api.core.v1.ContainerStatus',
       ephemeralContainerStatuses: '[]io.k8s.api.core.v1.ContainerStatus',
+      extendedResourceClaimStatus: 'io.k8s.api.core.v1.PodExtendedResourceClaimStatus',
       hostIP: 'string',
       hostIPs: '[]io.k8s.api.core.v1.HostIP',
       initContainerStatuses: '[]io.k8s.api.core.v1.ContainerStatus',
       message: 'string',
+      nodeAllocatableResourceClaimStatuses: '[]io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus',
       nominatedNodeName: 'string',
+      observedGeneration: 'int64',
       phase: 'string',
       podIP: 'string',
       podIPs: '[]io.k8s.api.core.v1.PodIP',
@@ -1071,7 +1181,9 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       reason: 'string',
       resize: 'string',
       resourceClaimStatuses: '[]io.k8s.api.core.v1.PodResourceClaimStatus',
+      resources: 'io.k8s.api.core.v1.ResourceRequirements',
       startTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+      volumeHealth: '[]io.k8s.api.core.v1.PodVolumeHealth',
     },
   },
   'io.k8s.api.core.v1.PodTemplateSpec': {
@@ -1079,6 +1191,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
       spec: 'io.k8s.api.core.v1.PodSpec',
     },
+  },
+  'io.k8s.api.core.v1.PodVolumeHealth': {
+    fields: {
+      healthConditions: '[]io.k8s.api.core.v1.VolumeHealthCondition',
+      lastTransitionTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+      name: 'string',
+    },
+    required: ['name'],
   },
   'io.k8s.api.core.v1.PortStatus': {
     fields: { error: 'string', port: 'int32', protocol: 'string' },
@@ -1090,7 +1210,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.PreferredSchedulingTerm': {
     fields: { preference: 'io.k8s.api.core.v1.NodeSelectorTerm', weight: 'int32' },
-    required: ['preference', 'weight'],
+    required: ['weight', 'preference'],
   },
   'io.k8s.api.core.v1.Probe': {
     fields: {
@@ -1107,7 +1227,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.core.v1.ProjectedVolumeSource': {
-    fields: { defaultMode: 'int32', sources: '[]io.k8s.api.core.v1.VolumeProjection' },
+    fields: { defaultMode: 'int32', defaultUser: 'int64', sources: '[]io.k8s.api.core.v1.VolumeProjection' },
   },
   'io.k8s.api.core.v1.QuobyteVolumeSource': {
     fields: {
@@ -1131,9 +1251,9 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       secretRef: 'io.k8s.api.core.v1.LocalObjectReference',
       user: 'string',
     },
-    required: ['image', 'monitors'],
+    required: ['monitors', 'image'],
   },
-  'io.k8s.api.core.v1.ResourceClaim': { fields: { name: 'string' }, required: ['name'] },
+  'io.k8s.api.core.v1.ResourceClaim': { fields: { name: 'string', request: 'string' }, required: ['name'] },
   'io.k8s.api.core.v1.ResourceFieldSelector': {
     fields: {
       containerName: 'string',
@@ -1142,12 +1262,20 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
     required: ['resource'],
   },
+  'io.k8s.api.core.v1.ResourceHealth': {
+    fields: { health: 'string', message: 'string', resourceID: 'string' },
+    required: ['resourceID'],
+  },
   'io.k8s.api.core.v1.ResourceRequirements': {
     fields: {
       claims: '[]io.k8s.api.core.v1.ResourceClaim',
       limits: '{}io.k8s.apimachinery.pkg.api.resource.Quantity',
       requests: '{}io.k8s.apimachinery.pkg.api.resource.Quantity',
     },
+  },
+  'io.k8s.api.core.v1.ResourceStatus': {
+    fields: { name: 'string', resources: '[]io.k8s.api.core.v1.ResourceHealth' },
+    required: ['name'],
   },
   'io.k8s.api.core.v1.SELinuxOptions': {
     fields: { level: 'string', role: 'string', type: 'string', user: 'string' },
@@ -1165,7 +1293,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       system: 'string',
       volumeName: 'string',
     },
-    required: ['gateway', 'secretRef', 'system'],
+    required: ['gateway', 'system', 'secretRef'],
   },
   'io.k8s.api.core.v1.SeccompProfile': {
     fields: { localhostProfile: 'string', type: 'string' },
@@ -1193,6 +1321,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   'io.k8s.api.core.v1.SecretVolumeSource': {
     fields: {
       defaultMode: 'int32',
+      defaultUser: 'int64',
       items: '[]io.k8s.api.core.v1.KeyToPath',
       optional: 'boolean',
       secretName: 'string',
@@ -1224,7 +1353,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     },
   },
   'io.k8s.api.core.v1.ServiceAccountTokenProjection': {
-    fields: { audience: 'string', expirationSeconds: 'int64', path: 'string' },
+    fields: { audience: 'string', expirationSeconds: 'int64', path: 'string', user: 'int64' },
     required: ['path'],
   },
   'io.k8s.api.core.v1.ServicePort': {
@@ -1291,7 +1420,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       timeAdded: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       value: 'string',
     },
-    required: ['effect', 'key'],
+    required: ['key', 'effect'],
   },
   'io.k8s.api.core.v1.Toleration': {
     fields: {
@@ -1342,6 +1471,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       gitRepo: 'io.k8s.api.core.v1.GitRepoVolumeSource',
       glusterfs: 'io.k8s.api.core.v1.GlusterfsVolumeSource',
       hostPath: 'io.k8s.api.core.v1.HostPathVolumeSource',
+      image: 'io.k8s.api.core.v1.ImageVolumeSource',
       iscsi: 'io.k8s.api.core.v1.ISCSIVolumeSource',
       name: 'string',
       nfs: 'io.k8s.api.core.v1.NFSVolumeSource',
@@ -1360,10 +1490,21 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.VolumeDevice': {
     fields: { devicePath: 'string', name: 'string' },
-    required: ['devicePath', 'name'],
+    required: ['name', 'devicePath'],
+  },
+  'io.k8s.api.core.v1.VolumeHealthCondition': {
+    fields: { message: 'string', reason: 'string', status: 'string' },
+    required: ['status', 'reason'],
+  },
+  'io.k8s.api.core.v1.VolumeHealthStatus': {
+    fields: {
+      healthConditions: '[]io.k8s.api.core.v1.VolumeHealthCondition',
+      lastTransitionTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+    },
   },
   'io.k8s.api.core.v1.VolumeMount': {
     fields: {
+      bindMountOptions: '[]string',
       mountPath: 'string',
       mountPropagation: 'string',
       name: 'string',
@@ -1372,17 +1513,24 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       subPath: 'string',
       subPathExpr: 'string',
     },
-    required: ['mountPath', 'name'],
+    required: ['name', 'mountPath'],
   },
   'io.k8s.api.core.v1.VolumeMountStatus': {
-    fields: { mountPath: 'string', name: 'string', readOnly: 'boolean', recursiveReadOnly: 'string' },
-    required: ['mountPath', 'name'],
+    fields: {
+      mountPath: 'string',
+      name: 'string',
+      readOnly: 'boolean',
+      recursiveReadOnly: 'string',
+      volumeStatus: 'io.k8s.api.core.v1.VolumeStatus',
+    },
+    required: ['name', 'mountPath'],
   },
   'io.k8s.api.core.v1.VolumeProjection': {
     fields: {
       clusterTrustBundle: 'io.k8s.api.core.v1.ClusterTrustBundleProjection',
       configMap: 'io.k8s.api.core.v1.ConfigMapProjection',
       downwardAPI: 'io.k8s.api.core.v1.DownwardAPIProjection',
+      podCertificate: 'io.k8s.api.core.v1.PodCertificateProjection',
       secret: 'io.k8s.api.core.v1.SecretProjection',
       serviceAccountToken: 'io.k8s.api.core.v1.ServiceAccountTokenProjection',
     },
@@ -1393,6 +1541,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       requests: '{}io.k8s.apimachinery.pkg.api.resource.Quantity',
     },
   },
+  'io.k8s.api.core.v1.VolumeStatus': { fields: { image: 'io.k8s.api.core.v1.ImageVolumeStatus' } },
   'io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource': {
     fields: {
       fsType: 'string',
@@ -1404,7 +1553,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.api.core.v1.WeightedPodAffinityTerm': {
     fields: { podAffinityTerm: 'io.k8s.api.core.v1.PodAffinityTerm', weight: 'int32' },
-    required: ['podAffinityTerm', 'weight'],
+    required: ['weight', 'podAffinityTerm'],
   },
   'io.k8s.api.core.v1.WindowsSecurityContextOptions': {
     fields: {
@@ -1423,7 +1572,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       priority: 'int32',
       type: 'string',
     },
-    required: ['jsonPath', 'name', 'type'],
+    required: ['name', 'type', 'jsonPath'],
   },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion': {
     fields: {
@@ -1446,11 +1595,12 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
     fields: {
       lastTransitionTime: 'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
       message: 'string',
+      observedGeneration: 'int64',
       reason: 'string',
       status: 'string',
       type: 'string',
     },
-    required: ['status', 'type'],
+    required: ['type', 'status'],
   },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames': {
     fields: {
@@ -1461,7 +1611,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       shortNames: '[]string',
       singular: 'string',
     },
-    required: ['kind', 'plural'],
+    required: ['plural', 'kind'],
   },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec': {
     fields: {
@@ -1479,6 +1629,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       acceptedNames: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames',
       conditions:
         '[]io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition',
+      observedGeneration: 'int64',
       storedVersions: '[]string',
     },
   },
@@ -1578,7 +1729,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
   },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference': {
     fields: { name: 'string', namespace: 'string', path: 'string', port: 'int32' },
-    required: ['name', 'namespace'],
+    required: ['namespace', 'name'],
   },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule': {
     fields: {
@@ -1615,7 +1766,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       status: 'string',
       type: 'string',
     },
-    required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+    required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
   },
   'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': { scalar: 'object' },
   'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector': {
@@ -1634,6 +1785,7 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       remainingItemCount: 'int64',
       resourceVersion: 'string',
       selfLink: 'string',
+      shardInfo: 'io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo',
     },
   },
   'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': {
@@ -1677,6 +1829,10 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       uid: 'string',
     },
     required: ['apiVersion', 'kind', 'name', 'uid'],
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo': {
+    fields: { selector: 'string' },
+    required: ['selector'],
   },
   'io.k8s.apimachinery.pkg.apis.meta.v1.Time': { scalar: 'date-time' },
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { scalar: 'int-or-string' },

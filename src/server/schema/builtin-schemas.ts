@@ -1,6 +1,6 @@
 /**
  * The built-in kinds' schemas, read off the generated type table (openapi-types.generated.ts,
- * kubernetes-types' structure with kube-apiserver's integer and byte formats) into the engine's
+ * from Kubernetes 1.37.2's published OpenAPI, integer and byte formats included) into the engine's
  * structural form, one named type at a time as the compiler asks for it.
  *
  * The Go types come along for the decoder's messages: a struct `io.k8s.api.core.v1.PodSpec` is

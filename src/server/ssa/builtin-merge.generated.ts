@@ -6,12 +6,11 @@
  * `x-kubernetes-patch-merge-key` of a list (with, on a keyed list, the `default` its item type's
  * key fields have), or the `x-kubernetes-map-type` of anything else. Facts only.
  *
- * GENERATED, do not edit: from kubernetes/kubernetes api/openapi-spec/v3/*.json of release 1.30,
- * as kubernetes-sigs/kubectl-validate keeps them in pkg/openapiclient/builtins/1.30 (added by its
- * commit d6f24abc5ff3351977c8a821047d296bb465986d, "update builtin schemas", 2024-04-17, the day
- * v1.30.0 was released; read at kubectl-validate a97ccfaca20b164819afdae780392496f6ed6bbd);
- * Apache-2.0. Generated 2026-12-04 by test/server/ssa/builtin-merge.test.ts
- * (WATCHMARK_REGEN_SSA=<folder of the v3 documents>).
+ * GENERATED, do not edit: from the OpenAPI v3 documents Kubernetes v1.37.2 publishes
+ * (api/openapi-spec/v3/*.json of the Go module k8s.io/kubernetes@v1.37.2,
+ * h1:A2VDEiObzkYqFTKhSsn0ZEb0RlLEXpHWj93gi2HqEwE=, the source of API_TYPES too); Apache-2.0.
+ * Generated 2026-12-07 by test/server/ssa/builtin-merge.test.ts (WATCHMARK_REGEN_SSA=<folder of
+ * the v3 documents>).
  */
 
 /** The merge facts of one field, each the extension's value as the spec has it. */
@@ -244,6 +243,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       resizePolicy: {
         listType: 'atomic',
       },
+      restartPolicyRules: {
+        listType: 'atomic',
+      },
       volumeDevices: {
         listType: 'map',
         listMapKeys: ['devicePath'],
@@ -271,8 +273,24 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes': {
+    fields: {
+      values: {
+        listType: 'set',
+      },
+    },
+  },
   'io.k8s.api.core.v1.ContainerStatus': {
     fields: {
+      allocatedResourcesStatus: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
       volumeMounts: {
         listType: 'map',
         listMapKeys: ['mountPath'],
@@ -331,6 +349,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       resizePolicy: {
         listType: 'atomic',
       },
+      restartPolicyRules: {
+        listType: 'atomic',
+      },
       volumeDevices: {
         listType: 'map',
         listMapKeys: ['devicePath'],
@@ -351,6 +372,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.EvictionResponder': {
+    mapType: 'atomic',
+  },
   'io.k8s.api.core.v1.ExecAction': {
     fields: {
       command: {
@@ -367,6 +391,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listType: 'atomic',
       },
     },
+  },
+  'io.k8s.api.core.v1.FileKeySelector': {
+    mapType: 'atomic',
   },
   'io.k8s.api.core.v1.HTTPGetAction': {
     fields: {
@@ -385,6 +412,13 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
   'io.k8s.api.core.v1.ISCSIVolumeSource': {
     fields: {
       portals: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.LinuxContainerUser': {
+    fields: {
+      supplementalGroups: {
         listType: 'atomic',
       },
     },
@@ -430,6 +464,38 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
     fields: {
       preferredDuringSchedulingIgnoredDuringExecution: {
         listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus': {
+    fields: {
+      containers: {
+        listType: 'set',
+      },
+      mapping: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+      overhead: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.core.v1.NodePodPreemptionPolicy': {
+    fields: {
+      disableResizePreemption: {
+        listType: 'set',
       },
     },
   },
@@ -489,6 +555,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         keyDefaults: {
           type: '',
         },
+      },
+      declaredFeatures: {
+        listType: 'atomic',
       },
       images: {
         listType: 'atomic',
@@ -582,6 +651,13 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.PodExtendedResourceClaimStatus': {
+    fields: {
+      requestMappings: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.core.v1.PodSecurityContext': {
     fields: {
       supplementalGroups: {
@@ -604,6 +680,15 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         },
       },
       ephemeralContainers: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+      evictionResponders: {
         listType: 'map',
         listMapKeys: ['name'],
         patchStrategy: 'merge',
@@ -712,6 +797,15 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       initContainerStatuses: {
         listType: 'atomic',
       },
+      nodeAllocatableResourceClaimStatuses: {
+        listType: 'map',
+        listMapKeys: ['resourceClaimName'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'resourceClaimName',
+        keyDefaults: {
+          resourceClaimName: '',
+        },
+      },
       podIPs: {
         listType: 'map',
         listMapKeys: ['ip'],
@@ -728,6 +822,27 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         patchMergeKey: 'name',
         keyDefaults: {
           name: '',
+        },
+      },
+      volumeHealth: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.core.v1.PodVolumeHealth': {
+    fields: {
+      healthConditions: {
+        listType: 'map',
+        listMapKeys: ['status', 'reason'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'status',
+        keyDefaults: {
+          status: '',
+          reason: '',
         },
       },
     },
@@ -756,6 +871,17 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listMapKeys: ['name'],
         keyDefaults: {
           name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.core.v1.ResourceStatus': {
+    fields: {
+      resources: {
+        listType: 'map',
+        listMapKeys: ['resourceID'],
+        keyDefaults: {
+          resourceID: '',
         },
       },
     },
@@ -828,6 +954,27 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
   },
   'io.k8s.api.core.v1.TypedLocalObjectReference': {
     mapType: 'atomic',
+  },
+  'io.k8s.api.core.v1.VolumeHealthStatus': {
+    fields: {
+      healthConditions: {
+        listType: 'map',
+        listMapKeys: ['status', 'reason'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'status',
+        keyDefaults: {
+          status: '',
+          reason: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.core.v1.VolumeMount': {
+    fields: {
+      bindMountOptions: {
+        listType: 'set',
+      },
+    },
   },
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames': {
     fields: {

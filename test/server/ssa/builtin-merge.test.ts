@@ -1,11 +1,12 @@
 /**
  * The built-in merge facts table (src/server/ssa/builtin-merge.generated.ts): consistent with the
  * type table (every type and field it names exists in API_TYPES), and the well-known facts of
- * Kubernetes 1.30's published OpenAPI checked one by one.
+ * Kubernetes 1.37's published OpenAPI checked one by one.
  *
  * Regenerating: point WATCHMARK_REGEN_SSA at a folder of Kubernetes' OpenAPI v3 documents (a
  * kubernetes checkout's `api/openapi-spec/v3`, or any folder holding them, searched recursively
- * for `*.json`) and run
+ * for `*.json`; the committed table's: `$(go env GOMODCACHE)/k8s.io/kubernetes@v1.37.2/api/openapi-spec/v3`
+ * after `go mod download k8s.io/kubernetes@v1.37.2`) and run
  *
  *     WATCHMARK_REGEN_SSA=/path/to/api/openapi-spec/v3 npx vitest run test/server/ssa/builtin-merge.test.ts
  *
@@ -21,6 +22,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { wrapDocComment as wrap } from '../../../scripts/doc-comment.js';
 import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';
 import type { FieldMergeFacts, TypeMergeFacts } from '../../../src/server/ssa/builtin-merge.generated.js';
 import { BUILTIN_MERGE } from '../../../src/server/ssa/builtin-merge.generated.js';
@@ -30,24 +32,9 @@ const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const GENERATED = 'src/server/ssa/builtin-merge.generated.ts';
 /** Where the committed table's facts came from (written into its header). */
 const SOURCE =
-  'kubernetes/kubernetes api/openapi-spec/v3/*.json of release 1.30, as kubernetes-sigs/kubectl-validate ' +
-  'keeps them in pkg/openapiclient/builtins/1.30 (added by its commit ' +
-  'd6f24abc5ff3351977c8a821047d296bb465986d, "update builtin schemas", 2024-04-17, the day v1.30.0 was ' +
-  'released; read at kubectl-validate a97ccfaca20b164819afdae780392496f6ed6bbd); Apache-2.0';
-
-/** `text` broken into comment lines of at most `width` characters. */
-function wrap(text: string, width = 96): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  lines.push(line);
-  return lines.join('\n * ');
-}
+  'the OpenAPI v3 documents Kubernetes v1.37.2 publishes (api/openapi-spec/v3/*.json of the Go module ' +
+  'k8s.io/kubernetes@v1.37.2, h1:A2VDEiObzkYqFTKhSsn0ZEb0RlLEXpHWj93gi2HqEwE=, the source of API_TYPES too); ' +
+  'Apache-2.0';
 
 const NAME = (n: string) => `io.k8s.api.core.v1.${n}`;
 const META = (n: string) => `io.k8s.apimachinery.pkg.apis.meta.v1.${n}`;
@@ -76,7 +63,7 @@ describe('builtin-merge.generated.ts', () => {
     }
   });
 
-  it('records the list types of well-known fields as the 1.30 spec publishes them', () => {
+  it('records the list types of well-known fields as the 1.37 spec publishes them', () => {
     expect(fieldFacts(NAME('PodSpec'), 'containers')).toMatchObject({
       listType: 'map',
       listMapKeys: ['name'],
@@ -112,7 +99,7 @@ describe('builtin-merge.generated.ts', () => {
     expect(fieldFacts(NAME('ServiceSpec'), 'selector')).toEqual({ mapType: 'atomic' });
   });
 
-  it('records the defaults of key fields as the 1.30 spec publishes them, on keyed lists only', () => {
+  it('records the defaults of key fields as the 1.37 spec publishes them, on keyed lists only', () => {
     // api/v1.json: ContainerPort.protocol and ServicePort.protocol {default: "TCP"}, the ports
     // {default: 0}; the only key defaults that are not a required field's zero value.
     expect(fieldFacts(NAME('Container'), 'ports')?.keyDefaults).toEqual({

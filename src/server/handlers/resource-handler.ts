@@ -189,7 +189,7 @@ export async function handleResource(
       checkBodyNamed(body, name);
       const scope = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
       const isDryRun = dryRun(query);
-      const updated = await ctx.objects.update(kind, namespace, name, body, scope, {
+      const { object: updated, created } = await ctx.objects.update(kind, namespace, name, body, scope, {
         dryRun: isDryRun,
         owned: true,
         fieldManager: writeManager(req, query),
@@ -200,7 +200,7 @@ export async function handleResource(
           dryRun: isDryRun,
         }),
       });
-      return replyObject(ctx, req, res, 200, kind, updated, query);
+      return replyObject(ctx, req, res, created ? 201 : 200, kind, updated, query);
     }
     case 'PATCH': {
       if (name === undefined) throw routeMethodNotAllowed();

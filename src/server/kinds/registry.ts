@@ -220,6 +220,8 @@ export const REGISTRY: ResourceKind[] = [
     validate: validateService,
     validateUpdate: validateClusterIpUpdate,
     columns: serviceColumns,
+    // pkg/registry/core/service/strategy.go `AllowCreateOnUpdate`.
+    allowCreateOnUpdate: true,
   },
   {
     group: '',
@@ -237,6 +239,8 @@ export const REGISTRY: ResourceKind[] = [
     validate: validateEvent,
     columns: eventColumns,
     columnsIncludeName: true,
+    // pkg/registry/core/event/strategy.go `AllowCreateOnUpdate`.
+    allowCreateOnUpdate: true,
   },
   {
     group: 'apps',
@@ -326,6 +330,10 @@ export const REGISTRY: ResourceKind[] = [
     generationFields: [],
     validate: validateLease,
     columns: leaseColumns,
+    // pkg/registry/coordination/lease/strategy.go: a PUT may create a lease, and must name the
+    // version it replaces.
+    allowCreateOnUpdate: true,
+    allowUnconditionalUpdate: false,
   },
   // The admission webhooks' configurations (pkg/registry/admissionregistration): cluster-scoped,
   // no status, generation bumped by any change of `webhooks` (strategy.go `PrepareForUpdate`).
@@ -344,6 +352,8 @@ export const REGISTRY: ResourceKind[] = [
     defaults: defaultValidatingWebhookConfiguration,
     validate: validateValidatingWebhookConfiguration,
     columns: webhookConfigurationColumns,
+    // validatingwebhookconfiguration/strategy.go `AllowUnconditionalUpdate`.
+    allowUnconditionalUpdate: false,
   },
   {
     group: 'admissionregistration.k8s.io',
@@ -360,6 +370,8 @@ export const REGISTRY: ResourceKind[] = [
     defaults: defaultMutatingWebhookConfiguration,
     validate: validateMutatingWebhookConfiguration,
     columns: webhookConfigurationColumns,
+    // mutatingwebhookconfiguration/strategy.go `AllowUnconditionalUpdate`.
+    allowUnconditionalUpdate: false,
   },
 ];
 

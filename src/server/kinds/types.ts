@@ -149,6 +149,17 @@ export interface ResourceKind {
      */
     replicasPathByVersion?: Readonly<Record<string, string | null>>;
   };
+  /**
+   * The strategy's `AllowCreateOnUpdate` (pkg/registry/<group>/<kind>/strategy.go): a PUT of a
+   * missing object creates it and answers 201 (registry/store.go `Update`). Absent: false, a 404.
+   */
+  allowCreateOnUpdate?: boolean;
+  /**
+   * The strategy's `AllowUnconditionalUpdate`: false refuses a PUT without
+   * `metadata.resourceVersion` with a 422 (store.go `Update`). Absent: true, the update applies
+   * to whatever is stored.
+   */
+  allowUnconditionalUpdate?: boolean;
   /** Set on kinds a CustomResourceDefinition defines; undefined on the built-ins. */
   custom?: CustomKindInfo;
 }

@@ -54,6 +54,12 @@ export interface WriteOptions {
   admission?: WriteAdmission;
 }
 
+/** What a PUT did: the object as stored, and whether it was created (a 201). */
+export interface UpdateResult {
+  object: KubeObject;
+  created: boolean;
+}
+
 /** DeleteOptions, as far as the server honours them. */
 export interface DeleteOptions extends WriteOptions {
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
@@ -167,7 +173,9 @@ export class ObjectStorage {
   /**
    * Replaces an object with `input` (PUT). A resourceVersion in `input` must
    * match the stored one (409 otherwise); without one the update is
-   * unconditional, as kube allows for these kinds.
+   * unconditional where the kind's strategy allows it, else a 422. A missing
+   * object is a 404, or created from `input` where the strategy allows create
+   * on update (registry/store.go `Update`).
    */
   async update(
     kind: ResourceKind,
@@ -176,7 +184,7 @@ export class ObjectStorage {
     input: KubeObject,
     scope: UpdateScope,
     opts: WriteOptions = {},
-  ): Promise<KubeObject> {
+  ): Promise<UpdateResult> {
     this.checkTypeMeta(kind, input);
     const inputMeta = metaOf(input);
     if (inputMeta.name !== undefined && inputMeta.name !== name) {
@@ -195,24 +203,52 @@ export class ObjectStorage {
     // An owned input serves the first attempt as it is; a retry after a storage conflict needs
     // a fresh copy, the first attempt having changed it.
     let handOver = opts.owned === true;
-    return this.guaranteedUpdate(kind, namespace, name, scope, opts, (current) => {
-      // A custom resource's strategy refuses unconditional updates (apiextensions-apiserver
-      // pkg/registry/customresource/strategy.go `AllowUnconditionalUpdate`); registry/store.go
-      // `Update` says so once the object is found, before any validation.
-      if (kind.custom && (wanted === undefined || wanted === '')) {
-        // The error names the resource (store.go `qualifiedResourceFromContext`), not the kind.
-        this.failOn({ ...kind, kind: kind.plural, custom: undefined }, input, [
-          invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
-        ]);
-      }
-      if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
-        throw conflict(kind, name);
-      if (handOver) {
-        handOver = false;
-        return input;
-      }
-      return structuredClone(input);
-    });
+    let created = false;
+    // store.go `Update` creates a missing object as a create would, its sent resourceVersion
+    // ignored (the storage writes none); the subresources' REST never creates.
+    const createInstead =
+      kind.allowCreateOnUpdate === true && scope === 'main'
+        ? async () => {
+            const fresh = structuredClone(input);
+            delete metaOf(fresh).resourceVersion;
+            try {
+              const object = await this.create(kind, namespace, fresh, { ...opts, owned: true });
+              created = true;
+              return object;
+            } catch (err) {
+              // Someone created it meanwhile: update what is there now, as GuaranteedUpdate retries.
+              if (err instanceof StatusError && err.status.reason === 'AlreadyExists') return undefined;
+              throw err;
+            }
+          }
+        : undefined;
+    const object = await this.guaranteedUpdate(
+      kind,
+      namespace,
+      name,
+      scope,
+      opts,
+      (current) => {
+        // Strategies that refuse unconditional updates (Lease, the webhook configurations, custom
+        // resources and their definitions: `AllowUnconditionalUpdate`): registry/store.go `Update`
+        // says so once the object is found, before any validation.
+        if (kind.allowUnconditionalUpdate === false && (wanted === undefined || wanted === '')) {
+          // The error names the resource (store.go `qualifiedResourceFromContext`), not the kind.
+          this.failOn({ ...kind, kind: kind.plural, custom: undefined }, input, [
+            invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+          ]);
+        }
+        if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
+          throw conflict(kind, name);
+        if (handOver) {
+          handOver = false;
+          return input;
+        }
+        return structuredClone(input);
+      },
+      createInstead,
+    );
+    return { object, created };
   }
 
   /**
@@ -227,10 +263,17 @@ export class ObjectStorage {
     scope: UpdateScope,
     opts: WriteOptions,
     mutate: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+    /** What a missing object becomes (undefined: it exists now, read it again); absent: a 404. */
+    ifMissing?: () => Promise<KubeObject | undefined>,
   ): Promise<KubeObject> {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.read(kind, namespace, name);
-      if (!kv) throw notFound(kind, name);
+      if (!kv) {
+        const made = ifMissing && attempt < 100 ? await ifMissing() : undefined;
+        if (made) return made;
+        if (ifMissing && attempt < 100) continue;
+        throw notFound(kind, name);
+      }
       const current = this.decode(kind, kv);
       let desired = await mutate(structuredClone(current));
       // update.go/patch.go: mutating admission transforms the new object before PrepareForUpdate.

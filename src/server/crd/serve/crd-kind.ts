@@ -110,6 +110,8 @@ export const CUSTOM_RESOURCE_DEFINITIONS: ResourceKind = {
   subresources: ['status'],
   // strategy.go `PrepareForUpdate`: any spec change bumps the generation.
   generationFields: ['spec'],
+  // strategy.go `AllowUnconditionalUpdate` (of the status strategy too): a PUT names its version.
+  allowUnconditionalUpdate: false,
   defaults: defaultCustomResourceDefinition,
   prepareForCreate: prepareCreate,
   prepareForUpdate: prepareUpdate,

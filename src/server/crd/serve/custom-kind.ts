@@ -205,6 +205,8 @@ export function customKindsOf(crdIn: unknown, state: CustomDefinitionState): Res
           return validateRest(obj, old);
         },
         columns: columns as TableColumn[],
+        // pkg/registry/customresource/strategy.go `AllowUnconditionalUpdate`.
+        allowUnconditionalUpdate: false,
 
         custom: {
           crdName: str(meta.name),

@@ -48,7 +48,7 @@ describe('broken objects are refused by real rules with kube-apiserver words', (
     const schema = schemaOf('keda.sh_scaledobjects.yaml', 'v1alpha1');
     schema.default(copy);
     expect(texts(schema.validate(copy))).toEqual([
-      'spec: Invalid value: "object": minReplicaCount must be less than or equal to maxReplicaCount',
+      'spec: Invalid value: minReplicaCount must be less than or equal to maxReplicaCount',
     ]);
   });
 
@@ -60,8 +60,8 @@ describe('broken objects are refused by real rules with kube-apiserver words', (
     const changed = structuredClone(old) as { spec: { names: Record<string, unknown> } };
     changed.spec.names.plural = 'ClusterTests';
     expect(texts(schema.validate(changed, { oldObject: old }))).toEqual([
-      'spec.names: Invalid value: "object": Value is immutable',
-      'spec.names: Invalid value: "object": Plural name must be lowercase',
+      'spec.names: Invalid value: Value is immutable',
+      'spec.names: Invalid value: Plural name must be lowercase',
     ]);
     // Unchanged, the same object is fine, and an old object's failure is ratcheted.
     expect(texts(schema.validate(old, { oldObject: old }))).toEqual([]);

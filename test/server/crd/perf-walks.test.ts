@@ -47,7 +47,7 @@ describe('walks that skip subtrees without anything to check', () => {
       schemaWith({ type: 'string', 'x-kubernetes-validations': [{ rule: 'self != "bad"', message: 'no' }] }),
     );
     expect(lines(crd.validate(object('bad')))).toEqual([
-      'spec.deep[k][1].inner: Invalid value: "string": no',
+      'spec.deep[k][1].inner: Invalid value: "bad": no',
     ]);
     expect(crd.validate(object('fine'))).toEqual([]);
   });
@@ -104,9 +104,9 @@ describe("a node's rules share its converted value", () => {
     });
     const spec = { n: 1, tags: ['b', 'c'] };
     expect(lines(crd.validate({ spec }))).toEqual([
-      'spec: Invalid value: "object": first',
-      'spec: Invalid value: "object": second',
-      'spec: Invalid value: "object": third',
+      'spec: Invalid value: first',
+      'spec: Invalid value: second',
+      'spec: Invalid value: third',
     ]);
     expect(crd.validate({ spec: { n: 2, tags: ['a'] } })).toEqual([]);
   });

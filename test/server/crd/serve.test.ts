@@ -367,7 +367,7 @@ describe('CEL rules on a served type', () => {
     const refused = await call(server, 'POST', WIDGETS, { body: widget('a', { size: 1, replicas: 11 }) });
     expect(refused.status).toBe(422);
     expect(refused.body.message).toBe(
-      'Widget.example.com "a" is invalid: spec: Invalid value: "object": at most ten replicas per size',
+      'Widget.example.com "a" is invalid: spec: Invalid value: at most ten replicas per size',
     );
     expect(
       (await call(server, 'POST', WIDGETS, { body: widget('a', { size: 1, replicas: 2 }) })).status,

@@ -1,6 +1,6 @@
 /**
  * Running a node's compiled rules on a write, as pkg/apiserver/schema/cel/validation.go
- * `validateExpressions` (v1.33) does: transition rules only with a correlated old value (or
+ * `validateExpressions` (v0.37) does: transition rules only with a correlated old value (or
  * `optionalOldSelf`), each evaluation bounded by `PerCallLimit` and all of a request's by
  * `RuntimeCELCostBudget`, a failed rule reported at its node (or its `fieldPath`) with its
  * `message`, `messageExpression` or `failed rule: <rule>`, as its `reason` says, and, when the
@@ -31,22 +31,52 @@ function fieldError(type: string, field: string, message: string): FieldError {
 const invalid = (field: string, value: unknown, detail: string): FieldError =>
   fieldError(CrdErrorType.Invalid, field, `Invalid value: ${fieldValueText(value)}: ${detail}`);
 
-/** validation.go `fieldErrorForReason`. */
+/** `field.OmitValueType{}`: ErrorBody then writes the error type alone (`Invalid value: detail`). */
+const OMIT_VALUE = Symbol('omit value');
+
+/**
+ * validation.go `fieldErrorForReason` for a rule that evaluated to false. Since 1.35 the bad value
+ * is the node's own value (`3`, `"blue"`), or omitted for an object or array node.
+ */
 function errorForReason(
   field: string,
-  value: string,
+  value: unknown,
   detail: string,
   reason: string | undefined,
 ): FieldError {
+  const shown = value === OMIT_VALUE ? '' : `: ${fieldValueText(value)}`;
   switch (reason) {
     case 'FieldValueForbidden':
       return fieldError('FieldValueForbidden', field, `Forbidden: ${detail}`);
     case 'FieldValueRequired':
       return fieldError(CrdErrorType.Required, field, `Required value: ${detail}`);
     case 'FieldValueDuplicate':
-      return fieldError(CrdErrorType.Duplicate, field, `Duplicate value: ${fieldValueText(value)}`);
+      return fieldError(CrdErrorType.Duplicate, field, `Duplicate value${shown}`);
     default:
-      return invalid(field, value, detail);
+      return fieldError(CrdErrorType.Invalid, field, `Invalid value${shown}: ${detail}`);
+  }
+}
+
+/**
+ * A runtime error in cel-go's words (cel-go v0.29 common/types/err.go, interpreter/attributes.go
+ * `resolutionError`) rather than cel-js's: `index out of bounds: 5`, `no such key: x`,
+ * `modulus by zero`, `integer overflow`.
+ */
+function celGoRuntimeMessage(error: Error): string {
+  const summary = (error as Error & { summary?: unknown }).summary;
+  const message = typeof summary === 'string' ? summary : (error.message.split('\n')[0] ?? '');
+  const code = (error as Error & { code?: unknown }).code;
+  switch (code) {
+    case 'index_out_of_bounds': {
+      const index = /index (-?\d+)/.exec(message.replace(/^No such key: index out of bounds, /, ''));
+      return index ? `index out of bounds: ${index[1]}` : message;
+    }
+    case 'modulo_by_zero':
+      return 'modulus by zero';
+    case 'numeric_overflow':
+      return /unsigned/i.test(message) ? 'unsigned integer overflow' : 'integer overflow';
+    default:
+      return message.replace(/^No such key: /, 'no such key: ');
   }
 }
 
@@ -170,8 +200,7 @@ function runRule(
   }
   spend(budget, result.cost);
   if (!result.ok) {
-    // cel-go's wording for a missing key (`types.NewErr("no such key: %v")`).
-    const message = (result.error.message.split('\n')[0] ?? '').replace(/^No such key: /, 'no such key: ');
+    const message = celGoRuntimeMessage(result.error);
     errs.push(
       invalid(
         path,
@@ -227,6 +256,7 @@ function runRule(
         detail = text;
     }
   }
-  if (!ratchet) errs.push(errorForReason(at, type, detail ?? ruleMessageOrDefault(rule), rule.reason));
+  const value = type === 'object' || type === 'array' ? OMIT_VALUE : (vals.value ?? null);
+  if (!ratchet) errs.push(errorForReason(at, value, detail ?? ruleMessageOrDefault(rule), rule.reason));
   return false;
 }

@@ -168,46 +168,70 @@ export function boundText(bound: number, integerValue: boolean): string {
   return integerValue ? String(Math.trunc(bound)) : goFloat(bound);
 }
 
-const FLOAT32_MAX = 3.4028234663852886e38;
-
 /**
- * values.go `IsValueValidAgainstRange` for the value ("Checked"): an int32 must fit 32 bits, a
- * float must fit a float32. Its error is a plain Go error, not a Validation, so it is reported
- * without a path (code `composite`).
+ * schema.go `numberValidator`: the type and format the range checks use. Since kube-openapi's
+ * fix for mismatched formats (kubernetes #136582, in 1.36) only a schema of exactly one type
+ * has them, and only that type's own formats count (`int32`/`int64`, `float`/`double`); an
+ * integer without one is checked as int64, a number without one not at all.
  */
-function rangeError(s: Structural, data: number, path: string): OpenAPIError | undefined {
+function rangeKind(s: Structural): { type: string; format: string } | undefined {
   if (s.types.length !== 1) return undefined;
   const [type] = s.types;
-  let bad = false;
-  if (type === 'integer' && s.format === 'int32') {
-    bad = !Number.isInteger(data) || data < -(2 ** 31) || data > 2 ** 31 - 1;
-  } else if (type === 'number' && s.format === 'float') {
-    bad = Math.abs(data) > FLOAT32_MAX;
-  }
-  if (!bad) return undefined;
-  return {
-    code: 'composite',
-    name: path,
-    message: `Checked value must be of type ${type} with format ${s.format} in ${path}`,
-  };
+  if (type === 'integer')
+    return { type, format: s.format === 'int32' || s.format === 'int64' ? s.format : '' };
+  if (type === 'number')
+    return { type, format: s.format === 'float' || s.format === 'double' ? s.format : '' };
+  return undefined;
 }
 
-/** validator.go `numberValidator.Validate`: multipleOf, minimum, maximum (format ranges are not checked). */
+/** values.go `IsValueValidAgainstRange`: whether a decoded number converts to the kind without loss. */
+function inRange(kind: { type: string; format: string }, n: number): boolean {
+  if (kind.type === 'integer') {
+    if (!Number.isInteger(n)) return false;
+    return kind.format === 'int32' ? n >= -(2 ** 31) && n <= 2 ** 31 - 1 : n >= -(2 ** 63) && n < 2 ** 63;
+  }
+  // strconv.ParseFloat(s, 32) fails with ErrRange where the value rounds past float32's range.
+  return kind.format !== 'float' || Number.isFinite(Math.fround(n));
+}
+
+/**
+ * The error `IsValueValidAgainstRange` returns: a plain Go error, not a Validation, so it is
+ * reported without a path (code `composite`). `prefix` names what was checked: `Checked` (the
+ * value), `MultipleOf`, `Maximum boundary`, `Minimum boundary`.
+ */
+function rangeError(
+  kind: { type: string; format: string },
+  n: number,
+  prefix: string,
+  path: string,
+): OpenAPIError | undefined {
+  if (inRange(kind, n)) return undefined;
+  const as = kind.format === '' ? `${kind.type} (default format)` : `${kind.type} with format ${kind.format}`;
+  return { code: 'composite', name: path, message: `${prefix} value must be of type ${as} in ${path}` };
+}
+
+/**
+ * validator.go `numberValidator.Validate`: the value's range for its type and format, then
+ * multipleOf, minimum and maximum, each bound first checked against the same range. A bound in
+ * range is compared in the value's own Go type (an int64 value against the bound truncated,
+ * `*NativeType`); one out of range is compared as a float64.
+ */
 export function validateNumber(s: Structural, data: number, path: string): OpenAPIError[] {
+  const kind = rangeKind(s);
+  if (kind === undefined && s.multipleOf === undefined && s.minimum === undefined && s.maximum === undefined)
+    return [];
   const out: OpenAPIError[] = [];
-  if (
-    s.multipleOf === undefined &&
-    s.minimum === undefined &&
-    s.maximum === undefined &&
-    s.format !== 'int32' &&
-    s.format !== 'float'
-  )
-    return out;
-  const int = Number.isInteger(data);
   const err = (message: string): OpenAPIError => ({ code: 'other', name: path, value: data, message });
-  const range = rangeError(s, data, path);
-  if (range) out.push(range);
+  const checked = kind && rangeError(kind, data, 'Checked', path);
+  if (checked) out.push(checked);
+  // Whether the bound is compared natively (and so truncated against an integer value).
+  const native = (bound: number, prefix: string): boolean => {
+    const range = kind && rangeError(kind, bound, prefix, path);
+    if (range) out.push(range);
+    return range === undefined && Number.isInteger(data);
+  };
   if (s.multipleOf !== undefined) {
+    const int = native(s.multipleOf, 'MultipleOf');
     const factor = int ? Math.trunc(s.multipleOf) : s.multipleOf;
     if (factor <= 0) {
       out.push(err(`factor MultipleOf declared for ${path} must be positive: ${boundText(factor, int)}`));
@@ -218,6 +242,7 @@ export function validateNumber(s: Structural, data: number, path: string): OpenA
     }
   }
   if (s.minimum !== undefined) {
+    const int = native(s.minimum, 'Minimum boundary');
     const min = int ? Math.trunc(s.minimum) : s.minimum;
     const ex = s.exclusiveMinimum;
     if (ex ? data <= min : data < min) {
@@ -226,6 +251,7 @@ export function validateNumber(s: Structural, data: number, path: string): OpenA
     }
   }
   if (s.maximum !== undefined) {
+    const int = native(s.maximum, 'Maximum boundary');
     const max = int ? Math.trunc(s.maximum) : s.maximum;
     const ex = s.exclusiveMaximum;
     if (ex ? data >= max : data > max) {

@@ -7,6 +7,7 @@
  * (`Post "<url>": <cause>`), for failurePolicy to judge.
  */
 import { request as httpsRequest } from 'node:https';
+import { parse as parseYaml } from 'yaml';
 import { CallingWebhookError } from './errors.js';
 import type { AdmissionRequest, AdmissionStatus, JsonPatchOperation } from './types.js';
 import type { Webhook } from './webhooks.js';
@@ -112,14 +113,39 @@ function httpError(status: number, text: string): string {
   return `an error on the server ("${text.trim().slice(0, 1024)}") has prevented the request from succeeding`;
 }
 
+/** The Go type name encoding/json gives a JSON value in its unmarshal errors. */
+function goJsonType(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value;
+}
+
+/**
+ * A 200 answer whose body is no object: client-go's decoder reads it as YAML (a JSON superset:
+ * plain text is a YAML string), then finds no apiVersion or kind in what that holds
+ * (runtime/serializer/json `Decode`, whose error `Do().Into` returns as the call's).
+ */
+function undecodable(text: string): Error {
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (err) {
+    return new Error(`error converting YAML to JSON: ${(err as Error).message}`);
+  }
+  return new Error(
+    `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonType(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+  );
+}
+
 /** request/admissionreview.go `VerifyAdmissionResponse` for an admission.k8s.io/v1 review. */
 function verify(uid: string, mutating: boolean, text: string): WebhookResult {
   let review: Record<string, unknown>;
   try {
     review = JSON.parse(text) as Record<string, unknown>;
-  } catch (err) {
-    throw new Error(`received invalid webhook response: ${(err as Error).message}`);
+  } catch {
+    throw undecodable(text);
   }
+  if (review === null || typeof review !== 'object' || Array.isArray(review)) throw undecodable(text);
   const invalid = (why: string) => new Error(`received invalid webhook response: ${why}`);
   const response = review.response as Record<string, unknown> | undefined;
   if (!response || typeof response !== 'object') throw invalid('webhook response was absent');

@@ -276,16 +276,34 @@ export class ObjectStorage {
       }
       const current = this.decode(kind, kv);
       let desired = await mutate(structuredClone(current));
-      // update.go/patch.go: mutating admission transforms the new object before PrepareForUpdate.
-      if (opts.admission) desired = await opts.admission.mutate(desired, current);
-      const next = await recordOwnership(
-        kind,
-        current,
-        prepareUpdate(kind, current, desired, scope),
-        scope,
-        opts.fieldManager,
-        this.clock.now(),
-      );
+      let next: KubeObject;
+      if (opts.admission) {
+        // update.go and patch.go run the field manager on the object as the client made it, then
+        // mutating admission, then PrepareForUpdate: what a webhook adds belongs to no manager,
+        // and the webhook sees the managedFields the write will have.
+        const owned = await recordOwnership(
+          kind,
+          current,
+          prepareUpdate(kind, current, structuredClone(desired), scope),
+          scope,
+          opts.fieldManager,
+          this.clock.now(),
+        );
+        const meta = metaOf(desired);
+        if (owned.metadata?.managedFields === undefined) delete meta.managedFields;
+        else meta.managedFields = owned.metadata.managedFields;
+        desired = await opts.admission.mutate(desired, current);
+        next = prepareUpdate(kind, current, desired, scope);
+      } else {
+        next = await recordOwnership(
+          kind,
+          current,
+          prepareUpdate(kind, current, desired, scope),
+          scope,
+          opts.fieldManager,
+          this.clock.now(),
+        );
+      }
       if (scope !== 'binding') kind.afterFieldManager?.(next, current, scope);
       const allocating = isService(kind) && scope === 'main';
       if (allocating) keepAllocated(next, current);

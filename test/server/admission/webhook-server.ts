@@ -8,10 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { AdmissionRequest } from '../../../src/server/index.js';
 import { generateServingCertificates } from '../../../src/server/pki/tls.js';
 
-/** A webhook's answer to one review: the response fields, or `hang` (never answer). */
+/** A webhook's answer to one review: the response fields, `hang` (never answer) or `text` (a plain-text body). */
 export type WebhookBehaviour = (
   request: AdmissionRequest,
-) => { allowed: boolean; status?: Record<string, unknown>; patch?: unknown[]; warnings?: string[] } | 'hang';
+) =>
+  | { allowed: boolean; status?: Record<string, unknown>; patch?: unknown[]; warnings?: string[] }
+  | 'hang'
+  | 'text';
 
 /** One review the webhook received. */
 export interface ReceivedReview {
@@ -45,6 +48,10 @@ export async function startWebhook(): Promise<TestWebhook> {
       received.push({ url: req.url ?? '', contentType: req.headers['content-type'], review });
       const answer = hook.behaviour(review.request);
       if (answer === 'hang') return;
+      if (answer === 'text') {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('this is not a review');
+        return;
+      }
       const { patch, ...rest } = answer;
       const response: Record<string, unknown> = { uid: review.request.uid, ...rest };
       if (patch) {

@@ -183,6 +183,49 @@ describe('admission webhooks', () => {
     expect(hook.received.map((x) => x.url)).toEqual(['/first?timeout=10s', '/second?timeout=10s']);
   });
 
+  it("what a webhook adds on update belongs to no field manager, and it sees the write's managedFields", async () => {
+    expect((await configure(MUTATING, 'owned', [webhook('owned.example.com')])).status).toBe(201);
+    const name = fresh('owned');
+    const path = `/api/v1/namespaces/prod/configmaps/${name}`;
+    expect(
+      (await call(s, 'POST', '/api/v1/namespaces/prod/configmaps', { body: configMap(name) })).status,
+    ).toBe(201);
+    hook.behaviour = () => ({
+      allowed: true,
+      patch: [{ op: 'add', path: '/metadata/annotations', value: { added: 'by-webhook' } }],
+    });
+    const r = await call(s, 'PUT', `${path}?fieldManager=editor`, {
+      body: { ...configMap(name), data: { a: '2' } },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.metadata.annotations).toEqual({ added: 'by-webhook' });
+    // update.go runs the field manager before mutating admission (checked against kube-apiserver
+    // by test/fidelity's admission/review/update case).
+    const editor = r.body.metadata.managedFields.find((m: { manager: string }) => m.manager === 'editor');
+    expect(editor.fieldsV1).toEqual({ 'f:data': { 'f:a': {} } });
+    const seen = hook.received.at(-1)!.review.request.object as { metadata: { managedFields: unknown[] } };
+    expect(seen.metadata.managedFields).toEqual(r.body.metadata.managedFields);
+  });
+
+  it("an answer that is not a review fails the call in client-go's decoder's words", async () => {
+    const url = `${hook.base}/text`;
+    expect(
+      (
+        await configure(MUTATING, 'text', [
+          webhook('text.example.com', { clientConfig: { url, caBundle: hook.caBundle } }),
+        ])
+      ).status,
+    ).toBe(201);
+    hook.behaviour = () => 'text';
+    const r = await call(s, 'POST', '/api/v1/namespaces/prod/configmaps', { body: configMap(fresh('text')) });
+    expect(r.status).toBe(500);
+    expect(r.body.message).toBe(
+      'Internal error occurred: failed calling webhook "text.example.com": failed to call webhook: ' +
+        "couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type " +
+        'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }',
+    );
+  });
+
   it('reinvocationPolicy IfNeeded calls a webhook again when a later one changed the object', async () => {
     const at = (path: string, extra: Record<string, unknown> = {}) => ({
       clientConfig: { url: `${hook.base}/${path}`, caBundle: hook.caBundle },

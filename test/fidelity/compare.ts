@@ -26,6 +26,17 @@ export function judge(
     if (entry) result.known.push({ ...d, entry: entry.key });
     else result.differences.push(d);
   }
+  // The reference is the judge: a case that could not run on it (a wait that timed out, a
+  // server that refused the connection) proves nothing, whatever watchmark did.
+  for (const o of reference) {
+    if (o.kind === 'error') {
+      result.differences.push({
+        path: `${o.step}.error`,
+        reference: o.error,
+        watchmark: '(a case must run on the reference)',
+      });
+    }
+  }
   result.outcome =
     result.differences.length > 0 ? 'differing' : result.known.length > 0 ? 'known' : 'matched';
   return result;

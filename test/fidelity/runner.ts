@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
 import { type Endpoint, openWatch, send, target } from './http.js';
-import type { FidelityCase, Focus, Observation, RequestSpec, Step, WatchSpec } from './types.js';
+import type { FidelityCase, Focus, Observation, RequestSpec, Step, WaitSpec, WatchSpec } from './types.js';
 
 /** A server as the runner drives it. */
 export interface Server extends Endpoint {
@@ -16,6 +16,8 @@ export interface Server extends Endpoint {
   kubeconfigPath: string;
   /** The kubectl kubectl steps run (the reference build's 1.37, for both servers). */
   kubectl: string;
+  /** Placeholders every case may use (the corpus webhook's `$webhookURL` and `$webhookCA`). */
+  vars?: Record<string, string>;
 }
 
 /** Per-case values: placeholders and what steps saved. */
@@ -33,7 +35,7 @@ export function caseNamespace(index: number): string {
 /** Runs `c` on `server` and returns one observation per compared step (in step order). */
 export async function runCase(server: Server, c: FidelityCase, index: number): Promise<Observation[]> {
   const ns = caseNamespace(index);
-  const scope: Scope = { vars: { ns, n: index.toString(36) } };
+  const scope: Scope = { vars: { ...server.vars, ns, n: index.toString(36) } };
   if (c.namespace !== false) {
     const created = await send(
       server,
@@ -177,16 +179,24 @@ function runKubectl(server: Server, args: string[], stdin: string | undefined): 
   });
 }
 
-async function waitFor(
-  server: Server,
-  spec: { path: string; field?: string; equals?: unknown; absent?: boolean; timeoutMs?: number },
-): Promise<void> {
+async function waitFor(server: Server, spec: WaitSpec): Promise<void> {
   // `absent`: until the object is gone (404); `equals`: until the field holds the value; neither:
-  // until the field is unset.
+  // until the field is unset; `request`: until that request is answered with `status`.
   const deadline = Date.now() + (spec.timeoutMs ?? 60_000);
   let last: unknown;
   for (;;) {
-    const answer = await send(server, 'GET', spec.path, { accept: 'application/json' }, undefined);
+    if (spec.request) {
+      const answer = await runRequest(server, spec.request, { vars: {} }, undefined);
+      if (answer.status === spec.status) return;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `waitFor ${spec.request.method ?? 'GET'} ${spec.request.path}: last ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    const answer = await send(server, 'GET', spec.path!, { accept: 'application/json' }, undefined);
     const body = parseBody(answer.text, answer.headers['content-type']);
     last = answer.status === 404 ? '(404)' : spec.field === undefined ? body : select(body, spec.field);
     const done = spec.absent

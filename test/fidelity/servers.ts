@@ -16,6 +16,7 @@ import { type TestCluster, testCluster } from '../../src/testing/index.js';
 import { releaseEndpoint } from './http.js';
 import type { Server } from './runner.js';
 import type { Profile } from './types.js';
+import { startFidelityWebhook } from './webhook-server.js';
 
 export interface ServerPair {
   reference: Server;
@@ -29,6 +30,9 @@ export interface ServerPair {
 export async function startPair(profile: Profile, log?: (line: string) => void): Promise<ServerPair> {
   const binaries = findReferenceBinaries();
   if (!binaries) throw new Error('the reference binaries are not built: run bash reference/build.sh');
+  const webhook = await startFidelityWebhook();
+  // What admission cases name in their configurations (webhook-server.ts).
+  const vars = { webhookURL: webhook.url, webhookCA: webhook.caBundle };
   const [ref, wm] = await Promise.allSettled([
     startReferenceServer({ profile, binaries, log: log ?? null }),
     testCluster({
@@ -41,6 +45,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
   if (ref.status === 'rejected' || wm.status === 'rejected') {
     if (ref.status === 'fulfilled') await ref.value.close();
     if (wm.status === 'fulfilled') await wm.value.close();
+    await webhook.close();
     throw ref.status === 'rejected' ? ref.reason : (wm as PromiseRejectedResult).reason;
   }
   const referenceServer = ref.value;
@@ -52,6 +57,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
     token: referenceServer.token,
     kubeconfigPath: referenceServer.kubeconfigPath,
     kubectl: binaries.kubectl,
+    vars,
   };
   const watchmark: Server = {
     name: 'watchmark',
@@ -60,6 +66,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
     token: watchmarkCluster.server.token ?? '',
     kubeconfigPath: watchmarkCluster.kubeconfigPath,
     kubectl: binaries.kubectl,
+    vars,
   };
   return {
     reference,
@@ -69,7 +76,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
     async close() {
       releaseEndpoint(reference);
       releaseEndpoint(watchmark);
-      await Promise.all([referenceServer.close(), watchmarkCluster.close()]);
+      await Promise.all([referenceServer.close(), watchmarkCluster.close(), webhook.close()]);
     },
   };
 }

@@ -6,7 +6,9 @@
  * - `$ns`: the case's namespace (the same name on both servers);
  * - `$n`: a suffix unique to the case, for cluster-scoped names;
  * - `$name`: a value an earlier step saved (`save`), which differs by server
- *   (a resourceVersion, a continue token).
+ *   (a resourceVersion, a continue token);
+ * - `$webhookURL`, `$webhookCA`: the corpus webhook's address and CA bundle
+ *   (webhook-server.ts).
  */
 
 /** One HTTP request. */
@@ -60,10 +62,22 @@ export type Step =
   | ({ request: RequestSpec; save?: SaveSpec; compare?: boolean } & Focus)
   | ({ watch: WatchSpec; compare?: boolean } & Focus)
   | { kubectl: string[]; stdin?: string; compare?: boolean }
-  | {
-      waitFor: { path: string; field: string; equals?: unknown; absent?: boolean; timeoutMs?: number };
-      compare?: false;
-    };
+  | { waitFor: WaitSpec; compare?: false };
+
+/**
+ * A wait before the next step: until the object at `path` is gone (`absent`), its `field`
+ * holds `equals`, or the field is unset; or, with `request`, until that request is answered
+ * with `status` (a webhook configuration taking effect). 60 s at most unless `timeoutMs`.
+ */
+export interface WaitSpec {
+  path?: string;
+  field?: string;
+  equals?: unknown;
+  absent?: boolean;
+  request?: RequestSpec;
+  status?: number;
+  timeoutMs?: number;
+}
 
 /** The servers a case runs on. */
 export type Profile = 'envtest' | 'cluster';

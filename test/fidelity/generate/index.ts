@@ -5,6 +5,7 @@
 
 import type { ServerPair } from '../servers.js';
 import type { FidelityCase, Profile } from '../types.js';
+import { admissionCases } from './admission.js';
 import { applyCases } from './apply.js';
 import { crdCases } from './crds.js';
 import { decodingCases } from './decoding.js';
@@ -21,5 +22,6 @@ export async function generatedCases(profile: Profile, pair: ServerPair): Promis
     ...applyCases(),
     ...fieldValidationCases(),
     ...decodingCases(),
+    ...admissionCases(),
   ];
 }

@@ -16,7 +16,8 @@ export function writtenCases(): FidelityCase[] {
     .filter((f) => f.endsWith('.yaml'))
     .sort()) {
     const area = file.replace(/\.yaml$/, '');
-    const doc = parse(readFileSync(new URL(file, CASES_DIR), 'utf8')) as {
+    // Cases share requests through YAML merge keys (`<<: *anchor`), which YAML 1.2 leaves off by default.
+    const doc = parse(readFileSync(new URL(file, CASES_DIR), 'utf8'), { merge: true }) as {
       profile?: 'envtest' | 'cluster';
       cases: Array<Omit<FidelityCase, 'area' | 'id'> & { id: string }>;
     };

@@ -64,6 +64,11 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
     rule: 'kubectl output: ages (0s, 5m) become <age>',
     reason: 'the two servers are started at different times',
   },
+  {
+    rule: "an apply conflict's causes are sorted by field, then manager",
+    reason:
+      'structured-merge-diff collects them from a Go map of managers (merge/update.go, ConflictsFromManagers): their order is random; the message sorts managers itself',
+  },
 ];
 
 /** Normalises one server's observations of one case (resourceVersion ranks span the whole case). */
@@ -89,12 +94,25 @@ export function normaliseCase(raw: Observation[]): Observation[] {
     const out: Observation = { ...o };
     if (o.headers) out.headers = pickHeaders(o.headers);
     const norm = (v: unknown) => walk(ages(v), rank, undefined, generated);
-    if (o.body !== undefined) out.body = norm(o.body);
+    if (o.body !== undefined) out.body = norm(sortConflictCauses(o.body));
     if (o.events) out.events = o.events.map((e) => norm(e) as { type: string; object: unknown });
     if (o.stdout !== undefined) out.stdout = kubectlText(o.stdout);
     if (o.stderr !== undefined) out.stderr = kubectlText(o.stderr);
     return out;
   });
+}
+
+/** A Status of an apply conflict with its causes in a stable order (see NORMALISATION_RULES). */
+function sortConflictCauses(body: unknown): unknown {
+  const status = body as {
+    reason?: string;
+    details?: { causes?: Array<{ field?: string; message?: string }> };
+  };
+  const causes = status?.details?.causes;
+  if (status?.reason !== 'Conflict' || !Array.isArray(causes)) return body;
+  const key = (c: { field?: string; message?: string }) => `${c.field ?? ''}\u0000${c.message ?? ''}`;
+  const sorted = [...causes].sort((a, b) => key(a).localeCompare(key(b)));
+  return { ...status, details: { ...status.details, causes: sorted } };
 }
 
 function pickHeaders(headers: Record<string, string>): Record<string, string> {

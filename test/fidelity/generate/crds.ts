@@ -351,9 +351,10 @@ function definitionCases(add: Add): void {
     },
     {
       waitFor: {
+        // Until NamesAccepted is decided: which conflict it names is compared below.
         path: `${CRDS}/gadgets.${GROUP}`,
-        field: 'status.conditions.0.reason',
-        equals: 'KindConflict',
+        field: 'status.conditions.0.status',
+        equals: 'False',
       },
     },
     {
@@ -1283,26 +1284,43 @@ function schemaCases(add: Add): void {
     ...install(),
     post({ ...widget('w1'), metadata: { name: 'w1', labels: { 'bad key!': 'x' } } }),
   ]);
+  const celSchema = (rules: Array<Record<string, unknown>>, at: 'spec' | 'size', spec: Schema = {}) => {
+    const schema =
+      at === 'spec'
+        ? widgetSchema(spec, {})
+        : widgetSchema({ ...spec, size: { type: 'integer', 'x-kubernetes-validations': rules } });
+    if (at === 'spec') ((schema.properties as Schema).spec as Schema)['x-kubernetes-validations'] = rules;
+    return schema;
+  };
   const cel = (
     id: string,
     rules: Array<Record<string, unknown>>,
     value: Record<string, unknown>,
     at: 'spec' | 'size' = 'spec',
+    spec: Schema = {},
   ) => {
-    const schema =
-      at === 'spec'
-        ? widgetSchema({}, {})
-        : widgetSchema({ size: { type: 'integer', 'x-kubernetes-validations': rules } });
-    if (at === 'spec') ((schema.properties as Schema).spec as Schema)['x-kubernetes-validations'] = rules;
-    add(`cel/${id}`, [...install(crd({ schema })), post(widget('w1', value))]);
+    add(`cel/${id}`, [...install(crd({ schema: celSchema(rules, at, spec) })), post(widget('w1', value))]);
+  };
+  /** A definition whose rules' estimated cost is over the budget: the refusal is what is compared. */
+  const celRefused = (id: string, rules: Array<Record<string, unknown>>) => {
+    add(`cel/${id}`, [
+      { request: { method: 'POST', path: CRDS, body: crd({ schema: celSchema(rules, 'spec') }) } },
+    ]);
   };
   cel('rule-message', [{ rule: 'self.size < 10', message: 'size must be below ten' }], { size: 12 });
   cel('rule-no-message', [{ rule: 'self.size < 10' }], { size: 12 });
   cel('rule-passes', [{ rule: 'self.size < 10' }], { size: 2 });
+  // string(int) in a message is over the estimated cost budget however bounded: compared as the
+  // definition's refusal; a message built from a bounded string is the working case.
+  celRefused('message-expression-cost', [
+    { rule: 'self.size < 10', messageExpression: '"size is " + string(self.size)' },
+  ]);
   cel(
     'message-expression',
-    [{ rule: 'self.size < 10', messageExpression: '"size is " + string(self.size)' }],
-    { size: 12 },
+    [{ rule: 'self.color != "red"', messageExpression: '"colour " + self.color + " is taken"' }],
+    { color: 'red' },
+    'spec',
+    { color: { type: 'string', maxLength: 20 } },
   );
   cel(
     'message-expression-empty',
@@ -1334,8 +1352,10 @@ function schemaCases(add: Add): void {
     [{ rule: 'self.color.startsWith("r") && self.color.size() < 4', message: 'r-colour' }],
     { color: 'blue', size: 1 },
   );
-  cel('list-functions', [{ rule: 'self.tags.all(t, t.matches("^[a-z]+$"))', message: 'lowercase tags' }], {
-    tags: ['ok', 'Bad'],
+  const lowercaseTags = [{ rule: 'self.tags.all(t, t.matches("^[a-z]+$"))', message: 'lowercase tags' }];
+  celRefused('list-functions-cost', lowercaseTags);
+  cel('list-functions', lowercaseTags, { tags: ['ok', 'Bad'] }, 'spec', {
+    tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 20 } },
   });
   cel('runtime-error', [{ rule: 'self.tags[5] == "x"' }], { tags: ['a'] });
   add('cel/transition-rule', [

@@ -191,9 +191,7 @@ describe('transition rules', () => {
   it('run only on update, with the old value', () => {
     expect(run(immutable, { name: 'a' })).toEqual([]);
     expect(run(immutable, { name: 'a' }, { name: 'a' })).toEqual([]);
-    expect(run(immutable, { name: 'b' }, { name: 'a' })).toEqual([
-      'spec: Invalid value: name is immutable',
-    ]);
+    expect(run(immutable, { name: 'b' }, { name: 'a' })).toEqual(['spec: Invalid value: name is immutable']);
   });
   it('optionalOldSelf runs on create too, with oldSelf optional', () => {
     const rules = [
@@ -314,13 +312,9 @@ describe('list types', () => {
         ],
       },
     };
-    expect(lines(crd.validate(changed, { oldObject: old }))).toEqual([
-      'spec: Invalid value: immutable',
-    ]);
+    expect(lines(crd.validate(changed, { oldObject: old }))).toEqual(['spec: Invalid value: immutable']);
     const atomic = { spec: { ...old.spec, atomic: ['b', 'a'] } };
-    expect(lines(crd.validate(atomic, { oldObject: old }))).toEqual([
-      'spec: Invalid value: immutable',
-    ]);
+    expect(lines(crd.validate(atomic, { oldObject: old }))).toEqual(['spec: Invalid value: immutable']);
     expect(lines(crd.validate({ spec: { ...old.spec } }, {}))).toEqual([]);
   });
 

@@ -46,9 +46,7 @@ describe('walks that skip subtrees without anything to check', () => {
     const crd = compileCrdSchemaWithCel(
       schemaWith({ type: 'string', 'x-kubernetes-validations': [{ rule: 'self != "bad"', message: 'no' }] }),
     );
-    expect(lines(crd.validate(object('bad')))).toEqual([
-      'spec.deep[k][1].inner: Invalid value: "bad": no',
-    ]);
+    expect(lines(crd.validate(object('bad')))).toEqual(['spec.deep[k][1].inner: Invalid value: "bad": no']);
     expect(crd.validate(object('fine'))).toEqual([]);
   });
 

@@ -18,6 +18,18 @@ import {
 import { dropLenientlyDecodedFields } from './schema-decode.js';
 
 /** The finalizer a definition's deletion gets, until its objects are gone (apiextensions `CustomResourceCleanupFinalizer`). */
+const spec = (o: KubeObject) => rec(o.spec);
+
+/** The Versions cell: the served versions, `(storage)` after the storage one, sorted as strings. */
+function servedVersions(o: KubeObject): string {
+  return arr(spec(o).versions)
+    .map(rec)
+    .filter((v) => v.served === true)
+    .map((v) => `${str(v.name)}${v.storage === true ? '(storage)' : ''}`)
+    .sort()
+    .join(',');
+}
+
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 /**
@@ -126,16 +138,51 @@ export const CUSTOM_RESOURCE_DEFINITIONS: ResourceKind = {
     if (jsonEqual(obj.spec, old.spec)) return validateObjectMeta(obj);
     return validateCustomResourceDefinitionUpdate(obj, old);
   },
-  // The registry's table convertor is the default one (rest.NewDefaultTableConvertor): Name and
-  // the creation time, RFC 3339 in UTC.
+  // The registry's table convertor (apiextensions-apiserver
+  // pkg/registry/customresourcedefinition/tableconvertor `ConvertToTable`, since 1.34): after
+  // Name, the scope, the served versions sorted with the storage one marked, the creation time
+  // in RFC 3339 UTC, and with -o wide the group, kind, short names and whether it is Established.
   columns: [
+    {
+      name: 'Scope',
+      type: 'string',
+      description: 'Cluster/Namespaced',
+      priority: 0,
+      cell: (o) => str(spec(o).scope),
+    },
+    { name: 'Versions', type: 'string', description: 'Served versions', priority: 0, cell: servedVersions },
     {
       name: 'Created At',
       type: 'date',
-      description:
-        'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+      fieldDoc: { type: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', field: 'creationTimestamp' },
       priority: 0,
       cell: (obj) => str(obj.metadata?.creationTimestamp),
+    },
+    { name: 'Group', type: 'string', description: 'API group', priority: 1, cell: (o) => str(spec(o).group) },
+    {
+      name: 'Kind',
+      type: 'string',
+      description: 'CustomResource kind',
+      priority: 1,
+      cell: (o) => str(rec(spec(o).names).kind),
+    },
+    {
+      name: 'ShortNames',
+      type: 'string',
+      description: 'Short names',
+      priority: 1,
+      cell: (o) =>
+        arr(rec(spec(o).names).shortNames)
+          .map(String)
+          .join(','),
+    },
+    {
+      name: 'Established',
+      type: 'boolean',
+      description: 'Established status',
+      priority: 1,
+      cell: (o) =>
+        arr(rec(o.status).conditions).some((c) => rec(c).type === 'Established' && rec(c).status === 'True'),
     },
   ],
 };

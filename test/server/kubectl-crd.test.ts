@@ -19,18 +19,24 @@ const haveKubectl = requireTool('kubectl', kubectls.length > 0);
 type Outcome = { ok: true } | { ok: false; error: unknown };
 
 describe.skipIf(!haveKubectl)('kubectl and custom resources', () => {
-  let server: RunningServer;
+  // A server per kubectl: one scenario's CRD going away mid-discovery would otherwise put
+  // another kubectl's "couldn't get resource list" line on its stderr.
+  const servers: RunningServer[] = [];
   const serverLog: string[] = [];
   const outcomes = new Map<string, Promise<Outcome>>();
   const tempDir = tempDirForFile('watchmark-kubectl-crd-');
 
   beforeAll(async () => {
     const dir = tempDir();
-    server = await startServer({ kubeconfigOut: join(dir, 'kubeconfig'), log: (m) => serverLog.push(m) });
     for (const binary of kubectls) {
       const slug = binary.name.replace(/\./g, '-');
       const home = join(dir, slug);
       await mkdir(join(home, 'home'), { recursive: true });
+      const server = await startServer({
+        kubeconfigOut: join(home, 'kubeconfig'),
+        log: (m) => serverLog.push(`${binary.name}: ${m}`),
+      });
+      servers.push(server);
       const session = new KubectlSession(binary, home, server.kubeconfigPath!, `crd-${slug}`);
       await ensureNamespace(server, session.namespace);
       const file = async (name: string, text: string) => {
@@ -48,7 +54,7 @@ describe.skipIf(!haveKubectl)('kubectl and custom resources', () => {
 
   afterAll(async () => {
     await Promise.allSettled(outcomes.values());
-    await server?.close();
+    await Promise.all(servers.map((s) => s.close()));
   });
 
   for (const binary of kubectls) {

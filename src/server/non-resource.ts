@@ -247,20 +247,28 @@ export function notFound(ctx: NonResourceContext, res: ServerResponse, path: str
   ctx.stats.responseBytesWritten += sendPlainNotFound(res);
 }
 
+let protobufAnswer: Promise<typeof import('./handlers/protobuf-answer.js')> | undefined;
+
 /** A discovery or version document in the representation the Accept header asks for, or its 406. */
-function replyDocument(
+async function replyDocument(
   ctx: NonResourceContext,
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
   body: unknown,
   offers: 'discovery' | 'json-only' = 'discovery',
-): void {
+): Promise<void> {
   const representation = negotiateDocument(req.headers.accept, offers);
+  // The refusal itself is written in YAML or protobuf to a client that accepts it (responsewriters
+  // negotiate errors too: `/version` refuses protobuf in protobuf).
+  const form = representation ?? negotiateDocument(req.headers.accept, 'discovery');
+  if (form === 'protobuf') {
+    protobufAnswer ??= import('./handlers/protobuf-answer.js');
+    await (await protobufAnswer).answerInProtobuf(res);
+  }
   if (representation === undefined) {
     const refusal = notAcceptable(path, servedGroups(ctx));
-    // The refusal itself is written in YAML to a client that accepts YAML (responsewriters negotiate errors too).
-    if (negotiateDocument(req.headers.accept, 'discovery') !== 'yaml') throw refusal;
+    if (form !== 'yaml') throw refusal;
     replyYaml(ctx, res, refusal.status.code, refusal.status);
   } else if (representation === 'yaml') {
     replyYaml(ctx, res, 200, body);

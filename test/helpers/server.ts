@@ -25,6 +25,8 @@ export interface Answer<T = any> {
   headers: IncomingMessage['headers'];
   body: T;
   text: string;
+  /** The body as it came (a protobuf answer is not text). */
+  bytes: Buffer;
 }
 
 /** Options of {@link call}. */
@@ -62,14 +64,15 @@ export function call<T = any>(
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         let body: unknown = text;
         try {
           body = text ? JSON.parse(text) : undefined;
         } catch {
           // not JSON: keep the text
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body as T, text });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body as T, text, bytes });
       });
       res.on('error', reject);
     });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
+import { loadProtobufCodec } from '../../src/server/protobuf/codec.js';
 import { installCrd, widgetCrd } from '../helpers/crds.js';
 import { call, ensureNamespace, startTestServer, watch } from '../helpers/server.js';
 
@@ -114,8 +115,17 @@ describe('negotiation', () => {
     expect(list.body.kind).toBe('ConfigMapList');
   });
 
-  it('takes the JSON range after a protobuf one (client-go’s metadata client)', async () => {
+  it('answers client-go’s metadata client in protobuf, its first choice', async () => {
     const r = await call(server, 'GET', CONFIGMAPS, { headers: { accept: METADATA_CLIENT_LIST } });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    const codec = await loadProtobufCodec();
+    expect(codec.decodeBody(codec.root, r.bytes).kind).toBe('PartialObjectMetadataList');
+  });
+
+  it('takes the JSON range after a protobuf one it cannot write (meta.k8s.io/v1beta1)', async () => {
+    const accept = METADATA_CLIENT_LIST.replace('v=v1,', 'v=v1beta1,');
+    const r = await call(server, 'GET', CONFIGMAPS, { headers: { accept } });
     expect(r.status).toBe(200);
     expect(r.body.kind).toBe('PartialObjectMetadataList');
   });

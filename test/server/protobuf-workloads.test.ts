@@ -28,8 +28,9 @@ describe('decodeProtobufObject: kubectl 1.32+ create deployment', () => {
         replicas: 2,
         selector: { matchLabels: { app: 'web' } },
         template: {
-          // A zero Time is JSON null, as kubectl 1.31 sends it for the template.
-          metadata: { creationTimestamp: null, labels: { app: 'web' } },
+          // A zero creationTimestamp is left out: ObjectMeta tags it `omitzero` since apimachinery
+          // v0.35 (kubectl 1.31 sent it as null).
+          metadata: { labels: { app: 'web' } },
           spec: {
             containers: [
               { name: 'nginx', image: 'nginx:1', ports: [{ containerPort: 80 }], resources: {} },

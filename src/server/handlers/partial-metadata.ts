@@ -16,8 +16,9 @@
  *   bookmark is a PartialObjectMetadata carrying the resourceVersion (and the initial-events-end
  *   annotation); a transformation that fails on an event sends the object untransformed.
  *
- * watchmark writes JSON only, so a transformation asked for in YAML or protobuf is skipped for
- * the next range (client-go and controller-runtime always offer JSON next).
+ * watchmark writes a transformation in JSON, or PartialObjectMetadata(List) v1 in protobuf; one
+ * asked for in YAML is skipped for the next range (client-go and controller-runtime always offer
+ * JSON next).
  */
 import type { IncomingMessage } from 'node:http';
 import type { KubeObject, WatchEventType } from '../../protocol/events.js';
@@ -51,8 +52,14 @@ export function allowsTransform(custom: boolean): AllowsTransform {
     if (convert.group !== 'meta.k8s.io' || (convert.version !== 'v1' && convert.version !== 'v1beta1')) {
       return false;
     }
-    // Upstream: Table in JSON or YAML, PartialObjectMetadata in any; we write JSON only.
-    return TRANSFORMS.has(convert.kind) && type === 'application' && subtype === 'json';
+    if (!TRANSFORMS.has(convert.kind) || type !== 'application') return false;
+    // Upstream: Table in JSON or YAML, PartialObjectMetadata in any. We write the transformations
+    // in JSON, and PartialObjectMetadata(List) of meta.k8s.io/v1 in protobuf (v1beta1's list
+    // numbers its fields otherwise, and is not in our schema); a YAML range is skipped.
+    if (subtype === 'json') return true;
+    return (
+      `${type}/${subtype}` === PROTOBUF_CONTENT_TYPE && convert.kind !== 'Table' && convert.version === 'v1'
+    );
   };
 }
 

@@ -7,15 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { failureStatus, type Status, StatusError } from '../../protocol/status.js';
-import {
-  answerIn,
-  checkNestingDepth,
-  MAX_BODY_BYTES,
-  mediaType,
-  parseJsonBody,
-  readBody,
-} from '../http/http-io.js';
-import { negotiateOutput } from '../http/media-types.js';
+import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { queryFlag } from '../http/query-flag.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
@@ -24,6 +16,7 @@ import type { TypedWrite } from '../schema/write-rules.js';
 import { qualifiedResource } from '../storage/object-errors.js';
 import type { DeleteOptions } from '../storage/object-storage.js';
 import { jsonEncoder } from '../watchcache/event.js';
+import { answerProtobufIfChosen, answerYamlIfChosen } from './answer-form.js';
 import { deleteOptions } from './delete-options.js';
 // Installs the field manager into storage's write path.
 import './field-ownership.js';
@@ -33,7 +26,6 @@ import { WarningRecorder } from '../http/warnings.js';
 import { filterFromQuery } from './filter.js';
 import { renderList, serveList } from './list.js';
 import {
-  allowsTransform,
   negotiateRead,
   negotiateWrite,
   partialListAnswer,
@@ -134,11 +126,12 @@ export async function handleResource(
   // A plain answer negotiated as YAML is written by the YAML serializer, errors included
   // (handlers/responsewriters/writers.go `WriteObjectNegotiated`, `ErrorNegotiated`).
   if (!isWatch) await answerYamlIfChosen(req, res, kind);
+  const protobuf = await answerProtobufIfChosen(req, res, kind);
   switch (method) {
     case 'GET': {
       // The answer's form is negotiated before anything is read (handlers/get.go, `ListResource`).
       const output = negotiateRead(req.headers.accept, kind);
-      if (isWatch) return watch(ctx, req, res, info, query, output);
+      if (isWatch) return watch(ctx, req, res, info, query, output, protobuf);
       if (name === undefined) return list(ctx, req, res, kind, namespace, query, output);
       if (subresource === 'scale')
         return reply(ctx, res, 200, toScale(kind, await getObject(ctx, kind, namespace, name, query)));
@@ -157,7 +150,7 @@ export async function handleResource(
           'create not allowed while custom resource definition is terminating',
         );
       }
-      const body = await readObject(req, repeatedKeysOf(kind));
+      const body = await readObject(req, repeatedKeysOf(kind), goKindOf(kind));
       const rules = await loadWriteRules();
       rules.decodeBody(typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'CreateOptions'), body);
       const isDryRun = dryRun(query);
@@ -172,7 +165,11 @@ export async function handleResource(
     case 'PUT': {
       if (name === undefined) throw routeMethodNotAllowed();
       // autoscaling/v1 Scale is a Go struct whatever the kind.
-      const body = await readObject(req, subresource === 'scale' ? 'merge' : repeatedKeysOf(kind));
+      const body = await readObject(
+        req,
+        subresource === 'scale' ? 'merge' : repeatedKeysOf(kind),
+        subresource === 'scale' ? 'Scale' : goKindOf(kind),
+      );
       const rules = await loadWriteRules();
       if (subresource === 'scale') {
         // A kind without /scale answers 404 before its body is looked at.
@@ -228,20 +225,9 @@ export async function handleResource(
   }
 }
 
-let yamlModule: Promise<typeof import('./yaml-answer.js')> | undefined;
-
-/** Marks `res` for YAML when the Accept header chose plain `application/yaml`; loads the converter once. */
-async function answerYamlIfChosen(
-  req: IncomingMessage,
-  res: ServerResponse,
-  kind: ResourceKind,
-): Promise<void> {
-  if (!req.headers.accept?.includes('yaml')) return;
-  const chosen = negotiateOutput(req.headers.accept, allowsTransform(kind.custom !== undefined));
-  if (!chosen || chosen.convert || chosen.type !== 'application' || chosen.subtype !== 'yaml') return;
-  yamlModule ??= import('./yaml-answer.js');
-  const { jsonToYaml } = await yamlModule;
-  answerIn(res, { convert: jsonToYaml, contentType: 'application/yaml' });
+/** The Go type a built-in kind's body decodes into; custom resources have no protobuf form. */
+function goKindOf(kind: ResourceKind): string | undefined {
+  return kind.custom ? undefined : kind.kind;
 }
 
 // Each loaded once: a dynamic import() per request costs a module-map lookup and its promise
@@ -313,6 +299,7 @@ async function watch(
   info: ResourceRequest,
   query: Query,
   output: ReadOutput,
+  protobuf: typeof import('./protobuf-answer.js') | undefined,
 ): Promise<void> {
   const { kind } = info;
   const namespace = kind.namespaced ? info.namespace : undefined;
@@ -325,8 +312,9 @@ async function watch(
   const filter = filterFromQuery(kind, namespace, query, fieldSelector);
   const table = tableRequest(req, query);
   const partial = partialWatch(output);
-  const encoder =
+  const json =
     partial?.encoder ?? (table ? tableEncoder(ctx.clock, kind, table.version, table.include) : jsonEncoder);
+  const encoder = protobuf ? await protobuf.protobufWatchEncoder(json) : json;
   let clientGone = false;
   res.on('close', () => {
     clientGone = true;
@@ -343,7 +331,7 @@ async function watch(
       timeoutSeconds: query.get('timeoutSeconds') ?? undefined,
     },
     encoder,
-    () => ctx.watchWriter.open(res),
+    () => ctx.watchWriter.open(res, protobuf ? protobuf.PROTOBUF_WATCH_CONTENT_TYPE : undefined),
     partial?.bookmarkType,
   );
   if (!watcher) return;

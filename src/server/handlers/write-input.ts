@@ -71,10 +71,12 @@ export function dryRun(query: Query, options: WriteOptionsKind | 'DeleteOptions'
  * Reads a create/update body: JSON, YAML, or the protobuf kubectl 1.32+ sends for `create`. A
  * JSON body's repeated keys combine as its target decodes them: `merge` for a built-in kind's Go
  * struct, `replace` for a custom resource's unstructured map (schema/duplicate-fields.ts).
+ * `targetKind`, the Go type a built-in endpoint decodes into, names it in a protobuf decode error.
  */
 export async function readObject(
   req: IncomingMessage,
   repeated: RepeatedKeys = 'merge',
+  targetKind?: string,
 ): Promise<KubeObject> {
   const body = await readBody(req, MAX_BODY_BYTES);
   const type = mediaType(req.headers['content-type']);
@@ -88,7 +90,7 @@ export async function readObject(
     // Loaded on first use: its schema tables are import time every server would pay otherwise.
     protobufBody ??= import('../http/protobuf-body.js');
     const { decodeProtobufObject } = await protobufBody;
-    value = await decodeProtobufObject(body);
+    value = await decodeProtobufObject(body, targetKind);
     checkNestingDepth(value);
   } else if (type === 'application/yaml') value = await parseYamlBody(body);
   // parseJsonBody and parseYamlBody check the nesting depth themselves.

@@ -104,16 +104,22 @@ export function checkNestingDepth(value: unknown, max = MAX_NESTING_DEPTH): void
 }
 
 /** Another form a response's JSON answers are written in, and its Content-Type. */
-interface AnswerForm {
-  convert(json: string): string;
+export interface AnswerForm {
+  convert(json: string): string | Buffer;
   contentType: string;
+  /**
+   * Only errors take this form: a custom resource's answers are JSON, but its errors are
+   * negotiated with the built-in codecs (customresource_handler.go passes `Codecs` to
+   * `ErrorNegotiated`), protobuf included.
+   */
+  errorsOnly?: boolean;
 }
 
 const answerForms = new WeakMap<ServerResponse, AnswerForm>();
 
 /**
  * Has every answer written to `res` through {@link sendJson}, errors included, converted from
- * JSON (the YAML an Accept header chose: handlers/yaml-answer.ts).
+ * JSON (the YAML or protobuf an Accept header chose: handlers/yaml-answer.ts, protobuf-answer.ts).
  */
 export function answerIn(res: ServerResponse, form: AnswerForm): void {
   answerForms.set(res, form);
@@ -125,14 +131,15 @@ export function sendJson(
   code: number,
   body: unknown,
   contentType = 'application/json',
+  isError = false,
 ): number {
-  let text = typeof body === 'string' ? body : JSON.stringify(body);
+  let text: string | Buffer = typeof body === 'string' ? body : JSON.stringify(body);
   const form = answerForms.get(res);
-  if (form) {
+  if (form && (isError || !form.errorsOnly)) {
     text = form.convert(text);
     contentType = form.contentType;
   }
-  const bytes = Buffer.byteLength(text);
+  const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
   if (!res.headersSent) {
     res.writeHead(code, {
       'Content-Type': contentType,
@@ -155,7 +162,7 @@ export function sendStatus(res: ServerResponse, status: Status): number {
   if (status.details?.retryAfterSeconds && !res.headersSent) {
     res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
   }
-  return sendJson(res, status.code, withoutEmptyDetails(status));
+  return sendJson(res, status.code, withoutEmptyDetails(status), undefined, true);
 }
 
 /**

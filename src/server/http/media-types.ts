@@ -6,7 +6,7 @@
  */
 import type { AggregatedDiscoveryVersion } from '../openapi/discovery.js';
 
-/** The media type of Kubernetes protobuf bodies (kubectl 1.32+ sends `create` in it). */
+/** The media type of Kubernetes protobuf bodies and answers (kubectl 1.32+ sends `create` in it). */
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 
 /** One media range of an Accept header, with its parameters. */
@@ -78,7 +78,8 @@ export function negotiateDiscovery(
       if (acceptsJson(range)) return 'legacy';
       continue;
     }
-    // Only JSON is produced; a protobuf aggregated range is skipped for the next preference.
+    // Aggregated discovery is produced in JSON only (apidiscovery v2 is not in our protobuf
+    // schema); a protobuf aggregated range is skipped for the next preference.
     const isJson = range.type === 'application' && range.subtype === 'json';
     if (
       as === 'APIGroupDiscoveryList' &&
@@ -115,8 +116,8 @@ export interface NegotiatedOutput {
 
 /**
  * The media types a resource endpoint serves, in kube-apiserver's order (the codec factory's
- * `SupportedMediaTypes`; CBOR is behind a feature gate that is off by default). Every answer is
- * written as JSON: a plain YAML or protobuf range is answered with JSON, as before.
+ * `SupportedMediaTypes`; CBOR is behind a feature gate that is off by default). Answers are built
+ * as JSON and converted for a YAML or protobuf range (handlers/yaml-answer.ts, protobuf-answer.ts).
  */
 export const RESOURCE_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE] as const;
 

@@ -19,7 +19,7 @@ import type { ServerResponse } from 'node:http';
 import { StatusError } from '../../protocol/status.js';
 import { acceptsJson, PROTOBUF_CONTENT_TYPE, parseAccept } from './media-types.js';
 
-/** The document formats a discovery path offers (protobuf is read as JSON here: see notAcceptable). */
+/** The document formats a discovery path offers. */
 const DISCOVERY_REPRESENTATIONS = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE];
 
 /** Whether go-restful claims `path`, given the groups served (`''` the core group). */
@@ -56,7 +56,7 @@ export function sendPlainNotFound(res: ServerResponse): number {
 export function negotiateDocument(
   accept: string | undefined,
   offers: 'discovery' | 'json-only',
-): 'json' | 'yaml' | undefined {
+): 'json' | 'yaml' | 'protobuf' | undefined {
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return 'json';
   for (const range of ranges) {
@@ -65,9 +65,7 @@ export function negotiateDocument(
     if (acceptsJson(range)) return 'json';
     if (offers === 'json-only') continue;
     if (range.type === 'application' && range.subtype === 'yaml') return 'yaml';
-    // Protobuf is offered by kube-apiserver; watchmark answers such a client in JSON, which every
-    // client that asks for protobuf also accepts (client-go lists JSON after it).
-    if (`${range.type}/${range.subtype}` === PROTOBUF_CONTENT_TYPE) return 'json';
+    if (`${range.type}/${range.subtype}` === PROTOBUF_CONTENT_TYPE) return 'protobuf';
   }
   return undefined;
 }

@@ -13,27 +13,21 @@
  * A body carrying a field the upstream schema does not list gets a 415 naming the field too,
  * rather than losing it silently (../protobuf/strict.ts).
  *
- * protobufjs and the schema are loaded on the first protobuf request, not at server start-up.
+ * protobufjs and the schema are loaded on the first protobuf request, not at server start-up
+ * (../protobuf/codec.ts).
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { loadProtobufCodec, PROTOBUF_GROUP_VERSIONS, type ProtobufCodec } from '../protobuf/codec.js';
+import { envelopeError, summarizeData } from '../protobuf/gogo-envelope.js';
 
 /** The 4 bytes every Kubernetes protobuf body starts with. */
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 /** The Content-Type of a Kubernetes protobuf body. */
 export { PROTOBUF_CONTENT_TYPE } from './media-types.js';
-
 /** The group versions a protobuf body may carry an object of, and their protobuf packages. */
-export const PROTOBUF_GROUP_VERSIONS: Readonly<Record<string, string>> = {
-  v1: 'k8s.io.api.core.v1',
-  'apps/v1': 'k8s.io.api.apps.v1',
-  // The Scale of the /scale subresources.
-  'autoscaling/v1': 'k8s.io.api.autoscaling.v1',
-  'coordination.k8s.io/v1': 'k8s.io.api.coordination.v1',
-  'admissionregistration.k8s.io/v1': 'k8s.io.api.admissionregistration.v1',
-  'apiextensions.k8s.io/v1': 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
-};
+export { PROTOBUF_GROUP_VERSIONS };
 
 /**
  * meta/v1 DeleteOptions is registered in every group version (register.go `AddToGroupVersion`), so
@@ -42,37 +36,8 @@ export const PROTOBUF_GROUP_VERSIONS: Readonly<Record<string, string>> = {
 const DELETE_OPTIONS = 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 const OBJECT_META = '.k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-type Codec = Awaited<ReturnType<typeof load>>;
-let codec: Promise<Codec> | undefined;
-
-async function load() {
-  const [{ default: protobuf }, { PROTO_FILES }, strict, toJson] = await Promise.all([
-    import('protobufjs'),
-    import('../protobuf/k8s-schema.generated.js'),
-    import('../protobuf/strict.js'),
-    import('../protobuf/to-json.js'),
-  ]);
-  const root = new protobuf.Root();
-  for (const file of PROTO_FILES) protobuf.parse(file, root, { keepCase: true });
-  // No resolveAll(): each type resolves its fields on first use (Type#setup, Field#resolve), which
-  // saves a third of the one-time cost.
-  return {
-    protobuf,
-    root,
-    unknown: root.lookupType('k8s.io.apimachinery.pkg.runtime.Unknown'),
-    ...strict,
-    ...toJson,
-  };
-}
-
-/** Parses the schema once, on first use; a failed load is retried on the next request. */
-function loadCodec(): Promise<Codec> {
-  codec ??= load().catch((err: unknown) => {
-    codec = undefined;
-    throw err;
-  });
-  return codec;
-}
+type Codec = ProtobufCodec;
+const loadCodec = loadProtobufCodec;
 
 /** The message type of `kind` in `apiVersion`: a top-level object (one with ObjectMeta) or DeleteOptions. */
 function kindType(c: Codec, apiVersion: string, kind: string): import('protobufjs').Type | undefined {
@@ -86,10 +51,19 @@ function kindType(c: Codec, apiVersion: string, kind: string): import('protobufj
 /**
  * Decodes a Kubernetes protobuf request body into the JSON form of the object (minus a zero
  * top-level `creationTimestamp`, which the server sets). Throws a StatusError: 400 BadRequest for
- * a body that is not a valid envelope, 415 UnsupportedMediaType for a kind or a field we cannot
- * decode.
+ * a body that is not a valid envelope (in Go's words when `targetKind`, the endpoint's kind, is
+ * given), 415 UnsupportedMediaType for a kind or a field we cannot decode.
  */
-export async function decodeProtobufObject(body: Buffer): Promise<KubeObject> {
+export async function decodeProtobufObject(body: Buffer, targetKind?: string): Promise<KubeObject> {
+  // A create or update body (the endpoint's kind known) fails in Go's words where Go's decoder
+  // would fail: the prefix and the runtime.Unknown envelope (handlers/rest.go `transformDecodeError`).
+  const goError = targetKind === undefined ? undefined : envelopeError(body);
+  if (goError !== undefined) {
+    throw StatusError.of(
+      'BadRequest',
+      `the object provided is unrecognized (must be of type ${targetKind}): ${goError} (${summarizeData(body)})`,
+    );
+  }
   if (
     body.length < PROTOBUF_MAGIC.length ||
     !body.subarray(0, PROTOBUF_MAGIC.length).equals(PROTOBUF_MAGIC)

@@ -34,3 +34,28 @@ export function goDuration(nanoseconds: number): string {
   if (minutes > 0) return `${sign}${minutes}m${seconds}s`;
   return `${sign}${seconds}s`;
 }
+
+const UNIT_NANOS: Readonly<Record<string, number>> = {
+  ns: 1,
+  us: 1e3,
+  µs: 1e3,
+  μs: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 6e10,
+  h: 3.6e12,
+};
+
+/**
+ * Go's `time.ParseDuration` (src/time/format.go), which meta/v1 `Duration.UnmarshalJSON` reads:
+ * "1h2m3.5s" → nanoseconds. A string it cannot read is 0 (the JSON was checked when written).
+ */
+export function parseGoDuration(text: string): number {
+  const match = /^([-+]?)((?:\d*\.?\d+(?:ns|us|µs|μs|ms|s|m|h))+|0)$/.exec(text);
+  if (!match) return 0;
+  let total = 0;
+  for (const [, amount, unit] of match[2].matchAll(/(\d*\.?\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
+    total += Math.round(Number(amount) * UNIT_NANOS[unit]);
+  }
+  return match[1] === '-' ? -total : total;
+}

@@ -30,6 +30,13 @@ export const TO_OBJECT: protobuf.IConversionOptions = { longs: Number };
 /** Marks a field encoding/json leaves out. */
 const OMIT = Symbol('omit');
 
+/**
+ * The fields tagged `omitzero` (Go 1.24 encoding/json: left out when zero, a struct included),
+ * which the generated table does not record: meta/v1 types.go `ObjectMeta.CreationTimestamp`
+ * since apimachinery v0.35, so a pod template's zero time is not written as null.
+ */
+const OMITZERO = new Set(['k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta.creationTimestamp']);
+
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const EXT = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 
@@ -77,6 +84,8 @@ const SPECIAL: Record<string, (m: Plain, type: protobuf.Type) => unknown> = {
   [`${META}.Duration`]: (m) => goDuration(Number(m.duration ?? 0)),
   // fields_proto.go/helper.go `FieldsV1.MarshalJSON`: the raw JSON bytes, nil → null.
   [`${META}.FieldsV1`]: (m) => rawJson(m.Raw, 'FieldsV1'),
+  // types.go `Verbs` is a []string, written in protobuf as the items of a message.
+  [`${META}.Verbs`]: (m) => (Array.isArray(m.items) ? m.items : []),
   // runtime/extension.go `RawExtension.MarshalJSON`: the raw bytes, nil → null.
   'k8s.io.apimachinery.pkg.runtime.RawExtension': (m) => rawJson(m.raw, 'RawExtension'),
   // util/intstr/intstr.go `IntOrString.MarshalJSON`: Type 0 (Int) → number, 1 (String) → string.
@@ -120,6 +129,8 @@ interface FieldPlan {
   readonly field: protobuf.Field;
   /** The field's message type (a map's value type), if it is message-typed. */
   readonly message: protobuf.Type | undefined;
+  /** Tagged `omitzero`: a zero value (JSON null for a Time) is left out. */
+  readonly omitZero: boolean;
 }
 
 /** How a message type becomes JSON: by hand (SPECIAL), or field by field in Go order. */
@@ -142,7 +153,7 @@ function planOf(type: protobuf.Type): MessagePlan {
     const field = type.fields[protoName]?.resolve();
     if (!field) throw new Error(`${name}.${protoName} is in the Go table but not in the schema`);
     const message = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
-    return { protoName, jsonName, flags, field, message };
+    return { protoName, jsonName, flags, field, message, omitZero: OMITZERO.has(`${name}.${protoName}`) };
   });
   plan = { special: SPECIAL[name], fields };
   plans.set(type, plan);
@@ -156,7 +167,7 @@ export function messageJson(type: protobuf.Type, m: Plain): unknown {
   const out: Record<string, unknown> = {};
   for (const plan of fields) {
     const value = fieldJson(plan, m[plan.protoName]);
-    if (value === OMIT) continue;
+    if (value === OMIT || (plan.omitZero && value === null)) continue;
     if (plan.flags & INLINE) Object.assign(out, value);
     else out[plan.jsonName] = value;
   }

@@ -11,6 +11,11 @@ export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface EventEncoder {
   readonly id: string;
   encode(type: WatchEventType, object: KubeObject, objectJson: string): Buffer;
+  /**
+   * Turns a JSON line the watcher built itself (a bookmark, an ERROR) into this encoder's wire
+   * form; absent, the line is sent as it is.
+   */
+  frame?(jsonLine: Buffer): Buffer;
 }
 
 /** The plain JSON encoding: `{"type":T,"object":{...}}\n`, reusing the object's JSON text. */

@@ -57,10 +57,13 @@ export class WatchWriter {
     this.coalescing = coalescing;
   }
 
-  /** Starts a watch response (200, chunked, headers flushed) and returns the sink its watcher writes to. */
-  open(res: ServerResponse): WatchSink {
+  /**
+   * Starts a watch response (200, chunked, headers flushed) in `contentType` and returns the sink
+   * its watcher writes to.
+   */
+  open(res: ServerResponse, contentType = 'application/json'): WatchSink {
     res.writeHead(200, {
-      'Content-Type': 'application/json',
+      'Content-Type': contentType,
       'Transfer-Encoding': 'chunked',
       'Cache-Control': 'no-cache, private',
     });

@@ -173,7 +173,7 @@ export class CacheWatcher {
   /** Writes an ERROR event with `status`, then ends the stream. */
   fail(status: Status): void {
     this.opts.observer?.failed(status);
-    this.write(Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`), 'ERROR', 0);
+    this.write(this.framed(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`), 'ERROR', 0);
     this.close('error');
   }
 
@@ -224,7 +224,13 @@ export class CacheWatcher {
     const metadata: Record<string, unknown> = { resourceVersion };
     if (initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
     const object = { kind: this.opts.kind, apiVersion: this.opts.apiVersion, metadata };
-    return Buffer.from(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+    return this.framed(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
+  }
+
+  /** A line the watcher builds itself, in the encoder's wire form (a protobuf frame, say). */
+  private framed(jsonLine: string): Buffer {
+    const line = Buffer.from(jsonLine);
+    return this.opts.encoder.frame?.(line) ?? line;
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 
 import { Agent, request } from 'node:https';
+import { decodeProtobufFrames, isProtobuf } from './protobuf-decode.js';
 
 /** A server the corpus runs against. */
 export interface Endpoint {
@@ -17,6 +18,8 @@ export interface RawAnswer {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** The body as it came: a protobuf answer is not text. */
+  bytes: Buffer;
 }
 
 const agents = new WeakMap<Endpoint, Agent>();
@@ -71,13 +74,15 @@ export function send(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
           resolve({
             status: res.statusCode ?? 0,
             headers: flatHeaders(res.headers),
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+            text: bytes.toString('utf8'),
+            bytes,
+          });
+        });
         res.on('error', reject);
       },
     );
@@ -95,6 +100,8 @@ export interface OpenWatch {
   headers: Record<string, string>;
   /** The body of a non-200 answer. */
   text: string;
+  /** The same, as it came (a protobuf Status is not text). */
+  bytes: Buffer;
   /** Resolves with the next decoded line, or undefined once the stream ended. */
   next(timeoutMs: number): Promise<{ line: unknown } | 'end' | 'timeout'>;
   close(): void;
@@ -118,16 +125,25 @@ export function openWatch(
     req.on('response', (res) => {
       const lines: unknown[] = [];
       let buffer = '';
+      // A protobuf stream is length-prefixed frames, not lines (protobuf-decode.ts).
+      const framed = isProtobuf(res.headers['content-type']);
+      let frames: Buffer = Buffer.alloc(0);
       let ended = false;
       let wake: (() => void) | undefined;
-      const chunks: string[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
         if (res.statusCode !== 200) {
           chunks.push(chunk);
           return;
         }
-        buffer += chunk;
+        if (framed) {
+          const decoded = decodeProtobufFrames(Buffer.concat([frames, chunk]));
+          frames = decoded.rest;
+          lines.push(...decoded.events);
+          wake?.();
+          return;
+        }
+        buffer += chunk.toString('utf8');
         for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
           const line = buffer.slice(0, nl).trim();
           buffer = buffer.slice(nl + 1);
@@ -146,7 +162,10 @@ export function openWatch(
         status: res.statusCode ?? 0,
         headers: flatHeaders(res.headers),
         get text() {
-          return chunks.join('');
+          return Buffer.concat(chunks).toString('utf8');
+        },
+        get bytes() {
+          return Buffer.concat(chunks);
         },
         async next(timeoutMs) {
           const deadline = Date.now() + timeoutMs;

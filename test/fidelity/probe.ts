@@ -8,10 +8,12 @@
  *
  * Each request is `METHOD PATH`, then any `name: value` header arguments and
  * at most one body argument (anything else), before the next `METHOD PATH`.
+ * A protobuf answer is printed as hex, then decoded to the JSON it stands for.
  */
 
 import { startReferenceServer } from '../../src/process/index.js';
 import { send } from './http.js';
+import { decodeProtobufAnswer, isProtobuf } from './protobuf-decode.js';
 
 interface Probe {
   method: string;
@@ -46,7 +48,11 @@ async function main(): Promise<void> {
       const answer = await send(server, p.method, p.path, headers, p.body);
       process.stdout.write(`${p.method} ${p.path} -> ${answer.status}\n`);
       for (const [k, v] of Object.entries(answer.headers)) process.stdout.write(`${k}: ${v}\n`);
-      process.stdout.write(`\n${answer.text}\n\n`);
+      // A protobuf answer is bytes: its hex, then the JSON it stands for.
+      if (isProtobuf(answer.headers['content-type'])) {
+        const decoded = JSON.stringify(decodeProtobufAnswer(answer.bytes), null, 2);
+        process.stdout.write(`\n${answer.bytes.toString('hex')}\n\n${decoded}\n\n`);
+      } else process.stdout.write(`\n${answer.text}\n\n`);
     }
   } finally {
     await server.close();

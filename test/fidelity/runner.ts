@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
 import { type Endpoint, openWatch, send, target } from './http.js';
+import { decodeProtobufAnswer, isProtobuf } from './protobuf-decode.js';
 import type { FidelityCase, Focus, Observation, RequestSpec, Step, WaitSpec, WatchSpec } from './types.js';
 
 /** A server as the runner drives it. */
@@ -100,7 +101,7 @@ async function runRequest(
   if (body !== undefined && headers['content-type'] === undefined)
     headers['content-type'] = 'application/json';
   const answer = await send(server, method, target(spec.path, spec.query), headers, body);
-  const parsed = parseBody(answer.text, answer.headers['content-type']);
+  const parsed = parseBody(answer.text, answer.headers['content-type'], answer.bytes);
   for (const [name, path] of Object.entries(save ?? {})) {
     const value = dig(parsed, path);
     scope.vars[name] = value === undefined ? '' : String(value);
@@ -127,7 +128,7 @@ async function runWatch(
         kind: 'watch',
         status: watch.status,
         headers: watch.headers,
-        body: parseBody(watch.text, watch.headers['content-type']),
+        body: parseBody(watch.text, watch.headers['content-type'], watch.bytes),
       };
     }
     if (spec.during) await runSteps(server, spec.during, scope, out, `${label}.`);
@@ -197,7 +198,7 @@ async function waitFor(server: Server, spec: WaitSpec): Promise<void> {
       continue;
     }
     const answer = await send(server, 'GET', spec.path!, { accept: 'application/json' }, undefined);
-    const body = parseBody(answer.text, answer.headers['content-type']);
+    const body = parseBody(answer.text, answer.headers['content-type'], answer.bytes);
     last = answer.status === 404 ? '(404)' : spec.field === undefined ? body : select(body, spec.field);
     const done = spec.absent
       ? answer.status === 404
@@ -242,8 +243,10 @@ export function select(value: unknown, selector: string): unknown {
 }
 
 /** JSON when the answer says so (or looks like it), else the text as it came. */
-export function parseBody(text: string, contentType: string | undefined): unknown {
+export function parseBody(text: string, contentType: string | undefined, bytes?: Buffer): unknown {
   if (text === '') return '';
+  // Protobuf answers are compared as the JSON they stand for (protobuf-decode.ts).
+  if (bytes && isProtobuf(contentType)) return decodeProtobufAnswer(bytes);
   // YAML answers are compared as the values they hold (the two servers' YAML writers differ in layout only).
   if (contentType?.includes('yaml')) {
     try {

@@ -77,13 +77,17 @@ export function decodingCases(): FidelityCase[] {
       add('namespace-mismatch', [post(withValue(body, ['metadata', 'namespace'], 'elsewhere'))]);
       add('namespace-same', [post(withValue(body, ['metadata', 'namespace'], '$ns'))]);
     }
-    add('accept-protobuf', [
-      created(s, name),
-      { request: { path: item, headers: { accept: PROTOBUF } }, ignore: ['body'] },
-    ]);
+    add('accept-protobuf', [created(s, name), { request: { path: item, headers: { accept: PROTOBUF } } }]);
     add('accept-protobuf-list', [
       created(s, name),
-      { request: { path: s.collection, headers: { accept: PROTOBUF } }, ignore: ['body'] },
+      // A cluster-wide list holds other cases' objects too, in an order that varies: select ours.
+      {
+        request: {
+          path: s.collection,
+          headers: { accept: PROTOBUF },
+          ...(s.namespaced ? {} : { query: { fieldSelector: `metadata.name=${name}` } }),
+        },
+      },
     ]);
   }
   return out;

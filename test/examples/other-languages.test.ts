@@ -4,8 +4,9 @@
  * docs/other-languages.md shows them:
  *
  * - Go: controller-runtime v0.25.3's envtest with USE_EXISTING_CLUSTER=true
- *   (typed Widget CRUD, a schema rejection, namespace deletion) and a client-go
- *   v0.37.2 shared informer that syncs through a streaming list;
+ *   (typed Widget CRUD, a schema rejection, namespace deletion), a client-go
+ *   v0.37.2 shared informer that syncs through a streaming list, and client-go
+ *   configured for protobuf only (writes, reads, a 404, a watch);
  * - Python: the official kubernetes client (37.x) under pytest, including a
  *   watch with allow_watch_bookmarks up to the initial-events-end bookmark.
  *
@@ -120,6 +121,7 @@ describe('examples/any-language in their own languages, against watchmark serve'
       );
       for (const name of [
         'TestSharedInformerSyncsByStreamingAndFollows',
+        'TestClientGoSpeaksProtobuf',
         'TestWidgetCreateGetListUpdateDelete',
         'TestWidgetSchemaRejection',
         'TestNamespaceDeletionFinishes',

@@ -3,6 +3,7 @@ package example_test
 import (
 	"context"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -97,4 +98,10 @@ func TestClientGoSpeaksProtobuf(t *testing.T) {
 	if !answered["application/vnd.kubernetes.protobuf;stream=watch"] {
 		t.Errorf("no protobuf watch stream among %v", answered)
 	}
+	types := make([]string, 0, len(answered))
+	for contentType := range answered {
+		types = append(types, contentType)
+	}
+	sort.Strings(types)
+	t.Logf("created, watched, updated, listed, 404, deleted; answers came as %s", strings.Join(types, " and "))
 }

@@ -40,13 +40,21 @@ const SOURCES: Source[] = [
   { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/runtime/schema', dir: 'pkg/runtime/schema', goFiles: [] },
   { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/util/intstr', dir: 'pkg/util/intstr', goFiles: [] },
   { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/api/resource', dir: 'pkg/api/resource', goFiles: [] },
-  { repo: machineryRepo, importPath: 'k8s.io/apimachinery/pkg/apis/meta/v1', dir: 'pkg/apis/meta/v1', goFiles: ['types.go'] },
+  {
+    repo: machineryRepo,
+    importPath: 'k8s.io/apimachinery/pkg/apis/meta/v1',
+    dir: 'pkg/apis/meta/v1',
+    // group_version.go: GroupVersionKind, the responseKind of aggregated discovery.
+    goFiles: ['types.go', 'group_version.go'],
+  },
   { repo: apiRepo, importPath: 'k8s.io/api/core/v1', dir: 'core/v1', goFiles: ['types.go'] },
   { repo: apiRepo, importPath: 'k8s.io/api/apps/v1', dir: 'apps/v1', goFiles: ['types.go'] },
   // The Scale of the /scale subresources (client-go's typed UpdateScale sends it as protobuf).
   { repo: apiRepo, importPath: 'k8s.io/api/autoscaling/v1', dir: 'autoscaling/v1', goFiles: ['types.go'] },
   { repo: apiRepo, importPath: 'k8s.io/api/coordination/v1', dir: 'coordination/v1', goFiles: ['types.go'] },
   { repo: apiRepo, importPath: 'k8s.io/api/admissionregistration/v1', dir: 'admissionregistration/v1', goFiles: ['types.go'] },
+  // Aggregated discovery, answered in protobuf to a client that asks for it (never a body).
+  { repo: apiRepo, importPath: 'k8s.io/api/apidiscovery/v2', dir: 'apidiscovery/v2', goFiles: ['types.go'] },
   {
     repo: extensionsRepo,
     importPath: 'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1',

@@ -167,6 +167,10 @@ export async function serveNonResource(
       const negotiated = negotiateDiscovery(req.headers.accept);
       if (negotiated !== 'legacy') {
         const body = aggregatedDiscovery(ctx.kinds.all(), scope, negotiated.version);
+        if (negotiated.protobuf) {
+          protobufAnswer ??= import('./handlers/protobuf-answer.js');
+          await (await protobufAnswer).answerInProtobuf(res, { contentType: negotiated.contentType });
+        }
         return reply(ctx, res, 200, body, negotiated.contentType);
       }
       return replyDocument(

@@ -30,6 +30,7 @@ describe('negotiateDiscovery', () => {
     expect(negotiateDiscovery(ACCEPT_1_30_TO_1_33)).toEqual({
       contentType: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
       version: 'v2',
+      protobuf: false,
     });
   });
 
@@ -56,10 +57,22 @@ describe('negotiateDiscovery', () => {
     ).toMatchObject({ version: 'v2' });
   });
 
-  it('skips ranges it cannot serve (protobuf, unknown versions, q=0)', () => {
+  it('serves aggregated discovery in protobuf to a client that asks for it first', () => {
     expect(
       negotiateDiscovery(
-        'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,' +
+        'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+      ),
+    ).toEqual({
+      contentType: 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      version: 'v2',
+      protobuf: true,
+    });
+  });
+
+  it('skips ranges it cannot serve (yaml, unknown versions, q=0)', () => {
+    expect(
+      negotiateDiscovery(
+        'application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,' +
           'application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList,' +
           'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;q=0,' +
           ACCEPT_1_27_TO_1_29,

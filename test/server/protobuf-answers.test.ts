@@ -134,6 +134,20 @@ describe('errors and writes', () => {
   });
 });
 
+describe('aggregated discovery', () => {
+  it('is served in protobuf (apidiscovery/v2) when asked for first', async () => {
+    const aggregated = `${PROTOBUF};g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`;
+    const r = await call(server, 'GET', '/apis', { headers: { accept: `${aggregated},application/json` } });
+    expect(r.headers['content-type']).toBe(aggregated);
+    const list = decode(r.bytes) as any;
+    expect(list.kind).toBe('APIGroupDiscoveryList');
+    const apps = list.items.find((g: any) => g.metadata.name === 'apps');
+    const deployments = apps.versions[0].resources.find((x: any) => x.resource === 'deployments');
+    expect(deployments.responseKind).toEqual({ group: '', version: '', kind: 'Deployment' });
+    expect(encode(list).equals(r.bytes)).toBe(true);
+  });
+});
+
 describe('forms that are not protobuf', () => {
   it('refuses a Table in protobuf, and takes the plain JSON offered after it', async () => {
     const path = '/api/v1/namespaces/pb/configmaps';

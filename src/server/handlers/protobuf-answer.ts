@@ -28,12 +28,16 @@ export async function protobufAnswerForm(): Promise<AnswerForm> {
   };
 }
 
-/** Marks `res` so every answer written through `sendJson` (or only its errors) goes out in protobuf. */
+/**
+ * Marks `res` so every answer written through `sendJson` (or only its errors) goes out in
+ * protobuf, with `contentType` when the answer carries parameters (aggregated discovery's).
+ */
 export async function answerInProtobuf(
   res: ServerResponse,
-  opts: { errorsOnly?: boolean } = {},
+  opts: { errorsOnly?: boolean; contentType?: string } = {},
 ): Promise<void> {
-  answerIn(res, { ...(await protobufAnswerForm()), ...opts });
+  const form = await protobufAnswerForm();
+  answerIn(res, { ...form, ...opts, contentType: opts.contentType ?? form.contentType });
 }
 
 /**

@@ -71,33 +71,34 @@ export function acceptsJson(range: MediaRange): boolean {
  */
 export function negotiateDiscovery(
   accept: string | undefined,
-): { contentType: string; version: AggregatedDiscoveryVersion } | 'legacy' {
+): { contentType: string; version: AggregatedDiscoveryVersion; protobuf: boolean } | 'legacy' {
   for (const range of parseAccept(accept)) {
     const { as, g, v } = range.params;
     if (as === undefined) {
       if (acceptsJson(range)) return 'legacy';
       continue;
     }
-    // Aggregated discovery is produced in JSON only (apidiscovery v2 is not in our protobuf
-    // schema); a protobuf aggregated range is skipped for the next preference.
+    // In JSON or in protobuf (the apidiscovery/v2 messages), as kube-apiserver serves it.
     const isJson = range.type === 'application' && range.subtype === 'json';
+    const isProtobuf = `${range.type}/${range.subtype}` === PROTOBUF_CONTENT_TYPE;
     if (
       as === 'APIGroupDiscoveryList' &&
-      isJson &&
+      (isJson || isProtobuf) &&
       g === 'apidiscovery.k8s.io' &&
       // v2beta1 is no longer served (removed in 1.33, KEP-3352): such a range is skipped, and a
       // client that offers nothing else gets the legacy document's 406.
       v === 'v2'
     ) {
-      return { contentType: aggregatedContentType(v), version: v };
+      return { contentType: aggregatedContentType(v, isProtobuf), version: v, protobuf: isProtobuf };
     }
   }
   return 'legacy';
 }
 
 /** The exact Content-Type kubectl looks for to treat a body as aggregated discovery. */
-export function aggregatedContentType(version: AggregatedDiscoveryVersion): string {
-  return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+export function aggregatedContentType(version: AggregatedDiscoveryVersion, protobuf = false): string {
+  const type = protobuf ? PROTOBUF_CONTENT_TYPE : 'application/json';
+  return `${type};g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
 }
 
 /** A transformation asked for with `as`, `g` and `v` media type parameters. */

@@ -36,13 +36,18 @@ const META_KINDS = new Set([
   'APIResourceList',
 ]);
 
+/** Group versions answered in protobuf, never read from a body: aggregated discovery. */
+const ANSWER_GROUP_VERSIONS: Readonly<Record<string, string>> = {
+  'apidiscovery.k8s.io/v2': 'k8s.io.api.apidiscovery.v2',
+};
+
 /** The message type of `kind` in `apiVersion`, or undefined when it has no protobuf form. */
 export function answerType(root: protobuf.Root, apiVersion: string, kind: string): protobuf.Type | undefined {
   const pkg =
     // The discovery documents APIVersions and APIResourceList carry no apiVersion.
     META_KINDS.has(kind) && (apiVersion === 'v1' || apiVersion === '' || apiVersion === 'meta.k8s.io/v1')
       ? META
-      : PROTOBUF_GROUP_VERSIONS[apiVersion];
+      : (PROTOBUF_GROUP_VERSIONS[apiVersion] ?? ANSWER_GROUP_VERSIONS[apiVersion]);
   const type = pkg ? root.lookup(`${pkg}.${kind}`) : null;
   return type instanceof protobuf.Type ? type : undefined;
 }

@@ -18,6 +18,7 @@
 import protobuf from 'protobufjs';
 import { parseGoDuration } from './go-duration.js';
 import { GO_FIELDS, INLINE, POINTER } from './k8s-schema.generated.js';
+import { fieldType } from './to-json.js';
 
 type Json = Record<string, unknown>;
 
@@ -124,12 +125,6 @@ const SPECIAL: Record<string, (w: protobuf.Writer, value: unknown, type: protobu
     else if (typeof value === 'object' && value !== null) nested(w, 1, fieldType(type, 'schema'), value);
   },
 };
-
-function fieldType(type: protobuf.Type, field: string): protobuf.Type {
-  const resolved = type.fields[field]?.resolve().resolvedType;
-  if (!(resolved instanceof protobuf.Type)) throw new Error(`${type.fullName}.${field} is not a message`);
-  return resolved;
-}
 
 /** One Go field of a message, resolved once: how its JSON value is written. */
 interface FieldPlan {

@@ -115,7 +115,8 @@ const SPECIAL: Record<string, (m: Plain, type: protobuf.Type) => unknown> = {
   },
 };
 
-function fieldType(type: protobuf.Type, field: string): protobuf.Type {
+/** The message type of `type`'s field `field` (throws when it is not message-typed). */
+export function fieldType(type: protobuf.Type, field: string): protobuf.Type {
   const resolved = type.fields[field]?.resolve().resolvedType;
   if (!(resolved instanceof protobuf.Type)) throw new Error(`${type.fullName}.${field} is not a message`);
   return resolved;

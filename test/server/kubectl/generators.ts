@@ -53,7 +53,10 @@ function deployment(name: string, replicas: number, containers: object[]): objec
     spec: {
       replicas,
       selector: { matchLabels: labels },
-      template: { metadata: { creationTimestamp: null, labels }, spec: { containers } },
+      // kubectl 1.31 sends the template's zero creationTimestamp as null; kube-apiserver 1.35+
+      // writes nothing for it (ObjectMeta tags it `omitzero`), as watchmark does for a protobuf
+      // body (see the comparison below).
+      template: { metadata: { labels }, spec: { containers } },
       strategy: {},
     },
     status: {},
@@ -154,6 +157,11 @@ export async function createWithGenerators({
     expect(item.metadata.namespace, key).toBe(kubectl.namespace);
     for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'namespace', 'managedFields']) {
       delete item.metadata[field];
+    }
+    // The template's zero creationTimestamp: a protobuf body stores none, as Go does (`omitzero`);
+    // watchmark's JSON path still keeps the null kubectl 1.31 sends, which kube-apiserver drops.
+    if (item.spec?.template?.metadata?.creationTimestamp === null) {
+      delete item.spec.template.metadata.creationTimestamp;
     }
     if (item.kind === 'Service') {
       // Allocated by the server (a random cluster IP) or chosen per kubectl (the node port).

@@ -12,6 +12,7 @@
  */
 
 import type { FidelityCase, RequestSpec, Step } from '../types.js';
+import { SAMPLES } from './samples.js';
 
 type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | '*';
 
@@ -44,19 +45,8 @@ const configMap = (name: string, labels?: Record<string, string>) => ({
   data: { key: 'value' },
 });
 
-const deployment = (name: string) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name },
-  spec: {
-    replicas: 1,
-    selector: { matchLabels: { app: name } },
-    template: {
-      metadata: { labels: { app: name } },
-      spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
-    },
-  },
-});
+/** The corpus's Deployment (samples.ts), which the subresource cases write to. */
+const deployment = (name: string) => SAMPLES.find((k) => k.kind === 'Deployment')!.object(name);
 
 function probeId(kind: 'm' | 'v', i: number): string {
   return `${kind}${i}`;
@@ -143,6 +133,32 @@ const post = (path: string, body: unknown, query?: RequestSpec['query']): Step =
   request: { method: 'POST', path, body, ...(query ? { query } : {}) },
 });
 const quiet = (step: Step): Step => ({ ...step, compare: false });
+
+/** A validating hook echoing what it sees of a merge patch to a Deployment's `subresource`. */
+function echoSubresource(subresource: 'status' | 'scale', patch: Record<string, unknown>): AdmissionCase {
+  return {
+    id: `validating/echo-${subresource}`,
+    validating: [
+      {
+        path: '/echo-deny',
+        rules: [
+          CM_RULE,
+          { operations: ['UPDATE'], apiGroups: ['apps'], resources: [`deployments/${subresource}`] },
+        ],
+      },
+    ],
+    steps: [
+      {
+        request: {
+          method: 'PATCH',
+          path: `${DEPLOYMENTS}/d/${subresource}`,
+          headers: { 'content-type': 'application/merge-patch+json' },
+          body: patch,
+        },
+      },
+    ],
+  };
+}
 
 const CASES: AdmissionCase[] = [
   // --- mutating: what a write answers ---
@@ -318,44 +334,8 @@ const CASES: AdmissionCase[] = [
       { request: { method: 'DELETE', path: `${CM}/a`, query: { dryRun: 'All' } } },
     ],
   },
-  {
-    id: 'validating/echo-status',
-    validating: [
-      {
-        path: '/echo-deny',
-        rules: [CM_RULE, { operations: ['UPDATE'], apiGroups: ['apps'], resources: ['deployments/status'] }],
-      },
-    ],
-    steps: [
-      {
-        request: {
-          method: 'PATCH',
-          path: `${DEPLOYMENTS}/d/status`,
-          headers: { 'content-type': 'application/merge-patch+json' },
-          body: { status: { observedGeneration: 1 } },
-        },
-      },
-    ],
-  },
-  {
-    id: 'validating/echo-scale',
-    validating: [
-      {
-        path: '/echo-deny',
-        rules: [CM_RULE, { operations: ['UPDATE'], apiGroups: ['apps'], resources: ['deployments/scale'] }],
-      },
-    ],
-    steps: [
-      {
-        request: {
-          method: 'PATCH',
-          path: `${DEPLOYMENTS}/d/scale`,
-          headers: { 'content-type': 'application/merge-patch+json' },
-          body: { spec: { replicas: 3 } },
-        },
-      },
-    ],
-  },
+  echoSubresource('status', { status: { observedGeneration: 1 } }),
+  echoSubresource('scale', { spec: { replicas: 3 } }),
 ];
 
 /** What each case needs before its configurations: the objects its hooks would refuse to create. */

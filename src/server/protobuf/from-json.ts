@@ -17,8 +17,8 @@
  */
 import protobuf from 'protobufjs';
 import { parseGoDuration } from './go-duration.js';
-import { GO_FIELDS, INLINE, POINTER } from './k8s-schema.generated.js';
-import { fieldType } from './to-json.js';
+import { INLINE, POINTER } from './k8s-schema.generated.js';
+import { fieldType, goFields } from './to-json.js';
 
 type Json = Record<string, unknown>;
 
@@ -149,13 +149,10 @@ const plans = new Map<protobuf.Type, MessagePlan>();
 function planOf(type: protobuf.Type): MessagePlan {
   let plan = plans.get(type);
   if (plan) return plan;
-  const name = type.fullName.slice(1);
-  const fields = (GO_FIELDS[name] ?? [])
-    .map(([protoName, jsonName, flags]) => {
-      const field = type.fields[protoName]?.resolve();
-      if (!field) throw new Error(`${name}.${protoName} is in the Go table but not in the schema`);
-      const message = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
-      const basic = protobuf.types.basic as Readonly<Record<string, number | undefined>>;
+  const { name, fields: goFieldList } = goFields(type);
+  const basic = protobuf.types.basic as Readonly<Record<string, number | undefined>>;
+  const fields = goFieldList
+    .map(({ jsonName, flags, field, message }) => {
       const wireType = message ? LENGTH_DELIMITED : (basic[field.type] ?? LENGTH_DELIMITED);
       return { id: field.id, jsonName, flags, field, wireType, message };
     })

@@ -123,13 +123,7 @@ export function fieldType(type: protobuf.Type, field: string): protobuf.Type {
 }
 
 /** One Go field of a message, resolved once: how its protobuf value becomes JSON. */
-interface FieldPlan {
-  readonly protoName: string;
-  readonly jsonName: string;
-  readonly flags: number;
-  readonly field: protobuf.Field;
-  /** The field's message type (a map's value type), if it is message-typed. */
-  readonly message: protobuf.Type | undefined;
+interface FieldPlan extends GoField {
   /** Tagged `omitzero`: a zero value (JSON null for a Time) is left out. */
   readonly omitZero: boolean;
 }
@@ -146,16 +140,36 @@ interface MessagePlan {
  */
 const plans = new Map<protobuf.Type, MessagePlan>();
 
-function planOf(type: protobuf.Type): MessagePlan {
-  let plan = plans.get(type);
-  if (plan) return plan;
+/** One field of the Go struct behind a message, matched with the schema's field. */
+export interface GoField {
+  readonly protoName: string;
+  readonly jsonName: string;
+  readonly flags: number;
+  readonly field: protobuf.Field;
+  /** The field's message type (a map's value type), if it is message-typed. */
+  readonly message: protobuf.Type | undefined;
+}
+
+/**
+ * The Go fields of `type` (its name without the leading dot, and each field of the Go table
+ * resolved in the schema): what both directions of the mapping plan from.
+ */
+export function goFields(type: protobuf.Type): { name: string; fields: GoField[] } {
   const name = type.fullName.slice(1);
   const fields = (GO_FIELDS[name] ?? []).map(([protoName, jsonName, flags]) => {
     const field = type.fields[protoName]?.resolve();
     if (!field) throw new Error(`${name}.${protoName} is in the Go table but not in the schema`);
     const message = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
-    return { protoName, jsonName, flags, field, message, omitZero: OMITZERO.has(`${name}.${protoName}`) };
+    return { protoName, jsonName, flags, field, message };
   });
+  return { name, fields };
+}
+
+function planOf(type: protobuf.Type): MessagePlan {
+  let plan = plans.get(type);
+  if (plan) return plan;
+  const { name, fields: goFieldList } = goFields(type);
+  const fields = goFieldList.map((f) => ({ ...f, omitZero: OMITZERO.has(`${name}.${f.protoName}`) }));
   plan = { special: SPECIAL[name], fields };
   plans.set(type, plan);
   return plan;

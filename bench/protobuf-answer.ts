@@ -19,6 +19,12 @@ import { startServer } from '../src/server/index.js';
 
 const ITEMS = 500;
 const ROUNDS = Number(process.argv[2] ?? 30);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  process.stderr.write(
+    `bench:protobuf: rounds must be a positive integer, not ${JSON.stringify(process.argv[2])}\n`,
+  );
+  process.exit(1);
+}
 const PATH = '/api/v1/namespaces/default/configmaps';
 
 function get(url: string, accept: string): Promise<{ ms: number; bytes: number; type: string }> {

@@ -27,7 +27,13 @@ export interface EtcdStoreOptions {
   tls?: { caPem?: string; certPem?: string; keyPem?: string };
   /** Deadline of one etcd call (default 10 s). */
   requestTimeoutMs?: number;
-  /** How long calls are retried while etcd is unavailable (a member died, an election runs; default 5 s). */
+  /**
+   * How long calls are retried while etcd is unavailable (a member died, an
+   * election runs; default 15 s). It must outlast one attempt caught by a
+   * leader's death: etcd answers such a proposal only after its own request
+   * timeout, 5 s + 2 × the election timeout (7 s at etcd's defaults; etcd's
+   * ServerConfig.ReqTimeout), and the next attempt then waits for the new leader.
+   */
   unavailableRetryMs?: number;
   /** Receives one-line log messages. */
   log?: (message: string) => void;
@@ -61,7 +67,7 @@ export class EtcdStore implements Store {
     this.prefix = normalizePrefix(opts.prefix ?? DEFAULT_ETCD_PREFIX);
     this.retry = {
       endpoints: opts.endpoints,
-      unavailableMs: opts.unavailableRetryMs ?? 5_000,
+      unavailableMs: opts.unavailableRetryMs ?? 15_000,
       log: (message) => this.log(message),
     };
     const timeout = opts.requestTimeoutMs ?? 10_000;

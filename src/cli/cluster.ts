@@ -3,9 +3,6 @@ import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { parse, stringify } from 'yaml';
-import { generateToken } from '../server/http/auth.js';
-import { buildKubeconfig, writeKubeconfig } from '../server/pki/kubeconfig.js';
-import { generateServingCertificates } from '../server/pki/tls.js';
 import {
   ETCD_MAX_REQUEST_BYTES,
   type EtcdCluster,
@@ -13,7 +10,10 @@ import {
   PortTakenError,
   startEtcdCluster,
   TetheredProcess,
-} from '../server/storage/stores/etcd-launcher.js';
+} from '../process/spawn/etcd-launcher.js';
+import { generateToken } from '../server/http/auth.js';
+import { buildKubeconfig, writeKubeconfig } from '../server/pki/kubeconfig.js';
+import { generateServingCertificates } from '../server/pki/tls.js';
 import { CliError, positiveIntArg } from './errors.js';
 
 /** Options of {@link startHaCluster}. */

@@ -2,6 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { type Clock, systemClock, type TimerHandle } from '../protocol/clock.js';
 import { failureStatus, StatusError } from '../protocol/status.js';
 import { Admission } from './admission/admission.js';
+import { type CacheEntries, Cacher } from './cache/cacher.js';
+import { WatchWriter } from './cache/watch-sink.js';
+import { NamespaceLifecycle } from './controllers/namespace-lifecycle.js';
 import { CrdController } from './crd/serve/controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
 import { memoryStoreOnly, SnapshotShelf } from './debug-snapshots.js';
@@ -36,17 +39,14 @@ import {
 } from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES } from './options.js';
 import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
+import { ObjectStorage } from './registry/object-storage.js';
 import type { RunningServer, ServerSnapshot } from './running-server.js';
 import { ServerMetrics } from './stats/metrics.js';
 import { newStats } from './stats/stats.js';
-import { NamespaceLifecycle } from './storage/namespace-lifecycle.js';
-import { ObjectStorage } from './storage/object-storage.js';
-import { Compactor } from './storage/stores/compaction.js';
-import { MemoryStore } from './storage/stores/memory.js';
-import type { Store } from './storage/stores/types.js';
+import { Compactor } from './stores/compaction.js';
+import { MemoryStore } from './stores/memory.js';
+import type { Store } from './stores/types.js';
 import type { LiveUi } from './ui/live-ui.js';
-import { type CacheEntries, Cacher } from './watchcache/cacher.js';
-import { WatchWriter } from './watchcache/watch-sink.js';
 
 export type { RunningServer, ServerSnapshot } from './running-server.js';
 
@@ -80,7 +80,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
  */
 async function openEtcdStore(options: ServerOptions): Promise<Store | undefined> {
   if (!options.etcd || options.store) return undefined;
-  const { EtcdStore } = await import('./storage/stores/etcd.js');
+  const { EtcdStore } = await import('./stores/etcd.js');
   return new EtcdStore({ log: options.log, ...options.etcd });
 }
 

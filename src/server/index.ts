@@ -1,6 +1,15 @@
 /** The watchmark API server as a library: `import { startServer } from 'watchmark/server'`. */
-import type { EtcdStore, EtcdStoreOptions } from './storage/stores/etcd.js';
+import type { EtcdStore, EtcdStoreOptions } from './stores/etcd.js';
 
+export {
+  type EtcdCluster,
+  type EtcdClusterOptions,
+  type EtcdMember,
+  findEtcdBinary,
+  freePort,
+  startEtcdCluster,
+  TetheredProcess,
+} from '../process/spawn/etcd-launcher.js';
 export {
   type AdmissionAnswer,
   type AdmissionHook,
@@ -32,18 +41,9 @@ export {
   type ServingCertificates,
 } from './pki/tls.js';
 export type { ServerStats } from './stats/stats.js';
-export type { EtcdStore, EtcdStoreOptions } from './storage/stores/etcd.js';
-export {
-  type EtcdCluster,
-  type EtcdClusterOptions,
-  type EtcdMember,
-  findEtcdBinary,
-  freePort,
-  startEtcdCluster,
-  TetheredProcess,
-} from './storage/stores/etcd-launcher.js';
-export { MemoryStore, type MemoryStoreSnapshot } from './storage/stores/memory.js';
-export { type Store, StoreError, type StoreEvent, type StoreKV } from './storage/stores/types.js';
+export type { EtcdStore, EtcdStoreOptions } from './stores/etcd.js';
+export { MemoryStore, type MemoryStoreSnapshot } from './stores/memory.js';
+export { type Store, StoreError, type StoreEvent, type StoreKV } from './stores/types.js';
 
 /**
  * An etcd store of its own, as `ServerOptions.etcd` opens one: to share one
@@ -52,7 +52,7 @@ export { type Store, StoreError, type StoreEvent, type StoreKV } from './storage
  * not with this module: it takes most of a second. Closing it is the caller's.
  */
 export async function createEtcdStore(options: EtcdStoreOptions): Promise<EtcdStore> {
-  const { EtcdStore } = await import('./storage/stores/etcd.js');
+  const { EtcdStore } = await import('./stores/etcd.js');
   return new EtcdStore(options);
 }
 
@@ -62,5 +62,5 @@ export async function createEtcdStore(options: EtcdStoreOptions): Promise<EtcdSt
  * standby loaded while the server it replaces still serves.
  */
 export async function preloadServerModules(): Promise<void> {
-  await Promise.all([import('./storage/stores/etcd.js'), import('../protocol/patch/index.js')]);
+  await Promise.all([import('./stores/etcd.js'), import('../protocol/patch/index.js')]);
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
+import type { Cacher } from './cache/cacher.js';
 import type { SnapshotShelf } from './debug-snapshots.js';
 import type { FailRule } from './faults/fail-rules.js';
 import type { Faults } from './faults/server-faults.js';
@@ -32,8 +33,7 @@ import {
 } from './openapi/discovery.js';
 import type { ServerMetrics } from './stats/metrics.js';
 import type { ServerStats } from './stats/stats.js';
-import type { Store } from './storage/stores/types.js';
-import type { Cacher } from './watchcache/cacher.js';
+import type { Store } from './stores/types.js';
 
 /** What the non-resource paths need from the server. */
 export interface NonResourceContext {

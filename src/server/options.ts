@@ -1,8 +1,8 @@
 import type { Clock } from '../protocol/clock.js';
 import type { AdmissionHooks } from './admission/types.js';
 import type { RequestRecord } from './faults/request-attributes.js';
-import type { EtcdStoreOptions } from './storage/stores/etcd.js';
-import type { Store } from './storage/stores/types.js';
+import type { EtcdStoreOptions } from './stores/etcd.js';
+import type { Store } from './stores/types.js';
 
 /** Options of {@link startServer}; each mirrors a `watchmark serve` flag. Durations are in ms. */
 export interface ServerOptions {

@@ -4,8 +4,8 @@
  */
 import type { ServerFaults } from './faults/server-faults.js';
 import type { ServerStats } from './stats/stats.js';
-import type { MemoryStoreSnapshot } from './storage/stores/memory.js';
-import type { Store } from './storage/stores/types.js';
+import type { MemoryStoreSnapshot } from './stores/memory.js';
+import type { Store } from './stores/types.js';
 
 /**
  * The whole state of a server over the memory store, from {@link RunningServer.snapshot}:

@@ -6,16 +6,16 @@
  * loudly on a developer machine and fail under CI (see requireTool).
  */
 import { afterAll, beforeAll } from 'vitest';
-import type { RunningServer } from '../../src/server/index.js';
-import { EtcdStore, type EtcdStoreOptions } from '../../src/server/storage/stores/etcd.js';
 import {
   type EtcdCluster,
   type EtcdClusterOptions,
   findEtcdBinary,
   startEtcdCluster,
-} from '../../src/server/storage/stores/etcd-launcher.js';
-import { MemoryStore } from '../../src/server/storage/stores/memory.js';
-import type { Store } from '../../src/server/storage/stores/types.js';
+} from '../../src/process/spawn/etcd-launcher.js';
+import type { RunningServer } from '../../src/server/index.js';
+import { EtcdStore, type EtcdStoreOptions } from '../../src/server/stores/etcd.js';
+import { MemoryStore } from '../../src/server/stores/memory.js';
+import type { Store } from '../../src/server/stores/types.js';
 import { requireTool } from './tools.js';
 import { waitUntil } from './wait.js';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { answerText, encodeObject, rememberAnswerText } from '../../src/server/storage/answer-text.js';
+import { answerText, encodeObject, rememberAnswerText } from '../../src/server/registry/answer-text.js';
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;

@@ -4,7 +4,7 @@
  * does, and the failure messages' exact wording.
  */
 import { describe, expect, it } from 'vitest';
-import { type ContentReport, updatedConditions } from '../../src/server/storage/namespace-conditions.js';
+import { type ContentReport, updatedConditions } from '../../src/server/controllers/namespace-conditions.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const T1 = Date.parse('2025-01-01T00:01:00Z');

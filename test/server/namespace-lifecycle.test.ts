@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
-import { MemoryStore } from '../../src/server/storage/stores/memory.js';
+import { MemoryStore } from '../../src/server/stores/memory.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { waitUntil } from '../helpers/wait.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import type { Store } from '../../src/server/storage/stores/types.js';
+import type { Store } from '../../src/server/stores/types.js';
 import { STORE_KINDS, settled, useStores } from '../helpers/etcd.js';
 import { type Answer, call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
 import { waitUntil } from '../helpers/wait.js';

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { RunningServer } from '../../src/server/index.js';
-import type { Store } from '../../src/server/storage/stores/types.js';
+import type { Store } from '../../src/server/stores/types.js';
 import { STORE_KINDS, settled, useStores } from '../helpers/etcd.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
 

@@ -9,11 +9,11 @@
  * array lengths, and the configurations are read from the watch cache only when they change.
  */
 import type { KubeObject } from '../../protocol/events.js';
+import type { Cacher } from '../cache/cacher.js';
 import type { KindTable } from '../kinds/kind-table.js';
 import { findByPlural } from '../kinds/registry.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
-import type { ObjectStorage, WriteAdmission } from '../storage/object-storage.js';
-import type { Cacher } from '../watchcache/cacher.js';
+import type { ObjectStorage, WriteAdmission } from '../registry/object-storage.js';
 import type { AdmissionAttributes, Invocation } from './attributes.js';
 import { operationOptions } from './attributes.js';
 import {

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { applyJsonPatch } from '../../protocol/patch/index.js';
 import { StatusError } from '../../protocol/status.js';
-import { jsonEqual } from '../storage/meta.js';
+import { jsonEqual } from '../registry/meta.js';
 import { type AdmissionAttributes, admissionRequest, type Invocation } from './attributes.js';
 import {
   CallingWebhookError,

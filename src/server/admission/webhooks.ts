@@ -11,9 +11,9 @@ import {
   type LabelSelectorObject,
   labelSelectorFromObject,
 } from '../../protocol/labels.js';
+import type { Cacher } from '../cache/cacher.js';
 import { findByPlural } from '../kinds/registry.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { Cacher } from '../watchcache/cacher.js';
 
 /** One rule of a webhook (admissionregistration/v1 `RuleWithOperations`). */
 export interface WebhookRule {

@@ -7,7 +7,7 @@ import { StatusError } from '../../protocol/status.js';
 import { MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
 import { queryFlag } from '../http/query-flag.js';
-import type { DeleteOptions } from '../storage/object-storage.js';
+import type { DeleteOptions } from '../registry/object-storage.js';
 import type { Query } from './resource-context.js';
 import { dryRunErrors, type OptionError, optionsInvalid } from './write-input.js';
 

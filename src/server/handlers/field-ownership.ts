@@ -7,8 +7,8 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { NODE_INFO_FIELDS } from '../kinds/defaults.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { installFieldManager, type UpdateScope } from '../registry/prepare-write.js';
 import type { MergeNode } from '../ssa/merge-schema.js';
-import { installFieldManager, type UpdateScope } from '../storage/prepare-write.js';
 
 type SsaModules = [
   typeof import('../ssa/index.js'),

@@ -2,8 +2,8 @@ import type { KubeObject } from '../../protocol/events.js';
 import { exactValue, fieldsOf, matchesFields, parseFieldSelector } from '../../protocol/fields.js';
 import { isEverything, matchesLabels, parseLabelSelector, SelectorError } from '../../protocol/labels.js';
 import { StatusError } from '../../protocol/status.js';
+import type { WatchFilter } from '../cache/watcher.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { WatchFilter } from '../watchcache/watcher.js';
 
 const GENERIC_FIELDS = ['metadata.name', 'metadata.namespace'];
 

@@ -1,13 +1,13 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { type Cacher, decodeStored } from '../cache/cacher.js';
+import type { WatchFilter } from '../cache/watcher.js';
 import { listKindOf, type ResourceKind } from '../kinds/types.js';
+import { storeErrorToStatus } from '../registry/object-errors.js';
 import type { ListMode, ServerStats } from '../stats/stats.js';
-import { storeErrorToStatus } from '../storage/object-errors.js';
-import { resourcePrefix } from '../storage/stores/keys.js';
-import { type Store, StoreError } from '../storage/stores/types.js';
-import { type Cacher, decodeStored } from '../watchcache/cacher.js';
-import type { WatchFilter } from '../watchcache/watcher.js';
+import { resourcePrefix } from '../stores/keys.js';
+import { type Store, StoreError } from '../stores/types.js';
 import {
   awaitRevision,
   decodeContinue,

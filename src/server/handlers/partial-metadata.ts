@@ -23,6 +23,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeObject, WatchEventType } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import type { EventEncoder } from '../cache/event.js';
 import {
   type AllowsTransform,
   negotiateOutput,
@@ -31,8 +32,7 @@ import {
 } from '../http/media-types.js';
 import { internalMetadata } from '../kinds/daemonset-generation.js';
 import type { ResourceKind } from '../kinds/types.js';
-import { OBJECT_META_FIELDS } from '../storage/meta.js';
-import type { EventEncoder } from '../watchcache/event.js';
+import { OBJECT_META_FIELDS } from '../registry/meta.js';
 import type { ListResult } from './list.js';
 
 /** The meta.k8s.io versions holding Table and PartialObjectMetadata(List). */

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError, successStatus } from '../../protocol/status.js';
 import type { ResourceKind } from '../kinds/types.js';
-import { metaOf, rfc3339 } from '../storage/meta.js';
+import { metaOf, rfc3339 } from '../registry/meta.js';
 import { type Query, type ResourceContext, reply } from './resource-context.js';
 import { dryRun, readObject } from './write-input.js';
 

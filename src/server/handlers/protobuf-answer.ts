@@ -11,10 +11,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { WatchEventType } from '../../protocol/events.js';
+import type { EventEncoder } from '../cache/event.js';
 import { type AnswerForm, answerIn } from '../http/http-io.js';
 import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
 import { loadProtobufCodec } from '../protobuf/codec.js';
-import type { EventEncoder } from '../watchcache/event.js';
 
 /** The Content-Type of a protobuf watch stream (protobuf.go `LengthDelimitedFramer`). */
 export const PROTOBUF_WATCH_CONTENT_TYPE = `${PROTOBUF_CONTENT_TYPE};stream=watch`;

@@ -7,15 +7,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { failureStatus, type Status, StatusError } from '../../protocol/status.js';
+import { jsonEncoder } from '../cache/event.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { queryFlag } from '../http/query-flag.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
+import { qualifiedResource } from '../registry/object-errors.js';
+import type { DeleteOptions } from '../registry/object-storage.js';
 import { patchStrictErrors } from '../schema/patch-strict-errors.js';
 import type { TypedWrite } from '../schema/write-rules.js';
-import { qualifiedResource } from '../storage/object-errors.js';
-import type { DeleteOptions } from '../storage/object-storage.js';
-import { jsonEncoder } from '../watchcache/event.js';
 import { answerProtobufIfChosen, answerYamlIfChosen } from './answer-form.js';
 import { deleteOptions } from './delete-options.js';
 // Installs the field manager into storage's write path.

@@ -1,6 +1,6 @@
 import { StatusError } from '../../protocol/status.js';
+import type { Cacher } from '../cache/cacher.js';
 import type { ServerStats } from '../stats/stats.js';
-import type { Cacher } from '../watchcache/cacher.js';
 
 const MAX_UINT64 = 18446744073709551615n;
 

@@ -9,9 +9,9 @@ import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../
 import { StatusError } from '../../protocol/status.js';
 import { getPath } from '../kinds/access.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { conflict, notFound } from '../registry/object-errors.js';
+import type { WriteAdmission } from '../registry/object-storage.js';
 import type { ManagedFieldsEntry } from '../ssa/managed-fields.js';
-import { conflict, notFound } from '../storage/object-errors.js';
-import type { WriteAdmission } from '../storage/object-storage.js';
 import { loadSsa } from './field-ownership.js';
 import type { Query, ResourceContext } from './resource-context.js';
 import { type ReplicasPathMappings, toParentEntries, toSubresourceEntries } from './scale-ownership.js';

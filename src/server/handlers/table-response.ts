@@ -6,8 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject, WatchEventType } from '../../protocol/events.js';
+import type { EventEncoder } from '../cache/event.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { EventEncoder } from '../watchcache/event.js';
 import { type IncludeObject, parseIncludeObject, type TableVersion, toTable, wantsTable } from './table.js';
 
 /** The Table a request asks for (version and `includeObject`), or undefined for plain JSON. */

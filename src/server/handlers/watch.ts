@@ -1,19 +1,14 @@
 import type { Clock } from '../../protocol/clock.js';
 import { StatusError } from '../../protocol/status.js';
+import type { Cacher } from '../cache/cacher.js';
+import type { EventEncoder } from '../cache/event.js';
+import type { WatchWriter } from '../cache/watch-sink.js';
+import { CacheWatcher, type WatcherObserver, type WatchFilter, type WatchSink } from '../cache/watcher.js';
 import { queryFlag } from '../http/query-flag.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
-import { resourcePrefix } from '../storage/stores/keys.js';
-import type { Store } from '../storage/stores/types.js';
-import type { Cacher } from '../watchcache/cacher.js';
-import type { EventEncoder } from '../watchcache/event.js';
-import type { WatchWriter } from '../watchcache/watch-sink.js';
-import {
-  CacheWatcher,
-  type WatcherObserver,
-  type WatchFilter,
-  type WatchSink,
-} from '../watchcache/watcher.js';
+import { resourcePrefix } from '../stores/keys.js';
+import type { Store } from '../stores/types.js';
 import {
   awaitRevision,
   forbidden,

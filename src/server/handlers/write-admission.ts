@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdmissionUserInfo, GroupVersionKind } from '../admission/types.js';
 import { WarningRecorder } from '../http/warnings.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { DeleteOptions, WriteAdmission } from '../storage/object-storage.js';
+import type { DeleteOptions, WriteAdmission } from '../registry/object-storage.js';
 import type { Query, ResourceContext } from './resource-context.js';
 
 /** What a write adds to its admission beyond its kind. */

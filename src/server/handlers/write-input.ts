@@ -11,12 +11,12 @@ import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
 import { WarningRecorder } from '../http/warnings.js';
 import { parseYamlBody } from '../http/yaml-body.js';
 import type { ResourceKind } from '../kinds/types.js';
+import type { WriteManager } from '../registry/object-storage.js';
 import { type RepeatedKeys, withDuplicateFields } from '../schema/duplicate-fields.js';
 import { fieldValidationOf, type WriteOptionsKind } from '../schema/field-validation.js';
 import { goQuote } from '../schema/go-text.js';
 import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
 import { managerOrUserAgent } from '../ssa/index.js';
-import type { WriteManager } from '../storage/object-storage.js';
 import type { Query, ResourceContext } from './resource-context.js';
 
 /** One error of a request's options (apimachinery `field.Error`): the field and its text. */

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../protocol/clock.js';
+import type { Cacher } from '../cache/cacher.js';
+import type { WatcherObserver } from '../cache/watcher.js';
 import type { WatchStart } from '../handlers/watch.js';
 import { queryFlag } from '../http/query-flag.js';
 import type { ResourceRequest } from '../http/request-info.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
-import type { Cacher } from '../watchcache/cacher.js';
-import type { WatcherObserver } from '../watchcache/watcher.js';
 import { UiRoutes, type UiRoutesOptions } from './routes.js';
 import { type HistoryView, UiStream } from './stream.js';
 import { type ClientRequest, WatchTimeline } from './timeline.js';

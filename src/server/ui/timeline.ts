@@ -1,6 +1,6 @@
 import type { WatchEventType } from '../../protocol/events.js';
 import type { Status } from '../../protocol/status.js';
-import type { WatcherCloseReason, WatcherObserver } from '../watchcache/watcher.js';
+import type { WatcherCloseReason, WatcherObserver } from '../cache/watcher.js';
 
 /**
  * What the live UI draws on a lane, at a resourceVersion: `event` (a change

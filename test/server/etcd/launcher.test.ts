@@ -6,11 +6,7 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  freePort,
-  PortTakenError,
-  startEtcdCluster,
-} from '../../../src/server/storage/stores/etcd-launcher.js';
+import { freePort, PortTakenError, startEtcdCluster } from '../../../src/process/spawn/etcd-launcher.js';
 import { etcdAvailable } from '../../helpers/etcd.js';
 import { withTempDir } from '../../helpers/lifecycle.js';
 

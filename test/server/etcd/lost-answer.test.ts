@@ -13,8 +13,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/index.js';
-import type { EtcdStore } from '../../../src/server/storage/stores/etcd.js';
-import { StoreError } from '../../../src/server/storage/stores/types.js';
+import type { EtcdStore } from '../../../src/server/stores/etcd.js';
+import { StoreError } from '../../../src/server/stores/types.js';
 import { etcdAvailable, uniquePrefix, useEtcd } from '../../helpers/etcd.js';
 import { call, ensureNamespace, pod } from '../../helpers/server.js';
 import { TcpProxy } from '../../helpers/tcp-proxy.js';

@@ -15,8 +15,8 @@ import {
   generateServingCertificates,
   issueClientCertificate,
 } from '../../../src/server/pki/tls.js';
-import { Compactor } from '../../../src/server/storage/stores/compaction.js';
-import type { EtcdStore } from '../../../src/server/storage/stores/etcd.js';
+import { Compactor } from '../../../src/server/stores/compaction.js';
+import type { EtcdStore } from '../../../src/server/stores/etcd.js';
 import { etcdAvailable, settled, uniquePrefix, useEtcd } from '../../helpers/etcd.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../../helpers/server.js';
 

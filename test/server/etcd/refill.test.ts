@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { MemoryStore } from '../../../src/server/storage/stores/memory.js';
-import { StoreError, type StoreEvent, type StoreWatch } from '../../../src/server/storage/stores/types.js';
+import { MemoryStore } from '../../../src/server/stores/memory.js';
+import { StoreError, type StoreEvent, type StoreWatch } from '../../../src/server/stores/types.js';
 import { call, ensureNamespace, pod, startTestServer, watch } from '../../helpers/server.js';
 
 /** A memory store whose watches the test can break, as a compaction would break an etcd watch. */

@@ -11,8 +11,8 @@
 import { EventEmitter } from 'node:events';
 import type { Etcd3, IWatchResponse } from 'etcd3';
 import { describe, expect, it } from 'vitest';
-import { EtcdPrefixWatch } from '../../../src/server/storage/stores/etcd-watch.js';
-import { StoreError, type StoreEvent } from '../../../src/server/storage/stores/types.js';
+import { EtcdPrefixWatch } from '../../../src/server/stores/etcd-watch.js';
+import { StoreError, type StoreEvent } from '../../../src/server/stores/types.js';
 
 /** The raw watch stream, as EtcdPrefixWatch uses it. */
 class FakeStream extends EventEmitter {

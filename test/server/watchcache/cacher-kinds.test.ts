@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/protocol/clock.js';
+import { Cacher } from '../../../src/server/cache/cacher.js';
+import { jsonEncoder } from '../../../src/server/cache/event.js';
+import { CacheWatcher, type WatchSink } from '../../../src/server/cache/watcher.js';
 import { KindTable } from '../../../src/server/kinds/kind-table.js';
 import { newStats } from '../../../src/server/stats/stats.js';
-import { objectKey } from '../../../src/server/storage/stores/keys.js';
-import { MemoryStore } from '../../../src/server/storage/stores/memory.js';
-import { Cacher } from '../../../src/server/watchcache/cacher.js';
-import { jsonEncoder } from '../../../src/server/watchcache/event.js';
-import { CacheWatcher, type WatchSink } from '../../../src/server/watchcache/watcher.js';
+import { objectKey } from '../../../src/server/stores/keys.js';
+import { MemoryStore } from '../../../src/server/stores/memory.js';
 import { waitUntil } from '../../helpers/wait.js';
 import { widgetKind } from '../fixtures/kinds.js';
 

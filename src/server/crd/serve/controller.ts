@@ -14,13 +14,13 @@
 import type { Clock, TimerHandle } from '../../../protocol/clock.js';
 import type { KubeObject } from '../../../protocol/events.js';
 import { StatusError } from '../../../protocol/status.js';
+import type { Cacher } from '../../cache/cacher.js';
 import { arr, rec, str } from '../../kinds/access.js';
 import type { KindTable } from '../../kinds/kind-table.js';
 import type { CustomDefinitionState, ResourceKind } from '../../kinds/types.js';
-import { jsonEqual } from '../../storage/meta.js';
-import type { ObjectStorage } from '../../storage/object-storage.js';
-import { objectKey } from '../../storage/stores/keys.js';
-import type { Cacher } from '../../watchcache/cacher.js';
+import { jsonEqual } from '../../registry/meta.js';
+import type { ObjectStorage } from '../../registry/object-storage.js';
+import { objectKey } from '../../stores/keys.js';
 import { apiApprovalCondition } from '../definition/conditions.js';
 import { acceptedNamesForGroup, establish, namesAndConditions, setCondition } from '../definition/names.js';
 import type { CustomResourceDefinitionCondition } from '../definition/types.js';

@@ -8,7 +8,7 @@ import type { KubeObject } from '../../../protocol/events.js';
 import { arr, rec, str } from '../../kinds/access.js';
 import type { ResourceKind } from '../../kinds/types.js';
 import { validateObjectMeta } from '../../kinds/validation.js';
-import { jsonEqual } from '../../storage/meta.js';
+import { jsonEqual } from '../../registry/meta.js';
 import { setCondition } from '../definition/names.js';
 import type { CustomResourceDefinitionCondition } from '../definition/types.js';
 import {

@@ -3,8 +3,8 @@ import type { KubeObject } from '../../protocol/events.js';
 import type { KindTable } from '../kinds/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
-import { resourceId, resourceIdOfKey, resourcePrefix } from '../storage/stores/keys.js';
-import type { Store, StoreEvent, StoreKV, StoreWatch } from '../storage/stores/types.js';
+import { resourceId, resourceIdOfKey, resourcePrefix } from '../stores/keys.js';
+import type { Store, StoreEvent, StoreKV, StoreWatch } from '../stores/types.js';
 import type { CacheEvent } from './event.js';
 import { type CachedObject, type HistoryOptions, ResourceCache } from './resource-cache.js';
 

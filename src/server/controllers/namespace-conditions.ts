@@ -6,7 +6,7 @@
  * `namespaceConditionUpdater`): each of the five types is True with a reason
  * naming the failure, or False with its "ok" reason and message.
  */
-import { rfc3339 } from './meta.js';
+import { rfc3339 } from '../registry/meta.js';
 
 /** One `status.conditions[]` entry of a Namespace (core/v1 `NamespaceCondition`). */
 export interface NamespaceCondition {

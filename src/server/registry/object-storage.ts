@@ -1,12 +1,14 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { decodeStored } from '../cache/cacher.js';
 import { findByPlural } from '../kinds/registry.js';
 import { allocate, keepAllocated } from '../kinds/service-alloc.js';
 import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
 import { formatInvalidMessage, invalid } from '../kinds/validation.js';
 import type { ServerStats } from '../stats/stats.js';
-import { decodeStored } from '../watchcache/cacher.js';
+import { objectKey } from '../stores/keys.js';
+import { type Store, StoreError, type StoreKV } from '../stores/types.js';
 import { type Encoded, encodeObject, rememberAnswerText } from './answer-text.js';
 import {
   bumpGenerationForDeletion,
@@ -29,8 +31,6 @@ import {
   type WriteManager,
 } from './prepare-write.js';
 import { isService, serviceAllocations } from './service-allocation.js';
-import { objectKey } from './stores/keys.js';
-import { type Store, StoreError, type StoreKV } from './stores/types.js';
 import { mutateCreate, type WriteAdmission } from './write-admission.js';
 
 export type { UpdateScope, WriteManager } from './prepare-write.js';

@@ -9,14 +9,14 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { decodeStored } from '../cache/cacher.js';
 import { findByKind } from '../kinds/registry.js';
 import type { ResourceKind } from '../kinds/types.js';
-import { decodeStored } from '../watchcache/cacher.js';
-import { NAMESPACE_FINALIZER, namespaceSpecFinalizers } from './delete-rules.js';
+import { NAMESPACE_FINALIZER, namespaceSpecFinalizers } from '../registry/delete-rules.js';
+import type { ObjectStorage } from '../registry/object-storage.js';
+import { objectKey } from '../stores/keys.js';
+import type { Store } from '../stores/types.js';
 import { type ContentReport, type NamespaceCondition, updatedConditions } from './namespace-conditions.js';
-import type { ObjectStorage } from './object-storage.js';
-import { objectKey } from './stores/keys.js';
-import type { Store } from './stores/types.js';
 
 /** The namespace controller runs in kube-controller-manager: its writes carry that manager. */
 const KUBE_CONTROLLER_MANAGER = { fieldManager: { manager: 'kube-controller-manager' } };

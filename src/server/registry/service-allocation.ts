@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { type Allocations, allocationsOf } from '../kinds/service-alloc.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { Store } from './stores/types.js';
+import type { Store } from '../stores/types.js';
 
 /** Services get cluster IPs and node ports allocated on writes (see service-alloc.ts). */
 export function isService(kind: ResourceKind): boolean {

@@ -1,4 +1,4 @@
-import type { ResourceKind } from '../../kinds/types.js';
+import type { ResourceKind } from '../kinds/types.js';
 
 /**
  * Storage keys: `/<group or "core">/<plural>/<namespace>/<name>` for namespaced

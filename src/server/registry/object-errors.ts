@@ -5,7 +5,7 @@
  */
 import { StatusError } from '../../protocol/status.js';
 import type { ResourceKind } from '../kinds/types.js';
-import { StoreError } from './stores/types.js';
+import { StoreError } from '../stores/types.js';
 
 /** `deployments.apps` / `pods`: how kube names a resource in messages. */
 export function qualifiedResource(kind: ResourceKind): string {

@@ -3,17 +3,11 @@ import type { KubeObject } from '../../protocol/events.js';
 import type { KindTable } from '../kinds/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
+import { decodeStored } from '../stores/codec.js';
 import { resourceId, resourceIdOfKey, resourcePrefix } from '../stores/keys.js';
 import type { Store, StoreEvent, StoreKV, StoreWatch } from '../stores/types.js';
 import type { CacheEvent } from './event.js';
 import { type CachedObject, type HistoryOptions, ResourceCache } from './resource-cache.js';
-
-/** Parses a stored value and stamps it with its resourceVersion. */
-export function decodeStored(value: string, revision: number): KubeObject {
-  const object = JSON.parse(value) as KubeObject;
-  object.metadata = { ...object.metadata, resourceVersion: String(revision) };
-  return object;
-}
 
 /**
  * A stored value as a kind's cache holds it: decoded, and defaulted when the kind says so (a

@@ -9,11 +9,11 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { decodeStored } from '../cache/cacher.js';
 import { findByKind } from '../kinds/registry.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { NAMESPACE_FINALIZER, namespaceSpecFinalizers } from '../registry/delete-rules.js';
 import type { ObjectStorage } from '../registry/object-storage.js';
+import { decodeStored } from '../stores/codec.js';
 import { objectKey } from '../stores/keys.js';
 import type { Store } from '../stores/types.js';
 import { type ContentReport, type NamespaceCondition, updatedConditions } from './namespace-conditions.js';

@@ -1,11 +1,12 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { type Cacher, decodeStored } from '../cache/cacher.js';
+import type { Cacher } from '../cache/cacher.js';
 import type { WatchFilter } from '../cache/watcher.js';
 import { listKindOf, type ResourceKind } from '../kinds/types.js';
 import { storeErrorToStatus } from '../registry/object-errors.js';
 import type { ListMode, ServerStats } from '../stats/stats.js';
+import { decodeStored } from '../stores/codec.js';
 import { resourcePrefix } from '../stores/keys.js';
 import { type Store, StoreError } from '../stores/types.js';
 import {

@@ -1,12 +1,12 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { decodeStored } from '../cache/cacher.js';
 import { findByPlural } from '../kinds/registry.js';
 import { allocate, keepAllocated } from '../kinds/service-alloc.js';
 import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
 import { formatInvalidMessage, invalid } from '../kinds/validation.js';
 import type { ServerStats } from '../stats/stats.js';
+import { decodeStored } from '../stores/codec.js';
 import { objectKey } from '../stores/keys.js';
 import { type Store, StoreError, type StoreKV } from '../stores/types.js';
 import { type Encoded, encodeObject, rememberAnswerText } from './answer-text.js';

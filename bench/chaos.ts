@@ -1,14 +1,14 @@
 /**
- * `npm run chaos -- [options]`: the chaos test's engine (bench/lib/chaos/)
+ * `npm run chaos -- [options]`: the chaos test's engine (support/chaos/)
  * over more seeds and more kinds of server fault than CI runs, with
  * progress. Prints `chaos: N passed, N failed` and exits non-zero when any
  * seed failed; each failing seed is printed with the command that replays it.
  */
 
 import { parseArgs } from 'node:util';
-import type { Scenario } from './lib/chaos/engine.js';
-import { describeFailure, replayCommand, runSeeds, summaryLine } from './lib/chaos/runner.js';
-import { DISRUPTIONS, type Disruption } from './lib/chaos/schedule.js';
+import type { Scenario } from '../support/chaos/engine.js';
+import { describeFailure, replayCommand, runSeeds, summaryLine } from '../support/chaos/runner.js';
+import { DISRUPTIONS, type Disruption } from '../support/chaos/schedule.js';
 
 const HELP = `usage: npm run chaos -- [options]
 

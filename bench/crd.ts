@@ -24,8 +24,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { type RunningServer, startServer } from '../src/server/index.js';
+import { httpExpect } from '../support/http.js';
 import { REAL_CRDS } from '../test/server/fixtures/crds/index.js';
-import { httpExpect } from './lib/http.js';
 import { round, table } from './lib/report.js';
 
 const quick = process.argv.includes('--quick');

@@ -27,7 +27,7 @@ import {
   startServer,
 } from '../src/server/index.js';
 import { buildPod } from '../src/sim/index.js';
-import { forEachBounded, httpExpect, onJsonLines } from './lib/http.js';
+import { forEachBounded, httpExpect, onJsonLines } from '../support/http.js';
 import { type LatencySummary, round, summarize, table } from './lib/report.js';
 
 const WRITES_RATIO_TARGET = 20;

@@ -16,7 +16,7 @@ import { Agent } from 'node:http';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningServer, startServer } from '../src/server/index.js';
-import { httpExpect } from './lib/http.js';
+import { httpExpect } from '../support/http.js';
 import { makePod } from './lib/pods.js';
 import { round, table } from './lib/report.js';
 

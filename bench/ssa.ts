@@ -23,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { startServer } from '../src/server/index.js';
-import { httpCall, httpExpect } from './lib/http.js';
+import { httpCall, httpExpect } from '../support/http.js';
 import { round, table } from './lib/report.js';
 
 const quick = process.argv.includes('--quick');

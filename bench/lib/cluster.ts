@@ -7,7 +7,7 @@
 import type { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { buildPod } from '../../src/sim/index.js';
-import { forEachBounded, httpExpect } from './http.js';
+import { forEachBounded, httpExpect } from '../../support/http.js';
 import type { WatchFleet } from './watch-fleet.js';
 import type { PodTarget } from './writer.js';
 

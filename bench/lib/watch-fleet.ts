@@ -8,7 +8,7 @@
  */
 import type { Agent, ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { requestFor } from './http.js';
+import { requestFor } from '../../support/http.js';
 
 /** Annotation the writer stamps on every write: `<phase tag>:<performance.now() ms at send>`. */
 export const STAMP_ANNOTATION = 'bench.watchmark.io/sent';

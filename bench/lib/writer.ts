@@ -6,7 +6,7 @@
  */
 import type { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { httpCall } from './http.js';
+import { httpCall } from '../../support/http.js';
 import { STAMP_ANNOTATION } from './watch-fleet.js';
 
 /** The pods a writer cycles through, ordered so consecutive writes land on different nodes. */

@@ -11,7 +11,7 @@
  * six informers (two on the custom type, by label and by its selectable
  * field), with slow, late-registered and resynced handlers. After
  * each schedule every informer's cache must equal the server's state and its
- * handlers must have told a consistent story. See bench/lib/chaos/.
+ * handlers must have told a consistent story. See support/chaos/.
  *
  * The same schedules then run over a real etcd, a few seeds per kind of
  * server fault: clean restarts, kill -9 of the server's process mid-schedule
@@ -30,15 +30,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '../../bench/lib/chaos/engine.js';
-import { describeFailure, runSeeds, summaryLine } from '../../bench/lib/chaos/runner.js';
-import type { Disruption } from '../../bench/lib/chaos/schedule.js';
-import { FaultProxy } from '../../bench/lib/fault-proxy.js';
 import { KubeClient } from '../../src/client/client.js';
 import { Informer } from '../../src/client/informer/informer.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { startServer } from '../../src/server/index.js';
 import { buildKubeconfig } from '../../src/server/pki/kubeconfig.js';
+import type { Scenario } from '../../support/chaos/engine.js';
+import { describeFailure, runSeeds, summaryLine } from '../../support/chaos/runner.js';
+import type { Disruption } from '../../support/chaos/schedule.js';
+import { FaultProxy } from '../../support/fault-proxy/fault-proxy.js';
 import { etcdAvailable } from '../helpers/etcd.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { ev, listOf, obj, ScriptedSource, ScriptedStream, settle } from '../helpers/scripted-source.js';

@@ -10,13 +10,13 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FaultProxy } from '../../bench/lib/fault-proxy.js';
 import { checkpointFileName } from '../../src/client/checkpoint/checkpoint-identity.js';
 import { KubeClient } from '../../src/client/client.js';
 import type { Informer } from '../../src/client/informer/informer.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { buildKubeconfig } from '../../src/server/pki/kubeconfig.js';
+import { FaultProxy } from '../../support/fault-proxy/fault-proxy.js';
 import { installCrd, widgetCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { ensureNamespace, startTestServer } from '../helpers/server.js';

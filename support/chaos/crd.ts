@@ -7,8 +7,8 @@
  * the store, as kube-apiserver does from etcd.
  */
 
-import type { KubeClient } from '../../../src/index.js';
-import { pollUntil } from '../../../src/process/index.js';
+import type { KubeClient } from '../../src/index.js';
+import { pollUntil } from '../../src/process/index.js';
 
 /** The custom type's resource name, as the client's RESTMapper resolves it. */
 export const WIDGETS = 'widgets.chaos.example.com';

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { siblingScript } from '../../../src/process/index.js';
+import { siblingScript } from '../../src/process/index.js';
 
 /** A script to fork and the node flags it needs. */
 export interface ChildScript {
@@ -31,7 +31,7 @@ export interface ServerChildCode {
 }
 
 /** The repository root: bundles live under its node_modules, where their packages resolve. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The server child as it is in the source tree (tsx), with nothing to remove. */
 export function sourceServerChild(how = 'tsx'): ServerChildCode {

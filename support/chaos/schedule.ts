@@ -5,8 +5,8 @@
  * yields the same plan; only the timing of its execution varies.
  */
 
-import { seededRandom as mulberry32 } from '../../../src/process/index.js';
-import type { FaultAction } from '../fault-proxy.js';
+import { seededRandom as mulberry32 } from '../../src/process/index.js';
+import type { FaultAction } from '../fault-proxy/fault-proxy.js';
 import { WIDGETS } from './crd.js';
 
 /** How the informers talk to the server in one run. */

@@ -11,8 +11,8 @@
  * Messages out: {type:'loaded'} | {type:'ready', url, pid} | {type:'failed', error}
  */
 import { appendFileSync } from 'node:fs';
-import { runServerChild, sendToParent } from '../../../src/process/index.js';
-import { preloadServerModules, type ServerOptions, startServer } from '../../../src/server/index.js';
+import { runServerChild, sendToParent } from '../../src/process/index.js';
+import { preloadServerModules, type ServerOptions, startServer } from '../../src/server/index.js';
 
 // What the server loads on demand, loaded while the process waits: the etcd client for the
 // start, the patch engine for the first PATCH. A start then costs the server's own work only.

@@ -11,8 +11,8 @@ import {
   objectKey,
   type Selection,
   type WatcherMetrics,
-} from '../../../src/index.js';
-import { pollUntil } from '../../../src/process/index.js';
+} from '../../src/index.js';
+import { pollUntil } from '../../src/process/index.js';
 import type { HandlerHistory } from './history.js';
 import type { ChaosConfig, Res } from './schedule.js';
 import type { World } from './world.js';

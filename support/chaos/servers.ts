@@ -19,7 +19,7 @@ import {
   type RunningServer,
   type ServerOptions,
   startServer,
-} from '../../../src/server/index.js';
+} from '../../src/server/index.js';
 import { httpExpect } from '../http.js';
 import type { WarmChild, WarmPool } from './warm-child.js';
 

@@ -7,7 +7,7 @@
  * for a kill, only {@link ServerFleet.quiesce} does.
  */
 
-import type { FaultProxy } from '../fault-proxy.js';
+import type { FaultProxy } from '../fault-proxy/fault-proxy.js';
 import type { Step } from './schedule.js';
 import type { ChaosServer } from './servers.js';
 

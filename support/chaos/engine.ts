@@ -6,7 +6,7 @@
  * side by side (runner.ts); this file is one seed.
  */
 
-import type { InformerOptions, KubeObject } from '../../../src/index.js';
+import type { InformerOptions, KubeObject } from '../../src/index.js';
 import {
   converge,
   divergence,

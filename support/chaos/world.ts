@@ -12,15 +12,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeClient, type ResourceClient } from '../../../src/index.js';
+import { KubeClient, type ResourceClient } from '../../src/index.js';
 import {
   buildKubeconfig,
   createEtcdStore,
   type EtcdStore,
   MemoryStore,
   type ServerOptions,
-} from '../../../src/server/index.js';
-import { type FaultAction, FaultProxy } from '../fault-proxy.js';
+} from '../../src/server/index.js';
+import { type FaultAction, FaultProxy } from '../fault-proxy/fault-proxy.js';
 import { installWidgetCrd } from './crd.js';
 import { ServerFleet } from './fleet.js';
 import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';

@@ -8,7 +8,7 @@
  * handlers must rebuild the informer's cache exactly.
  */
 
-import { type Informer, type KubeObject, objectKey } from '../../../src/index.js';
+import { type Informer, type KubeObject, objectKey } from '../../src/index.js';
 
 /** Counts of what the handlers were told. */
 export interface HandlerCounts {

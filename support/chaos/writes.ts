@@ -7,8 +7,8 @@
  * since the checks read the server's real state, never the plan's.
  */
 
-import { type KubeClient, type KubeObject, StatusError, TransportError } from '../../../src/index.js';
-import { buildPod } from '../../../src/sim/index.js';
+import { type KubeClient, type KubeObject, StatusError, TransportError } from '../../src/index.js';
+import { buildPod } from '../../src/sim/index.js';
 import { WIDGETS } from './crd.js';
 import type { Step } from './schedule.js';
 

@@ -13,7 +13,7 @@
  * to show exactly that.
  */
 
-import { type EtcdCluster, startEtcdCluster } from '../../../src/server/index.js';
+import { type EtcdCluster, startEtcdCluster } from '../../src/server/index.js';
 import {
   addTotals,
   type ChaosTotals,

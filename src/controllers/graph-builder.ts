@@ -8,7 +8,7 @@
  * gone) goes through the same function.
  */
 
-import type { WorkQueue } from '../client/workqueue.js';
+import type { WorkQueue } from '../protocol/workqueue.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
 import {
   AbsentOwnerCache,

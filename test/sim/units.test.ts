@@ -1,7 +1,7 @@
 /**
  * The simulated cluster's pure pieces: hash, fenceposts, event correlation,
  * scheduling messages, image names, pod ranking (its work queue:
- * test/client/workqueue.test.ts).
+ * test/protocol/workqueue.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/protocol/clock.js';

@@ -1,10 +1,10 @@
 /**
- * The work queue the simulated controllers and the garbage collector run on:
+ * The work queue the simulated controllers, the garbage collector and the server's controllers run on:
  * client-go's util/workqueue rules, on an injected clock.
  */
 import { describe, expect, it } from 'vitest';
-import { WorkQueue } from '../../src/client/workqueue.js';
 import { ManualClock } from '../../src/protocol/clock.js';
+import { WorkQueue } from '../../src/protocol/workqueue.js';
 
 describe('WorkQueue', () => {
   it('dedupes waiting keys and re-queues a key added while it is processed', async () => {

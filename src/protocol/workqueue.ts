@@ -6,9 +6,10 @@
  * while it is processed, it runs again after `done`); failed keys come back
  * after a per-key exponential delay (`DefaultControllerRateLimiter`: 5 ms
  * doubling, 1000 s cap); delayed adds keep only the earliest timer per key.
- * The simulated controllers and the garbage collector run on it.
+ * The simulated controllers, the garbage collector and the API server's own
+ * controllers (server/controllers/) run on it.
  */
-import type { Clock, TimerHandle } from '../protocol/clock.js';
+import type { Clock, TimerHandle } from './clock.js';
 
 /** Options of {@link WorkQueue}. */
 export interface WorkQueueOptions {

@@ -17,7 +17,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nameColumnDoc } from '../src/server/kinds/columns.js';
-import { REGISTRY } from '../src/server/kinds/registry.js';
+import { REGISTRY } from '../src/server/kinds/served/registry.js';
 import type { ResourceKind, TypeField } from '../src/server/kinds/types.js';
 import type { ApiDescriptionTable, ApiFieldType, ApiType } from '../src/server/openapi/openapi-model.js';
 import { schemaNameOf } from '../src/server/openapi/openapi-schemas.js';

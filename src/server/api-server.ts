@@ -4,8 +4,8 @@ import { failureStatus, StatusError } from '../protocol/status.js';
 import { Admission } from './admission/admission.js';
 import { type CacheEntries, Cacher } from './cache/cacher.js';
 import { WatchWriter } from './cache/watch-sink.js';
-import { NamespaceLifecycle } from './controllers/namespace-lifecycle.js';
-import { CrdController } from './crd/serve/controller.js';
+import { NamespaceLifecycle } from './controllers/namespace-deleter.js';
+import { CrdController } from './controllers/crd-controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
 import { memoryStoreOnly, SnapshotShelf } from './debug-snapshots.js';
 import { requestAttributes } from './faults/request-attributes.js';
@@ -26,8 +26,8 @@ import {
   splitRequestTarget,
 } from './http/request-info.js';
 import { disabledAdmissionPlugins, kindsWithAdmission } from './kinds/admission-plugins.js';
-import { KindTable } from './kinds/kind-table.js';
-import { REGISTRY } from './kinds/registry.js';
+import { KindTable } from './kinds/served/kind-table.js';
+import { REGISTRY } from './kinds/served/registry.js';
 import type { ResourceKind } from './kinds/types.js';
 import {
   type NonResourceContext,

@@ -22,7 +22,7 @@ import {
   sendPlainNotFound,
 } from './http/non-resource-routes.js';
 import { routeNotFound } from './http/request-info.js';
-import type { KindTable } from './kinds/kind-table.js';
+import type { KindTable } from './kinds/served/kind-table.js';
 import {
   aggregatedDiscovery,
   legacyApiGroup,

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
-import { REGISTRY } from '../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../src/server/kinds/served/registry.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
 import { mulberry32 } from '../helpers/random.js';
 import { pod, startTestServer } from '../helpers/server.js';

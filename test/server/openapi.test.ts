@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { REGISTRY } from '../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../src/server/kinds/served/registry.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
 import {
   buildOpenApiV3,

@@ -8,7 +8,7 @@ import {
   wantsTable,
   watchEventTable,
 } from '../../src/server/handlers/table.js';
-import { REGISTRY } from '../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../src/server/kinds/served/registry.js';
 import { deployments, NOW, namespaces, pods } from './fixtures/kinds.js';
 
 /** The Accept of `kubectl get` (default, -o wide, -w ...), kubectl-needs §6. */

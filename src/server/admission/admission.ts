@@ -10,8 +10,8 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import type { Cacher } from '../cache/cacher.js';
-import type { KindTable } from '../kinds/kind-table.js';
-import { findByPlural } from '../kinds/registry.js';
+import type { KindTable } from '../kinds/served/kind-table.js';
+import { findByPlural } from '../kinds/served/registry.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { ObjectStorage, WriteAdmission } from '../registry/object-storage.js';
 import type { AdmissionAttributes, Invocation } from './attributes.js';

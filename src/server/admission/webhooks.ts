@@ -12,7 +12,7 @@ import {
   labelSelectorFromObject,
 } from '../../protocol/labels.js';
 import type { Cacher } from '../cache/cacher.js';
-import { findByPlural } from '../kinds/registry.js';
+import { findByPlural } from '../kinds/served/registry.js';
 import type { ResourceKind } from '../kinds/types.js';
 
 /** One rule of a webhook (admissionregistration/v1 `RuleWithOperations`). */

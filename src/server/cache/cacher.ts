@@ -1,10 +1,10 @@
 import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import type { KindTable } from '../kinds/kind-table.js';
+import type { KindTable } from '../kinds/served/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
 import { decodeStored } from '../stores/codec.js';
-import { resourceId, resourceIdOfKey, resourcePrefix } from '../stores/keys.js';
+import { objectKey, resourceId, resourceIdOfKey, resourcePrefix } from '../stores/keys.js';
 import type { Store, StoreEvent, StoreKV, StoreWatch } from '../stores/types.js';
 import type { CacheEvent } from './event.js';
 import { type CachedObject, type HistoryOptions, ResourceCache } from './resource-cache.js';
@@ -227,6 +227,14 @@ export class Cacher {
     const cache = this.caches.get(cacheId(kind));
     if (!cache) throw new Error(`no watch cache for ${cacheId(kind)}`);
     return cache;
+  }
+
+  /**
+   * The cached object `name` (in `namespace`) of `kind`, or undefined: what a lister's Get
+   * answers from its informer's cache, for the server's own controllers.
+   */
+  cached(kind: ResourceKind, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.caches.get(cacheId(kind))?.objects.get(objectKey(kind, namespace, name))?.object;
   }
 
   /** Every resource cache. */

@@ -5,7 +5,7 @@
  * kind's empty object a create is compared with.
  */
 import type { KubeObject } from '../../protocol/events.js';
-import { NODE_INFO_FIELDS } from '../kinds/defaults.js';
+import { NODE_INFO_FIELDS } from '../kinds/core/node.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { installFieldManager, type UpdateScope } from '../registry/prepare-write.js';
 import type { MergeNode } from '../ssa/merge-schema.js';

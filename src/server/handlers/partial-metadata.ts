@@ -30,7 +30,7 @@ import {
   notAcceptableMessage,
   PROTOBUF_CONTENT_TYPE,
 } from '../http/media-types.js';
-import { internalMetadata } from '../kinds/daemonset-generation.js';
+import { internalMetadata } from '../kinds/apps/daemonset-generation.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { OBJECT_META_FIELDS } from '../registry/meta.js';
 import type { ListResult } from './list.js';

@@ -8,7 +8,7 @@ import type { KubeObject } from '../../protocol/events.js';
 import type { Admission } from '../admission/admission.js';
 import type { UserInfo } from '../http/auth.js';
 import { sendJson } from '../http/http-io.js';
-import type { KindTable } from '../kinds/kind-table.js';
+import type { KindTable } from '../kinds/served/kind-table.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { answerText } from '../registry/answer-text.js';
 import type { ObjectStorage } from '../registry/object-storage.js';

@@ -14,7 +14,7 @@
  * so disabling it changes nothing and is accepted; a name kube-apiserver does not know is
  * refused with its words (k8s.io/apiserver pkg/server/options/admission.go `Validate`).
  */
-import { defaultPod, type PodAdmissionPlugins } from './defaults-pod.js';
+import { defaultPod, type PodAdmissionPlugins } from './core/pod/defaults.js';
 import type { ResourceKind } from './types.js';
 
 /** Every plugin name kube-apiserver v1.37 registers (`AllOrderedPlugins`). */

@@ -17,7 +17,7 @@ import {
 } from '../../protocol/labels.js';
 import { type JsonObject, num, objects, rec, str, stringMap } from './access.js';
 import { translateTimestampSince } from './age.js';
-import { type PodSummary, podSummary, readinessGates } from './pod-status.js';
+import { type PodSummary, podSummary, readinessGates } from './core/pod/status.js';
 import type { TableColumn, TypeField } from './types.js';
 
 /** `labels.FormatLabels`: `a=b,c=d` sorted by key, `<none>` when empty. */

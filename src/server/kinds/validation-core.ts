@@ -27,7 +27,7 @@ import {
   isValidPortName,
   isValidPortNum,
 } from './validation-names.js';
-import { validatePodSpec } from './validation-pod.js';
+import { validatePodSpec } from './core/pod/validation.js';
 
 /** kube's `MaxSecretSize`, which also bounds ConfigMaps: 1 MiB (etcd's request limit leaves room for metadata). */
 export const MAX_DATA_SIZE = 1024 * 1024;

@@ -1,8 +1,8 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { findByPlural } from '../kinds/registry.js';
-import { allocate, keepAllocated } from '../kinds/service-alloc.js';
+import { findByPlural } from '../kinds/served/registry.js';
+import { allocate, keepAllocated } from '../kinds/core/service/allocation.js';
 import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
 import { formatInvalidMessage, invalid } from '../kinds/validation.js';
 import type { ServerStats } from '../stats/stats.js';
@@ -21,8 +21,9 @@ import {
 } from './delete-rules.js';
 import { jsonEqual, metaOf, rfc3339 } from './meta.js';
 import { admitCreate, admitNamespaceDelete } from './namespace-admission.js';
-import { conflict, notFound, storeErrorToStatus } from './object-errors.js';
+import { conflict, notFound, storeErrorToStatus } from '../stores/status-errors.js';
 import {
+  type FieldManager,
   prepareCreate,
   prepareUpdate,
   recordOwnership,
@@ -33,7 +34,7 @@ import {
 import { isService, serviceAllocations } from './service-allocation.js';
 import { mutateCreate, type WriteAdmission } from './write-admission.js';
 
-export type { UpdateScope, WriteManager } from './prepare-write.js';
+export type { FieldManager, UpdateScope, WriteManager } from './prepare-write.js';
 export type { WriteAdmission } from './write-admission.js';
 
 /** Options shared by writes. */
@@ -105,6 +106,8 @@ export class ObjectStorage {
     clock: Clock,
     stats: ServerStats,
     onEncoded?: (kind: ResourceKind, value: string) => void,
+    /** Records `metadata.managedFields` on writes that name a manager (prepare-write.ts `FieldManager`). */
+    private readonly fieldManager?: FieldManager,
   ) {
     this.store = store;
     this.clock = clock;
@@ -153,7 +156,16 @@ export class ObjectStorage {
     const sentSpec = new Set(spec !== null && typeof spec === 'object' ? Object.keys(spec) : []);
     const sentName = meta.name;
     prepareCreate(kind, obj, this.clock.now());
-    obj = await recordOwnership(kind, undefined, obj, 'main', opts.fieldManager, this.clock.now(), sentSpec);
+    obj = await recordOwnership(
+      this.fieldManager,
+      kind,
+      undefined,
+      obj,
+      'main',
+      opts.fieldManager,
+      this.clock.now(),
+      sentSpec,
+    );
     kind.admitCreate?.(obj);
     if (opts.admission) obj = await mutateCreate(kind, obj, sentName, opts.admission, this.clock.now());
     kind.prepareForCreate?.(obj);
@@ -282,6 +294,7 @@ export class ObjectStorage {
         // mutating admission, then PrepareForUpdate: what a webhook adds belongs to no manager,
         // and the webhook sees the managedFields the write will have.
         const owned = await recordOwnership(
+          this.fieldManager,
           kind,
           current,
           prepareUpdate(kind, current, structuredClone(desired), scope),
@@ -296,6 +309,7 @@ export class ObjectStorage {
         next = prepareUpdate(kind, current, desired, scope);
       } else {
         next = await recordOwnership(
+          this.fieldManager,
           kind,
           current,
           prepareUpdate(kind, current, desired, scope),

@@ -4,7 +4,7 @@
  * of allocation themselves are in kinds/service-alloc.ts.
  */
 import type { KubeObject } from '../../protocol/events.js';
-import { type Allocations, allocationsOf } from '../kinds/service-alloc.js';
+import { type Allocations, allocationsOf } from '../kinds/core/service/allocation.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { Store } from '../stores/types.js';
 

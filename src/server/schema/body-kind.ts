@@ -7,7 +7,7 @@
  * (runtime/scheme.go `New`, `notRegisteredErr`), reported by rest.go `transformDecodeError`.
  */
 import type { KubeObject } from '../../protocol/events.js';
-import { findByKind } from '../kinds/registry.js';
+import { findByKind } from '../kinds/served/registry.js';
 
 /** The scheme's name in the error: kube-apiserver's legacy scheme is named after its call site. */
 const SCHEME_NAME = 'pkg/runtime/scheme.go:111';

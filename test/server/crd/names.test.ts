@@ -12,7 +12,7 @@ import {
   namesAndConditions,
   setCondition,
 } from '../../../src/server/crd/definition/names.js';
-import { REGISTRY } from '../../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
 
 type Names = {
   plural: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/protocol/events.js';
 import { formatLabels, formatSelectorCell, labelSelectorText } from '../../../src/server/kinds/columns.js';
-import { podSummary } from '../../../src/server/kinds/pod-status.js';
-import { findByKind, REGISTRY } from '../../../src/server/kinds/registry.js';
+import { podSummary } from '../../../src/server/kinds/core/pod/status.js';
+import { findByKind, REGISTRY } from '../../../src/server/kinds/served/registry.js';
 import type { ResourceKind } from '../../../src/server/kinds/types.js';
 
 const now = Date.parse('2024-05-01T12:00:00Z');

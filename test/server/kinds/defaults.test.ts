@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/protocol/events.js';
-import { imageTag, podQOSClass } from '../../../src/server/kinds/defaults-pod.js';
-import { findByKind, REGISTRY } from '../../../src/server/kinds/registry.js';
+import { imageTag, podQOSClass } from '../../../src/server/kinds/core/pod/defaults.js';
+import { findByKind, REGISTRY } from '../../../src/server/kinds/served/registry.js';
 
 function defaulted(apiVersion: string, kind: string, obj: KubeObject): KubeObject {
   const k = findByKind(apiVersion, kind)!;

@@ -4,8 +4,8 @@
  * exactly when the kinds do.
  */
 import { describe, expect, it } from 'vitest';
-import { KindTable } from '../../../src/server/kinds/kind-table.js';
-import { REGISTRY } from '../../../src/server/kinds/registry.js';
+import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
+import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
 import { widgetKind } from '../fixtures/kinds.js';
 
 describe('KindTable', () => {

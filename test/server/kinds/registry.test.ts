@@ -6,7 +6,7 @@ import {
   kindKey,
   REGISTRY,
   resolveResource,
-} from '../../../src/server/kinds/registry.js';
+} from '../../../src/server/kinds/served/registry.js';
 import { apiVersionOf } from '../../../src/server/kinds/types.js';
 import { schemaNameOf } from '../../../src/server/openapi/openapi-schemas.js';
 import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOM_RESOURCE_DEFINITIONS } from '../../../src/server/crd/serve/crd-kind.js';
 import type { RunningServer } from '../../../src/server/index.js';
-import { REGISTRY } from '../../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
 import { installCrd, widgetCrd } from '../../helpers/crds.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/protocol/events.js';
-import { findByKind } from '../../../src/server/kinds/registry.js';
+import { findByKind } from '../../../src/server/kinds/served/registry.js';
 import { fieldErrorText } from '../../../src/server/kinds/validation.js';
 
 /** The field errors of `obj` after defaulting, as the 422's causes word them. */

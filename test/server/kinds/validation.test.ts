@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/protocol/events.js';
-import { findByKind } from '../../../src/server/kinds/registry.js';
+import { findByKind } from '../../../src/server/kinds/served/registry.js';
 import type { FieldError } from '../../../src/server/kinds/types.js';
 import {
   fieldErrorText,

@@ -4,7 +4,7 @@
  * (customresource_discovery_controller.go `sync`).
  */
 import { describe, expect, it } from 'vitest';
-import { KindTable } from '../../../src/server/kinds/kind-table.js';
+import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
 import { storageVersionHash } from '../../../src/server/openapi/custom-discovery.js';
 import {
   aggregatedDiscovery,

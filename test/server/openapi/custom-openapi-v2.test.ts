@@ -4,7 +4,7 @@
  * and the gnostic protobuf form kubectl reads.
  */
 import { describe, expect, it } from 'vitest';
-import { KindTable } from '../../../src/server/kinds/kind-table.js';
+import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
 import { customKindSchema } from '../../../src/server/openapi/custom-schema.js';
 import { openApiV2Response } from '../../../src/server/openapi/openapi.js';
 import { widgetKind } from './custom-kinds.js';

@@ -3,7 +3,7 @@
  * documents apiextensions-apiserver's builder.go and openapiv3 controller publish.
  */
 import { describe, expect, it } from 'vitest';
-import { KindTable } from '../../../src/server/kinds/kind-table.js';
+import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
 import {
   buildOpenApiV3,
   openApiV3GroupDocument,

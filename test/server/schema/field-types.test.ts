@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { REGISTRY } from '../../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
 import { apiVersionOf, type ResourceKind } from '../../../src/server/kinds/types.js';
 import { schemaNameOf } from '../../../src/server/openapi/openapi-schemas.js';
 import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CUSTOM_RESOURCE_DEFINITIONS } from '../../../src/server/crd/serve/crd-kind.js';
-import { REGISTRY } from '../../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
 import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';
 import {
   builtinMergeNode,

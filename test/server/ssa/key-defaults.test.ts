@@ -6,7 +6,7 @@
  * {default: "TCP"} in Kubernetes 1.30's api/v1.json), not a second port.
  */
 import { describe, expect, it } from 'vitest';
-import { REGISTRY } from '../../../src/server/kinds/registry.js';
+import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
 import { mergeNodeOfKind } from '../../../src/server/ssa/builtin-schema.js';
 import { applyConfiguration, recordUpdate } from '../../../src/server/ssa/index.js';
 import type { ListNode, MapNode, MergeNode } from '../../../src/server/ssa/merge-schema.js';

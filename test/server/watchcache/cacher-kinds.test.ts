@@ -8,7 +8,7 @@ import { ManualClock } from '../../../src/protocol/clock.js';
 import { Cacher } from '../../../src/server/cache/cacher.js';
 import { jsonEncoder } from '../../../src/server/cache/event.js';
 import { CacheWatcher, type WatchSink } from '../../../src/server/cache/watcher.js';
-import { KindTable } from '../../../src/server/kinds/kind-table.js';
+import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
 import { newStats } from '../../../src/server/stats/stats.js';
 import { objectKey } from '../../../src/server/stores/keys.js';
 import { MemoryStore } from '../../../src/server/stores/memory.js';

@@ -10,8 +10,8 @@
  * The field manager sees the object as decoded, before the strategy (create.go, update.go):
  * a write that sent no annotation shows it as "0", a change the writer then owns, as upstream.
  */
-import type { KubeObject } from '../../protocol/events.js';
-import { child, getPath, isObject, sameJson } from './access.js';
+import type { KubeObject } from '../../../protocol/events.js';
+import { child, getPath, isObject, sameJson } from '../access.js';
 
 /** `appsv1.DeprecatedTemplateGeneration`. */
 export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';

@@ -4,10 +4,10 @@
  * actually trip over, with kube's field paths and messages.
  */
 
-import { isObject, objects, rec, str } from './access.js';
-import type { FieldError } from './types.js';
-import { duplicate, invalid, notSupported, required, validateLabels } from './validation.js';
-import { isDNS1123Label, isValidPortName, isValidPortNum } from './validation-names.js';
+import { isObject, objects, rec, str } from '../../access.js';
+import type { FieldError } from '../../types.js';
+import { duplicate, invalid, notSupported, required, validateLabels } from '../../validation.js';
+import { isDNS1123Label, isValidPortName, isValidPortNum } from '../../validation-names.js';
 
 const RESTART_POLICIES = ['Always', 'Never', 'OnFailure'];
 const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];

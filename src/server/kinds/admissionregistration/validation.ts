@@ -5,10 +5,10 @@
  * k8s.io/apiserver/pkg/util/webhook/validation.go) and Table columns
  * (pkg/printers/internalversion/printers.go, `NAME WEBHOOKS AGE`).
  */
-import type { KubeObject } from '../../protocol/events.js';
-import { arr, isObject, objects, rec, str } from './access.js';
-import { ageColumn } from './columns.js';
-import type { FieldError, TableColumn } from './types.js';
+import type { KubeObject } from '../../../protocol/events.js';
+import { arr, isObject, objects, rec, str } from '../access.js';
+import { ageColumn } from '../columns.js';
+import type { FieldError, TableColumn } from '../types.js';
 import {
   duplicate,
   invalid,
@@ -16,8 +16,8 @@ import {
   required,
   validateLabelSelector,
   validateObjectMeta,
-} from './validation.js';
-import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from './validation-names.js';
+} from '../validation.js';
+import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from '../validation-names.js';
 
 /** defaults.go `SetDefaults_ValidatingWebhook` / `SetDefaults_MutatingWebhook` and `SetDefaults_Rule`. */
 function defaultWebhook(hook: Record<string, unknown>, mutating: boolean): void {

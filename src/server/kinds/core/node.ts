@@ -11,10 +11,10 @@
  * always equals its name.
  */
 
-import type { KubeObject } from '../../protocol/events.js';
-import { child, isObject, type JsonObject, objects, rec, setDefault, str } from './access.js';
-import { roundTripTemplateGeneration } from './daemonset-generation.js';
-import { defaultPodSpec } from './defaults-pod.js';
+import type { KubeObject } from '../../../protocol/events.js';
+import { child, isObject, type JsonObject, objects, rec, setDefault, str } from '../access.js';
+import { roundTripTemplateGeneration } from '../apps/daemonset-generation.js';
+import { defaultPodSpec } from './pod/defaults.js';
 
 function setIfAbsent(obj: JsonObject, key: string, value: unknown): void {
   if (obj[key] === undefined || obj[key] === null) obj[key] = value;

@@ -7,10 +7,10 @@
  * keep what was allocated (PatchAllocatedValues): an apply that leaves the
  * cluster IP out does not lose it.
  */
-import type { KubeObject } from '../../protocol/events.js';
-import { objects, rec, str } from './access.js';
-import type { FieldError } from './types.js';
-import { invalid } from './validation.js';
+import type { KubeObject } from '../../../../protocol/events.js';
+import { objects, rec, str } from '../../access.js';
+import type { FieldError } from '../../types.js';
+import { invalid } from '../../validation.js';
 
 const CIDR_BASE = 10 * 2 ** 24 + 96 * 2 ** 16;
 const CIDR_BITS = 12;

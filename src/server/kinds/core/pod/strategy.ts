@@ -4,8 +4,8 @@
  * and the mark of a graceful delete. The pod's own metadata.generation (1 at create, +1 on a
  * spec change: `PrepareForCreate`, `updatePodGeneration`) is the registry's generation rule.
  */
-import type { KubeObject } from '../../protocol/events.js';
-import { child, isObject, type JsonObject, objects, rec } from './access.js';
+import type { KubeObject } from '../../../../protocol/events.js';
+import { child, isObject, type JsonObject, objects, rec } from '../../access.js';
 
 /**
  * `PrepareForCreate`: a new pod's status is phase `Pending` (and its QoS class, which

@@ -7,8 +7,8 @@
  * so applying it again, or on an update, changes nothing.
  */
 
-import { parseQuantity } from '../../protocol/quantity.js';
-import { arr, child, isObject, type JsonObject, objects, rec, setDefault, str } from './access.js';
+import { parseQuantity } from '../../../../protocol/quantity.js';
+import { arr, child, isObject, type JsonObject, objects, rec, setDefault, str } from '../../access.js';
 
 /**
  * The tag `parsers.ParseImageName` finds: an explicit tag, "latest" when

@@ -12,11 +12,11 @@
  * ends with a `cmp.Diff` of the two Go structs, which a JSON server cannot print: watchmark ends it
  * with the changed fields' JSON instead (the line that names the rule is kube-apiserver's).
  */
-import type { KubeObject } from '../../protocol/events.js';
-import { parseQuantity } from '../../protocol/quantity.js';
-import { arr, rec } from './access.js';
-import type { FieldError } from './types.js';
-import { forbidden, invalid, required } from './validation.js';
+import type { KubeObject } from '../../../../protocol/events.js';
+import { parseQuantity } from '../../../../protocol/quantity.js';
+import { arr, rec } from '../../access.js';
+import type { FieldError } from '../../types.js';
+import { forbidden, invalid, required } from '../../validation.js';
 
 /** validation.go `updatablePodSpecFields`, joined as its message joins them. */
 const UPDATABLE_POD_SPEC_FIELDS = [

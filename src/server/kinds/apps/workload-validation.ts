@@ -3,17 +3,17 @@
  * StatefulSets and DaemonSets, on create and on update.
  */
 
-import type { KubeObject } from '../../protocol/events.js';
+import type { KubeObject } from '../../../protocol/events.js';
 import {
   isEverything,
   type LabelSelectorObject,
   labelSelectorFromObject,
   matchesLabels,
   SelectorError,
-} from '../../protocol/labels.js';
-import { isObject, rec, sameJson, str } from './access.js';
-import { type GoRendered, goNamedString, goStruct } from './field-value.js';
-import type { FieldError } from './types.js';
+} from '../../../protocol/labels.js';
+import { isObject, rec, sameJson, str } from '../access.js';
+import { type GoRendered, goNamedString, goStruct } from '../field-value.js';
+import type { FieldError } from '../types.js';
 import {
   forbidden,
   invalid,
@@ -23,9 +23,9 @@ import {
   validateLabelSelector,
   validateNonNegative,
   validateObjectMeta,
-} from './validation.js';
-import { isDNS1123Label } from './validation-names.js';
-import { validatePodTemplate } from './validation-pod.js';
+} from '../validation.js';
+import { isDNS1123Label } from '../validation-names.js';
+import { validatePodTemplate } from '../core/pod/validation.js';
 
 const PERCENT_RE = /^[0-9]+%$/;
 

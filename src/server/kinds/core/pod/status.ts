@@ -5,8 +5,8 @@
  * of RESTARTS.
  */
 
-import { isObject, type JsonObject, num, objects, rec, str } from './access.js';
-import { humanDuration, parseTimestamp } from './age.js';
+import { isObject, type JsonObject, num, objects, rec, str } from '../../access.js';
+import { humanDuration, parseTimestamp } from '../../age.js';
 
 /** The three pod cells that need the container walk. */
 export interface PodSummary {

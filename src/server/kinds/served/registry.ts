@@ -5,15 +5,15 @@
  * columns), and the lookups the server uses to find an entry.
  */
 
-import type { KubeObject } from '../../protocol/events.js';
-import { rec } from './access.js';
+import type { KubeObject } from '../../../protocol/events.js';
+import { rec } from '../access.js';
 import {
   defaultMutatingWebhookConfiguration,
   defaultValidatingWebhookConfiguration,
   validateMutatingWebhookConfiguration,
   validateValidatingWebhookConfiguration,
   webhookConfigurationColumns,
-} from './admission-registration.js';
+} from '../admissionregistration/validation.js';
 import {
   configMapColumns,
   daemonSetColumns,
@@ -27,8 +27,8 @@ import {
   secretColumns,
   serviceColumns,
   statefulSetColumns,
-} from './columns.js';
-import { prepareDaemonSetCreate, settleDaemonSetUpdate } from './daemonset-generation.js';
+} from '../columns.js';
+import { prepareDaemonSetCreate, settleDaemonSetUpdate } from '../apps/daemonset-generation.js';
 import {
   defaultDaemonSet,
   defaultDeployment,
@@ -39,10 +39,10 @@ import {
   defaultSecret,
   defaultService,
   defaultStatefulSet,
-} from './defaults.js';
-import { defaultPod } from './defaults-pod.js';
-import { taintNewNode } from './node-admission.js';
-import { markPodDeleted, preparePodCreate, preservePodObservedGeneration } from './pod-strategy.js';
+} from '../core/node.js';
+import { defaultPod } from '../core/pod/defaults.js';
+import { taintNewNode } from '../node-admission.js';
+import { markPodDeleted, preparePodCreate, preservePodObservedGeneration } from '../core/pod/strategy.js';
 import {
   eventFields,
   namespaceFields,
@@ -51,9 +51,9 @@ import {
   replicaSetFields,
   secretFields,
   serviceFields,
-} from './selectable-fields.js';
-import { validateClusterIpUpdate } from './service-alloc.js';
-import { apiVersionOf, type ResourceKind } from './types.js';
+} from '../selectable-fields.js';
+import { validateClusterIpUpdate } from '../core/service/allocation.js';
+import { apiVersionOf, type ResourceKind } from '../types.js';
 import {
   validateDaemonSet,
   validateDeployment,
@@ -61,7 +61,7 @@ import {
   validateSelectorUnchanged,
   validateStatefulSet,
   validateStatefulSetUpdate,
-} from './validation-apps.js';
+} from '../apps/workload-validation.js';
 import {
   validateConfigMap,
   validateEvent,
@@ -73,8 +73,8 @@ import {
   validateSecret,
   validateSecretUpdate,
   validateService,
-} from './validation-core.js';
-import { validatePodUpdate } from './validation-pod-update.js';
+} from '../validation-core.js';
+import { validatePodUpdate } from '../core/pod/update-validation.js';
 
 /**
  * The workloads' `/scale`: autoscaling/v1 Scale reads replicas and the selector from these paths.

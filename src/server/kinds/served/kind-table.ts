@@ -7,7 +7,7 @@
  * documents) is rebuilt exactly when the kinds change.
  */
 import { kindKey, REGISTRY } from './registry.js';
-import type { ResourceKind } from './types.js';
+import type { ResourceKind } from '../types.js';
 
 /** What changed in a {@link KindTable}. */
 export type KindChange = { added: ResourceKind } | { removed: ResourceKind };

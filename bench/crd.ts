@@ -6,12 +6,12 @@
  *    (201) and both discovery forms list the new resource. Baseline: one ConfigMap create
  *    (the round trip every step above contains). Target (issue 22): <= 50 ms.
  * 2. Write cost of a custom object with a large real schema: cert-manager's Certificate (its
- *    definition from test/server/fixtures/crds, plus three CEL rules on spec) against a
+ *    definition from support/fixtures/crds, plus three CEL rules on spec) against a
  *    ConfigMap whose JSON is the same size, as process CPU per create, in interleaved rounds
  *    on one server. Target: <= 1.5x. A third side, the same content served by a definition
  *    with no schema, splits the ratio into what the object's shape costs and what the schema
  *    and its rules add. Bodies are serialized before timing; only the name is filled in.
- * 3. Installing every real definition in test/server/fixtures/crds, one POST after another as
+ * 3. Installing every real definition in support/fixtures/crds, one POST after another as
  *    `kubectl apply -f <folder>` sends them, until all are Established. Baseline: as many
  *    ConfigMap creates carrying the same bytes. Target: <= 500 ms.
  *
@@ -24,13 +24,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { type RunningServer, startServer } from '../src/server/index.js';
+import { REAL_CRDS } from '../support/fixtures/crds/index.js';
 import { httpExpect } from '../support/http.js';
-import { REAL_CRDS } from '../test/server/fixtures/crds/index.js';
 import { round, table } from './lib/report.js';
 
 const quick = process.argv.includes('--quick');
 const OUT = fileURLToPath(new URL('./results/crd.json', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../test/server/fixtures/crds/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../support/fixtures/crds/', import.meta.url));
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const NS = 'bench';
 const TARGETS = { firstObjectMs: 50, writeRatio: 1.5, installAllMs: 500 };

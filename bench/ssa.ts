@@ -28,7 +28,7 @@ import { round, table } from './lib/report.js';
 
 const quick = process.argv.includes('--quick');
 const OUT = fileURLToPath(new URL('./results/ssa.json', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../test/server/fixtures/crds/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../support/fixtures/crds/', import.meta.url));
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const NS = 'bench';
 const TARGETS = { applyVsPatch: 2 };

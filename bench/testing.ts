@@ -3,7 +3,7 @@
  * from the same run.
  *
  * 1. Start: `testCluster()` with kube-controller-manager's namespace and garbage collection
- *    controllers and 8 real CRDs (test/server/fixtures/crds) until it resolves: the CRDs
+ *    controllers and 8 real CRDs (support/fixtures/crds) until it resolves: the CRDs
  *    Established and served, the collector's monitors synced. Median after warm-up, in one
  *    process. Baseline: a bare `startServer()` (the floor under any cluster this process can
  *    start). Also the first start of a setup (nothing to reuse: every CRD installed through
@@ -29,13 +29,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startServer } from '../src/server/index.js';
 import { type TestCluster, testCluster } from '../src/testing/index.js';
-import { REAL_CRDS } from '../test/server/fixtures/crds/index.js';
+import { REAL_CRDS } from '../support/fixtures/crds/index.js';
 import { otherLoad, processCpuMs, readMachineCpu } from './lib/machine-load.js';
 import { round, table } from './lib/report.js';
 
 const quick = process.argv.includes('--quick');
 const OUT = fileURLToPath(new URL('./results/testing.json', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../test/server/fixtures/crds/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../support/fixtures/crds/', import.meta.url));
 const CRD_FILES = REAL_CRDS.slice(0, 8).map((c) => join(FIXTURES, c.file));
 const TARGETS = { startMs: 50, snapshotMs: 10, restoreMs: 10 };
 const BUSY_PERCENT = 10;

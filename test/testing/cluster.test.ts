@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestCluster, testCluster, WaitTimeoutError } from '../../src/testing/index.js';
 
 const CRDS = fileURLToPath(
-  new URL('../server/fixtures/crds/cert-manager.io_certificates.yaml', import.meta.url),
+  new URL('../../support/fixtures/crds/cert-manager.io_certificates.yaml', import.meta.url),
 );
-const CERT = fileURLToPath(new URL('../server/fixtures/crds/certificates-example.yaml', import.meta.url));
+const CERT = fileURLToPath(new URL('../../support/fixtures/crds/certificates-example.yaml', import.meta.url));
 const SANDBOX = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'sandbox' } };
 
 describe('testCluster', () => {

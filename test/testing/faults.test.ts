@@ -9,7 +9,7 @@ import { StatusError } from '../../src/index.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
 
 const CRDS = fileURLToPath(
-  new URL('../server/fixtures/crds/cert-manager.io_certificates.yaml', import.meta.url),
+  new URL('../../support/fixtures/crds/cert-manager.io_certificates.yaml', import.meta.url),
 );
 
 describe('the request record', () => {

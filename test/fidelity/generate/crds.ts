@@ -3,13 +3,13 @@
  * the objects of accepted ones: CRUD, patches, apply, list and watch, Tables
  * with printer columns, schema errors, defaulting, pruning, the status and
  * scale subresources, several versions, cluster scope, and the real CRDs of
- * test/server/fixtures/crds with their examples.
+ * support/fixtures/crds with their examples.
  *
  * Every CRD's group holds `$n` (CRDs are cluster-scoped, cases run at once);
  * every case waits for Established on both servers before using one.
  */
 
-import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../../server/fixtures/crds/index.js';
+import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../../../support/fixtures/crds/index.js';
 import type { FidelityCase, Step } from '../types.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';

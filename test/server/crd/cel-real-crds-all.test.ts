@@ -1,7 +1,7 @@
 /**
  * Real CRDs whose CEL rules kube-apiserver accepts are accepted here too
  * (validation.go `ValidateCustomResourceDefinitionOpenAPISchema`, its CEL cost and compile
- * checks): the ones this server once refused (fixtures/crds/cel/, sources in its README).
+ * checks): the ones this server once refused (support/fixtures/crds/cel/, sources in its README).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { compileCrdSchemaWithCel } from '../../../src/server/crd/cel/index.js';
 import { validateCustomResourceDefinition } from '../../../src/server/crd/definition/validation.js';
 
-const dir = fileURLToPath(new URL('../fixtures/crds/cel/', import.meta.url));
+const dir = fileURLToPath(new URL('../../../support/fixtures/crds/cel/', import.meta.url));
 const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
 
 interface Crd {

@@ -1,12 +1,12 @@
 /**
- * The CEL rules of real CRDs (fixtures/crds/, sources and licences in its README) on their
+ * The CEL rules of real CRDs (support/fixtures/crds/, sources and licences in its README) on their
  * projects' example objects: every rule compiles when the CRD is written (real-crds.test.ts), and
  * every example, pruned and defaulted as a write is, passes them, as on kube-apiserver.
  */
 import { describe, expect, it } from 'vitest';
 import { compileCrdSchemaWithCel } from '../../../src/server/crd/cel/index.js';
 import type { CrdSchemaProps } from '../../../src/server/crd/schema/structural.js';
-import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../fixtures/crds/index.js';
+import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../../../support/fixtures/crds/index.js';
 
 interface Version {
   name: string;

@@ -405,7 +405,7 @@ describe('bounded evaluation', () => {
 describe('real rules: Gateway API HTTPRoute', () => {
   const crd = parse(
     readFileSync(
-      new URL('../fixtures/crds/gateway.networking.k8s.io_httproutes.yaml', import.meta.url),
+      new URL('../../../support/fixtures/crds/gateway.networking.k8s.io_httproutes.yaml', import.meta.url),
       'utf8',
     ),
   );

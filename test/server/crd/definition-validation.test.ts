@@ -444,7 +444,7 @@ describe('validateCustomResourceDefinition', () => {
 describe('real CRDs', () => {
   it("accepts prometheus-operator's PrometheusRule CRD (fixtures/crds/, RE2 inline flags in its patterns)", () => {
     const text = readFileSync(
-      new URL('../fixtures/crds/monitoring.coreos.com_prometheusrules.yaml', import.meta.url),
+      new URL('../../../support/fixtures/crds/monitoring.coreos.com_prometheusrules.yaml', import.meta.url),
       'utf8',
     );
     expect(validateCustomResourceDefinition(parse(text))).toEqual([]);

@@ -1,16 +1,16 @@
 /**
- * The real CRDs of test/server/fixtures/crds served over HTTP: each installs and becomes
+ * The real CRDs of support/fixtures/crds served over HTTP: each installs and becomes
  * Established, each project's example objects are created as they are (201, nothing pruned,
- * no warning), and the broken variants of test/server/fixtures/crds/refusals.ts are refused
+ * no warning), and the broken variants of support/fixtures/crds/refusals.ts are refused
  * with a 422 that carries kube-apiserver's words for each error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
+import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../../../support/fixtures/crds/index.js';
+import { REFUSALS } from '../../../support/fixtures/crds/refusals.js';
 import { conditionTrue } from '../../helpers/crds.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
-import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../fixtures/crds/index.js';
-import { REFUSALS } from '../fixtures/crds/refusals.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const NAMESPACE = 'real';

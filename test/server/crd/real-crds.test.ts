@@ -1,5 +1,5 @@
 /**
- * Real CRDs of widely used projects (fixtures/crds/, Apache-2.0, sources in its README) through
+ * Real CRDs of widely used projects (support/fixtures/crds/, Apache-2.0, sources in its README) through
  * watchmark's CRD rules: each installs (`validateCustomResourceDefinition` finds nothing, as
  * kube-apiserver, where all of them install, finds nothing), each served version compiles, each
  * example object from the project's docs or samples is kept whole and valid, and broken objects
@@ -27,8 +27,8 @@ import {
 } from '../../../src/server/crd/definition/validation.js';
 import { type CrdSchema, compileCrdSchema } from '../../../src/server/crd/schema/engine.js';
 import type { CrdSchemaProps, Structural } from '../../../src/server/crd/schema/structural.js';
-import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../fixtures/crds/index.js';
-import { REFUSALS } from '../fixtures/crds/refusals.js';
+import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../../../support/fixtures/crds/index.js';
+import { REFUSALS } from '../../../support/fixtures/crds/refusals.js';
 
 interface CrdVersion {
   name: string;

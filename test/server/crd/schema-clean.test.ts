@@ -13,7 +13,7 @@ import {
   type Structural,
 } from '../../../src/server/crd/schema/structural.js';
 import { fullWalkErrors, isClean } from '../../../src/server/crd/schema/validate.js';
-import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../fixtures/crds/index.js';
+import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../../../support/fixtures/crds/index.js';
 
 /** mulberry32: a small seeded generator, so a failure replays. */
 function prng(seed: number): () => number {

@@ -1,5 +1,5 @@
 /**
- * The engine against a real CRD: prometheus-operator's PrometheusRule (fixtures/crds/, Apache-2.0)
+ * The engine against a real CRD: prometheus-operator's PrometheusRule (support/fixtures/crds/, Apache-2.0)
  * and the object from its alerting user guide.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { type CrdSchemaProps, compileStructural } from '../../../src/server/crd/
 import { validateCustomObject } from '../../../src/server/crd/schema/validate.js';
 
 const fixture = (name: string): unknown =>
-  parse(readFileSync(new URL(`../fixtures/crds/${name}`, import.meta.url), 'utf8'));
+  parse(readFileSync(new URL(`../../../support/fixtures/crds/${name}`, import.meta.url), 'utf8'));
 
 const crd = fixture('monitoring.coreos.com_prometheusrules.yaml') as {
   spec: { versions: Array<{ name: string; schema: { openAPIV3Schema: CrdSchemaProps } }> };

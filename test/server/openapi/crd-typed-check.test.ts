@@ -1,6 +1,6 @@
 /**
  * The CustomResourceDefinition kind in the generated type table: the server's typed check
- * (schema/) reads real CRDs (fixtures/crds/, each with its licence in the README there) without
+ * (schema/) reads real CRDs (support/fixtures/crds/, each with its licence in the README there) without
  * a finding, and reports unknown fields as kube-apiserver's strict decoding of
  * apiextensions/v1 does, including where it does not (inside `items` and
  * `additionalProperties`, which apiextensions/v1 marshal.go decodes with a non-strict
@@ -14,7 +14,7 @@ import { decoderStrictErrors } from '../../../src/server/schema/decoder-errors.j
 import { checkerOf, runCheck } from '../../../src/server/schema/typed-check.js';
 
 const CRD = schemaNameOf({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' });
-const FIXTURES = new URL('../fixtures/crds/', import.meta.url);
+const FIXTURES = new URL('../../../support/fixtures/crds/', import.meta.url);
 
 /** Every CustomResourceDefinition document of the fixtures, by file. */
 function fixtureCrds(): Array<[string, Record<string, unknown>]> {

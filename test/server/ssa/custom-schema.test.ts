@@ -1,6 +1,6 @@
 /**
  * The custom merge schema (src/server/ssa/custom-schema.ts): a hand-written schema with every
- * extension kube-openapi's converter reads, and the real CRDs of test/server/fixtures/crds, each
+ * extension kube-openapi's converter reads, and the real CRDs of support/fixtures/crds, each
  * served version converted and spot-checked against its manifest.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { builtinMergeNode } from '../../../src/server/ssa/builtin-schema.js';
 import { customMergeNode, customMergeNodeOfKind } from '../../../src/server/ssa/custom-schema.js';
 import type { ListNode, MapNode, MergeNode } from '../../../src/server/ssa/merge-schema.js';
 import { SCALAR, UNTYPED } from '../../../src/server/ssa/merge-schema.js';
-import { loadRealCrd, REAL_CRDS } from '../fixtures/crds/index.js';
+import { loadRealCrd, REAL_CRDS } from '../../../support/fixtures/crds/index.js';
 import { nodeAt } from './node-at.js';
 
 const OBJECT_META = builtinMergeNode('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');

@@ -6,6 +6,10 @@
  *   src/server/index.ts, src/sim/index.ts) and the shared process plumbing
  *   (src/process/index.ts): a benchmark measures what users get, and a
  *   refactor inside src/ never breaks one;
+ * - support/ (test infrastructure shared by test/ and bench/) imports src/
+ *   through the same entry points as bench/; no file of test/ imports
+ *   bench/, no file of bench/ imports test/, and support/ imports neither:
+ *   what both need lives in support/;
  * - no import cycle among the files of src/ (a circle between folders is a
  *   design bug, and one between files hides one);
  * - every folder of src/ opens with a README.md whose `May import:` line
@@ -92,6 +96,40 @@ function benchBreaches(files: Array<{ path: string; text: string }>): string[] {
   return out;
 }
 
+/**
+ * What support/ may import from src/ besides the entry points bench/ may import. None today:
+ * the chaos engine drives servers, informers and etcd through src/index.ts, src/server/index.ts,
+ * src/sim/index.ts and src/process/index.ts, as a user would. An internal added here needs a
+ * reason, as EXPERIMENTS_MAY_ALSO_IMPORT gives one.
+ */
+const SUPPORT_MAY_ALSO_IMPORT: string[] = [];
+
+/** The top-level folders whose code may not import each other's: importer -> folders it may not import. */
+const MAY_NOT_IMPORT: Record<string, string[]> = {
+  test: ['bench'],
+  bench: ['test'],
+  support: ['test', 'bench'],
+};
+
+/**
+ * `file: specifier` for every import of code (a .ts file or a folder; data such as a results
+ * file is none) that crosses MAY_NOT_IMPORT, e.g. a test importing bench/.
+ */
+function crossingBreaches(files: Array<{ path: string; text: string }>): string[] {
+  const out: string[] = [];
+  for (const { path, text } of files) {
+    const from = relative(ROOT, path).split('/')[0];
+    const forbidden = MAY_NOT_IMPORT[from] ?? [];
+    for (const spec of specifiersOf(text)) {
+      const target = resolveSpecifier(path, spec);
+      if (target === undefined || !(target.endsWith('.ts') || spec.endsWith('/'))) continue;
+      if (forbidden.includes(relative(ROOT, target).split('/')[0]))
+        out.push(`${relative(ROOT, path)}: ${spec}`);
+    }
+  }
+  return out;
+}
+
 /** Every cycle of a directed graph (node -> nodes), each as the nodes around it, first node last again. */
 function cyclesOf(edges: Map<string, string[]>): string[][] {
   // Depth-first search; a back edge to a node still on the stack closes a cycle.
@@ -172,6 +210,24 @@ describe('house rules', () => {
     expect(breaches, `bench/ may import from src/ only ${BENCH_MAY_IMPORT.join(', ')}`).toEqual([]);
   });
 
+  it('support/ imports only the public entry points and src/process/index.ts', () => {
+    const files = read(tsFilesUnder(join(ROOT, 'support')));
+    const allowed = new Set(SUPPORT_MAY_ALSO_IMPORT.map((p) => join(ROOT, p)));
+    const breaches = benchBreaches(files).filter((b) => {
+      const [file, spec] = b.split(': ');
+      return !allowed.has(resolveSpecifier(join(ROOT, file), spec) ?? '');
+    });
+    expect(breaches, `support/ may import from src/ only ${BENCH_MAY_IMPORT.join(', ')}`).toEqual([]);
+  });
+
+  it('no test imports bench/, no bench imports test/, and support/ imports neither', () => {
+    // This file's own made-up imports (in the test below) are strings, not imports.
+    const self = fileURLToPath(import.meta.url);
+    const paths = ['test', 'bench', 'support'].flatMap((d) => tsFilesUnder(join(ROOT, d)));
+    const files = read(paths.filter((p) => p !== self));
+    expect(crossingBreaches(files), 'code both need belongs in support/').toEqual([]);
+  });
+
   it('no import cycle among the files of src/', () => {
     const cycles = importCycles(read(tsFilesUnder(join(ROOT, 'src')))).map((c) => c.join(' -> '));
     expect(cycles).toEqual([]);
@@ -223,6 +279,28 @@ describe('house rules', () => {
       'bench/x.ts: ../src/protocol/some-type.js',
       'bench/x.ts: ../src/study/some-run.js',
       'bench/x.ts: ../src/study/some-child.ts',
+    ]);
+    expect(
+      crossingBreaches([
+        {
+          path: join(ROOT, 'test/x.test.ts'),
+          text: [
+            "import { p } from '../bench/lib/some-helper.js';",
+            "import { q } from '../support/chaos/engine.js';",
+            "const results = new URL('../bench/results/some.json', import.meta.url);",
+          ].join('\n'),
+        },
+        {
+          path: join(ROOT, 'bench/x.ts'),
+          text: "const dir = new URL('../test/server/fixtures/', import.meta.url);",
+        },
+        { path: join(ROOT, 'support/x.ts'), text: "import { h } from '../test/helpers/wait.js';" },
+        { path: join(ROOT, 'bench/y.ts'), text: "import { e } from '../support/chaos/engine.js';" },
+      ]),
+    ).toEqual([
+      'test/x.test.ts: ../bench/lib/some-helper.js',
+      'bench/x.ts: ../test/server/fixtures/',
+      'support/x.ts: ../test/helpers/wait.js',
     ]);
     const a = join(ROOT, 'src/a.ts');
     const b = join(ROOT, 'src/b.ts');

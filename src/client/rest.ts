@@ -1,8 +1,7 @@
-import { type Clock, systemClock } from '../protocol/clock.js';
+import { type Clock, sleep, systemClock } from '../protocol/clock.js';
 import type { KubeList, KubeObject } from '../protocol/events.js';
-import { type Status, StatusError } from '../protocol/status.js';
+import { isNotFound, type Status, StatusError } from '../protocol/status.js';
 import type { Transport } from './http/transport.js';
-import { sleep } from './watch/backoff.js';
 import { DeferredListWatch } from './watch/deferred-listwatch.js';
 import { HttpListWatch, type ListWatchOptions, type ListWatchSource } from './watch/listwatch.js';
 import { apiVersionOf, ResourcePath, type ResourceType } from './watch/resources.js';
@@ -147,7 +146,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     try {
       return await this.get(name, opts);
     } catch (err) {
-      if (err instanceof StatusError && err.code === 404) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }

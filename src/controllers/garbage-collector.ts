@@ -7,16 +7,15 @@
  * its dependents, then its `orphan` finalizer.
  */
 
-import { WorkQueue } from '../client/workqueue.js';
+import { WorkQueue } from '../protocol/workqueue.js';
 import type { Clock } from '../protocol/clock.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
-import { StatusError } from '../protocol/status.js';
+import { isConflict, isNotFound } from '../protocol/status.js';
 import { coordinatesOf, type GraphNode, type ObjectIdentity } from './graph.js';
 import { FOREGROUND_FINALIZER, GraphBuilder, hasFinalizer, ORPHAN_FINALIZER } from './graph-builder.js';
 import {
   deleteOwnerRefsMerge,
   deleteOwnerRefsStrategic,
-  isNotFound,
   type Operations,
   type Propagation,
   unblockOwnerRefsMerge,
@@ -98,8 +97,7 @@ export class GarbageCollector {
       } catch (err) {
         action = 'requeue';
         if (this.stopped) return;
-        if (!(err instanceof StatusError && err.code === 409))
-          this.log(`garbage collector: ${uid}: ${(err as Error).message}`);
+        if (!isConflict(err)) this.log(`garbage collector: ${uid}: ${(err as Error).message}`);
       }
       if (action === 'forget') queue.forget(uid);
       else {

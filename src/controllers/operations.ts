@@ -11,7 +11,7 @@ import type { KubeClient } from '../client/client.js';
 import { type ResourceClient, retryOnConflict } from '../client/rest.js';
 import type { ResourceType } from '../client/watch/resources.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
-import { StatusError } from '../protocol/status.js';
+import { isConflict, isNotFound, StatusError } from '../protocol/status.js';
 import type { ObjectIdentity } from './graph.js';
 
 /** operations.go's `restMappingError`: a reference to a kind discovery does not (yet) serve. */
@@ -20,14 +20,6 @@ export class RestMappingError extends Error {
     super(`unable to get REST mapping for ${kind}.${apiVersion}`, options);
     this.name = 'RestMappingError';
   }
-}
-
-export function isNotFound(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 404;
-}
-
-export function isConflict(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 409;
 }
 
 /** The propagation policy of a delete the collector sends. */

@@ -27,6 +27,27 @@ export const systemClock: Clock = {
   },
 };
 
+/**
+ * Sleeps `ms` on `clock`; resolves false (early) if `signal` aborts, true
+ * otherwise. The one clock-aware sleep: every wait that is behaviour (a
+ * retry's backoff, a simulated kubelet's step) sleeps through it, so a
+ * {@link ManualClock} drives it in tests.
+ */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      timer.cancel();
+      resolve(false);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 interface ManualTimer {
   at: number;
   seq: number;

@@ -159,6 +159,35 @@ export class StatusError extends Error {
   }
 }
 
+/*
+ * The reason checks of apimachinery's api/errors (IsNotFound, IsConflict,
+ * IsInvalid, IsAlreadyExists), for the errors a client gets back: one
+ * place, so that every controller and the simulation read a Status alike.
+ */
+
+/** True for a 404 NotFound. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 404;
+}
+
+/**
+ * True for any 409: a Conflict (a stale read-modify-write: retry from a
+ * fresh read) or an AlreadyExists (see {@link isAlreadyExists}).
+ */
+export function isConflict(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 409;
+}
+
+/** True for a 422 Invalid (also what a failed JSON-patch `test` answers: the object was replaced). */
+export function isInvalid(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 422;
+}
+
+/** True for a 409 AlreadyExists. */
+export function isAlreadyExists(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 409 && err.reason === 'AlreadyExists';
+}
+
 /** 410 Expired or Gone: the resourceVersion asked for is no longer in history. */
 export function isExpired(err: unknown): boolean {
   return err instanceof StatusError && err.code === 410;

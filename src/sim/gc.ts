@@ -15,8 +15,9 @@
 import type { Informer } from '../client/informer/informer.js';
 import { retryOnConflict } from '../client/rest.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
+import { isConflict, isNotFound } from '../protocol/status.js';
 import { removeOwnerReference } from './core/claim.js';
-import { Controller, isConflict, isNotFound, type SimContext } from './core/controller.js';
+import { Controller, type SimContext } from './core/controller.js';
 import { type Deployment, isDeleting, keyOf, type Pod, type ReplicaSet, splitKey } from './core/objects.js';
 
 const FOREGROUND = 'foregroundDeletion';

@@ -8,8 +8,9 @@
 import type { Informer } from '../client/informer/informer.js';
 import type { ResourceClient } from '../client/rest.js';
 import type { OwnerReference } from '../protocol/events.js';
+import { isConflict, isNotFound } from '../protocol/status.js';
 import { claimObjects, recheckOwner } from './core/claim.js';
-import { Controller, isConflict, isNotFound, type SimContext } from './core/controller.js';
+import { Controller, type SimContext } from './core/controller.js';
 import { Expectations } from './core/expectations.js';
 import {
   type Condition,

@@ -12,7 +12,8 @@ import type { Informer } from '../client/informer/informer.js';
 import type { TimerHandle } from '../protocol/clock.js';
 import { parseQuantity } from '../protocol/quantity.js';
 import type { StatusError } from '../protocol/status.js';
-import { Controller, isNotFound, type SimContext } from './core/controller.js';
+import { isNotFound } from '../protocol/status.js';
+import { Controller, type SimContext } from './core/controller.js';
 import {
   findCondition,
   isDeleting,

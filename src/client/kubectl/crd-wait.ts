@@ -8,12 +8,11 @@
  * discovery serves the kind, as `kubectl wait --for condition=Established`
  * between two applies would.
  */
-import { systemClock } from '../../protocol/clock.js';
+import { sleep, systemClock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { StatusError } from '../../protocol/status.js';
+import { isNotFound } from '../../protocol/status.js';
 import type { KubeClient } from '../client.js';
 import { NoKindMatchError } from '../restmapper/restmapper.js';
-import { sleep } from '../watch/backoff.js';
 import type { ResourceType } from '../watch/resources.js';
 
 /** The default bound of {@link waitForCustomKind}: 30 s. */
@@ -56,7 +55,7 @@ export async function waitForCustomKind(
     const crd = await kube.transport
       .json<CrdStatus>({ path: `${CRD_PATH}/${encodeURIComponent(crdName)}`, signal: opts.signal })
       .catch((err: unknown) => {
-        if (err instanceof StatusError && err.code === 404) return undefined;
+        if (isNotFound(err)) return undefined;
         throw err;
       });
     const conditions = crd?.status?.conditions ?? [];

@@ -10,7 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { type Clock, systemClock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { StatusError } from '../../protocol/status.js';
+import { isAlreadyExists, StatusError } from '../../protocol/status.js';
 import type { KubeClient } from '../client.js';
 import { NoKindMatchError } from '../restmapper/restmapper.js';
 import { Watcher } from '../watch/watcher.js';
@@ -346,7 +346,7 @@ export async function createObjects(
       created.push(await api.create(target.object, { fieldManager: opts.fieldManager, signal: opts.signal }));
     } catch (err) {
       if (!(err instanceof StatusError)) throw err;
-      if (err.code === 409 && isNamespace(object) && err.reason === 'AlreadyExists') continue;
+      if (isAlreadyExists(err) && isNamespace(object)) continue;
       throw new SeedObjectError(ref, source, err.message, err);
     }
   }

@@ -6,12 +6,11 @@
  * losing state; every event occurrence (uid + count) is shown exactly once
  * however often a relist or resume re-delivers it.
  */
-import { type Clock, systemClock } from '../../protocol/clock.js';
+import { type Clock, sleep, systemClock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import type { KubeClient } from '../client.js';
 import type { Informer, InformerOptions } from '../informer/informer.js';
-import { sleep } from '../watch/backoff.js';
 import type { WatcherMetrics } from '../watch/metrics.js';
 import { deploymentStatus } from './deployment.js';
 import { type CoreEvent, eventTimeMs, involvedRef, OwnershipIndex, occurrenceKey } from './events.js';

@@ -73,19 +73,3 @@ export class Backoff {
     return Math.max(backoffDelay(this.attempt, this.opts, this.random()), minMs);
   }
 }
-
-/** Sleeps `ms` on `clock`; resolves false (early) if `signal` aborts. */
-export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      timer.cancel();
-      resolve(false);
-    };
-    const timer = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

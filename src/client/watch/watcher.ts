@@ -1,6 +1,6 @@
-import { type Clock, systemClock } from '../../protocol/clock.js';
+import { type Clock, sleep, systemClock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { DEFAULT_BACKOFF, sleep } from './backoff.js';
+import { DEFAULT_BACKOFF } from './backoff.js';
 import type { ListWatchSource } from './listwatch.js';
 import { newWatcherMetrics, type WatcherMetrics } from './metrics.js';
 import { decide } from './restart.js';

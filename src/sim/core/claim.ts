@@ -10,7 +10,7 @@
 import type { ResourceClient } from '../../client/rest.js';
 import type { KubeObject } from '../../protocol/events.js';
 import type { LabelSelectorObject } from '../../protocol/labels.js';
-import { isNotFound } from './controller.js';
+import { isNotFound } from '../../protocol/status.js';
 import {
   controllerOf,
   controllerRef,

@@ -5,9 +5,9 @@
  * `processNextWorkItem` does.
  */
 import type { KubeClient } from '../../client/client.js';
-import { WorkQueue } from '../../client/workqueue.js';
+import { WorkQueue } from '../../protocol/workqueue.js';
 import type { Clock } from '../../protocol/clock.js';
-import { StatusError } from '../../protocol/status.js';
+import { isConflict } from '../../protocol/status.js';
 
 /** What a simulated component needs from its surroundings. */
 export interface SimContext {
@@ -34,26 +34,6 @@ export class ControllerError extends Error {
     this.controller = controller;
     this.key = key;
   }
-}
-
-/** True for a 409 Conflict (a stale read-modify-write: retry from a fresh read). */
-export function isConflict(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 409;
-}
-
-/** True for a 404 NotFound. */
-export function isNotFound(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 404;
-}
-
-/** True for a 422 Invalid (also what a failed JSON-patch `test` answers: the object was replaced). */
-export function isInvalid(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 422;
-}
-
-/** True for a 409 AlreadyExists. */
-export function isAlreadyExists(err: unknown): boolean {
-  return err instanceof StatusError && err.code === 409 && err.reason === 'AlreadyExists';
 }
 
 /**

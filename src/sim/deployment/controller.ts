@@ -8,8 +8,9 @@
 import type { Informer } from '../../client/informer/informer.js';
 import type { ResourceClient } from '../../client/rest.js';
 import type { OwnerReference } from '../../protocol/events.js';
+import { isAlreadyExists } from '../../protocol/status.js';
 import { claimObjects, recheckOwner } from '../core/claim.js';
-import { Controller, isAlreadyExists, type SimContext } from '../core/controller.js';
+import { Controller, type SimContext } from '../core/controller.js';
 import { podTemplateHash } from '../core/hash.js';
 import {
   annotationsOf,

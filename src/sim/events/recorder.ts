@@ -7,9 +7,9 @@
  */
 
 import type { ResourceClient } from '../../client/rest.js';
-import { sleep } from '../../client/watch/backoff.js';
+import { sleep } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { StatusError } from '../../protocol/status.js';
+import { isNotFound, StatusError } from '../../protocol/status.js';
 import type { SimContext } from '../core/controller.js';
 import { rfc3339 } from '../core/objects.js';
 import { type Correlation, EventCorrelator } from './correlator.js';
@@ -210,7 +210,7 @@ export class EventBroadcaster {
       } catch (err) {
         if (signal.aborted) return;
         // The event we meant to patch is gone (deleted, namespace recreated): create it instead.
-        if (action === 'patch' && err instanceof StatusError && err.code === 404) {
+        if (action === 'patch' && isNotFound(err)) {
           action = 'create';
           continue;
         }
@@ -219,7 +219,7 @@ export class EventBroadcaster {
         if (!retryable || attempt >= WRITE_ATTEMPTS) {
           this.stats.failed++;
           this.correlator.forget(c.key);
-          if (!(err instanceof StatusError && err.code === 404))
+          if (!isNotFound(err))
             this.ctx.log(
               `events: ${c.event.reason} ${c.event.involvedObject.name}: ${(err as Error).message}`,
             );

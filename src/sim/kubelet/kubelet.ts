@@ -9,7 +9,8 @@
 import type { Informer } from '../../client/informer/informer.js';
 import type { TimerHandle } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { isAlreadyExists, isConflict, type SimContext } from '../core/controller.js';
+import { isAlreadyExists, isConflict } from '../../protocol/status.js';
+import type { SimContext } from '../core/controller.js';
 import { isDeleting, microTime, type Node, type Pod, rfc3339 } from '../core/objects.js';
 import { isPodTerminal } from '../core/pods.js';
 import type { Semaphore } from '../core/semaphore.js';

@@ -6,10 +6,11 @@
  * Running, and Ready after the readiness delay. Status goes out through the
  * `status` subresource, coalesced: only the latest status is ever written.
  */
-import { sleep } from '../../client/watch/backoff.js';
 import type { Clock } from '../../protocol/clock.js';
+import { sleep } from '../../protocol/clock.js';
 import { formatDuration } from '../../protocol/duration.js';
-import { isInvalid, isNotFound, type SimContext } from '../core/controller.js';
+import { isInvalid, isNotFound } from '../../protocol/status.js';
+import type { SimContext } from '../core/controller.js';
 import {
   type Condition,
   type Container,

@@ -1,26 +1,15 @@
-import type { Clock } from '../../protocol/clock.js';
-import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import type { Cacher } from '../cache/cacher.js';
+import type { CacheDelegator } from '../cache/delegator.js';
+import type { ListResult } from '../cache/list-result.js';
 import type { WatchFilter } from '../cache/watcher.js';
 import { listKindOf, type ResourceKind } from '../kinds/types.js';
-import { storeErrorToStatus } from '../registry/object-errors.js';
-import type { ListMode, ServerStats } from '../stats/stats.js';
-import { decodeStored } from '../stores/codec.js';
-import { resourcePrefix } from '../stores/keys.js';
-import { type Store, StoreError } from '../stores/types.js';
 import {
-  awaitRevision,
-  decodeContinue,
-  encodeContinue,
   forbidden,
   invalidListOptions,
   type ListOptionsError,
   notSupported,
   parseQueryInt64,
   parseResourceVersion,
-  tooLargeResourceVersion,
-  tooOldResourceVersion,
 } from './resource-version.js';
 
 /** The list-relevant query parameters. */
@@ -33,31 +22,12 @@ export interface ListQuery {
   sendInitialEvents?: string;
 }
 
-/** One listed object with its JSON text. */
-export interface ListedObject {
-  object: KubeObject;
-  json: string;
-}
-
-/** A list answer before rendering. */
-export interface ListResult {
-  items: ListedObject[];
-  resourceVersion: number;
-  continue?: string;
-  remainingItemCount?: number;
-  mode: ListMode;
-  /** Objects looked at to find the items. */
-  examined: number;
-}
+export type { ListedObject, ListResult } from '../cache/list-result.js';
 
 /** What the list service needs from the server. */
 export interface ListContext {
-  store: Store;
-  cacher: Cacher;
-  clock: Clock;
-  stats: ServerStats;
-  /** How long a request for a future resourceVersion waits before its 504. */
-  tooLargeWaitMs: number;
+  /** Where lists are served from: the watch cache or the store (cache/delegator.ts). */
+  data: CacheDelegator;
 }
 
 /**
@@ -122,11 +92,9 @@ export function validateListQuery(q: ListQuery): {
 }
 
 /**
- * Serves a list with kube-apiserver's resourceVersion semantics:
- * unset = consistent read of the store; "0" = whatever the cache has;
- * N = not older than N (from the cache, waiting for it to catch up, 504 if it
- * cannot) or, with a limit or `Exact`, exactly N from the store (410 once
- * compacted); `continue` resumes at the token's revision.
+ * Serves a list with kube-apiserver's resourceVersion semantics: the
+ * parameters validated here, the choice of cache or store made by the
+ * delegator (cache/delegator.ts).
  */
 export async function serveList(
   ctx: ListContext,
@@ -134,163 +102,8 @@ export async function serveList(
   filter: WatchFilter,
   query: ListQuery,
 ): Promise<ListResult> {
-  const validated = validateListQuery(query);
-  const { rv, match } = validated;
-  let { limit } = validated;
-  // store.go `ListPredicate`: a field selector pinning one namespace narrows the
-  // keys read to it (continue tokens start below that namespace); one pinning a
-  // name reads that single key, a list that never has a next page.
-  const exactNamespace = kind.namespaced ? (filter.namespace ?? filter.exact?.namespace) : undefined;
-  const exactName = filter.exact?.name;
-  if (exactName !== undefined && (!kind.namespaced || exactNamespace !== undefined)) limit = 0;
-  // cacher.go `shouldDelegateList`: resourceVersion "0" is served from the
-  // cache, which ignores the limit.
-  if (rv === 0 && !query.continue && match !== 'Exact') limit = 0;
-  const prefix = resourcePrefix(kind, exactNamespace);
-  let result: ListResult;
-  if (query.continue) {
-    const token = decodeContinue(query.continue);
-    result = await fromStore(ctx, kind, prefix, filter, limit, token.rv, prefix + token.start, 'continue');
-  } else if (rv === undefined) {
-    result = await fromStore(ctx, kind, prefix, filter, limit, undefined, prefix, 'consistent');
-  } else if (match === 'Exact' || (match === undefined && rv !== 0 && limit > 0)) {
-    result = await fromStore(ctx, kind, prefix, filter, limit, rv, prefix, 'exact');
-  } else {
-    await awaitRevision(ctx.cacher, ctx.stats, rv, ctx.tooLargeWaitMs);
-    result = fromCache(ctx, kind, prefix, filter, limit, rv === 0 ? 'cache' : 'notOlderThan');
-  }
-  ctx.stats.lists[result.mode]++;
-  ctx.stats.listObjects[result.mode] += result.items.length;
-  ctx.stats.listObjectsExamined[result.mode] += result.examined;
-  return result;
-}
-
-function fromCache(
-  ctx: ListContext,
-  kind: ResourceKind,
-  prefix: string,
-  filter: WatchFilter,
-  limit: number,
-  mode: ListMode,
-): ListResult {
-  const cache = ctx.cacher.cacheFor(kind);
-  const revision = ctx.cacher.latestRevision;
-  const items: ListedObject[] = [];
-  const index = filter.index;
-  const keys =
-    (index?.field === 'spec.nodeName' ? cache.keysOnNode(index.value, prefix) : undefined) ??
-    cache.keys(prefix);
-  let lastKey = '';
-  let i = 0;
-  for (; i < keys.length; i++) {
-    const cached = cache.objects.get(keys[i])!;
-    if (!filter.everything || filter.namespace !== undefined) {
-      if (!filter.matches(cached.object)) continue;
-    }
-    if (limit > 0 && items.length === limit) break;
-    items.push({ object: cached.object, json: cached.json });
-    lastKey = keys[i];
-  }
-  // The loop stops on the first match past a full page, having looked at it.
-  const examined = Math.min(i + 1, keys.length);
-  const result: ListResult = { items, resourceVersion: revision, mode, examined };
-  if (i < keys.length) {
-    result.continue = encodeContinue({ rv: revision, start: `${lastKey.slice(prefix.length)}\u0000` });
-    if (filter.everything) result.remainingItemCount = keys.length - i;
-  }
-  return result;
-}
-
-async function fromStore(
-  ctx: ListContext,
-  kind: ResourceKind,
-  prefix: string,
-  filter: WatchFilter,
-  limit: number,
-  revision: number | undefined,
-  startKey: string,
-  mode: ListMode,
-): Promise<ListResult> {
-  const items: ListedObject[] = [];
-  let readAt = revision;
-  let start = startKey;
-  let more = false;
-  let remaining: number | undefined;
-  let lastKey = '';
-  let examined = 0;
-  try {
-    for (;;) {
-      // Without selectors one page of `limit` is exact; with them, read ahead
-      // in pages and filter until the page is full, as the etcd3 store does.
-      const want = limit > 0 ? limit - items.length : 0;
-      const page = await ctx.store.list(prefix, {
-        revision: readAt,
-        startKey: start,
-        limit: want > 0 && filter.everything ? want : want > 0 ? Math.max(want, 500) : 0,
-      });
-      readAt = page.revision;
-      examined += page.items.length;
-      let consumed = 0;
-      for (const kv of page.items) {
-        consumed++;
-        const object = decodeStored(kv.value, kv.modRevision);
-        // The storage decoder of the kind (a custom resource's: converted to the version asked
-        // for, pruned and defaulted, customresource_handler.go `schemaCoercingConverter`).
-        kind.fromStorage?.(object);
-        if (!filter.matches(object)) continue;
-        items.push(storedItem(object));
-        lastKey = kv.key;
-        if (limit > 0 && items.length === limit) break;
-      }
-      const leftInPage = consumed < page.items.length;
-      if (limit > 0 && items.length === limit) {
-        more = leftInPage || page.more;
-        if (filter.everything && more) remaining = (page.remaining ?? 0) + (page.items.length - consumed);
-        break;
-      }
-      if (!page.more) break;
-      start = `${page.items[page.items.length - 1].key}\u0000`;
-    }
-  } catch (err) {
-    if (err instanceof StoreError && err.code === 'compacted') {
-      ctx.stats.expiredSent++;
-      if (mode === 'continue') {
-        throw StatusError.of(
-          'Expired',
-          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
-          undefined,
-          410,
-        );
-      }
-      throw tooOldResourceVersion(revision ?? 0, err.revision ?? 0);
-    }
-    if (err instanceof StoreError && err.code === 'future') {
-      ctx.stats.tooLargeSent++;
-      throw tooLargeResourceVersion(revision ?? 0, err.revision ?? 0);
-    }
-    throw storeErrorToStatus(err, kind, '');
-  }
-  const result: ListResult = { items, resourceVersion: readAt ?? 0, mode, examined };
-  if (more) {
-    result.continue = encodeContinue({ rv: readAt!, start: `${lastKey.slice(prefix.length)}\u0000` });
-    if (remaining !== undefined) result.remainingItemCount = remaining;
-  }
-  return result;
-}
-
-/**
- * An item read from the store: its JSON text is made on first use, so an answer that never
- * looks at it (a PartialObjectMetadataList, a Table) does not serialise the whole object.
- */
-function storedItem(object: KubeObject): ListedObject {
-  let json: string | undefined;
-  return {
-    object,
-    get json() {
-      json ??= JSON.stringify(object);
-      return json;
-    },
-  };
+  const { limit, rv, match } = validateListQuery(query);
+  return ctx.data.getList(kind, filter, { limit, rv, match, continue: query.continue || undefined });
 }
 
 /**

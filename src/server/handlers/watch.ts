@@ -1,16 +1,13 @@
 import type { Clock } from '../../protocol/clock.js';
 import { StatusError } from '../../protocol/status.js';
-import type { Cacher } from '../cache/cacher.js';
+import type { CacheDelegator } from '../cache/delegator.js';
 import type { EventEncoder } from '../cache/event.js';
 import type { WatchWriter } from '../cache/watch-sink.js';
 import { CacheWatcher, type WatcherObserver, type WatchFilter, type WatchSink } from '../cache/watcher.js';
 import { queryFlag } from '../http/query-flag.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
-import { resourcePrefix } from '../stores/keys.js';
-import type { Store } from '../stores/types.js';
 import {
-  awaitRevision,
   forbidden,
   invalidListOptions,
   type ListOptionsError,
@@ -33,8 +30,8 @@ export interface WatchSettings {
 
 /** What the watch service needs from the server. */
 export interface WatchContext {
-  store: Store;
-  cacher: Cacher;
+  /** The watch cache, through the delegator (cache/delegator.ts). */
+  data: CacheDelegator;
   clock: Clock;
   stats: ServerStats;
   settings: WatchSettings;
@@ -82,7 +79,7 @@ export async function serveWatch(
   openSink: () => WatchSink,
   bookmarkType?: { kind: string; apiVersion: string },
 ): Promise<CacheWatcher | undefined> {
-  const { settings, cacher, clock, stats } = ctx;
+  const { settings, data, clock, stats } = ctx;
   const bookmarks = queryFlag(query.allowWatchBookmarks) ?? false;
   // The parameter codec parses timeoutSeconds first (a 400 with Go's ParseInt error).
   const timeoutSeconds =
@@ -154,7 +151,7 @@ export async function serveWatch(
     timeoutMs = settings.minRequestTimeoutMs * (1 + ctx.random());
   }
 
-  // Decide where the stream starts (cacher.go `Watch`): a streaming list
+  // Decide where the stream starts (data.go `Watch`): a streaming list
   // sends the current state first; otherwise the stream starts after RV, or,
   // with sendInitialEvents=false and RV unset or "0", at the newest revision.
   // (Without the WatchList gate, no defaulting: a legacy watch still starts with the state.)
@@ -162,27 +159,27 @@ export async function serveWatch(
   let tooLarge: StatusError | undefined;
   if (rv === undefined && (withState || sendInitial === false)) {
     // Unset means "most recent": the cache must have caught up with the store.
-    await cacher.waitForRevision(await ctx.store.currentRevision(), settings.tooLargeWaitMs);
+    await data.awaitConsistent();
   } else if (rv !== undefined && rv > 0 && withState) {
     // Only a streaming list waits for the cache to reach RV; one it does not
-    // reach in time is an ERROR event in a 200 stream (cacher.go
+    // reach in time is an ERROR event in a 200 stream (data.go
     // `waitUntilWatchCacheFreshAndForceAllEvents`, then `newErrWatcher`).
     // Any other watch from a future RV simply waits for events after it.
     try {
-      await awaitRevision(cacher, stats, rv, settings.tooLargeWaitMs);
+      await data.awaitRevision(rv);
     } catch (err) {
       if (!(err instanceof StatusError)) throw err;
       tooLarge = err;
     }
   }
 
-  const cache = cacher.cacheFor(kind);
+  const cache = data.cacheFor(kind);
   const sink = openSink();
   stats.watchesStarted++;
   stats.openWatchers++;
-  const startRevision = rv === undefined || (rv === 0 && sendInitial === false) ? cacher.latestRevision : rv;
+  const startRevision = rv === undefined || (rv === 0 && sendInitial === false) ? data.latestRevision : rv;
   const observer = ctx.observeWatch?.({ kind, resourceVersion: rv, allowBookmarks: bookmarks });
-  const watcher = new CacheWatcher(filter, sink, withState ? cacher.latestRevision : startRevision, {
+  const watcher = new CacheWatcher(filter, sink, withState ? data.latestRevision : startRevision, {
     clock,
     stats,
     encoder,
@@ -195,7 +192,7 @@ export async function serveWatch(
     bookmarkLeadMs: settings.bookmarkLeadMs,
     deadline: clock.now() + timeoutMs,
     maxBufferedBytes: settings.maxWatcherBufferBytes,
-    latestRevision: () => cacher.latestRevision,
+    latestRevision: () => data.latestRevision,
     observer,
     onClosed: (w) => {
       stats.openWatchers--;
@@ -208,16 +205,16 @@ export async function serveWatch(
   }
 
   if (withState) {
-    const prefix = resourcePrefix(kind, filter.namespace);
+    const prefix = data.prefixOf(kind, filter.namespace);
     for (const key of cache.keys(prefix)) {
       const cached = cache.objects.get(key)!;
       if (filter.matches(cached.object)) watcher.deliverInitial(cached.object, cached.json);
       if (watcher.isClosed) return undefined;
     }
-    watcher.advanceTo(cacher.latestRevision);
+    watcher.advanceTo(data.latestRevision);
     // The end marker goes to clients that allow bookmarks, even when the
-    // server sends no periodic ones (cacher.go `getBookmarkAfterResourceVersionLockedFunc`).
-    if (bookmarks && sendInitial === true) watcher.sendInitialEventsEnd(cacher.latestRevision);
+    // server sends no periodic ones (data.go `getBookmarkAfterResourceVersionLockedFunc`).
+    if (bookmarks && sendInitial === true) watcher.sendInitialEventsEnd(data.latestRevision);
     cache.register(watcher);
   } else {
     const expired = cache.watchFrom(watcher, startRevision);

@@ -1,0 +1,31 @@
+/**
+ * The Statuses that name one object of a kind, worded as kube-apiserver words
+ * them (k8s.io/apimachinery/pkg/api/errors `NewNotFound`, `NewConflict`):
+ * clients (kubectl, client-go's retry helpers) match on reason, code and
+ * details, so each failure has exactly one spelling here.
+ */
+import { StatusError } from '../../protocol/status.js';
+import type { ResourceKind } from './types.js';
+
+/** `deployments.apps` / `pods`: how kube names a resource in messages. */
+export function qualifiedResource(kind: ResourceKind): string {
+  return kind.group ? `${kind.plural}.${kind.group}` : kind.plural;
+}
+
+/** A 404 Status for one object, worded as kube-apiserver words it. */
+export function notFound(kind: ResourceKind, name: string): StatusError {
+  return StatusError.of('NotFound', `${qualifiedResource(kind)} "${name}" not found`, {
+    name,
+    group: kind.group || undefined,
+    kind: kind.plural,
+  });
+}
+
+/** The 409 of a write that lost against a newer resourceVersion. */
+export function conflict(kind: ResourceKind, name: string): StatusError {
+  return StatusError.of(
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    { name, group: kind.group || undefined, kind: kind.plural },
+  );
+}

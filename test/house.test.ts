@@ -202,6 +202,15 @@ function roomBreaches(folder: string, allowed: string[], file: string, text: str
   return out;
 }
 
+/** The folders whose files are held to {@link MAX_LINES}. */
+const SIZE_CHECKED = ['src', 'bench', 'support', 'scripts'];
+const MAX_LINES = 400;
+
+/** Lines of a text as an editor counts them (a final newline ends the last line). */
+function lineCount(text: string): number {
+  return text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+}
+
 const read = (paths: string[]) => paths.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
 
 describe('house rules', () => {
@@ -226,6 +235,30 @@ describe('house rules', () => {
     const paths = ['test', 'bench', 'support'].flatMap((d) => tsFilesUnder(join(ROOT, d)));
     const files = read(paths.filter((p) => p !== self));
     expect(crossingBreaches(files), 'code both need belongs in support/').toEqual([]);
+  });
+
+  it('no file of code over 400 lines outside generated code, and api-server.ts under 250', () => {
+    // One concept per file (conventions.md); a file past 400 lines holds two. Generated
+    // files (*.generated.ts) are data written by scripts/, read by no one.
+    const long = SIZE_CHECKED.flatMap((d) => tsFilesUnder(join(ROOT, d)))
+      .filter((f) => !f.endsWith('.generated.ts'))
+      .map((f) => ({ f: relative(ROOT, f), lines: lineCount(readFileSync(f, 'utf8')) }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ f, lines }) => `${f}: ${lines} lines`);
+    expect(long).toEqual([]);
+    // api-server.ts builds and starts the parts; the request chain lives in http/.
+    const apiServer = lineCount(readFileSync(join(ROOT, 'src/server/api-server.ts'), 'utf8'));
+    expect(apiServer, 'src/server/api-server.ts lines').toBeLessThan(250);
+  });
+
+  it('no handler reaches a store: handlers read through the delegator and the registry', () => {
+    const stores = join(ROOT, 'src/server/stores');
+    const breaches = read(tsFilesUnder(join(ROOT, 'src/server/handlers'))).flatMap(({ path, text }) =>
+      specifiersOf(text)
+        .filter((s) => resolveSpecifier(path, s)?.startsWith(`${stores}/`))
+        .map((s) => `${relative(ROOT, path)}: ${s}`),
+    );
+    expect(breaches).toEqual([]);
   });
 
   it('no import cycle among the files of src/', () => {

@@ -7,10 +7,10 @@
  * its dependents, then its `orphan` finalizer.
  */
 
-import { WorkQueue } from '../protocol/workqueue.js';
 import type { Clock } from '../protocol/clock.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
 import { isConflict, isNotFound } from '../protocol/status.js';
+import { WorkQueue } from '../protocol/workqueue.js';
 import { coordinatesOf, type GraphNode, type ObjectIdentity } from './graph.js';
 import { FOREGROUND_FINALIZER, GraphBuilder, hasFinalizer, ORPHAN_FINALIZER } from './graph-builder.js';
 import {

@@ -8,8 +8,8 @@
  * gone) goes through the same function.
  */
 
-import type { WorkQueue } from '../protocol/workqueue.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
+import type { WorkQueue } from '../protocol/workqueue.js';
 import {
   AbsentOwnerCache,
   alternateOwnerIdentity,

@@ -22,6 +22,7 @@ function res(plural: string, kind: string, more: Partial<DiscoveredResource> = {
     namespaced: true,
     shortNames: [],
     categories: [],
+    verbs: [],
     ...more,
   };
 }

@@ -4,7 +4,9 @@
  * request for `/api`, one for `/apis`) when the server offers it, else from
  * legacy discovery (the group list, then one request per group version), as
  * client-go's discovery client does (discovery_client.go,
- * `ServerGroupsAndResources` over `downloadAPIs`).
+ * `ServerGroupsAndResources` over `downloadAPIs`). The one reader of those
+ * documents: the RESTMapper (restmapper.ts) and the garbage collector's
+ * choice of resources (controllers/deletable-resources.ts) both start here.
  */
 import { StatusError } from '../../protocol/status.js';
 import type { Transport } from '../http/transport.js';
@@ -19,6 +21,8 @@ export interface DiscoveredResource {
   namespaced: boolean;
   shortNames: string[];
   categories: string[];
+  /** The verbs it supports (`get`, `list`, `watch`, `delete`...), as the garbage collector picks resources by them. */
+  verbs: string[];
 }
 
 /** One version of a group and its resources. */
@@ -60,6 +64,7 @@ interface AggregatedList {
         singularResource?: string;
         shortNames?: string[];
         categories?: string[];
+        verbs?: string[];
       }>;
     }>;
   }>;
@@ -72,6 +77,7 @@ interface LegacyResource {
   kind: string;
   shortNames?: string[];
   categories?: string[];
+  verbs?: string[];
 }
 
 interface LegacyGroupList {
@@ -140,6 +146,7 @@ async function legacyVersion(
         namespaced: r.namespaced,
         shortNames: r.shortNames ?? [],
         categories: r.categories ?? [],
+        verbs: r.verbs ?? [],
       }));
     return { version, resources };
   } catch (err) {
@@ -166,6 +173,7 @@ function fromAggregated(list: AggregatedList): DiscoveredGroup[] {
             namespaced: r.scope === 'Namespaced',
             shortNames: r.shortNames ?? [],
             categories: r.categories ?? [],
+            verbs: r.verbs ?? [],
           };
         }),
       })),

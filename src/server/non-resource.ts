@@ -9,7 +9,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
 import type { Cacher } from './cache/cacher.js';
-import type { SnapshotShelf } from './debug-snapshots.js';
+import type { SnapshotShelf } from './snapshots/shelf.js';
 import type { FailRule } from './faults/fail-rules.js';
 import type { Faults } from './faults/server-faults.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';

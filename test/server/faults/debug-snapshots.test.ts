@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MAX_SNAPSHOTS } from '../../../src/server/debug-snapshots.js';
+import { MAX_SNAPSHOTS } from '../../../src/server/snapshots/shelf.js';
 import { type ServerOptions, startServer } from '../../../src/server/index.js';
 import { etcdAvailable, useEtcd } from '../../helpers/etcd.js';
 import { cleanupAfterEach, tempDirForFile } from '../../helpers/lifecycle.js';

@@ -1,5 +1,5 @@
-import { StatusError } from '../protocol/status.js';
-import type { ServerSnapshot } from './running-server.js';
+import { StatusError } from '../../protocol/status.js';
+import type { ServerSnapshot } from '../running-server.js';
 
 /** How many named snapshots one server holds: each is a copy of the whole state. */
 export const MAX_SNAPSHOTS = 16;

@@ -1,6 +1,7 @@
 import { ConsecutiveBreaker, circuitBreaker, handleWhen, noop } from 'cockatiel';
 import { Etcd3, type IKeyValue, type IResponseOp } from 'etcd3';
 import { unreachable } from './etcd-errors.js';
+import { normalizePrefix, prefixEnd } from './etcd-keys.js';
 import { type Outcome, type ReadAt, settleCreate, settleDelete, settleUpdate } from './etcd-outcome.js';
 import { type RetryOptions, settledWrite, whileUnavailable } from './etcd-retry.js';
 import { EtcdPrefixWatch } from './etcd-watch.js';
@@ -381,30 +382,4 @@ export class EtcdStore implements Store {
   private log(message: string): void {
     this.opts.log?.(message);
   }
-}
-
-/** `/watchmark`, `watchmark/` and `/watchmark/` all mean `/watchmark`. */
-export function normalizePrefix(prefix: string): string {
-  const trimmed = `/${prefix.replace(/^\/+|\/+$/g, '')}`;
-  if (trimmed === '/')
-    throw new Error('etcd prefix must not be empty: use a key space of its own, like /watchmark');
-  if (trimmed === '/registry' || trimmed.startsWith('/registry/')) {
-    throw new Error(
-      `etcd prefix ${trimmed} is kube-apiserver's key space: watchmark would overwrite a real cluster`,
-    );
-  }
-  return trimmed;
-}
-
-/** The smallest key after every key that starts with `key` (etcd's range_end for a prefix). */
-export function prefixEnd(key: Buffer): Buffer {
-  const end = Buffer.from(key);
-  for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i] < 0xff) {
-      end[i]++;
-      return end.subarray(0, i + 1);
-    }
-  }
-  // All 0xff: every key from here on.
-  return Buffer.from([0]);
 }

@@ -101,6 +101,11 @@ export class WorkQueue {
     return this.items.length - this.head;
   }
 
+  /** Keys handed to a worker and not yet `done`. */
+  get processingCount(): number {
+    return this.processing.size;
+  }
+
   /** Stops the queue: pending timers are cancelled and waiting workers get undefined. */
   shutDown(): void {
     this.shuttingDown = true;

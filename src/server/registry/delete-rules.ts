@@ -4,7 +4,7 @@
  * instead of a removal. The garbage collector acts on the `orphan` and
  * `foregroundDeletion` finalizers; a Namespace is always marked, and stays
  * Terminating until the namespace controller has emptied it (the admission
- * rules around that are in namespace-admission.ts).
+ * rules around that are in admission/namespace-lifecycle.ts).
  */
 import type { KubeObject, ObjectMeta } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';

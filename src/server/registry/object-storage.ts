@@ -1,13 +1,14 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { findByPlural } from '../kinds/served/registry.js';
+import { conflict, notFound } from '../kinds/api-errors.js';
 import { allocate, keepAllocated } from '../kinds/core/service/allocation.js';
 import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
 import { formatInvalidMessage, invalid } from '../kinds/validation.js';
 import type { ServerStats } from '../stats/stats.js';
 import { decodeStored } from '../stores/codec.js';
-import { objectKey } from '../stores/keys.js';
+import { objectKey, resourcePrefix } from '../stores/keys.js';
+import { storeErrorToStatus } from '../stores/status-errors.js';
 import { type Store, StoreError, type StoreKV } from '../stores/types.js';
 import { type Encoded, encodeObject, rememberAnswerText } from './answer-text.js';
 import {
@@ -20,8 +21,6 @@ import {
   namespaceSpecFinalizers,
 } from './delete-rules.js';
 import { jsonEqual, metaOf, rfc3339 } from './meta.js';
-import { admitCreate, admitNamespaceDelete } from './namespace-admission.js';
-import { conflict, notFound, storeErrorToStatus } from '../stores/status-errors.js';
 import {
   type FieldManager,
   prepareCreate,
@@ -32,10 +31,10 @@ import {
   type WriteManager,
 } from './prepare-write.js';
 import { isService, serviceAllocations } from './service-allocation.js';
-import { mutateCreate, type WriteAdmission } from './write-admission.js';
+import { mutateCreate, type NamespaceAdmission, type WriteAdmission } from './write-admission.js';
 
 export type { FieldManager, UpdateScope, WriteManager } from './prepare-write.js';
-export type { WriteAdmission } from './write-admission.js';
+export type { NamespaceAdmission, WriteAdmission } from './write-admission.js';
 
 /** Options shared by writes. */
 export interface WriteOptions {
@@ -67,8 +66,6 @@ export interface DeleteOptions extends WriteOptions {
   preconditions?: DeletePreconditions;
 }
 
-const NAMESPACES: ResourceKind = findByPlural('', 'v1', 'namespaces')!;
-
 /**
  * True when `obj` is a Namespace whose spec.finalizers still hold it: kube-apiserver's
  * `ShouldDeleteNamespaceDuringUpdate` (namespace storage.go) removes a namespace on update
@@ -84,18 +81,13 @@ function heldBySpec(kind: ResourceKind, obj: KubeObject): boolean {
  * verb's read-check-write with optimistic concurrency (compare-and-swap on the
  * stored revision, retried on a lost race), the same for every kind. What the
  * server sets on a write is in prepare-write.ts, what a delete marks in
- * delete-rules.ts, the namespace controller in namespace-lifecycle.ts.
+ * delete-rules.ts; the NamespaceLifecycle admission plugin it is handed is admission/'s.
  */
 export class ObjectStorage {
   private readonly store: Store;
   private readonly clock: Clock;
   private readonly stats: ServerStats;
   private readonly onEncoded?: (kind: ResourceKind, value: string) => void;
-  /**
-   * Told when an object marked for deletion went with its last finalizer, so
-   * that a terminating namespace it held can finish.
-   */
-  onFinalized: ((namespace: string | undefined) => void) | undefined;
 
   /**
    * `onEncoded` hears every value about to be written, with the kind that made it (the
@@ -108,6 +100,11 @@ export class ObjectStorage {
     onEncoded?: (kind: ResourceKind, value: string) => void,
     /** Records `metadata.managedFields` on writes that name a manager (prepare-write.ts `FieldManager`). */
     private readonly fieldManager?: FieldManager,
+    /**
+     * The NamespaceLifecycle admission plugin (admission/namespace-lifecycle.ts), which every
+     * create of a namespaced object and every namespace delete meets first; absent, none.
+     */
+    private readonly namespaceAdmission?: NamespaceAdmission,
   ) {
     this.store = store;
     this.clock = clock;
@@ -125,6 +122,20 @@ export class ObjectStorage {
     const kv = await this.read(kind, namespace, name, revision);
     if (!kv) throw notFound(kind, name);
     return this.decode(kind, kv);
+  }
+
+  /**
+   * The objects of `kind` in `namespace` as stored now: a consistent list, as the namespace
+   * controller's deleter lists through the API with no resourceVersion.
+   */
+  async list(kind: ResourceKind, namespace: string): Promise<KubeObject[]> {
+    let items: StoreKV[];
+    try {
+      ({ items } = await this.store.list(resourcePrefix(kind, namespace)));
+    } catch (err) {
+      throw storeErrorToStatus(err, kind, '');
+    }
+    return items.map((kv) => this.decode(kind, kv));
   }
 
   /** Creates `input` in `namespace` and returns it as stored. */
@@ -146,9 +157,9 @@ export class ObjectStorage {
       }
       meta.namespace = namespace;
       // Admission runs before the strategy's PrepareForCreate and validation (apiserver
-      // endpoints/handlers/create.go): a create in a Terminating namespace is a 403 even when
-      // the object is invalid.
-      admitCreate(kind, namespace!, obj, await this.readNamespace(namespace!));
+      // endpoints/handlers/create.go), and NamespaceLifecycle first of the plugins: a create in
+      // a Terminating namespace is a 403 even when the object is invalid.
+      await this.namespaceAdmission?.admitCreate(kind, namespace!, obj);
     } else {
       delete meta.namespace;
     }
@@ -343,7 +354,6 @@ export class ObjectStorage {
           // returns the request's object, which storage never wrote).
           await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
-          this.onFinalized?.(meta.namespace);
           return this.answer(kind, next, kv.modRevision);
         }
         const encoded = this.encode(kind, next);
@@ -379,7 +389,7 @@ export class ObjectStorage {
         // `REST.Delete`): a namespace already Terminating that the namespace controller still
         // holds (spec.finalizers) is answered as it is, without admission or any change.
         if (meta.deletionTimestamp && heldBySpec(kind, current)) return current;
-        admitNamespaceDelete(name);
+        this.namespaceAdmission?.admitNamespaceDelete(name);
       }
       const { finalizers, marks } = deletionFinalizers(kind, current, opts.propagationPolicy);
       if (marks && meta.deletionTimestamp && jsonEqual(finalizers, meta.finalizers ?? [])) return current;
@@ -434,12 +444,6 @@ export class ObjectStorage {
     } catch (err) {
       throw storeErrorToStatus(err, kind, name);
     }
-  }
-
-  /** The stored Namespace `namespace`, or undefined when there is none. */
-  private async readNamespace(namespace: string): Promise<KubeObject | undefined> {
-    const kv = await this.store.get(objectKey(NAMESPACES, undefined, namespace));
-    return kv ? decodeStored(kv.value, kv.modRevision) : undefined;
   }
 
   private checkTypeMeta(kind: ResourceKind, obj: KubeObject): void {

@@ -44,3 +44,15 @@ export async function mutateCreate(
   prepareCreate(kind, mutated, now);
   return mutated;
 }
+
+/**
+ * The NamespaceLifecycle admission plugin as storage meets it (admission/ provides it): the
+ * first check of every create of a namespaced object, before the kind's own admission and
+ * the strategy, and of every namespace delete. Both throw the refusal.
+ */
+export interface NamespaceAdmission {
+  /** A create of `obj` (of the namespaced `kind`) in `namespace`. */
+  admitCreate(kind: ResourceKind, namespace: string, obj: KubeObject): Promise<void>;
+  /** A delete of the namespace `name` that reaches admission. */
+  admitNamespaceDelete(name: string): void;
+}

@@ -38,6 +38,16 @@ export function num(value: unknown, fallback = 0): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 }
 
+/** An object's `spec`, `{}` when it has none (or a non-object). */
+export function specOf(obj: JsonObject): JsonObject {
+  return rec(obj.spec);
+}
+
+/** An object's `status`, `{}` when it has none (or a non-object). */
+export function statusOf(obj: JsonObject): JsonObject {
+  return rec(obj.status);
+}
+
 /** Reads a dotted path (`spec.template.spec`) through objects; undefined when any step is missing. */
 export function getPath(root: unknown, path: string): unknown {
   let cur: unknown = root;
@@ -67,6 +77,11 @@ export function child(parent: JsonObject, key: string): JsonObject | undefined {
 export function setDefault(obj: JsonObject, key: string, value: unknown): void {
   const cur = obj[key];
   if (cur === undefined || cur === null || cur === '') obj[key] = value;
+}
+
+/** Sets `obj[key] = value` only when the field is absent or null (Go's nil pointer). */
+export function setIfAbsent(obj: JsonObject, key: string, value: unknown): void {
+  if (obj[key] === undefined || obj[key] === null) obj[key] = value;
 }
 
 /** A string map (labels, selectors) with non-string values dropped. */

@@ -7,14 +7,14 @@
  * started the same way answers as envtest does.
  *
  * watchmark runs these plugins as part of its kinds: ServiceAccount, Priority and
- * DefaultTolerationSeconds in a Pod's defaults (defaults-pod.ts), TaintNodesByCondition as a
- * Node's `admitCreate` (node-admission.ts). Each can be turned off. NamespaceLifecycle and the
+ * DefaultTolerationSeconds in a Pod's defaults (core/pod/defaults.ts), TaintNodesByCondition as
+ * a Node's `admitCreate` (core/node.ts). Each can be turned off, and each kind a plugin touches
+ * says what turning it off changes (`ResourceKind.withAdmissionPluginsOff`). NamespaceLifecycle and the
  * webhook plugins are woven into the write path and stay on: asking to disable them is refused
  * rather than ignored. Every other name kube-apiserver knows is a plugin watchmark never runs,
  * so disabling it changes nothing and is accepted; a name kube-apiserver does not know is
  * refused with its words (k8s.io/apiserver pkg/server/options/admission.go `Validate`).
  */
-import { defaultPod, type PodAdmissionPlugins } from './core/pod/defaults.js';
 import type { ResourceKind } from './types.js';
 
 /** Every plugin name kube-apiserver v1.37 registers (`AllOrderedPlugins`). */
@@ -88,24 +88,17 @@ export function disabledAdmissionPlugins(names: readonly string[] = []): Readonl
 }
 
 /**
- * `kinds` as a server with the plugins in `disabled` off serves them: the Pod's defaults
- * without those plugins' additions, the Node without its create-time taint. Kinds no plugin
- * touches are the same objects.
+ * `kinds` as a server with the plugins in `disabled` off serves them: each kind a plugin touches
+ * changed as its own entry says (the Pod's defaults without those plugins' additions, the Node
+ * without its create-time taint). Kinds no plugin touches are the same objects.
  */
 export function kindsWithAdmission(
   kinds: readonly ResourceKind[],
   disabled: ReadonlySet<string>,
 ): ResourceKind[] {
   if (disabled.size === 0) return [...kinds];
-  const plugins: PodAdmissionPlugins = {
-    serviceAccount: !disabled.has('ServiceAccount'),
-    priority: !disabled.has('Priority'),
-    defaultTolerationSeconds: !disabled.has('DefaultTolerationSeconds'),
-  };
   return kinds.map((k) => {
-    if (k.custom || k.group !== '') return k;
-    if (k.kind === 'Pod') return { ...k, defaults: (obj) => defaultPod(obj, plugins) };
-    if (k.kind === 'Node' && disabled.has('TaintNodesByCondition')) return { ...k, admitCreate: undefined };
-    return k;
+    const changed = k.withAdmissionPluginsOff?.(disabled);
+    return changed ? { ...k, ...changed } : k;
   });
 }

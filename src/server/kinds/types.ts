@@ -96,6 +96,13 @@ export interface ResourceKind {
    */
   admitCreate?(obj: KubeObject): void;
   /**
+   * What turning off built-in admission plugins (`--disable-admission-plugins`, `disabled` as
+   * kube-apiserver names them) changes in this kind's entry: a Pod's defaults without the
+   * ServiceAccount, Priority and DefaultTolerationSeconds additions, a Node without its
+   * create-time taint. Undefined, or an undefined answer: no plugin in `disabled` touches it.
+   */
+  withAdmissionPluginsOff?(disabled: ReadonlySet<string>): Partial<ResourceKind> | undefined;
+  /**
    * Drops the fields the kind's schema does not know and returns their paths
    * (`spec.foo`): a custom kind's pruning, which `fieldValidation` reports as a built-in
    * kind's typed decoding reports unknown fields.

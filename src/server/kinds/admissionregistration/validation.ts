@@ -1,14 +1,11 @@
 /**
- * admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration and MutatingWebhookConfiguration:
- * their defaults (pkg/apis/admissionregistration/v1/defaults.go), validation
- * (pkg/apis/admissionregistration/validation/validation.go and the URL rules of
- * k8s.io/apiserver/pkg/util/webhook/validation.go) and Table columns
- * (pkg/printers/internalversion/printers.go, `NAME WEBHOOKS AGE`).
+ * The admission webhooks' configurations' validation (pkg/apis/admissionregistration/validation/validation.go
+ * and the URL rules of k8s.io/apiserver/pkg/util/webhook/validation.go).
  */
+
 import type { KubeObject } from '../../../protocol/events.js';
 import { arr, isObject, objects, rec, str } from '../access.js';
-import { ageColumn } from '../columns.js';
-import type { FieldError, TableColumn } from '../types.js';
+import type { FieldError } from '../types.js';
 import {
   duplicate,
   invalid,
@@ -18,30 +15,6 @@ import {
   validateObjectMeta,
 } from '../validation.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from '../validation-names.js';
-
-/** defaults.go `SetDefaults_ValidatingWebhook` / `SetDefaults_MutatingWebhook` and `SetDefaults_Rule`. */
-function defaultWebhook(hook: Record<string, unknown>, mutating: boolean): void {
-  hook.failurePolicy ??= 'Fail';
-  hook.matchPolicy ??= 'Equivalent';
-  hook.namespaceSelector ??= {};
-  hook.objectSelector ??= {};
-  hook.timeoutSeconds ??= 10;
-  if (mutating) hook.reinvocationPolicy ??= 'Never';
-  for (const rule of objects(hook.rules)) rule.scope ??= '*';
-  const service = rec(hook.clientConfig).service;
-  // `SetDefaults_ServiceReference`: port 443.
-  if (isObject(service)) service.port ??= 443;
-}
-
-/** Defaults of a ValidatingWebhookConfiguration. */
-export function defaultValidatingWebhookConfiguration(obj: KubeObject): void {
-  for (const hook of objects(obj.webhooks)) defaultWebhook(hook, false);
-}
-
-/** Defaults of a MutatingWebhookConfiguration. */
-export function defaultMutatingWebhookConfiguration(obj: KubeObject): void {
-  for (const hook of objects(obj.webhooks)) defaultWebhook(hook, true);
-}
 
 /** apimachinery util/validation `IsFullyQualifiedName`: a subdomain of at least three segments. */
 function fullyQualifiedName(field: string, name: string): FieldError[] {
@@ -92,6 +65,7 @@ function validateResources(resources: string[], field: string): FieldError[] {
 }
 
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
+
 const SCOPES = ['*', 'Cluster', 'Namespaced'];
 
 /** `validateRuleWithOperations` and `validateRule`. */
@@ -185,9 +159,13 @@ function validateReviewVersions(versions: string[], field: string): FieldError[]
 }
 
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
+
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
+
 const NO_SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
+
 const ALL_SIDE_EFFECTS = ['None', 'NoneOnDryRun', 'Some', 'Unknown'];
+
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
 /** `validateValidatingWebhook` / `validateMutatingWebhook` (match conditions are not checked here). */
@@ -274,15 +252,3 @@ export function validateValidatingWebhookConfiguration(obj: KubeObject, old?: Ku
 export function validateMutatingWebhookConfiguration(obj: KubeObject, old?: KubeObject): FieldError[] {
   return validateConfiguration(obj, old, true);
 }
-
-/** printers.go `printMutatingWebhook` / `printValidatingWebhook`: `NAME WEBHOOKS AGE`. */
-export const webhookConfigurationColumns: TableColumn[] = [
-  {
-    name: 'Webhooks',
-    type: 'integer',
-    priority: 0,
-    description: 'Webhooks indicates the number of webhooks registered in this configuration',
-    cell: (o) => arr(o.webhooks).length,
-  },
-  ageColumn,
-];

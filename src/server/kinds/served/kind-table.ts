@@ -6,8 +6,9 @@
  * changed, on every add or remove, so a cache keyed by it (the OpenAPI
  * documents) is rebuilt exactly when the kinds change.
  */
-import { kindKey, REGISTRY } from './registry.js';
+
 import type { ResourceKind } from '../types.js';
+import { kindKey, REGISTRY } from './registry.js';
 
 /** What changed in a {@link KindTable}. */
 export type KindChange = { added: ResourceKind } | { removed: ResourceKind };

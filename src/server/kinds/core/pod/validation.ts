@@ -1,12 +1,20 @@
 /**
- * PodSpec validation (`ValidatePodSpec` in pkg/apis/core/validation), for
- * Pods and for the pod templates of workloads: the rules a client can
- * actually trip over, with kube's field paths and messages.
+ * Pod and PodSpec validation (`ValidatePod`, `ValidatePodSpec` in pkg/apis/core/validation),
+ * for Pods and for the pod templates of workloads: the rules a client can actually trip over,
+ * with kube's field paths and messages.
  */
 
+import type { KubeObject } from '../../../../protocol/events.js';
 import { isObject, objects, rec, str } from '../../access.js';
 import type { FieldError } from '../../types.js';
-import { duplicate, invalid, notSupported, required, validateLabels } from '../../validation.js';
+import {
+  duplicate,
+  invalid,
+  notSupported,
+  required,
+  validateLabels,
+  validateObjectMeta,
+} from '../../validation.js';
 import { isDNS1123Label, isValidPortName, isValidPortNum } from '../../validation-names.js';
 
 const RESTART_POLICIES = ['Always', 'Never', 'OnFailure'];
@@ -117,4 +125,9 @@ export function validatePodTemplate(template: unknown, path: string): FieldError
     ...validateLabels(rec(template.metadata).labels, `${path}.metadata.labels`),
     ...validatePodSpec(template.spec, `${path}.spec`, { restartPolicies: ['Always'] }),
   ];
+}
+
+/** `ValidatePod`: metadata and the pod spec. */
+export function validatePod(obj: KubeObject): FieldError[] {
+  return [...validateObjectMeta(obj), ...validatePodSpec(obj.spec, 'spec')];
 }

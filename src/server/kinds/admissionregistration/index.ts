@@ -1,0 +1,12 @@
+/** The admissionregistration.k8s.io group: every kind it serves, in discovery order. */
+
+import type { ResourceKind } from '../types.js';
+import {
+  mutatingWebhookConfigurationKind,
+  validatingWebhookConfigurationKind,
+} from './webhook-configurations.js';
+
+export const admissionRegistrationKinds: ResourceKind[] = [
+  validatingWebhookConfigurationKind,
+  mutatingWebhookConfigurationKind,
+];

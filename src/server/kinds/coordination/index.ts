@@ -1,0 +1,6 @@
+/** The coordination.k8s.io group: every kind it serves, in discovery order. */
+
+import type { ResourceKind } from '../types.js';
+import { leaseKind } from './lease.js';
+
+export const coordinationKinds: ResourceKind[] = [leaseKind];

@@ -1,0 +1,23 @@
+/**
+ * The core group (`/api/v1`): every kind it serves, in discovery order. A new core kind is a
+ * file here (or a folder, when it is big: pod/, service/) and one line in this list.
+ */
+
+import type { ResourceKind } from '../types.js';
+import { configMapKind } from './configmap.js';
+import { eventKind } from './event.js';
+import { namespaceKind } from './namespace.js';
+import { nodeKind } from './node.js';
+import { podKind } from './pod/definition.js';
+import { secretKind } from './secret.js';
+import { serviceKind } from './service/definition.js';
+
+export const coreKinds: ResourceKind[] = [
+  namespaceKind,
+  podKind,
+  nodeKind,
+  configMapKind,
+  secretKind,
+  serviceKind,
+  eventKind,
+];

@@ -5,12 +5,12 @@
  * writes the pod straight to storage, past the pod strategy and the field manager: a bound pod's
  * managedFields name no manager for `spec.nodeName`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError, successStatus } from '../../protocol/status.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { metaOf, rfc3339 } from '../registry/meta.js';
-import { type Query, type ResourceContext, reply } from './resource-context.js';
+import { reply } from './reply.js';
+import type { NamedScope } from './request-scope.js';
 import { dryRun, readObject } from './write-input.js';
 
 /** The pods/binding subresource: true for the core group's pods. */
@@ -23,15 +23,8 @@ interface Binding extends KubeObject {
 }
 
 /** BindingREST.Create: validates the Binding, assigns the pod, answers a Success Status (201). */
-export async function bindPod(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
-  query: Query,
-): Promise<void> {
+export async function bindPod(scope: NamedScope): Promise<void> {
+  const { server, req, kind, namespace, name, query } = scope;
   const binding = (await readObject(req)) as Binding;
   const meta = binding.metadata ?? {};
   if (meta.name !== name) {
@@ -50,38 +43,48 @@ export async function bindPod(
   }
   const node = target.name as string;
   const annotations = meta.annotations ?? {};
-  await ctx.objects.guaranteedUpdate(kind, namespace, name, 'binding', { dryRun: dryRun(query) }, (pod) => {
-    const podMeta = metaOf(pod);
-    // assignPod's storage preconditions: the binding's uid and resourceVersion, when set
-    // (kube-scheduler sends the pod's uid), answered as InterpretUpdateError answers them.
-    if (meta.uid && meta.uid !== podMeta.uid) {
-      throw podConflict(
-        name,
-        `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${podMeta.uid}`,
-      );
-    }
-    if (meta.resourceVersion && meta.resourceVersion !== podMeta.resourceVersion) {
-      throw podConflict(
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${meta.resourceVersion}, ResourceVersion in object meta: ${podMeta.resourceVersion}`,
-      );
-    }
-    if (podMeta.deletionTimestamp) {
-      throw bindingConflict(name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    }
-    const spec = (pod.spec ?? {}) as { nodeName?: string };
-    if ((spec.nodeName ?? '') !== '') {
-      throw bindingConflict(name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
-    }
-    pod.spec = { ...spec, nodeName: node };
-    podMeta.annotations = { ...podMeta.annotations, ...annotations };
-    setScheduled(pod, ctx.clock.now());
-    return pod;
-  });
+  await server.objects.guaranteedUpdate(
+    kind,
+    namespace,
+    name,
+    'binding',
+    { dryRun: dryRun(query) },
+    (pod) => {
+      const podMeta = metaOf(pod);
+      // assignPod's storage preconditions: the binding's uid and resourceVersion, when set
+      // (kube-scheduler sends the pod's uid), answered as InterpretUpdateError answers them.
+      if (meta.uid && meta.uid !== podMeta.uid) {
+        throw podConflict(
+          name,
+          `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${podMeta.uid}`,
+        );
+      }
+      if (meta.resourceVersion && meta.resourceVersion !== podMeta.resourceVersion) {
+        throw podConflict(
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${meta.resourceVersion}, ResourceVersion in object meta: ${podMeta.resourceVersion}`,
+        );
+      }
+      if (podMeta.deletionTimestamp) {
+        throw bindingConflict(name, `pod ${name} is being deleted, cannot be assigned to a host`);
+      }
+      const spec = (pod.spec ?? {}) as { nodeName?: string };
+      if ((spec.nodeName ?? '') !== '') {
+        throw bindingConflict(
+          name,
+          `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`,
+        );
+      }
+      pod.spec = { ...spec, nodeName: node };
+      podMeta.annotations = { ...podMeta.annotations, ...annotations };
+      setScheduled(pod, server.clock.now());
+      return pod;
+    },
+  );
   // create.go: a Status answered by a create gets the create's code.
   const status = successStatus();
   status.code = 201;
-  reply(ctx, res, 201, status);
+  reply(scope, 201, status);
 }
 
 function podConflict(name: string, why: string): StatusError {

@@ -3,17 +3,16 @@
  * custom kind with `subresources.scale`), and writes through it (update, patch, apply), which
  * change only the replicas and move their ownership (scale-ownership.ts).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { formatLabelSelector, labelSelectorFromObject, SelectorError } from '../../protocol/labels.js';
 import { StatusError } from '../../protocol/status.js';
 import { getPath } from '../kinds/access.js';
+import { conflict, notFound } from '../kinds/api-errors.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
-import { conflict, notFound } from '../registry/object-errors.js';
 import type { WriteAdmission } from '../registry/object-storage.js';
 import type { ManagedFieldsEntry } from '../ssa/managed-fields.js';
 import { loadSsa } from './field-ownership.js';
-import type { Query, ResourceContext } from './resource-context.js';
+import type { NamedScope } from './request-scope.js';
 import { type ReplicasPathMappings, toParentEntries, toSubresourceEntries } from './scale-ownership.js';
 import { writeAdmission } from './write-admission.js';
 import { dryRun, writeManager } from './write-input.js';
@@ -147,16 +146,14 @@ export type ScaleWrite = (live: KubeObject) => KubeObject;
  * object's. Only the replicas (and resourceVersion, as a precondition) reach the object.
  */
 export async function writeScale(
-  ctx: ResourceContext,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
+  scope: NamedScope,
   options: { dryRun: boolean; manager: string; admission?: WriteAdmission },
   write: ScaleWrite,
 ): Promise<KubeObject> {
+  const { kind, namespace, name } = scope;
   if (!kind.scale) throw notFound(kind, name);
   const mappings = replicasMappings(kind);
-  const updated = await ctx.objects.guaranteedUpdate(
+  const updated = await scope.server.objects.guaranteedUpdate(
     kind,
     namespace,
     name,
@@ -254,22 +251,16 @@ export async function writeScale(
  * and patch.go run `UpdateNoErrors` on the Scale, without reset fields: ScaleREST has none).
  */
 export async function updateScale(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
+  scope: NamedScope,
   change: (current: KubeObject) => KubeObject,
-  query: Query,
 ): Promise<KubeObject> {
-  if (!kind.scale) throw notFound(kind, name);
-  const { manager } = writeManager(req, query);
+  if (!scope.kind.scale) throw notFound(scope.kind, scope.name);
+  const { manager } = writeManager(scope);
   const [ssa, builtin] = await loadSsa();
   const node = builtin.builtinMergeNode(SCALE_TYPE);
-  const isDryRun = dryRun(query);
-  const admission = scaleAdmission(ctx, req, res, query, kind, namespace, name, isDryRun);
-  return writeScale(ctx, kind, namespace, name, { dryRun: isDryRun, manager, admission }, (live) => {
+  const isDryRun = dryRun(scope.query);
+  const admission = scaleAdmission(scope, isDryRun);
+  return writeScale(scope, { dryRun: isDryRun, manager, admission }, (live) => {
     const after = change(structuredClone(live));
     return ssa.recordUpdate({
       node,
@@ -277,7 +268,7 @@ export async function updateScale(
       kind: 'Scale',
       subresource: 'scale',
       manager,
-      now: new Date(ctx.clock.now()),
+      now: new Date(scope.server.clock.now()),
       live,
       next: after,
     }).object as KubeObject;
@@ -285,19 +276,8 @@ export async function updateScale(
 }
 
 /** The admission of a write through `/scale`: its objects are autoscaling/v1 Scales. */
-export function scaleAdmission(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  query: Query,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
-  isDryRun: boolean,
-): WriteAdmission | undefined {
-  return writeAdmission(ctx, req, res, query, kind, {
-    namespace,
-    name,
+export function scaleAdmission(scope: NamedScope, isDryRun: boolean): WriteAdmission | undefined {
+  return writeAdmission(scope, {
     subresource: 'scale',
     dryRun: isDryRun,
     objectKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },

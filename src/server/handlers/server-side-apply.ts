@@ -1,16 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { queryFlag } from '../http/query-flag.js';
 import { parseYamlBody, yamlDuplicateKeys } from '../http/yaml-body.js';
-import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
+import { conflict, notFound } from '../kinds/api-errors.js';
+import { apiVersionOf } from '../kinds/types.js';
 import { metaOf } from '../registry/meta.js';
-import { conflict, notFound } from '../registry/object-errors.js';
 import type { UpdateScope } from '../registry/object-storage.js';
 import type { MergeNode } from '../ssa/merge-schema.js';
 import { childNode, deepEqual, resolveNode } from '../ssa/typed-node.js';
 import { emptyObjectOf, loadSsa, mergeNodeFor, resetFieldsV1 } from './field-ownership.js';
-import { type Query, type ResourceContext, reply, replyObject } from './resource-context.js';
+import { reply, replyObject } from './reply.js';
+import type { NamedScope } from './request-scope.js';
 import { SCALE_API_VERSION, SCALE_TYPE, scaleAdmission, writeScale } from './scale.js';
 import { writeAdmission } from './write-admission.js';
 import { loadWriteRules, typedWrite } from './write-input.js';
@@ -23,18 +23,8 @@ import { loadWriteRules, typedWrite } from './write-input.js';
  * (201, applied to the kind's empty object) or updates (200); an apply that changes nothing
  * writes nothing. On the main resource, `status` and `scale`.
  */
-export async function serverSideApply(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
-  subresource: string | undefined,
-  raw: Buffer,
-  query: Query,
-  isDryRun: boolean,
-): Promise<void> {
+export async function serverSideApply(scope: NamedScope, raw: Buffer, isDryRun: boolean): Promise<void> {
+  const { server, kind, name, subresource, query } = scope;
   // Required before this is called (resource-handler.ts, `ValidatePatchOptions`).
   const manager = query.get('fieldManager') ?? '';
   const force = queryFlag(query.get('force')) === true;
@@ -54,18 +44,18 @@ export async function serverSideApply(
   if (subresource === 'scale') ssa.checkAppliedType(applied, SCALE_API_VERSION, 'Scale');
   else ssa.checkAppliedType(applied, apiVersionOf(kind), kind.kind);
   if (subresource === 'scale') {
-    const scale = await applyScale(ctx, req, res, kind, namespace, name, applied, query, isDryRun, force);
-    return reply(ctx, res, 200, scale);
+    const scale = await applyScale(scope, applied, isDryRun, force);
+    return reply(scope, 200, scale);
   }
-  const write = typedWrite(ctx, res, rules.decodeTargetOf(kind), query, 'PatchOptions');
+  const write = typedWrite(scope, rules.decodeTargetOf(kind), 'PatchOptions');
   const node = await mergeNodeFor(kind);
   try {
     rules.typeApplyConfiguration(write, applied);
   } catch (err) {
     throw err instanceof StatusError && err.code === 500 ? keyedPaths(err, applied, node) : err;
   }
-  const scope: UpdateScope = subresource === 'status' ? 'status' : 'main';
-  const reset = resetFieldsV1(kind, scope);
+  const updateScope: UpdateScope = subresource === 'status' ? 'status' : 'main';
+  const reset = resetFieldsV1(kind, updateScope);
   const empty = emptyObjectOf(kind);
   // applyPatcher reads the configuration strictly only once the field manager took it (its
   // typed and conflict errors come first): a repeated key is a 400 under Strict, a warning under
@@ -93,11 +83,11 @@ export async function serverSideApply(
       node,
       apiVersion: apiVersionOf(kind),
       kind: kind.kind,
-      subresource: scope === 'main' ? undefined : scope,
+      subresource: updateScope === 'main' ? undefined : updateScope,
       ignoredFields: reset === undefined ? undefined : ssa.fieldsV1ToSet(reset),
       empty,
       manager,
-      now: new Date(ctx.clock.now()),
+      now: new Date(server.clock.now()),
       live,
       config: applied,
       force,
@@ -105,32 +95,37 @@ export async function serverSideApply(
   const recorded = {
     fieldManager: { manager, recorded: true },
     dryRun: isDryRun,
-    admission: writeAdmission(ctx, req, res, query, kind, {
-      namespace,
-      name,
-      subresource: scope === 'main' ? undefined : scope,
+    admission: writeAdmission(scope, {
+      subresource: updateScope === 'main' ? undefined : updateScope,
       dryRun: isDryRun,
     }),
   };
   try {
-    const updated = await ctx.objects.guaranteedUpdate(kind, namespace, name, scope, recorded, (current) => {
-      const result = apply(current);
-      // The configuration's resourceVersion, merged into the object, is the update's
-      // precondition (registry/store.go `Update` compares it with the stored one): 409.
-      const wanted = metaOf(applied).resourceVersion;
-      if (typeof wanted === 'string' && wanted !== '' && wanted !== current.metadata?.resourceVersion) {
-        throw conflict(kind, name);
-      }
-      if (result.noop) return current;
-      const merged = result.object as KubeObject;
-      rules.convertApplied(write, merged, applied);
-      return merged;
-    });
-    replyObject(ctx, req, res, 200, kind, updated, query);
+    const updated = await server.objects.guaranteedUpdate(
+      kind,
+      scope.namespace,
+      name,
+      updateScope,
+      recorded,
+      (current) => {
+        const result = apply(current);
+        // The configuration's resourceVersion, merged into the object, is the update's
+        // precondition (registry/store.go `Update` compares it with the stored one): 409.
+        const wanted = metaOf(applied).resourceVersion;
+        if (typeof wanted === 'string' && wanted !== '' && wanted !== current.metadata?.resourceVersion) {
+          throw conflict(kind, name);
+        }
+        if (result.noop) return current;
+        const merged = result.object as KubeObject;
+        rules.convertApplied(write, merged, applied);
+        return merged;
+      },
+    );
+    replyObject(scope, 200, updated);
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 404 && err.status.details?.name === name)) throw err;
     // patch.go: an apply to a missing object creates it; a subresource has nothing to create.
-    if (scope !== 'main') throw err;
+    if (updateScope !== 'main') throw err;
     const created = withoutZeroLeftovers(apply(undefined).object as KubeObject, empty, applied);
     // patch.go `applyPatch` runs rest.go `checkName` on the merged object: a configuration
     // without a name leaves the new object nameless.
@@ -141,8 +136,8 @@ export async function serverSideApply(
       );
     }
     rules.convertApplied(write, created, applied);
-    const stored = await ctx.objects.create(kind, namespace, created, recorded);
-    replyObject(ctx, req, res, 201, kind, stored, query);
+    const stored = await server.objects.create(kind, scope.namespace, created, recorded);
+    replyObject(scope, 201, stored);
   }
 }
 
@@ -210,26 +205,21 @@ function applyConfigurationOf(value: unknown): KubeObject {
  * reach the object. The object must exist: a subresource has nothing to create (404).
  */
 async function applyScale(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  kind: ResourceKind,
-  namespace: string | undefined,
-  name: string,
+  scope: NamedScope,
   applied: KubeObject,
-  query: Query,
   isDryRun: boolean,
   force: boolean,
 ): Promise<KubeObject> {
+  const { kind, name } = scope;
   if (!kind.scale) throw notFound(kind, name);
   const rules = await loadWriteRules();
-  const write = typedWrite(ctx, res, rules.SCALE_TARGET, query, 'PatchOptions');
+  const write = typedWrite(scope, rules.SCALE_TARGET, 'PatchOptions');
   rules.typeApplyConfiguration(write, applied);
   const [ssa, builtin] = await loadSsa();
   const node = builtin.builtinMergeNode(SCALE_TYPE);
-  const manager = query.get('fieldManager') ?? '';
-  const admission = scaleAdmission(ctx, req, res, query, kind, namespace, name, isDryRun);
-  return writeScale(ctx, kind, namespace, name, { dryRun: isDryRun, manager, admission }, (live) => {
+  const manager = scope.query.get('fieldManager') ?? '';
+  const admission = scaleAdmission(scope, isDryRun);
+  return writeScale(scope, { dryRun: isDryRun, manager, admission }, (live) => {
     const scaleEntries = live.metadata?.managedFields;
     if (kind.custom && !(Array.isArray(scaleEntries) && scaleEntries.length > 0)) {
       // skipnonapplied.go `Apply` first records the live Scale for `before-first-apply` through
@@ -248,7 +238,7 @@ async function applyScale(
       kind: 'Scale',
       subresource: 'scale',
       manager,
-      now: new Date(ctx.clock.now()),
+      now: new Date(scope.server.clock.now()),
       live,
       config: applied,
       force,

@@ -4,17 +4,14 @@
  * warnings go. Undefined, at the cost of one property read, when no hook or webhook is
  * configured.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdmissionUserInfo, GroupVersionKind } from '../admission/types.js';
+import type { UserInfo } from '../http/auth.js';
 import { WarningRecorder } from '../http/warnings.js';
-import type { ResourceKind } from '../kinds/types.js';
 import type { DeleteOptions, WriteAdmission } from '../registry/object-storage.js';
-import type { Query, ResourceContext } from './resource-context.js';
+import type { RequestScope } from './request-scope.js';
 
-/** What a write adds to its admission beyond its kind. */
+/** What a write adds to its admission beyond its scope's kind, namespace and name. */
 export interface AdmissionTarget {
-  namespace?: string;
-  name?: string;
   subresource?: string;
   dryRun: boolean;
   /** Options beyond dryRun: a delete's propagationPolicy and preconditions. */
@@ -24,15 +21,9 @@ export interface AdmissionTarget {
 }
 
 /** The admission of a write, or undefined when none is configured. */
-export function writeAdmission(
-  ctx: ResourceContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  query: Query,
-  kind: ResourceKind,
-  target: AdmissionTarget,
-): WriteAdmission | undefined {
-  const admission = ctx.admission;
+export function writeAdmission(scope: RequestScope, target: AdmissionTarget): WriteAdmission | undefined {
+  const { query, res } = scope;
+  const admission = scope.server.admission;
   if (!admission?.active) return undefined;
   let warnings: WarningRecorder | undefined;
   const options: Record<string, unknown> = { ...target.options };
@@ -41,11 +32,11 @@ export function writeAdmission(
     if (v !== null && target.options === undefined) options[key] = v;
   }
   return admission.forWrite({
-    kind,
+    kind: scope.kind,
     subresource: target.subresource,
-    namespace: target.namespace,
-    name: target.name,
-    userInfo: userInfoOf(ctx, req),
+    namespace: scope.namespace,
+    name: scope.name,
+    userInfo: userInfoOf(scope.user),
     dryRun: target.dryRun,
     options,
     objectKind: target.objectKind,
@@ -57,8 +48,7 @@ export function writeAdmission(
 }
 
 /** authentication/v1 UserInfo of the request's user; `system:anonymous` when none authenticated it. */
-function userInfoOf(ctx: ResourceContext, req: IncomingMessage): AdmissionUserInfo {
-  const user = ctx.userOf?.(req);
+function userInfoOf(user: UserInfo | undefined): AdmissionUserInfo {
   if (!user) return { username: 'system:anonymous', groups: ['system:unauthenticated'] };
   return { username: user.name, ...(user.uid && { uid: user.uid }), groups: [...user.groups] };
 }

@@ -3,7 +3,7 @@
  * decoded (JSON, YAML or protobuf), `dryRun`, and `fieldValidation` with
  * the typed-object check it steers.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
@@ -17,7 +17,8 @@ import { fieldValidationOf, type WriteOptionsKind } from '../schema/field-valida
 import { goQuote } from '../schema/go-text.js';
 import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
 import { managerOrUserAgent } from '../ssa/index.js';
-import type { Query, ResourceContext } from './resource-context.js';
+import type { RequestScope } from './request-scope.js';
+import type { Query } from './resource-context.js';
 
 /** One error of a request's options (apimachinery `field.Error`): the field and its text. */
 export interface OptionError {
@@ -116,6 +117,11 @@ export function repeatedKeysOf(kind: Pick<ResourceKind, 'custom'>): RepeatedKeys
   return kind.custom ? 'replace' : 'merge';
 }
 
+/** The Go type a built-in kind's body decodes into; custom resources have no protobuf form. */
+export function goKindOf(kind: ResourceKind): string | undefined {
+  return kind.custom ? undefined : kind.kind;
+}
+
 /**
  * update.go runs rest.go `checkName` on the decoded body: a body without a name cannot say which
  * object it is (the namer's `name must be provided`); one naming another object is refused by
@@ -150,19 +156,13 @@ export function loadWriteRules(): Promise<typeof import('../schema/write-rules.j
  * kube-apiserver validates the options first), and where Warn's warnings go. The checks
  * themselves are the handlers' rules in schema/write-rules.ts.
  */
-export function typedWrite(
-  ctx: Pick<ResourceContext, 'typeCheck'>,
-  res: ServerResponse,
-  target: DecodeTarget,
-  query: Query,
-  options: WriteOptionsKind,
-): TypedWrite {
-  validateWriteOptions(query, options);
+export function typedWrite(scope: RequestScope, target: DecodeTarget, options: WriteOptionsKind): TypedWrite {
+  validateWriteOptions(scope.query, options);
   return {
     target,
-    validation: fieldValidationOf(query, options),
-    warnings: new WarningRecorder(res),
-    enabled: ctx.typeCheck !== false,
+    validation: fieldValidationOf(scope.query, options),
+    warnings: new WarningRecorder(scope.res),
+    enabled: scope.server.typeCheck !== false,
   };
 }
 
@@ -170,7 +170,7 @@ export function typedWrite(
  * The field manager a create, update or non-apply patch records (handlers/rest.go
  * `managerOrUserAgent`): the `fieldManager` query, else the User-Agent's first part.
  */
-export function writeManager(req: IncomingMessage, query: Query): WriteManager {
+export function writeManager({ req, query }: RequestScope): WriteManager {
   return { manager: managerOrUserAgent(query.get('fieldManager') ?? undefined, req.headers['user-agent']) };
 }
 

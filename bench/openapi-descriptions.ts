@@ -44,7 +44,7 @@ console.log(JSON.stringify({ ms: performance.now() - t0, serverMs: t1 - t0 }));`
 // Building every /openapi/v3 document, as the first request does, with or without descriptions.
 const buildDocuments = (withDescriptions: boolean) => `
 const { buildOpenApiV3 } = await import(${JSON.stringify(dist('server/openapi.js'))});
-const { REGISTRY } = await import(${JSON.stringify(dist('server/kinds/registry.js'))});
+const { REGISTRY } = await import(${JSON.stringify(dist('server/kinds/served/registry.js'))});
 const t0 = performance.now();
 const descriptions = ${withDescriptions ? `(await import(${JSON.stringify(dist('server/openapi-descriptions.js'))})).loadApiDescriptions()` : 'undefined'};
 const { documents } = buildOpenApiV3(REGISTRY, await descriptions);

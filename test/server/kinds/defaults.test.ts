@@ -109,7 +109,7 @@ describe('defaults match a real cluster', () => {
           },
         ],
       },
-      // phase Pending is the strategy's PrepareForCreate (pod-strategy.ts), not a default.
+      // phase Pending is the strategy's PrepareForCreate (core/pod/strategy.ts), not a default.
       status: { qosClass: 'BestEffort' },
     });
   });

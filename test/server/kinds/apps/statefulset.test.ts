@@ -1,11 +1,11 @@
 /**
- * The apps/v1 workload rules of src/server/kinds/validation-apps.ts that the registry-wide table
+ * The apps/v1 workload rules of src/server/kinds/apps/ that the registry-wide table
  * in validation.test.ts does not reach: pkg/apis/apps/validation `validateRollingUpdateStatefulSet`.
  */
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../src/protocol/events.js';
-import { findByKind } from '../../../src/server/kinds/served/registry.js';
-import { fieldErrorText } from '../../../src/server/kinds/validation.js';
+import type { KubeObject } from '../../../../src/protocol/events.js';
+import { findByKind } from '../../../../src/server/kinds/served/registry.js';
+import { fieldErrorText } from '../../../../src/server/kinds/validation.js';
 
 /** The field errors of `obj` after defaulting, as the 422's causes word them. */
 function check(apiVersion: string, kind: string, obj: KubeObject): string[] {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../src/protocol/events.js';
+import type { KubeObject } from '../../../../src/protocol/events.js';
 import {
   findByKind,
   findByPlural,
   kindKey,
   REGISTRY,
   resolveResource,
-} from '../../../src/server/kinds/served/registry.js';
-import { apiVersionOf } from '../../../src/server/kinds/types.js';
-import { schemaNameOf } from '../../../src/server/openapi/openapi-schemas.js';
-import { API_TYPES } from '../../../src/server/openapi/openapi-types.generated.js';
+} from '../../../../src/server/kinds/served/registry.js';
+import { apiVersionOf } from '../../../../src/server/kinds/types.js';
+import { schemaNameOf } from '../../../../src/server/openapi/openapi-schemas.js';
+import { API_TYPES } from '../../../../src/server/openapi/openapi-types.generated.js';
 
 /** What `kubectl api-resources` prints for these kinds on a 1.33 cluster. */
 const EXPECTED: Array<

@@ -6,8 +6,8 @@
  * `markAsDeleting` for an object held by finalizers), for the objects that have a generation only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server/index.js';
-import { call, ensureNamespace, pod, startTestServer, watch } from '../helpers/server.js';
+import type { RunningServer } from '../../../../../src/server/index.js';
+import { call, ensureNamespace, pod, startTestServer, watch } from '../../../../helpers/server.js';
 
 let s: RunningServer;
 beforeAll(async () => {

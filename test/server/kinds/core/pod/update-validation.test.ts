@@ -4,8 +4,8 @@
  * not the containers' number, not anything else.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server/index.js';
-import { call, startTestServer } from '../helpers/server.js';
+import type { RunningServer } from '../../../../../src/server/index.js';
+import { call, startTestServer } from '../../../../helpers/server.js';
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/server/index.js';
-import { type Answer, call, ensureNamespace, startTestServer } from '../helpers/server.js';
+import type { RunningServer } from '../../../../../src/server/index.js';
+import { type Answer, call, ensureNamespace, startTestServer } from '../../../../helpers/server.js';
 
 let s: RunningServer;
 beforeAll(async () => {

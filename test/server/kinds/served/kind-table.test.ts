@@ -4,9 +4,9 @@
  * exactly when the kinds do.
  */
 import { describe, expect, it } from 'vitest';
-import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
-import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
-import { widgetKind } from '../fixtures/kinds.js';
+import { KindTable } from '../../../../src/server/kinds/served/kind-table.js';
+import { REGISTRY } from '../../../../src/server/kinds/served/registry.js';
+import { widgetKind } from '../../fixtures/kinds.js';
 
 describe('KindTable', () => {
   it('starts with the built-in kinds, found by URL and by apiVersion/kind', () => {

@@ -1,13 +1,13 @@
 /**
  * Field ownership on every write: the field manager storage runs for a write that names its
- * manager (installed into storage's write path, prepare-write.ts `installFieldManager`), and the
- * per-kind facts it needs: each kind's merge schema, the fields each endpoint resets, and the
- * kind's empty object a create is compared with.
+ * manager ({@link recordUpdateOwnership}, which the server gives the object storage it builds:
+ * registry/prepare-write.ts `FieldManager`), and the per-kind facts it needs: each kind's merge
+ * schema, the fields each endpoint resets, and the kind's empty object a create is compared with.
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { NODE_INFO_FIELDS } from '../kinds/core/node.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
-import { installFieldManager, type UpdateScope } from '../registry/prepare-write.js';
+import type { FieldManager, UpdateScope } from '../registry/prepare-write.js';
 import type { MergeNode } from '../ssa/merge-schema.js';
 
 type SsaModules = [
@@ -141,7 +141,7 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
  * defaulted object against the live one (the kind's empty object for a create), with the
  * endpoint's reset fields ignored; the subresource (`status`, `finalize`) names the entry.
  */
-export async function recordUpdateOwnership(
+export const recordUpdateOwnership: FieldManager = async (
   kind: ResourceKind,
   live: KubeObject | undefined,
   next: KubeObject,
@@ -149,7 +149,7 @@ export async function recordUpdateOwnership(
   manager: string,
   now: number,
   sentSpec?: ReadonlySet<string>,
-): Promise<KubeObject> {
+): Promise<KubeObject> => {
   const [ssa] = await loadSsa();
   const view = live === undefined ? withoutLaterAdditions(kind, next, sentSpec) : next;
   const reset = resetFieldsV1(kind, scope);
@@ -170,7 +170,7 @@ export async function recordUpdateOwnership(
   if (result.managedFields === undefined) delete meta.managedFields;
   else meta.managedFields = result.managedFields;
   return { ...next, metadata: meta };
-}
+};
 
 /**
  * The `spec` fields a create gets after create.go ran the field manager, by kind: mutating
@@ -200,5 +200,3 @@ function withoutLaterAdditions(
   for (const k of dropped) delete viewSpec[k];
   return { ...next, spec: viewSpec };
 }
-
-installFieldManager(recordUpdateOwnership);

@@ -197,11 +197,12 @@ export interface WriteManager {
 }
 
 /**
- * The field manager run on a write that names a {@link WriteManager} (handlers/field-ownership.ts
- * installs it: this room cannot import server-side apply's, whose custom schemas reach back into
- * http/ and so into storage). Returns `next` with its managedFields set.
+ * The field manager (fieldmanager.go `UpdateNoErrors`) a write that names a {@link WriteManager}
+ * runs: handlers/field-ownership.ts `recordUpdateOwnership`, which the server hands to the
+ * object storage it builds, as kube-apiserver's installer gives each resource's RequestScope its
+ * FieldManager. Returns `next` with its managedFields set.
  */
-export type FieldManagerHook = (
+export type FieldManager = (
   kind: ResourceKind,
   live: KubeObject | undefined,
   next: KubeObject,
@@ -211,20 +212,15 @@ export type FieldManagerHook = (
   sentSpec?: ReadonlySet<string>,
 ) => KubeObject | Promise<KubeObject>;
 
-let fieldManagerHook: FieldManagerHook | undefined;
-
-/** Installs the field manager writes run (once, by the handlers). */
-export function installFieldManager(hook: FieldManagerHook): void {
-  fieldManagerHook = hook;
-}
-
 /**
  * Sets `next.metadata.managedFields` for a write (create when `live` is undefined): what the
- * field manager computes (fieldmanager.go `UpdateNoErrors`, which create.go, update.go and
+ * `fieldManager` computes (fieldmanager.go `UpdateNoErrors`, which create.go, update.go and
  * patch.go run on the decoded, defaulted object before the strategy's PrepareFor*), what an
- * apply recorded, or, for an internal write that names no manager, the live object's.
+ * apply recorded, or, for an internal write that names no manager (or a storage given no field
+ * manager), the live object's.
  */
 export async function recordOwnership(
+  fieldManager: FieldManager | undefined,
   kind: ResourceKind,
   live: KubeObject | undefined,
   next: KubeObject,
@@ -235,7 +231,7 @@ export async function recordOwnership(
   sentSpec?: ReadonlySet<string>,
 ): Promise<KubeObject> {
   if (writer?.recorded) return next;
-  if (writer === undefined || fieldManagerHook === undefined) {
+  if (writer === undefined || fieldManager === undefined) {
     if (live === undefined) return next;
     const meta = metaOf(next);
     const kept = live.metadata?.managedFields;
@@ -243,7 +239,7 @@ export async function recordOwnership(
     else meta.managedFields = kept;
     return next;
   }
-  return fieldManagerHook(kind, live, next, scope, writer.manager, now, sentSpec);
+  return fieldManager(kind, live, next, scope, writer.manager, now, sentSpec);
 }
 
 /**

@@ -329,6 +329,8 @@ export function serveCommand(): Command {
           const sim = await startSimulation({
             kubeconfig,
             nodes: flags.nodes,
+            // One garbage collector per cluster: --controllers gc has started it already.
+            garbageCollector: !controllerNames.includes('garbagecollector'),
             registry,
             checkpointDir: flags.simCheckpointDir,
             log: (line) => process.stderr.write(`watchmark serve: simulate: ${line}\n`),

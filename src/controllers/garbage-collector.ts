@@ -43,6 +43,8 @@ export class GarbageCollector {
   readonly graph: GraphBuilder;
   /** Work items that failed and were retried. */
   failures = 0;
+  /** Work items done with (forgotten by their queue). */
+  syncs = 0;
   private readonly ops: Operations;
   private readonly log: (line: string) => void;
   private readonly workers: Promise<void>[] = [];
@@ -99,8 +101,10 @@ export class GarbageCollector {
         if (this.stopped) return;
         if (!isConflict(err)) this.log(`garbage collector: ${uid}: ${(err as Error).message}`);
       }
-      if (action === 'forget') queue.forget(uid);
-      else {
+      if (action === 'forget') {
+        this.syncs++;
+        queue.forget(uid);
+      } else {
         this.failures++;
         queue.addRateLimited(uid);
       }

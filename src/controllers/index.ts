@@ -48,6 +48,8 @@ export interface RunningControllers {
   synced(): Promise<void>;
   /** Whether {@link RunningControllers.synced} would resolve now. */
   readonly isSynced: boolean;
+  /** Work items done and retried, per controller running here (`garbage-collector`), for benchmarks and tests. */
+  stats(): Record<string, { syncs: number; failures: number }>;
   /** Stops everything; nothing is left open once it resolves. */
   close(): Promise<void>;
 }
@@ -123,6 +125,11 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     },
     get isSynced() {
       return monitors?.isSynced ?? true;
+    },
+    stats: () => {
+      const stats: Record<string, { syncs: number; failures: number }> = {};
+      if (gc) stats['garbage-collector'] = { syncs: gc.syncs, failures: gc.failures };
+      return stats;
     },
     close: () => (closing ??= close()),
   };

@@ -1,9 +1,11 @@
 /**
  * The simulated cluster: deployment and ReplicaSet controllers, a scheduler,
- * a garbage collector and N kubelets, each a client of a watchmark (or any
+ * the garbage collector and N kubelets, each a client of a watchmark (or any
  * Kubernetes) API server through watchmark's own client library, exactly as
  * the real ones are: shared informers feed work queues, writes go through
- * the REST API (status through `status`), events are core/v1 Events.
+ * the REST API (status through `status`), events are core/v1 Events. The
+ * garbage collector is src/controllers' (kube-controller-manager's, for
+ * every deletable kind), the one `watchmark serve --controllers` runs.
  *
  * ```ts
  * const sim = await startSimulation({ kubeconfig: server.kubeconfigPath, nodes: 3 });
@@ -14,6 +16,7 @@
 import { setMaxListeners } from 'node:events';
 import { KubeClient } from '../client/client.js';
 import { loadConnection } from '../client/config/index.js';
+import { type RunningControllers, startControllers } from '../controllers/index.js';
 import { type Clock, systemClock } from '../protocol/clock.js';
 import { isAlreadyExists } from '../protocol/status.js';
 import type { Controller, SimContext } from './core/controller.js';
@@ -22,7 +25,6 @@ import { Semaphore } from './core/semaphore.js';
 import { DEFAULT_TIMING, type SimulationTiming } from './core/timing.js';
 import { DeploymentController } from './deployment/controller.js';
 import { EventBroadcaster, type EventStats } from './events/recorder.js';
-import { GarbageCollector } from './gc.js';
 import { controlPlaneInformers } from './informers.js';
 import { Kubelet } from './kubelet/kubelet.js';
 import { KUBELET_VERSION, NODE_LEASE_NAMESPACE } from './kubelet/node.js';
@@ -73,6 +75,12 @@ export interface SimulationOptions {
    * when the server's storage and history still hold the checkpoints' resourceVersions).
    */
   checkpointDir?: string;
+  /**
+   * Run the garbage collector (default true). Leave it out when the same
+   * server already has one, e.g. `watchmark serve --controllers gc`: two
+   * collectors would only race each other's deletes.
+   */
+  garbageCollector?: boolean;
 }
 
 /** Counters of a running simulation. */
@@ -170,10 +178,12 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
   };
   const controllers: Controller[] = [];
   const kubelets: Kubelet[] = [];
+  let gc: RunningControllers | undefined;
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       abort.abort();
+      await gc?.close();
       await Promise.all(controllers.map((c) => c.stop()));
       await Promise.all(kubelets.map((k) => k.stop()));
       await Promise.all(broadcasters.map((b) => b.stop()));
@@ -188,6 +198,10 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
     const c = ctx(control);
     await ensureNamespace(c, 'default');
     await ensureNamespace(c, NODE_LEASE_NAMESPACE);
+    // kube-controller-manager's collector, through the controller manager's connection: its
+    // monitors list while the nodes register; its workers start once they have.
+    if (opts.garbageCollector !== false)
+      gc = await startControllers({ client: control, controllers: ['garbagecollector'], clock, log });
     const informers = controlPlaneInformers(control);
     controllers.push(
       new DeploymentController(
@@ -205,7 +219,6 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
         informers,
         broadcaster(schedulerClient).recorder({ component: 'default-scheduler' }),
       ),
-      new GarbageCollector(c, informers),
     );
     const slots = new Semaphore(KUBELET_REQUESTS_IN_FLIGHT);
     const registry = opts.registry ?? ImageRegistry.builtIn();
@@ -238,6 +251,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
     await Promise.all(kubelets.map((k) => k.runPods()));
     await control.informers.synced();
     await untilNodesReady(informers.nodes, count, abort.signal);
+    await gc?.synced();
     for (const controller of controllers) controller.start();
   } catch (err) {
     opts.signal?.removeEventListener('abort', onAbort);
@@ -257,9 +271,10 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
         },
         { created: 0, patched: 0, filtered: 0, dropped: 0, failed: 0 },
       ),
-      controllers: Object.fromEntries(
-        controllers.map((c) => [c.name, { syncs: c.syncs, failures: c.failures }]),
-      ),
+      controllers: {
+        ...Object.fromEntries(controllers.map((c) => [c.name, { syncs: c.syncs, failures: c.failures }])),
+        ...gc?.stats(),
+      },
       scheduled: controllers.reduce((n, c) => n + (c instanceof Scheduler ? c.bound : 0), 0),
     }),
     stop: () => {

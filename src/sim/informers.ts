@@ -7,14 +7,7 @@ import type { KubeClient } from '../client/client.js';
 import type { Informer } from '../client/informer/informer.js';
 import { findBuiltin, type ResourceType } from '../client/watch/resources.js';
 import type { KubeObject } from '../protocol/events.js';
-import {
-  controllerIndex,
-  type Deployment,
-  type Node,
-  ownersIndex,
-  type Pod,
-  type ReplicaSet,
-} from './core/objects.js';
+import { controllerIndex, type Deployment, type Node, type Pod, type ReplicaSet } from './core/objects.js';
 
 /** The control plane's informers. */
 export interface ControlPlaneInformers {
@@ -33,8 +26,6 @@ function builtin(name: string): ResourceType {
 const ownership = {
   /** `uid:<controller uid>` or `orphan:<namespace>`. */
   controller: (o: KubeObject) => controllerIndex(o),
-  /** The uid of every owner. */
-  owners: (o: KubeObject) => ownersIndex(o),
 };
 
 /** Creates (and starts) the shared informers, across all namespaces. */

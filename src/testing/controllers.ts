@@ -78,7 +78,13 @@ export async function runControllers(
       await core.synced();
     }
     if (choice.simulation) {
-      const sim = await startSimulation({ kubeconfig, nodes: opts.nodes ?? 1, log: opts.log });
+      // One garbage collector per cluster: the simulation runs its own only when the core one is off.
+      const sim = await startSimulation({
+        kubeconfig,
+        nodes: opts.nodes ?? 1,
+        log: opts.log,
+        garbageCollector: !choice.core.includes('garbagecollector'),
+      });
       parts.push({ close: () => sim.stop() });
     }
   } catch (err) {

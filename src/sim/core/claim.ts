@@ -30,7 +30,7 @@ export interface ClaimContext<T extends KubeObject> {
   signal: AbortSignal;
 }
 
-/** Removes the owner reference to `ownerUid` from `obj` (release, or the garbage collector's orphaning). */
+/** Removes the owner reference to `ownerUid` from `obj` (a release). */
 export async function removeOwnerReference<T extends KubeObject>(
   client: ResourceClient<T>,
   obj: T,

@@ -5,9 +5,9 @@
  * `processNextWorkItem` does.
  */
 import type { KubeClient } from '../../client/client.js';
-import { WorkQueue } from '../../protocol/workqueue.js';
 import type { Clock } from '../../protocol/clock.js';
 import { isConflict } from '../../protocol/status.js';
+import { WorkQueue } from '../../protocol/workqueue.js';
 
 /** What a simulated component needs from its surroundings. */
 export interface SimContext {

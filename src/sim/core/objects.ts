@@ -180,11 +180,6 @@ export function controllerIndex(obj: KubeObject): string[] {
   return ref ? [`uid:${ref.uid}`] : [`orphan:${obj.metadata?.namespace ?? ''}`];
 }
 
-/** Index values for every owner (the garbage collector's dependents-of-owner lookup). */
-export function ownersIndex(obj: KubeObject): string[] {
-  return (obj.metadata?.ownerReferences ?? []).map((r) => r.uid);
-}
-
 /** Whether `labels` match a metav1.LabelSelector; an absent or invalid selector matches nothing. */
 export function selectorMatches(
   selector: LabelSelectorObject | undefined,

@@ -1,27 +1,25 @@
 /**
  * The paths that name no resource: health roots, `/version`, discovery,
- * OpenAPI, `/metrics`, and watchmark's own `/debug/watchmark/*` actions.
- * api-server.ts routes here whatever request-info.ts does not read as a
- * resource URL.
+ * OpenAPI and `/metrics`, as kube-apiserver's non-go-restful mux and its
+ * discovery web services answer them. director.ts sends here whatever
+ * request info did not read as a resource URL (watchmark's own
+ * `/debug/watchmark/*` actions aside: debug-routes.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import type { Clock } from '../protocol/clock.js';
-import { StatusError } from '../protocol/status.js';
-import type { Cacher } from './cache/cacher.js';
-import type { SnapshotShelf } from './snapshots/shelf.js';
-import type { FailRule } from './faults/fail-rules.js';
-import type { Faults } from './faults/server-faults.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
-import { parseJsonBody, readBody, sendJson } from './http/http-io.js';
+import { sendJson } from './http/http-io.js';
 import { negotiateDiscovery } from './http/media-types.js';
 import {
+  answerNotFound,
   claimedByGoRestful,
   negotiateDocument,
   notAcceptable,
-  sendPlainNotFound,
+  servedForAnyMethod,
+  servedGroups,
 } from './http/non-resource-routes.js';
-import { routeNotFound } from './http/request-info.js';
+import { routeMethodNotAllowed } from './http/request-info.js';
 import type { KindTable } from './kinds/served/kind-table.js';
 import {
   aggregatedDiscovery,
@@ -38,15 +36,9 @@ import type { Store } from './stores/types.js';
 /** What the non-resource paths need from the server. */
 export interface NonResourceContext {
   stats: ServerStats;
-  store: Store;
-  cacher: Cacher;
   health: HealthEndpoints;
   metrics: ServerMetrics;
   kinds: KindTable;
-  compact(): Promise<number>;
-  dropWatches(): number;
-  faults: Faults;
-  snapshots: SnapshotShelf;
 }
 
 /**
@@ -140,7 +132,11 @@ function serveOpenApiV3Document(
   ctx.stats.responseBytesWritten += Buffer.byteLength(doc.body);
 }
 
-/** Answers a GET or HEAD of a non-resource path, or throws a 404 Status. */
+/**
+ * Answers a GET or HEAD of a non-resource path, or throws a 404 Status. Another method is
+ * refused as the part of the chain that owns the path refuses it: go-restful with its 405, the
+ * mux (whose handlers take any method where they serve one) with its 404.
+ */
 export async function serveNonResource(
   ctx: NonResourceContext,
   req: IncomingMessage,
@@ -148,6 +144,11 @@ export async function serveNonResource(
   path: string,
   query: URLSearchParams,
 ): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD' && !servedForAnyMethod(path)) {
+    if (claimedByGoRestful(path, servedGroups(ctx.kinds))) throw routeMethodNotAllowed();
+    return notFound(ctx, res, path);
+  }
   const health = await ctx.health.answer(path, query);
   if (health) {
     res.writeHead(health.code, {
@@ -231,24 +232,9 @@ export async function serveNonResource(
   return notFound(ctx, res, path);
 }
 
-/**
- * The built-in groups served (`''` the core group), for routing decisions: only they have
- * go-restful web services. Custom resources are served by apiextensions-apiserver's handler
- * behind the mux, whose unknown paths are the mux's text 404.
- */
-export function servedGroups(ctx: NonResourceContext): Set<string> {
-  return new Set(
-    ctx.kinds
-      .all()
-      .filter((k) => !k.custom)
-      .map((k) => k.group),
-  );
-}
-
 /** A path nothing serves: go-restful's JSON 404 under its web services, else the mux's text 404. */
-export function notFound(ctx: NonResourceContext, res: ServerResponse, path: string): void {
-  if (claimedByGoRestful(path, servedGroups(ctx))) throw routeNotFound();
-  ctx.stats.responseBytesWritten += sendPlainNotFound(res);
+function notFound(ctx: NonResourceContext, res: ServerResponse, path: string): void {
+  ctx.stats.responseBytesWritten += answerNotFound(res, path, servedGroups(ctx.kinds));
 }
 
 let protobufAnswer: Promise<typeof import('./handlers/protobuf-answer.js')> | undefined;
@@ -271,7 +257,7 @@ async function replyDocument(
     await (await protobufAnswer).answerInProtobuf(res);
   }
   if (representation === undefined) {
-    const refusal = notAcceptable(path, servedGroups(ctx));
+    const refusal = notAcceptable(path, servedGroups(ctx.kinds));
     if (form !== 'yaml') throw refusal;
     replyYaml(ctx, res, refusal.status.code, refusal.status);
   } else if (representation === 'yaml') {
@@ -295,120 +281,4 @@ function serverAddressOf(req: IncomingMessage): string | undefined {
   const port = req.socket.localPort;
   if (!address || !port) return undefined;
   return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
-}
-
-/**
- * `/debug/watchmark/<action>`: `stats` (GET), `compact` and `drop-watches` (POST), the
- * faults under `faults/` (see {@link serveFaults}) and named snapshots under `snapshots/`
- * (debug-snapshots.ts).
- */
-export async function serveDebug(
-  ctx: NonResourceContext,
-  req: IncomingMessage,
-  action: string,
-  res: ServerResponse,
-): Promise<void> {
-  const method = req.method ?? 'GET';
-  if (action === 'faults' || action.startsWith('faults/'))
-    return serveFaults(ctx, req, action.slice('faults'.length), res);
-  if (action === 'snapshots' || action.startsWith('snapshots/')) {
-    const answer = await ctx.snapshots.serve(method, action.slice('snapshots'.length), () =>
-      jsonObjectBody(req),
-    );
-    return reply(ctx, res, answer.code, answer.body);
-  }
-  if (action === 'stats') {
-    if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'stats answers GET');
-    return reply(ctx, res, 200, {
-      ...ctx.stats,
-      latestRevision: ctx.cacher.latestRevision,
-      store: ctx.store.name,
-    });
-  }
-  if (action === 'compact' || action === 'drop-watches') {
-    if (method !== 'POST') throw StatusError.of('MethodNotAllowed', `${action} answers POST`);
-    if (action === 'compact') return reply(ctx, res, 200, { compactedRevision: await ctx.compact() });
-    // Answer first, then cut the streams (the caller may itself be watching).
-    const count = ctx.cacher.all().reduce((n, c) => n + c.watchers.size, 0);
-    reply(ctx, res, 200, { droppedWatches: count });
-    setImmediate(() => ctx.dropWatches());
-    return;
-  }
-  throw StatusError.of(
-    'NotFound',
-    `unknown debug action ${JSON.stringify(action)}: use stats, compact, drop-watches, faults/... or snapshots/...`,
-    {},
-  );
-}
-
-/** A JSON object body of a debug POST (an empty body is `{}`). */
-async function jsonObjectBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const raw = await readBody(req, 64 * 1024);
-  if (raw.length === 0) return {};
-  const body = parseJsonBody(raw);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw StatusError.of('BadRequest', 'the body must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
-
-/**
- * The faults over HTTP, for tests in any language: `GET faults` shows the state; POST
- * `faults/fail-next` (a FailRule as JSON), `stall-watches`, `resume-watches`,
- * `pause` (`{"durationMs": N}`, required: nothing answers a paused server, so it resumes by
- * itself), `resume` and `clear`. Each answers with the state after it.
- */
-async function serveFaults(
-  ctx: NonResourceContext,
-  req: IncomingMessage,
-  action: string,
-  res: ServerResponse,
-): Promise<void> {
-  const method = req.method ?? 'GET';
-  const { faults } = ctx;
-  if (action === '') {
-    if (method !== 'GET') throw StatusError.of('MethodNotAllowed', 'faults answers GET');
-    return reply(ctx, res, 200, faults.state());
-  }
-  const name = action.slice(1);
-  const known = ['fail-next', 'stall-watches', 'resume-watches', 'pause', 'resume', 'clear'];
-  if (!action.startsWith('/') || !known.includes(name)) {
-    throw StatusError.of('NotFound', `unknown fault ${JSON.stringify(name)}: use ${known.join(', ')}`, {});
-  }
-  if (method !== 'POST') throw StatusError.of('MethodNotAllowed', `faults/${name} answers POST`);
-  const body = await jsonObjectBody(req);
-  try {
-    switch (name) {
-      case 'fail-next':
-        faults.failNext(body as unknown as FailRule);
-        break;
-      case 'stall-watches':
-        faults.stallWatches();
-        break;
-      case 'resume-watches':
-        faults.resumeWatches();
-        break;
-      case 'pause': {
-        const ms = body.durationMs;
-        if (typeof ms !== 'number' || !(ms > 0)) {
-          throw new Error(
-            'pause needs {"durationMs": N} (N > 0): a paused server answers nothing, not even resume',
-          );
-        }
-        // This request is past the door already: it is answered, the next ones wait.
-        faults.pauseFor(ms);
-        break;
-      }
-      case 'resume':
-        faults.resume();
-        break;
-      case 'clear':
-        faults.clear();
-        break;
-    }
-  } catch (err) {
-    if (err instanceof StatusError) throw err;
-    throw StatusError.of('BadRequest', (err as Error).message);
-  }
-  return reply(ctx, res, 200, faults.state());
 }

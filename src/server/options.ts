@@ -1,6 +1,7 @@
 import type { Clock } from '../protocol/clock.js';
 import type { AdmissionHooks } from './admission/types.js';
 import type { RequestRecord } from './faults/request-attributes.js';
+import type { WatchSettings } from './handlers/watch.js';
 import type { EtcdStoreOptions } from './stores/etcd.js';
 import type { Store } from './stores/types.js';
 
@@ -18,7 +19,7 @@ export interface ServerOptions {
    * this process also lends its decoded objects, so a start over it skips decoding them. Not
    * with `store` or `etcd`.
    */
-  startFrom?: import('./running-server.js').ServerSnapshot;
+  startFrom?: import('./snapshots/snapshots.js').ServerSnapshot;
   /** Serve from etcd instead of memory (`--etcd-servers`, `--etcd-prefix`, `--etcd-cafile/certfile/keyfile`). */
   etcd?: EtcdStoreOptions;
   /** Time source; the system clock by default. */
@@ -123,3 +124,16 @@ export const DEFAULTS = {
   tooLargeWait: 3_000,
   maxWatcherBufferBytes: 16 * 1024 * 1024,
 } as const;
+
+/** The watch settings of a server started with `opts`, the defaults filled in. */
+export function watchSettings(opts: ServerOptions): WatchSettings {
+  return {
+    bookmarkIntervalMs: opts.bookmarkInterval ?? DEFAULTS.bookmarkInterval,
+    bookmarkLeadMs: opts.bookmarkLead ?? DEFAULTS.bookmarkLead,
+    minRequestTimeoutMs: opts.minRequestTimeout ?? DEFAULTS.minRequestTimeout,
+    periodicBookmarks: !opts.noBookmarks,
+    watchList: !opts.noWatchList,
+    maxWatcherBufferBytes: opts.maxWatcherBufferBytes ?? DEFAULTS.maxWatcherBufferBytes,
+    tooLargeWaitMs: opts.tooLargeWait ?? DEFAULTS.tooLargeWait,
+  };
+}

@@ -3,20 +3,11 @@
  * program or test takes on it (compaction, dropped watches, faults, snapshot and restore).
  */
 import type { ServerFaults } from './faults/server-faults.js';
+import type { ServerSnapshot } from './snapshots/snapshots.js';
 import type { ServerStats } from './stats/stats.js';
-import type { MemoryStoreSnapshot } from './stores/memory.js';
 import type { Store } from './stores/types.js';
 
-/**
- * The whole state of a server over the memory store, from {@link RunningServer.snapshot}:
- * plain data (it survives `JSON.stringify` and `JSON.parse`), never changed by later writes.
- */
-export interface ServerSnapshot {
-  format: 'watchmark.server-snapshot/v1';
-  /** The store's revision: the next write after a restore gets revision + 1. */
-  revision: number;
-  store: MemoryStoreSnapshot;
-}
+export type { ServerSnapshot } from './snapshots/snapshots.js';
 
 /** A running API server. */
 export interface RunningServer {

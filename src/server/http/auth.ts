@@ -155,6 +155,24 @@ export function tlsClientAuthOptions(
   return { requestCert: true, rejectUnauthorized: false, ca: clientCA };
 }
 
+/**
+ * The authenticator of a server that authenticates: the users of its token file (`--token-file`),
+ * its client CAs, and an admin (`system:masters`) whose token, given or generated, goes into the
+ * kubeconfig the server writes.
+ */
+export function serverAuthenticator(opts: {
+  tokenFile?: { text: string; name: string };
+  token?: string;
+  clientCA?: string;
+}): { authenticator: Authenticator; token: string } {
+  const tokens = opts.tokenFile
+    ? parseTokenFile(opts.tokenFile.text, opts.tokenFile.name)
+    : new Map<string, UserInfo>();
+  const token = opts.token ?? generateToken();
+  tokens.set(token, { name: 'watchmark-admin', groups: ['system:masters'] });
+  return { authenticator: new Authenticator({ tokens, clientCA: opts.clientCA }), token };
+}
+
 /** Decides who made a request, from its bearer token or its TLS client certificate. */
 export class Authenticator {
   private readonly disabled: boolean;

@@ -17,7 +17,9 @@
 
 import type { ServerResponse } from 'node:http';
 import { StatusError } from '../../protocol/status.js';
+import type { ResourceKind } from '../kinds/types.js';
 import { acceptsJson, PROTOBUF_CONTENT_TYPE, parseAccept } from './media-types.js';
+import { routeNotFound } from './request-info.js';
 
 /** The document formats a discovery path offers. */
 const DISCOVERY_REPRESENTATIONS = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE];
@@ -30,6 +32,29 @@ export function claimedByGoRestful(path: string, servedGroups: ReadonlySet<strin
   // `/apis/<group>/<version>...`: the group-version's web service; `/apis` and
   // `/apis/<group>` themselves are the mux's discovery handlers.
   return parts[0] === 'apis' && parts.length >= 3 && servedGroups.has(parts[1]);
+}
+
+/**
+ * The built-in groups served (`''` the core group), for routing decisions: only they have
+ * go-restful web services. Custom resources are served by apiextensions-apiserver's handler
+ * behind the mux, whose unknown paths are the mux's text 404.
+ */
+export function servedGroups(kinds: { all(): readonly ResourceKind[] }): Set<string> {
+  return new Set(
+    kinds
+      .all()
+      .filter((k) => !k.custom)
+      .map((k) => k.group),
+  );
+}
+
+/**
+ * A path nothing serves: go-restful's JSON 404 under its web services (thrown, for the chain to
+ * answer), else the mux's text 404, written here. Returns the bytes written.
+ */
+export function answerNotFound(res: ServerResponse, path: string, groups: ReadonlySet<string>): number {
+  if (claimedByGoRestful(path, groups)) throw routeNotFound();
+  return sendPlainNotFound(res);
 }
 
 /** Paths the mux serves whatever the method (its handlers do not look at it). */

@@ -1,16 +1,15 @@
+/**
+ * The named snapshots of `/debug/watchmark/snapshots` (see {@link SnapshotShelf}), over
+ * snapshots.ts's snapshot and restore.
+ */
 import { StatusError } from '../../protocol/status.js';
-import type { ServerSnapshot } from '../running-server.js';
+import { memoryStoreOnly, type ServerSnapshot } from './snapshots.js';
 
 /** How many named snapshots one server holds: each is a copy of the whole state. */
 export const MAX_SNAPSHOTS = 16;
 
 /** A snapshot's name: a DNS label, as it goes into a URL path segment unescaped. */
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/** Why `doing` ("snapshots work", say) cannot be done over the store named `storeName` (any but memory). */
-export function memoryStoreOnly(doing: string, storeName: string): string {
-  return `${doing} over the memory store only; this server serves the ${storeName} store (use etcdctl snapshot save/restore there)`;
-}
 
 /** What the shelf needs of the server. */
 export interface Snapshotting {

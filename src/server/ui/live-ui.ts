@@ -3,6 +3,7 @@ import type { Clock } from '../../protocol/clock.js';
 import type { Cacher } from '../cache/cacher.js';
 import type { WatcherObserver } from '../cache/watcher.js';
 import type { WatchStart } from '../handlers/watch.js';
+import type { Filter, ResourceApiRequest } from '../http/api-request.js';
 import { queryFlag } from '../http/query-flag.js';
 import type { ResourceRequest } from '../http/request-info.js';
 import type { ResourceKind } from '../kinds/types.js';
@@ -25,8 +26,8 @@ export interface LiveUiOptions extends Omit<UiRoutesOptions, 'stream' | 'countBy
 /**
  * The live view at `/ui`: follows every watch and list of the server as
  * lanes ({@link WatchTimeline}), streams them to pages ({@link UiStream}) and
- * serves the page and its buttons ({@link UiRoutes}). The API server calls
- * {@link observeWatch} and {@link observeList} for each resource request.
+ * serves the page and its buttons ({@link UiRoutes}). The API server's chain lets
+ * {@link door} answer the view's own paths and has it {@link observe} each resource request.
  */
 export class LiveUi {
   readonly timeline: WatchTimeline;
@@ -84,6 +85,25 @@ export class LiveUi {
       rv: this.cacher.latestRevision,
       text: `dropped ${count} watch streams at resourceVersion ${this.cacher.latestRevision}`,
     });
+  }
+
+  /**
+   * The handler chain's side door (http/handler-chain.ts): the view's own paths are answered
+   * here, before authentication (a login link, or the token once, for a session cookie).
+   */
+  readonly door: Filter = (request, next) =>
+    LiveUi.owns(request.path)
+      ? this.routes.handle(request.req, request.res, request.path, request.query)
+      : next(request);
+
+  /**
+   * Follows one resource request: a LIST goes on its client's lane once answered; the hook
+   * returned puts its watch, if it is one, there as it starts (the handlers' `observeWatch`).
+   */
+  observe(request: ResourceApiRequest): (start: WatchStart) => WatcherObserver {
+    const { req, res, info, query } = request;
+    if (isList(request.method, info, query)) this.observeList(req, res, info, query);
+    return this.observeWatch(req, info, query);
   }
 
   /** The `observeWatch` hook for one request: its watch goes on the lane of its client. */

@@ -7,12 +7,13 @@
  * one.
  */
 import { describe, expect, it } from 'vitest';
+import { isClean } from '../../../src/server/crd/schema/clean.js';
+import { fullWalkErrors } from '../../../src/server/crd/schema/openapi-walk.js';
 import {
   type CrdSchemaProps,
   compileStructural,
   type Structural,
 } from '../../../src/server/crd/schema/structural.js';
-import { fullWalkErrors, isClean } from '../../../src/server/crd/schema/validate.js';
 import { loadExampleObjects, loadRealCrd, REAL_CRDS } from '../../../support/fixtures/crds/index.js';
 
 /** mulberry32: a small seeded generator, so a failure replays. */

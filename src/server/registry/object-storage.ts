@@ -1,10 +1,9 @@
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
-import { conflict, notFound } from '../kinds/api-errors.js';
+import { notFound } from '../kinds/api-errors.js';
 import { allocate, keepAllocated } from '../kinds/core/service/allocation.js';
-import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
-import { formatInvalidMessage, invalid } from '../kinds/validation.js';
+import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
 import { decodeStored } from '../stores/codec.js';
 import { objectKey, resourcePrefix } from '../stores/keys.js';
@@ -14,7 +13,6 @@ import { type Encoded, encodeObject, rememberAnswerText } from './answer-text.js
 import {
   bumpGenerationForDeletion,
   checkPreconditions,
-  type DeletePreconditions,
   deletionFinalizers,
   isNamespace,
   markedForDeletion,
@@ -28,43 +26,16 @@ import {
   recordOwnership,
   stripRV,
   type UpdateScope,
-  type WriteManager,
 } from './prepare-write.js';
 import { isService, serviceAllocations } from './service-allocation.js';
-import { mutateCreate, type NamespaceAdmission, type WriteAdmission } from './write-admission.js';
+import { updateObject } from './update.js';
+import { mutateCreate, type NamespaceAdmission } from './write-admission.js';
+import { checkTypeMeta, failOn, validateWrite } from './write-checks.js';
+import type { DeleteOptions, UpdateResult, WriteOptions } from './write-options.js';
 
 export type { FieldManager, UpdateScope, WriteManager } from './prepare-write.js';
 export type { NamespaceAdmission, WriteAdmission } from './write-admission.js';
-
-/** Options shared by writes. */
-export interface WriteOptions {
-  /** `dryRun=All`: validate and answer, but write nothing. */
-  dryRun?: boolean;
-  /**
-   * The caller hands the input object over (a request body decoded for this write alone): the
-   * storage changes it in place instead of copying it first.
-   */
-  owned?: boolean;
-  /**
-   * Who writes, for `metadata.managedFields` (prepare-write.ts `recordOwnership`); absent for an
-   * internal write, which keeps the live object's.
-   */
-  fieldManager?: WriteManager;
-  /** The write's admission (admission/), when any hook or webhook is configured. */
-  admission?: WriteAdmission;
-}
-
-/** What a PUT did: the object as stored, and whether it was created (a 201). */
-export interface UpdateResult {
-  object: KubeObject;
-  created: boolean;
-}
-
-/** DeleteOptions, as far as the server honours them. */
-export interface DeleteOptions extends WriteOptions {
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  preconditions?: DeletePreconditions;
-}
+export type { DeleteOptions, UpdateResult, WriteOptions } from './write-options.js';
 
 /**
  * True when `obj` is a Namespace whose spec.finalizers still hold it: kube-apiserver's
@@ -147,7 +118,7 @@ export class ObjectStorage {
   ): Promise<KubeObject> {
     let obj = opts.owned ? input : structuredClone(input);
     const meta = metaOf(obj);
-    this.checkTypeMeta(kind, obj);
+    checkTypeMeta(kind, obj);
     if (kind.namespaced) {
       if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== namespace) {
         throw StatusError.of(
@@ -180,8 +151,8 @@ export class ObjectStorage {
     kind.admitCreate?.(obj);
     if (opts.admission) obj = await mutateCreate(kind, obj, sentName, opts.admission, this.clock.now());
     kind.prepareForCreate?.(obj);
-    if (isService(kind)) this.failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
-    this.validate(kind, obj);
+    if (isService(kind)) failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
+    validateWrite(kind, obj);
     await opts.admission?.validate(obj, undefined);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
     const key = objectKey(kind, namespace, meta.name!);
@@ -194,13 +165,10 @@ export class ObjectStorage {
   }
 
   /**
-   * Replaces an object with `input` (PUT). A resourceVersion in `input` must
-   * match the stored one (409 otherwise); without one the update is
-   * unconditional where the kind's strategy allows it, else a 422. A missing
-   * object is a 404, or created from `input` where the strategy allows create
-   * on update (registry/store.go `Update`).
+   * Replaces an object with `input` (PUT): update.ts, through this storage's create and
+   * read-modify-write.
    */
-  async update(
+  update(
     kind: ResourceKind,
     namespace: string | undefined,
     name: string,
@@ -208,70 +176,7 @@ export class ObjectStorage {
     scope: UpdateScope,
     opts: WriteOptions = {},
   ): Promise<UpdateResult> {
-    this.checkTypeMeta(kind, input);
-    const inputMeta = metaOf(input);
-    if (inputMeta.name !== undefined && inputMeta.name !== name) {
-      throw StatusError.of(
-        'BadRequest',
-        `the name of the object (${inputMeta.name}) does not match the name on the URL (${name})`,
-      );
-    }
-    if (kind.namespaced && inputMeta.namespace && inputMeta.namespace !== namespace) {
-      throw StatusError.of(
-        'BadRequest',
-        'the namespace of the provided object does not match the namespace sent on the request',
-      );
-    }
-    const wanted = inputMeta.resourceVersion;
-    // An owned input serves the first attempt as it is; a retry after a storage conflict needs
-    // a fresh copy, the first attempt having changed it.
-    let handOver = opts.owned === true;
-    let created = false;
-    // store.go `Update` creates a missing object as a create would, its sent resourceVersion
-    // ignored (the storage writes none); the subresources' REST never creates.
-    const createInstead =
-      kind.allowCreateOnUpdate === true && scope === 'main'
-        ? async () => {
-            const fresh = structuredClone(input);
-            delete metaOf(fresh).resourceVersion;
-            try {
-              const object = await this.create(kind, namespace, fresh, { ...opts, owned: true });
-              created = true;
-              return object;
-            } catch (err) {
-              // Someone created it meanwhile: update what is there now, as GuaranteedUpdate retries.
-              if (err instanceof StatusError && err.status.reason === 'AlreadyExists') return undefined;
-              throw err;
-            }
-          }
-        : undefined;
-    const object = await this.guaranteedUpdate(
-      kind,
-      namespace,
-      name,
-      scope,
-      opts,
-      (current) => {
-        // Strategies that refuse unconditional updates (Lease, the webhook configurations, custom
-        // resources and their definitions: `AllowUnconditionalUpdate`): registry/store.go `Update`
-        // says so once the object is found, before any validation.
-        if (kind.allowUnconditionalUpdate === false && (wanted === undefined || wanted === '')) {
-          // The error names the resource (store.go `qualifiedResourceFromContext`), not the kind.
-          this.failOn({ ...kind, kind: kind.plural, custom: undefined }, input, [
-            invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
-          ]);
-        }
-        if (wanted !== undefined && wanted !== '' && wanted !== current.metadata?.resourceVersion)
-          throw conflict(kind, name);
-        if (handOver) {
-          handOver = false;
-          return input;
-        }
-        return structuredClone(input);
-      },
-      createInstead,
-    );
-    return { object, created };
+    return updateObject(this, kind, namespace, name, input, scope, opts);
   }
 
   /**
@@ -339,11 +244,11 @@ export class ObjectStorage {
       }
       if (allocating) {
         const used = await serviceAllocations(this.store, `${namespace}/${name}`);
-        this.failOn(kind, next, allocate(next, used));
+        failOn(kind, next, allocate(next, used));
       }
       // A binding bypasses the strategy (and so its update validation), as BindingREST's
       // GuaranteedUpdate on the pod store does.
-      if (scope !== 'binding') this.validate(kind, next, current);
+      if (scope !== 'binding') validateWrite(kind, next, current);
       await opts.admission?.validate(next, current);
       if (opts.dryRun) return next;
       const meta = metaOf(next);
@@ -446,23 +351,6 @@ export class ObjectStorage {
     }
   }
 
-  private checkTypeMeta(kind: ResourceKind, obj: KubeObject): void {
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
-      throw StatusError.of('BadRequest', 'the request body must be a JSON object');
-    }
-    // A custom object's kind is judged by its validator instead (customresource/validator.go
-    // `ValidateTypeMeta`: a 422 naming the object's own kind).
-    if (obj.kind !== undefined && obj.kind !== kind.kind && !kind.custom) {
-      throw StatusError.of('BadRequest', `the object kind ${String(obj.kind)} does not match ${kind.kind}`);
-    }
-    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersionOf(kind)) {
-      throw StatusError.of(
-        'BadRequest',
-        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(kind)})`,
-      );
-    }
-  }
-
   /** A stored object as read: stamped with its revision, and defaulted when its kind says so. */
   private decode(kind: ResourceKind, kv: Pick<StoreKV, 'value' | 'modRevision'>): KubeObject {
     const obj = decodeStored(kv.value, kv.modRevision);
@@ -485,34 +373,6 @@ export class ObjectStorage {
     return out;
   }
 
-  private validate(kind: ResourceKind, obj: KubeObject, old?: KubeObject): void {
-    const errors = [
-      ...(old ? immutableMeta(obj, old) : []),
-      ...(kind.validate?.(obj, old) ?? []),
-      ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : []),
-    ];
-    this.failOn(kind, obj, errors);
-  }
-
-  /** Throws the 422 of `errors`, if any. */
-  private failOn(kindIn: ResourceKind, obj: KubeObject, errors: FieldError[]): void {
-    if (errors.length === 0) return;
-    // An unstructured object's error names the kind the object says it is (rest.BeforeCreate and
-    // BeforeUpdate take it from the object): a custom object sent with another kind.
-    const kind =
-      kindIn.custom && typeof obj.kind === 'string' && obj.kind !== ''
-        ? { ...kindIn, kind: obj.kind }
-        : kindIn;
-    const name = obj.metadata?.name ?? '';
-    throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
-      // StatusDetails.Name is omitempty: an object without a name has none.
-      name: name || undefined,
-      group: kind.group || undefined,
-      kind: kind.kind,
-      causes: errors.map((e) => ({ reason: e.type, message: e.message, field: e.field })),
-    });
-  }
-
   private encode(kind: ResourceKind, obj: KubeObject): Encoded {
     const copy = { ...obj, metadata: { ...obj.metadata } };
     delete copy.metadata.resourceVersion;
@@ -523,14 +383,4 @@ export class ObjectStorage {
     this.onEncoded?.(kind, encoded.value);
     return encoded;
   }
-}
-
-/**
- * What every kind's update validation refuses first: another uid
- * (rest.BeforeUpdate's validateCommonFields, apimachinery/pkg/api/validation/objectmeta.go
- * `ValidateObjectMetaUpdate` → `ValidateImmutableField`).
- */
-function immutableMeta(obj: KubeObject, old: KubeObject): FieldError[] {
-  const uid = obj.metadata?.uid;
-  return uid !== old.metadata?.uid ? [invalid('metadata.uid', uid, 'field is immutable')] : [];
 }

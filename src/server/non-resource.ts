@@ -21,14 +21,14 @@ import {
 } from './http/non-resource-routes.js';
 import { routeMethodNotAllowed } from './http/request-info.js';
 import type { KindTable } from './kinds/served/kind-table.js';
+import { aggregatedDiscovery } from './openapi/aggregated-discovery.js';
 import {
-  aggregatedDiscovery,
   legacyApiGroup,
   legacyApiGroupList,
   legacyApiResourceList,
   legacyApiVersions,
-  versionInfo,
-} from './openapi/discovery.js';
+} from './openapi/legacy-discovery.js';
+import { versionInfo } from './openapi/version.js';
 import type { ServerMetrics } from './stats/metrics.js';
 import type { ServerStats } from './stats/stats.js';
 import type { Store } from './stores/types.js';

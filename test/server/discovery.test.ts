@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { aggregatedContentType, negotiateDiscovery, parseAccept } from '../../src/server/http/media-types.js';
 import type { ResourceKind } from '../../src/server/kinds/types.js';
+import { aggregatedDiscovery } from '../../src/server/openapi/aggregated-discovery.js';
+import { compareVersionPriority, groupVersionsOf } from '../../src/server/openapi/discovery.js';
 import {
-  aggregatedDiscovery,
-  compareVersionPriority,
-  groupVersionsOf,
   legacyApiGroup,
   legacyApiGroupList,
   legacyApiResourceList,
   legacyApiVersions,
-  versionInfo,
-} from '../../src/server/openapi/discovery.js';
+} from '../../src/server/openapi/legacy-discovery.js';
+import { versionInfo } from '../../src/server/openapi/version.js';
 import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
 import { deployments, KINDS, namespaces, pods } from './fixtures/kinds.js';
 

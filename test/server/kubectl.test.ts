@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOM_RESOURCE_DEFINITIONS } from '../../src/server/crd/serve/crd-kind.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { REGISTRY } from '../../src/server/kinds/served/registry.js';
-import { KUBE_GIT_VERSION } from '../../src/server/openapi/discovery.js';
+import { KUBE_GIT_VERSION } from '../../src/server/openapi/version.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { call } from '../helpers/server.js';
 import { findKubectls, type KubectlBinary, requireTool } from '../helpers/tools.js';

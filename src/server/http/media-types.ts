@@ -4,7 +4,7 @@
  * read's output (plain, or transformed `as=Table` / `as=PartialObjectMetadata[List]`) negotiated
  * as kube-apiserver's handlers negotiate it (see {@link negotiateOutput}).
  */
-import type { AggregatedDiscoveryVersion } from '../openapi/discovery.js';
+import type { AggregatedDiscoveryVersion } from '../openapi/aggregated-discovery.js';
 
 /** The media type of Kubernetes protobuf bodies and answers (kubectl 1.32+ sends `create` in it). */
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';

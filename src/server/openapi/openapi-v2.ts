@@ -17,9 +17,9 @@
 import type { ResourceKind } from '../kinds/types.js';
 import { listKindOf } from './custom-openapi.js';
 import { customKindSchema, customListSchema } from './custom-schema.js';
-import { KUBE_GIT_VERSION } from './discovery.js';
 import { schemaNameOf } from './openapi-schemas.js';
 import type { OpenApiOperation, OpenApiPathItem } from './operations.js';
+import { KUBE_GIT_VERSION } from './version.js';
 
 type Json = Record<string, unknown>;
 

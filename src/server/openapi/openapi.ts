@@ -20,12 +20,13 @@
 import { createHash } from 'node:crypto';
 import type { ResourceKind } from '../kinds/types.js';
 import { CUSTOM_DOCUMENT_INFO, customComponentSchemas, customKindPaths } from './custom-openapi.js';
-import { groupVersionsOf, KUBE_GIT_VERSION, resourceVerbs } from './discovery.js';
+import { groupVersionsOf, resourceVerbs } from './discovery.js';
 import { loadApiDescriptions } from './openapi-descriptions.js';
 import type { ApiDescriptionTable } from './openapi-model.js';
 import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
 import { BUILTIN_MEDIA, type Gvk, type OpenApiPathItem, type OpSpec, operation } from './operations.js';
 import { P } from './parameters.js';
+import { KUBE_GIT_VERSION } from './version.js';
 
 export type { OpenApiOperation, OpenApiPathItem } from './operations.js';
 export type { OpenApiParameter } from './parameters.js';

@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
+import { aggregatedDiscovery } from '../../../src/server/openapi/aggregated-discovery.js';
 import { storageVersionHash } from '../../../src/server/openapi/custom-discovery.js';
+import { groupVersionsOf } from '../../../src/server/openapi/discovery.js';
 import {
-  aggregatedDiscovery,
-  groupVersionsOf,
   legacyApiGroup,
   legacyApiGroupList,
   legacyApiResourceList,
-} from '../../../src/server/openapi/discovery.js';
+} from '../../../src/server/openapi/legacy-discovery.js';
 import { gadgetKind, widgetKind } from './custom-kinds.js';
 
 function table(): KindTable {

@@ -9,7 +9,7 @@
  *
  *   npx tsx scripts/openapi-types.ts [version]     (default v1.37.2, the reference's release)
  *
- * test/server/openapi-types.test.ts fails when the committed files are not what this writes.
+ * test/server/openapi/openapi-types.test.ts fails when the committed files are not what this writes.
  * The output is formatted by biome, so lint accepts it as is.
  */
 import { execFile } from 'node:child_process';

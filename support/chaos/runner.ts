@@ -1,7 +1,7 @@
 /**
  * Many chaos seeds: lanes that each run one seed at a time, and, for the
  * etcd scenarios, the etcd the lane's seeds use (started once per lane, a
- * fresh key prefix per seed). Shared by `test/client/chaos.test.ts` and
+ * fresh key prefix per seed). Shared by `test/client/informer/chaos.test.ts` and
  * `bench/chaos.ts`.
  *
  * Why an etcd per lane rather than one for the run: etcd's revision is

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.js';
 import { CONFLICT_ADVICE } from '../../src/client/kubectl/server-side-apply.js';
 import type { RunningServer } from '../../src/server/index.js';
-import { applyConflictStatus, type Recorder, startRecorder } from '../client/ssa-recorder.js';
+import { applyConflictStatus, type Recorder, startRecorder } from '../client/kubectl/ssa-recorder.js';
 import { runCli } from '../helpers/cli.js';
 import { installCrd, widgetCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';

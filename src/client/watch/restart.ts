@@ -7,7 +7,7 @@
  * phase asks for and feeds the outcome here, so every place a watch can
  * restart is the one `switch` in {@link decide}, to read against client-go's
  * tools/cache/reflector.go. docs/client.md's restart table has a row per
- * situation, and test/client/restart-table.test.ts a test row per table row.
+ * situation, and test/client/watch/restart-table.test.ts a test row per table row.
  */
 import { isInitialEventsEnd, type WatchEvent } from '../../protocol/events.js';
 import { isExpired, isTooLargeResourceVersion, StatusError } from '../../protocol/status.js';

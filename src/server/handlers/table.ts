@@ -65,7 +65,7 @@ export interface TableOptions {
 /**
  * A column's description: printers.go's own text, or the served release's doc of the field it
  * names (`T{}.SwaggerDoc()["field"]`), which the generated COLUMN_DOCS holds for every built-in
- * column (test/server/table.test.ts checks that none is missing).
+ * column (test/server/handlers/table.test.ts checks that none is missing).
  */
 export function columnDescription(c: Pick<TableColumn, 'description' | 'fieldDoc'>): string {
   if (c.fieldDoc) return COLUMN_DOCS[c.fieldDoc.type]?.[c.fieldDoc.field] ?? '';

@@ -1,5 +1,5 @@
 /**
- * Issue 26, item 1: the floor's steady work (bench/lib/client-runners.ts
+ * Issue 26, item 1: the floor's steady work (bench/client/runners.ts
  * `floorRunner`, steady phase) with its one hot closure cut in three small
  * functions (split, parse, cache), to test whether the floor's speed varying
  * from process to process comes from how V8 compiles that one closure. Same
@@ -9,8 +9,8 @@
 import { Agent, type IncomingMessage, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { KubeObject } from '../../src/index.js';
-import type { ClientJob } from '../lib/client-plan.js';
-import type { Runner, Timing } from '../lib/client-runners.js';
+import type { ClientJob } from '../client/plan.js';
+import type { Runner, Timing } from '../client/timing.js';
 
 function get(agent: Agent, url: string, path: string): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {

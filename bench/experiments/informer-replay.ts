@@ -110,7 +110,7 @@ function replaySource() {
 
 const key = (o: KubeObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
 
-/** The floor (bench/lib/client-runners.ts floorRunner) on the same chunks. */
+/** The floor (bench/client/runners.ts floorRunner) on the same chunks. */
 function floor(): Promise<void> {
   const cache = new Map<string, KubeObject>();
   for (const item of (JSON.parse(listJson) as { items: KubeObject[] }).items) cache.set(key(item), item);

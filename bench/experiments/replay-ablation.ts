@@ -7,7 +7,7 @@
  * two halves so they can be swapped:
  *
  * - split "floor": StringDecoder per chunk, `rest + text`, indexOf('\n') /
- *   slice, JSON.parse (bench/lib/client-runners.ts floorRunner);
+ *   slice, JSON.parse (bench/client/runners.ts floorRunner);
  * - split "readline": the chunks written to a PassThrough (node-fetch's
  *   body) read by node:readline's createInterface, JSON.parse of each
  *   'line' (client-node 1.4 dist/watch.js);

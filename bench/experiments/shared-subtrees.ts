@@ -1,5 +1,5 @@
 /**
- * An experiment behind issue #11's steady-stream target (bench/client-notes.md,
+ * An experiment behind issue #11's steady-stream target (bench/client/notes.md,
  * "Fourth pass"): can a decoder beat the floor (one JSON.parse per event line
  * into a Map) while handing out whole objects, by reusing the previous
  * version's decoded value of every top-level member whose text did not

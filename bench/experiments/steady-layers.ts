@@ -1,13 +1,13 @@
 /**
  * Issue 26, item 3: where watchmark's steady stream loses time to the floor,
  * layer by layer, over a real socket. The client benchmark's server child
- * (bench/lib/client-server-child.ts: 10,000 churn pods, EVENTS updates in its
+ * (bench/client/server-child.ts: 10,000 churn pods, EVENTS updates in its
  * history) serves every run; each run is a fresh process (pinned to CPU 1,
  * the server to CPU 0, where taskset is found) that lists at the history's
  * start, watches from there and applies every update:
  *
  * - `floor`: node:http, setEncoding, split lines, JSON.parse, a Map and a Set
- *   (bench/lib/client-runners.ts floorRunner);
+ *   (bench/client/runners.ts floorRunner);
  * - `stream`: watchmark's ResponseWatchStream (its decoder and reader), the
  *   floor's Map and Set;
  * - `watcher`: watchmark's Watcher (state machine, restarts, metrics), the
@@ -22,7 +22,7 @@
  *   npx tsc -p tsconfig.build.json   # it runs watchmark from dist/, as users do
  *   [EVENTS=300000] [ROUNDS=5] npx tsx bench/experiments/steady-layers.ts floor stream watcher informer
  *
- * Results (2026-12-04, in bench/client-notes.md): at 60,000 events stream
+ * Results (2026-12-04, in bench/client/notes.md): at 60,000 events stream
  * 1.07, watcher 1.07, informer 1.15 times the floor; at 300,000, watcher 0.95
  * and informer 1.02.
  */
@@ -31,8 +31,8 @@ import { Agent, type IncomingMessage, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { KubeObject, ListWatchSource } from '../../src/index.js';
-import { canPin, killAllChildren, placeServer, startServerChild } from '../lib/client-children.js';
-import { CHURN_NAMESPACE } from '../lib/client-plan.js';
+import { canPin, killAllChildren, placeServer, startServerChild } from '../client/children.js';
+import { CHURN_NAMESPACE } from '../client/plan.js';
 import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js';
 import { median } from '../lib/report.js';
 

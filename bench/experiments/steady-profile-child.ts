@@ -2,7 +2,7 @@
  * One client of the client benchmark's steady phase, run `WARMUP + RUNS`
  * times in this process against a running benchmark server child (see
  * steady-profile.ts, which starts both), with the runners of
- * bench/lib/client-runners.ts: the same work as `npm run bench:client`.
+ * bench/client/runners.ts: the same work as `npm run bench:client`.
  *
  * Per measured run it records, from the first chunk of the watch response
  * to the last update applied:
@@ -15,7 +15,7 @@
  * `--trace-gc-nvp` V8's GC lines land between `@@start n` / `@@end n` marks.
  *
  * Env: JOB (a ClientJob), RUNS, WARMUP, OUT, PROFILE; and, to run as the
- * quick mode's worker does (bench/lib/client-child.ts `measure`): PRE_GC=1
+ * quick mode's worker does (bench/client/child.ts `measure`): PRE_GC=1
  * (two full GCs before each run, needs --expose-gc), SAMPLE_MS=n (sample
  * process.memoryUsage() every n ms and at every checkpoint), SYNC=<size>
  * (a sync run of namespace sync-<size> before each steady run), IDLE_MS=n
@@ -30,8 +30,9 @@ import { writeFileSync } from 'node:fs';
 import { IncomingMessage } from 'node:http';
 import { Session } from 'node:inspector';
 import { PerformanceObserver } from 'node:perf_hooks';
-import type { ClientJob } from '../lib/client-plan.js';
-import { clientRunner, type Runner } from '../lib/client-runners.js';
+import type { ClientJob } from '../client/plan.js';
+import { clientRunner } from '../client/runners.js';
+import type { Runner } from '../client/timing.js';
 import { floorSplitRunner } from './floor-split.js';
 
 const job = JSON.parse(process.env.JOB ?? '{}') as ClientJob;

@@ -2,7 +2,7 @@
  * Issue 26, item 1: the steady stream of `npm run bench:client` for the
  * floor and client-node (and any other client ids given), profiled on the
  * same server and stream. Starts the benchmark's server child
- * (bench/lib/client-server-child.ts: 2,000 churn pods, EVENTS status updates
+ * (bench/client/server-child.ts: 2,000 churn pods, EVENTS status updates
  * in its watch cache), then runs steady-profile-child.ts once per client per
  * block, alternating the clients, each process doing WARMUP + RUNS runs of
  * the bench's own runner. Prints per client the median time and CPU, the
@@ -19,8 +19,8 @@ import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { killAllChildren, startServerChild } from '../lib/client-children.js';
-import { CHURN_NAMESPACE, type ClientId, type ClientJob, type ServerInfo } from '../lib/client-plan.js';
+import { killAllChildren, startServerChild } from '../client/children.js';
+import { CHURN_NAMESPACE, type ClientId, type ClientJob, type ServerInfo } from '../client/plan.js';
 import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js';
 import { median } from '../lib/report.js';
 

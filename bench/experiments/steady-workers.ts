@@ -1,6 +1,6 @@
 /**
- * Issue 26, item 1: the quick mode's own plumbing (bench/lib/client-child.ts
- * workers, bench/lib/client-server-child.ts server, 2,000 pods, 10,000
+ * Issue 26, item 1: the quick mode's own plumbing (bench/client/child.ts
+ * workers, bench/client/server-child.ts server, 2,000 pods, 10,000
  * events), reduced to the clients named on the command line, steady phase
  * (and, with --sync, each client's sync run before its steady run, as the
  * quick mode does), in paired rounds with the order rotated. Prints each
@@ -10,8 +10,8 @@
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { placeServer, startClientWorker, startServerChild } from '../lib/client-children.js';
-import { CHURN_NAMESPACE, type ClientId, type ClientJob, syncNamespace } from '../lib/client-plan.js';
+import { placeServer, startClientWorker, startServerChild } from '../client/children.js';
+import { CHURN_NAMESPACE, type ClientId, type ClientJob, syncNamespace } from '../client/plan.js';
 import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js';
 import { median } from '../lib/report.js';
 
@@ -29,7 +29,7 @@ const SIZE = 2_000;
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 
 const server = await startServerChild({ syncSizes: [SIZE], churnPods: SIZE, churnEvents: EVENTS }, 300_000);
-// PIN=1: the server on CPU 0, each worker on CPU 1 (bench/lib/client-children.ts).
+// PIN=1: the server on CPU 0, each worker on CPU 1 (bench/client/children.ts).
 const placement = process.env.PIN === '1' ? 'pinned' : 'unpinned';
 placeServer(server.info.pid, placement);
 const workers = await Promise.all(clients.map((c) => startClientWorker(c, 60_000, placement)));

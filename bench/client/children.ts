@@ -1,12 +1,12 @@
 /**
  * Parent-side handles of the client benchmark's child processes: the server
- * (client-server-child.ts) and one process per client job (client-child.ts),
+ * (server-child.ts) and one process per client job (child.ts),
  * all `node --import tsx`. Every child is tracked until it exits and killed
  * when the parent exits, whatever the path.
  *
  * Placement. On two CPUs, where the scheduler puts the server, the client's
  * main thread and the client's GC helper threads changes a client's speed by
- * up to 1.7x from one process to the next (bench/client-notes.md, "Why
+ * up to 1.7x from one process to the next (bench/client/notes.md, "Why
  * client-node beats the floor", finding 6). `pinned` puts the server on CPU 0
  * and each client process, all its threads, on CPU 1 (`taskset`, Linux), so
  * every client gets the same CPU and the server never shares it; `unpinned`
@@ -16,10 +16,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { ClientJob, ClientResult, Placement, ServerInfo, ServerPlan } from './client-plan.js';
+import type { ClientJob, ClientResult, Placement, ServerInfo, ServerPlan } from './plan.js';
 
-const SERVER_SCRIPT = fileURLToPath(new URL('./client-server-child.ts', import.meta.url));
-const CLIENT_SCRIPT = fileURLToPath(new URL('./client-child.ts', import.meta.url));
+const SERVER_SCRIPT = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+const CLIENT_SCRIPT = fileURLToPath(new URL('./child.ts', import.meta.url));
 const live = new Set<ChildProcess>();
 
 process.on('exit', () => killAllChildren());
@@ -154,7 +154,7 @@ export async function startServerChild(plan: ServerPlan, timeoutMs: number): Pro
   };
 }
 
-/** A client process (client-child.ts), single run or worker as `env` says: GC exposed, room for 50,000 pods. */
+/** A client process (child.ts), single run or worker as `env` says: GC exposed, room for 50,000 pods. */
 function forkClient(env: Record<string, string>, placement: Placement): ChildProcess {
   return forkTs(CLIENT_SCRIPT, env, ['--expose-gc', '--max-old-space-size=8192'], placement);
 }
@@ -179,7 +179,7 @@ export async function runClientJob(
   }
 }
 
-/** A client process that stays up and runs jobs on demand (worker mode of client-child.ts). */
+/** A client process that stays up and runs jobs on demand (worker mode of child.ts). */
 export interface ClientWorker {
   /** Runs one job in the worker; one at a time. */
   run(job: ClientJob, timeoutMs: number): Promise<ClientResult>;

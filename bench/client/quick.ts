@@ -5,7 +5,7 @@
  * little (the same code measures far apart from one run to the next; the
  * ranges this mode prints show how far), so:
  *
- * - every client is a worker process started once (client-child.ts worker
+ * - every client is a worker process started once (child.ts worker
  *   mode); the parent runs short rounds, each client once per round, in an
  *   order rotated every round, so a noisy moment hits every client alike;
  * - a ratio is taken within each round (paired), and the figure is the
@@ -18,13 +18,15 @@
  *   marked busy and left out of the medians; rounds go on until at least
  *   `minRounds` quiet ones are in (or `maxRounds`);
  * - the processes are pinned (server on CPU 0, each client on CPU 1) where
- *   `taskset` is found, unless asked otherwise: see client-children.ts.
+ *   `taskset` is found, unless asked otherwise: see children.ts.
  *
  * The full run (cold, fresh processes, memory peaks) stays the reference.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { type ClientWorker, placeServer, startClientWorker } from './client-children.js';
+import { otherLoad, processCpuMs, readMachineCpu } from '../lib/machine-load.js';
+import { round, table } from '../lib/report.js';
+import { type ClientWorker, placeServer, startClientWorker } from './children.js';
 import {
   CHURN_NAMESPACE,
   type ClientId,
@@ -33,7 +35,7 @@ import {
   type Placement,
   type ServerInfo,
   syncNamespace,
-} from './client-plan.js';
+} from './plan.js';
 import {
   isBusy,
   median,
@@ -43,9 +45,7 @@ import {
   pairedRow,
   RATIOS,
   type Round,
-} from './client-ratios.js';
-import { otherLoad, processCpuMs, readMachineCpu } from './machine-load.js';
-import { round, table } from './report.js';
+} from './ratios.js';
 
 /** What the quick mode runs. */
 export interface QuickParams {

@@ -16,8 +16,8 @@
 import { performance } from 'node:perf_hooks';
 import { runServerChild, waitUntil } from '../../src/process/index.js';
 import { MemoryStore, startServer } from '../../src/server/index.js';
-import { CHURN_NAMESPACE, type ServerInfo, type ServerPlan, syncNamespace } from './client-plan.js';
-import { churnPod, makePod } from './pods.js';
+import { churnPod, makePod } from '../lib/pods.js';
+import { CHURN_NAMESPACE, type ServerInfo, type ServerPlan, syncNamespace } from './plan.js';
 
 const podKey = (namespace: string, name: string) => `/core/pods/${namespace}/${name}`;
 

@@ -11,11 +11,12 @@
  *
  * To profile one client, run it by hand against a running server:
  *   WATCHMARK_BENCH_CLIENT_JOB='{"client":"watchmark","phase":"steady",...}' \
- *     node --import tsx --expose-gc --cpu-prof bench/lib/client-child.ts
+ *     node --import tsx --expose-gc --cpu-prof bench/client/child.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { ClientJob, ClientResult } from './client-plan.js';
-import { clientRunner, type Run, type Runner } from './client-runners.js';
+import type { ClientJob, ClientResult } from './plan.js';
+import { clientRunner } from './runners.js';
+import type { Run, Runner } from './timing.js';
 
 const MB = 1024 * 1024;
 
@@ -158,7 +159,7 @@ function worker(): void {
    * objects get new maps, the inline caches that read them (a key from
    * metadata.namespace and name) go polymorphic and then megamorphic round by round, and
    * the client with the most such reads slows the most (the floor's runs grew 177 -> 242 ms
-   * over five rounds in the quick mode; bench/client-notes.md, issue 26).
+   * over five rounds in the quick mode; bench/client/notes.md, issue 26).
    */
   const kept = new Map<string, Run>();
   process.on('message', (m: { type: string; job?: ClientJob }) => {

@@ -45,7 +45,7 @@ export const CLIENTS = {
 } as const;
 
 /**
- * Where the benchmark's processes run (see client-children.ts): `pinned`,
+ * Where the benchmark's processes run (see children.ts): `pinned`,
  * the server on CPU 0 and the client under test on CPU 1; `unpinned`, where
  * the scheduler puts them.
  */

@@ -4,8 +4,9 @@
  * them alike) and then summarized as the median over the quiet rounds, with
  * the range. Shared by the quick mode and the full run.
  */
-import type { ClientId, ClientResult } from './client-plan.js';
-import { median, round } from './report.js';
+
+import { median, round } from '../lib/report.js';
+import type { ClientId, ClientResult } from './plan.js';
 
 export { median };
 

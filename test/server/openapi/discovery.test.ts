@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { aggregatedContentType, negotiateDiscovery, parseAccept } from '../../src/server/http/media-types.js';
-import type { ResourceKind } from '../../src/server/kinds/types.js';
-import { aggregatedDiscovery } from '../../src/server/openapi/aggregated-discovery.js';
-import { compareVersionPriority, groupVersionsOf } from '../../src/server/openapi/discovery.js';
+import {
+  aggregatedContentType,
+  negotiateDiscovery,
+  parseAccept,
+} from '../../../src/server/http/media-types.js';
+import type { ResourceKind } from '../../../src/server/kinds/types.js';
+import { aggregatedDiscovery } from '../../../src/server/openapi/aggregated-discovery.js';
+import { compareVersionPriority, groupVersionsOf } from '../../../src/server/openapi/discovery.js';
 import {
   legacyApiGroup,
   legacyApiGroupList,
   legacyApiResourceList,
   legacyApiVersions,
-} from '../../src/server/openapi/legacy-discovery.js';
-import { versionInfo } from '../../src/server/openapi/version.js';
-import { call, ensureNamespace, startTestServer } from '../helpers/server.js';
-import { deployments, KINDS, namespaces, pods } from './fixtures/kinds.js';
+} from '../../../src/server/openapi/legacy-discovery.js';
+import { versionInfo } from '../../../src/server/openapi/version.js';
+import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
+import { deployments, KINDS, namespaces, pods } from '../fixtures/kinds.js';
 
 /** The exact Accept headers kubectl sends for /api and /apis (kubectl-needs §3). */
 const ACCEPT_1_27_TO_1_29 =

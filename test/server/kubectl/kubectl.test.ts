@@ -13,16 +13,16 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CUSTOM_RESOURCE_DEFINITIONS } from '../../src/server/crd/serve/crd-kind.js';
-import { type RunningServer, startServer } from '../../src/server/index.js';
-import { REGISTRY } from '../../src/server/kinds/served/registry.js';
-import { KUBE_GIT_VERSION } from '../../src/server/openapi/version.js';
-import { tempDirForFile } from '../helpers/lifecycle.js';
-import { call } from '../helpers/server.js';
-import { findKubectls, type KubectlBinary, requireTool } from '../helpers/tools.js';
-import type { GeneratedObjects } from './kubectl/generators.js';
-import { KubectlSession } from './kubectl/run.js';
-import { runScenario } from './kubectl/scenario.js';
+import { CUSTOM_RESOURCE_DEFINITIONS } from '../../../src/server/crd/serve/crd-kind.js';
+import { type RunningServer, startServer } from '../../../src/server/index.js';
+import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
+import { KUBE_GIT_VERSION } from '../../../src/server/openapi/version.js';
+import { tempDirForFile } from '../../helpers/lifecycle.js';
+import { call } from '../../helpers/server.js';
+import { findKubectls, type KubectlBinary, requireTool } from '../../helpers/tools.js';
+import type { GeneratedObjects } from './generators.js';
+import { KubectlSession } from './run.js';
+import { runScenario } from './scenario.js';
 
 const kubectls = await findKubectls();
 // Said on every run, so that a log shows what the suite covered; none is a skip here and a failure

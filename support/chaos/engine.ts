@@ -194,6 +194,8 @@ export async function runSeed(
     }
     world.calm();
     failures.push(...(await withDeadline(world.quiesce(), 40_000, 'bringing every server back')));
+    // Namespaces deleted and released across servers (failover runs) finish.
+    failures.push(...(await world.namespacesLeft(10_000 * slack)));
     phase('schedule');
     failures.push(...(await converge(world, config, tracked, 'after the schedule', quiesceMs)));
     if (failures.length > 0) {

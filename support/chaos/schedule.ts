@@ -8,6 +8,7 @@
 import { seededRandom as mulberry32 } from '../../src/process/index.js';
 import type { FaultAction } from '../fault-proxy/fault-proxy.js';
 import { WIDGETS } from './crd.js';
+import { type NamespaceStep, withNamespaceCycles } from './namespaces.js';
 
 /** How the informers talk to the server in one run. */
 export type Mode = 'bookmarks' | 'clientNoBookmarks' | 'serverNoBookmarks' | 'stream';
@@ -90,7 +91,9 @@ export type Step =
   /** Registers one more set of handlers on every running informer (as shared informers get them). */
   | { op: 'lateHandlers' }
   /** The next `count` requests (watches only, when `watchOnly`) get `action`. */
-  | { op: 'arm'; action: FaultAction; count: number; watchOnly: boolean };
+  | { op: 'arm'; action: FaultAction; count: number; watchOnly: boolean }
+  /** Failover runs: a namespace held, deleted and released across the servers (namespaces.ts). */
+  | NamespaceStep;
 
 /** Namespaces the writer uses. */
 export const NAMESPACES = ['chaos-a', 'chaos-b'];
@@ -152,6 +155,8 @@ export function planSeed(seed: number, disruption: Disruption = 'restart'): Chao
   const prefill = between(stepsRng, 0, 10);
   for (let i = 0; i < prefill; i++) config.prefill.push(planWrite(stepsRng, model));
   config.steps = disrupt(disruptRng, planSteps(stepsRng, config, model), disruption);
+  // Two servers: a namespace deleted through one and released through the other must go.
+  if (disruption === 'failover') config.steps = withNamespaceCycles(seed, config.steps);
   return config;
 }
 

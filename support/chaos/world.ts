@@ -23,6 +23,7 @@ import {
 import { type FaultAction, FaultProxy } from '../fault-proxy/fault-proxy.js';
 import { installWidgetCrd } from './crd.js';
 import { ServerFleet } from './fleet.js';
+import { type NamespaceStep, namespacesLeft, runNamespaceStep } from './namespaces.js';
 import { type ChaosConfig, NAMESPACES, type Res, type Step } from './schedule.js';
 import { sourceServerChild } from './server-bundle.js';
 import { type ChaosServer, ChildServer, InProcessServer } from './servers.js';
@@ -291,6 +292,10 @@ export class World {
       case 'failover':
         this.fleet.failover(step.cut);
         return;
+      case 'holdNamespace':
+      case 'deleteNamespace':
+      case 'releaseNamespace':
+        return this.namespaceStep(step);
       default:
         return this.write(step);
     }
@@ -312,6 +317,23 @@ export class World {
       this.note(`${what}: failed: ${(err as Error).message}`);
       throw err;
     }
+  }
+
+  /** A namespace cycle's step, through its server first and the other one while that is down. */
+  private async namespaceStep(step: NamespaceStep): Promise<void> {
+    const via = (attempt: number) => (step.via + attempt) % this.writers.length;
+    try {
+      this.note(await runNamespaceStep((attempt) => this.writers[via(attempt)], step, WRITE_RETRY_MS));
+    } catch (err) {
+      this.note(`${step.op} ${step.namespace}: failed: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+
+  /** The namespaces the schedule deleted that are still there after `timeoutMs` (failure lines). */
+  namespacesLeft(timeoutMs: number): Promise<string[]> {
+    const deleted = this.config.steps.flatMap((s) => (s.op === 'deleteNamespace' ? [s.namespace] : []));
+    return namespacesLeft(() => this.writers[this.fleet.upServer()], deleted, timeoutMs);
   }
 
   /** Releases everything, whatever state it is in; returns what failed to close instead of throwing. */

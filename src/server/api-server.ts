@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { type Clock, systemClock } from '../protocol/clock.js';
 import { Admission } from './admission/admission.js';
 import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
@@ -8,67 +7,29 @@ import { WatchWriter } from './cache/watch-sink.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
-import { director, isSnapshotAction } from './director.js';
-import { withFaults } from './faults/fault-filter.js';
 import { Faults } from './faults/server-faults.js';
 import { recordUpdateOwnership } from './handlers/field-ownership.js';
 import type { ResourceContext } from './handlers/resource-handler.js';
-import { type Authenticator, serverAuthenticator } from './http/auth.js';
-import { buildHandlerChain } from './http/handler-chain.js';
-import { listen } from './http/listen.js';
 import { disabledAdmissionPlugins, kindsWithAdmission } from './kinds/admission-plugins.js';
 import { KindTable } from './kinds/served/kind-table.js';
 import { REGISTRY } from './kinds/served/registry.js';
 import { type NonResourceContext, serverHealth } from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES, watchSettings } from './options.js';
-import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
 import { ObjectStorage } from './registry/object-storage.js';
 import type { RunningServer } from './running-server.js';
-import { SnapshotShelf } from './snapshots/shelf.js';
+import { Serving } from './serving.js';
 import { entriesOf, type ServerSnapshot, Snapshots, storeFrom } from './snapshots/snapshots.js';
 import { ServerMetrics } from './stats/metrics.js';
 import { newStats } from './stats/stats.js';
 import { CompactionLoop } from './stores/compaction-loop.js';
 import type { Store } from './stores/types.js';
-import type { LiveUi } from './ui/live-ui.js';
-
-export type { RunningServer, ServerSnapshot } from './running-server.js';
 
 /**
- * Starts a Kubernetes-compatible API server in this process: the same server
- * `watchmark serve` runs. Stop it with `close()`; a new one may then be
- * started over the same `store`, as kube-apiserver restarts over etcd.
+ * One API server: builds what requests are served from (the kinds, the store, the watch cache,
+ * object storage and admission, the controllers that run in the server) and starts and stops it,
+ * with the serving side (serving.ts) in front. start-server.ts's `startServer` makes one.
  */
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const ownStore = await openEtcdStore(options);
-  let server: ApiServer;
-  try {
-    server = new ApiServer(options, ownStore);
-  } catch (err) {
-    await ownStore?.close();
-    throw err;
-  }
-  try {
-    await server.start();
-  } catch (err) {
-    // Nothing may outlive a failed start: the etcd client, a listening socket.
-    await server.close();
-    throw err;
-  }
-  return server;
-}
-
-/**
- * The etcd store of `--etcd-servers`, loaded only when asked for: the etcd
- * client (gRPC and its protocol definitions) takes most of a second to load.
- */
-async function openEtcdStore(options: ServerOptions): Promise<Store | undefined> {
-  if (!options.etcd || options.store) return undefined;
-  const { EtcdStore } = await import('./stores/etcd.js');
-  return new EtcdStore({ log: options.log, ...options.etcd });
-}
-
-class ApiServer implements RunningServer {
+export class ApiServer implements RunningServer {
   readonly store: Store;
   readonly stats = newStats();
   url = '';
@@ -77,7 +38,6 @@ class ApiServer implements RunningServer {
   token: string | undefined;
   caPem: string | undefined;
   private readonly opts: ServerOptions;
-  private readonly ownsStore: boolean;
   private readonly clock: Clock;
   /** The kinds this server serves: the built-ins, and custom kinds as their definitions are established. */
   private readonly kinds: KindTable;
@@ -85,38 +45,27 @@ class ApiServer implements RunningServer {
   private readonly cacher: Cacher;
   private readonly objects: ObjectStorage;
   private readonly namespaces: NamespaceController;
-  private readonly metrics: ServerMetrics;
   private readonly ctx: ResourceContext;
   /** What the non-resource paths (health, discovery, OpenAPI, metrics) read. */
   private readonly nonResource: NonResourceContext;
   private readonly compaction: CompactionLoop;
   private readonly snapshots: Snapshots;
-  private authenticator: Authenticator | undefined;
-  private ui: LiveUi | undefined;
-  private http: Server | undefined;
+  private serving: Serving | undefined;
   private readonly background = new Set<Promise<void>>();
   /** Requests being served now (a watch until its stream starts): a restore waits for them. */
   private readonly inFlight = new Set<Promise<void>>();
   readonly faults: Faults;
   private closing = false;
 
+  /** `opts` were checked (start-server.ts); a store not passed in them is the server's to close. */
   constructor(opts: ServerOptions, ownStore?: Store) {
-    if (opts.startFrom && (opts.store || opts.etcd)) {
-      throw new Error('startFrom starts a memory store of its own: it cannot be combined with store or etcd');
-    }
-    if (opts.insecureHttp && !opts.insecureNoAuth) {
-      throw new Error(
-        '--insecure-http requires --insecure-no-auth: kubectl never sends credentials over plain HTTP',
-      );
-    }
+    this.opts = opts;
     this.kinds = new KindTable(
       kindsWithAdmission(
         [...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS],
         disabledAdmissionPlugins(opts.disableAdmissionPlugins),
       ),
     );
-    this.opts = opts;
-    this.ownsStore = !opts.store;
     const log = opts.log ?? (() => {});
     this.store = opts.store ?? ownStore ?? storeFrom(opts.startFrom);
     this.clock = opts.clock ?? systemClock;
@@ -152,7 +101,6 @@ class ApiServer implements RunningServer {
       clock: this.clock,
       log,
     });
-    this.metrics = new ServerMetrics(this.stats);
     const settings = watchSettings(opts);
     this.ctx = {
       data: new CacheDelegator(this.store, this.cacher, this.stats, settings.tooLargeWaitMs),
@@ -184,7 +132,7 @@ class ApiServer implements RunningServer {
     this.nonResource = {
       stats: this.stats,
       health: serverHealth(this.store, this.clock, () => this.closing),
-      metrics: this.metrics,
+      metrics: new ServerMetrics(this.stats),
       kinds: this.kinds,
     };
     this.compaction = new CompactionLoop({
@@ -229,88 +177,26 @@ class ApiServer implements RunningServer {
     await this.crds.start();
     // The system namespaces exist before the server answers; terminating ones are finished.
     await this.namespaces.start();
-    if (!opts.insecureNoAuth)
-      ({ authenticator: this.authenticator, token: this.token } = serverAuthenticator(opts));
-    if (opts.ui) this.ui = await this.startUi();
-    const bindAddress = opts.bindAddress ?? DEFAULTS.bindAddress;
-    const listener = await listen({ ...opts, bindAddress, clock: this.clock }, this.handlerChain());
-    this.http = listener.http;
-    this.url = listener.url;
-    this.caPem = listener.caPem;
-    this.kubeconfig = buildKubeconfig({
-      server: this.url,
-      caPem: this.caPem,
-      token: this.token,
-      // Over plain HTTP there is nothing to verify, but @kubernetes/client-node refuses an http://
-      // server unless the kubeconfig says so (its KubeConfig.createAgent); kubectl ignores it.
-      insecureSkipTlsVerify: this.caPem === undefined && this.url.startsWith('http:'),
+    this.serving = new Serving({
+      ...{ opts, stats: this.stats, store: this.store, cacher: this.cacher, kinds: this.kinds },
+      ...{ faults: this.faults, inFlight: this.inFlight, server: this },
+      ...{ resources: this.ctx, nonResource: this.nonResource },
     });
-    if (opts.kubeconfigOut) {
-      await writeKubeconfig(opts.kubeconfigOut, this.kubeconfig);
-      this.kubeconfigPath = opts.kubeconfigOut;
-    }
+    await this.serving.start();
+    Object.assign(this, this.serving.address);
     this.compaction.start();
   }
 
-  /** The chain every request goes down (http/handler-chain.ts), over this server's parts. */
-  private handlerChain() {
-    const countBytes = (bytes: number) => {
-      this.stats.responseBytesWritten += bytes;
-    };
-    const debug = {
-      ...{ stats: this.stats, store: this.store, cacher: this.cacher, faults: this.faults },
-      compact: () => this.compact(),
-      dropWatches: () => this.dropWatches(),
-      snapshots: new SnapshotShelf({
-        storeName: () => this.store.name,
-        snapshot: () => this.snapshot(),
-        restore: (snapshot) => this.restore(snapshot),
-      }),
-    };
-    return buildHandlerChain({
-      counts: this.stats,
-      countBytes,
-      log: (line) => this.opts.log?.(line),
-      clock: this.clock,
-      recordsRequests: Boolean(this.opts.onRequest),
-      door: this.faults.gate,
-      inFlight: this.inFlight,
-      // A restore asked over HTTP waits for the requests under way: never for itself.
-      waitGroupExempt: (req) => isSnapshotAction(req.url),
-      sideDoors: this.ui ? [this.ui.door] : [],
-      authenticator: this.authenticator,
-      kinds: this.kinds,
-      resourceFilters: [withFaults({ rules: this.faults.rules, onRequest: this.opts.onRequest, countBytes })],
-      director: director({ resources: this.ctx, nonResource: this.nonResource, debug, liveView: this.ui }),
-    });
-  }
-
   uiLoginUrl(): string | undefined {
-    return this.ui?.routes.loginUrl(this.url);
+    return this.serving?.ui?.routes.loginUrl(this.url);
   }
 
-  tune(knobs: { watchWriteCoalescing?: boolean }): void {
-    if (knobs.watchWriteCoalescing !== undefined)
-      this.ctx.watchWriter.coalescing = knobs.watchWriteCoalescing;
+  tune({ watchWriteCoalescing }: { watchWriteCoalescing?: boolean }): void {
+    if (watchWriteCoalescing !== undefined) this.ctx.watchWriter.coalescing = watchWriteCoalescing;
   }
 
   uiPagesOpen(): number {
-    return this.ui?.stream.connected ?? 0;
-  }
-
-  private async startUi(): Promise<LiveUi> {
-    const { LiveUi } = await import('./ui/live-ui.js');
-    return new LiveUi({
-      clock: this.clock,
-      stats: this.stats,
-      cacher: this.cacher,
-      open: this.authenticator === undefined,
-      secure: !this.opts.insecureHttp,
-      authenticate: (req) => this.authenticator?.authenticate(req) !== undefined,
-      authenticateToken: (token) => this.authenticator?.authenticateToken(token) !== undefined,
-      compact: () => this.compact(),
-      dropWatches: () => this.dropWatches(),
-    });
+    return this.serving?.ui?.stream.connected ?? 0;
   }
 
   async compact(): Promise<number> {
@@ -320,20 +206,15 @@ class ApiServer implements RunningServer {
     // hold everything up to the compaction, or older events would survive it.
     await this.cacher.waitForRevision(revision, this.opts.tooLargeWait ?? DEFAULTS.tooLargeWait);
     this.cacher.dropHistory();
-    this.ui?.noteCompaction(revision);
+    this.serving?.ui?.noteCompaction(revision);
     return revision;
   }
 
   dropWatches(): number {
-    let n = 0;
-    for (const cache of this.cacher.all()) {
-      for (const w of cache.watchers.all()) {
-        w.close('dropped');
-        n++;
-      }
-    }
-    this.ui?.noteDrop(n);
-    return n;
+    const watchers = this.cacher.all().flatMap((cache) => cache.watchers.all());
+    for (const w of watchers) w.close('dropped');
+    this.serving?.ui?.noteDrop(watchers.length);
+    return watchers.length;
   }
 
   snapshot(): Promise<ServerSnapshot> {
@@ -349,21 +230,14 @@ class ApiServer implements RunningServer {
     this.closing = true;
     this.faults.dispose();
     this.compaction.stop();
-    this.ui?.close();
+    this.serving?.ui?.close();
     for (const cache of this.cacher.all()) for (const w of cache.watchers.all()) w.close('shutdown');
     await this.crds.stop();
     await this.namespaces.stop();
     this.cacher.stop();
-    const http = this.http;
-    if (http) {
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-        setImmediate(() => http.closeAllConnections());
-      });
-    }
+    await this.serving?.close();
     await Promise.allSettled([...this.background]);
-    if (this.ownsStore) await this.store.close();
+    if (!this.opts.store) await this.store.close();
   }
 
   private runInBackground(what: string, work: () => Promise<void>): void {

@@ -22,7 +22,6 @@ export {
   IN_PROCESS_VALIDATING_NAME,
   type JsonPatchOperation,
 } from './admission/types.js';
-export { type RunningServer, type ServerSnapshot, startServer } from './api-server.js';
 export type { FailRule, FaultHandle } from './faults/fail-rules.js';
 export type { RequestRecord, RequestVerb } from './faults/request-attributes.js';
 export type { ServerFaults } from './faults/server-faults.js';
@@ -40,6 +39,8 @@ export {
   issueClientCertificate,
   type ServingCertificates,
 } from './pki/tls.js';
+export type { RunningServer, ServerSnapshot } from './running-server.js';
+export { startServer } from './start-server.js';
 export type { ServerStats } from './stats/stats.js';
 export type { EtcdStore, EtcdStoreOptions } from './stores/etcd.js';
 export { MemoryStore, type MemoryStoreSnapshot } from './stores/memory.js';

@@ -87,3 +87,15 @@ export async function listen(
   const hostPart = host.includes(':') ? `[${host}]` : host;
   return { http, url: `${opts.insecureHttp ? 'http' : 'https'}://${hostPart}:${port}`, caPem };
 }
+
+/**
+ * Stops `http` listening and resolves once it has closed: idle keep-alive connections close at
+ * once, and every other one on the next turn, so no connection (a watch stream) holds it open.
+ */
+export function closeServer(http: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    http.close(() => resolve());
+    http.closeIdleConnections();
+    setImmediate(() => http.closeAllConnections());
+  });
+}

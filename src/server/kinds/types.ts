@@ -33,7 +33,8 @@ export interface TableColumn {
 
 /**
  * One served resource. A kind is a table entry, not a code path: adding a
- * resource means adding one of these to the registry.
+ * built-in resource means defining one of these in its group's folder
+ * (kinds/<group>/) and listing it in the group's index.ts.
  */
 export interface ResourceKind {
   /** API group; "" for the core group. */

@@ -6,6 +6,7 @@ import {
   validatingWebhookConfigurationKind,
 } from './webhook-configurations.js';
 
+/** The admissionregistration.k8s.io group's kinds. */
 export const admissionRegistrationKinds: ResourceKind[] = [
   validatingWebhookConfigurationKind,
   mutatingWebhookConfigurationKind,

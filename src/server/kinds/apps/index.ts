@@ -6,4 +6,5 @@ import { deploymentKind } from './deployment.js';
 import { replicaSetKind } from './replicaset.js';
 import { statefulSetKind } from './statefulset.js';
 
+/** The apps group's kinds. */
 export const appsKinds: ResourceKind[] = [deploymentKind, replicaSetKind, statefulSetKind, daemonSetKind];

@@ -46,6 +46,7 @@ function templateContainers(o: KubeObject): JsonObject[] {
   return objects(rec(rec(specOf(o).template).spec).containers);
 }
 
+/** The wide CONTAINERS column: the template's container names. */
 export const containersCol = wide(
   'Containers',
   (o) =>
@@ -55,6 +56,7 @@ export const containersCol = wide(
   { description: 'Names of each container in the template.' },
 );
 
+/** The wide IMAGES column: the template's container images. */
 export const imagesCol = wide(
   'Images',
   (o) =>

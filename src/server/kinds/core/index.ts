@@ -12,6 +12,7 @@ import { podKind } from './pod/definition.js';
 import { secretKind } from './secret.js';
 import { serviceKind } from './service/definition.js';
 
+/** The core group's kinds. */
 export const coreKinds: ResourceKind[] = [
   namespaceKind,
   podKind,

@@ -26,7 +26,6 @@ export function kindKey(k: Pick<ResourceKind, 'group' | 'version' | 'kind'>): st
 }
 
 const byPlural = new Map(REGISTRY.map((k) => [`${k.group}/${k.version}/${k.plural}`, k]));
-
 const byKindKey = new Map(REGISTRY.map((k) => [kindKey(k), k]));
 
 /** The kind served at `/apis/<group>/<version>/<plural>` (`group` "" for `/api/v1`). */

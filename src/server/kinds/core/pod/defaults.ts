@@ -218,7 +218,7 @@ function mirrorIPs(status: JsonObject, single: string, plural: string): void {
  * requests from limits, hostNetwork ports), the PodSpec defaults, the
  * create-time admission additions of the `plugins` the server runs, the
  * deprecated `serviceAccount` mirror, and the QoS class of its status (the
- * phase a new pod starts with is pod-strategy.ts `preparePodCreate`'s).
+ * phase a new pod starts with is strategy.ts `preparePodCreate`'s).
  */
 export function defaultPod(obj: JsonObject, plugins: PodAdmissionPlugins = ALL_PLUGINS): void {
   const spec = child(obj, 'spec');

@@ -51,7 +51,10 @@ export interface FaultState {
   rules: ReturnType<FailRules['list']>;
 }
 
-/** The faults of one server, and the gate and rules api-server.ts consults per request. */
+/**
+ * The faults of one server, and the gate and rules the request chain consults per request
+ * (http/with-door.ts, fault-filter.ts).
+ */
 export class Faults implements ServerFaults {
   readonly rules = new FailRules();
   readonly gate = new RequestGate();

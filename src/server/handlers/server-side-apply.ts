@@ -25,7 +25,7 @@ import { loadWriteRules, typedWrite } from './write-input.js';
  */
 export async function serverSideApply(scope: NamedScope, raw: Buffer, isDryRun: boolean): Promise<void> {
   const { server, kind, name, subresource, query } = scope;
-  // Required before this is called (resource-handler.ts, `ValidatePatchOptions`).
+  // Required before this is called (patch.ts, `ValidatePatchOptions`).
   const manager = query.get('fieldManager') ?? '';
   const force = queryFlag(query.get('force')) === true;
   const applied = applyConfigurationOf(await parseYamlBody(raw));

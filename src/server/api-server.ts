@@ -13,13 +13,11 @@ import type { ResourceContext } from './handlers/resource-handler.js';
 import { disabledAdmissionPlugins, kindsWithAdmission } from './kinds/admission-plugins.js';
 import { KindTable } from './kinds/served/kind-table.js';
 import { REGISTRY } from './kinds/served/registry.js';
-import { type NonResourceContext, serverHealth } from './non-resource.js';
 import { DEFAULTS, type ServerOptions, SYSTEM_NAMESPACES, watchSettings } from './options.js';
 import { ObjectStorage } from './registry/object-storage.js';
 import type { RunningServer } from './running-server.js';
 import { Serving } from './serving.js';
 import { entriesOf, type ServerSnapshot, Snapshots, storeFrom } from './snapshots/snapshots.js';
-import { ServerMetrics } from './stats/metrics.js';
 import { newStats } from './stats/stats.js';
 import { CompactionLoop } from './stores/compaction-loop.js';
 import type { Store } from './stores/types.js';
@@ -46,8 +44,6 @@ export class ApiServer implements RunningServer {
   private readonly objects: ObjectStorage;
   private readonly namespaces: NamespaceController;
   private readonly ctx: ResourceContext;
-  /** What the non-resource paths (health, discovery, OpenAPI, metrics) read. */
-  private readonly nonResource: NonResourceContext;
   private readonly compaction: CompactionLoop;
   private readonly snapshots: Snapshots;
   private serving: Serving | undefined;
@@ -129,12 +125,6 @@ export class ApiServer implements RunningServer {
       dropWatches: () => this.dropWatches(),
       compact: () => this.compact(),
     });
-    this.nonResource = {
-      stats: this.stats,
-      health: serverHealth(this.store, this.clock, () => this.closing),
-      metrics: new ServerMetrics(this.stats),
-      kinds: this.kinds,
-    };
     this.compaction = new CompactionLoop({
       store: this.store,
       clock: this.clock,
@@ -178,9 +168,15 @@ export class ApiServer implements RunningServer {
     // The system namespaces exist before the server answers; terminating ones are finished.
     await this.namespaces.start();
     this.serving = new Serving({
-      ...{ opts, stats: this.stats, store: this.store, cacher: this.cacher, kinds: this.kinds },
-      ...{ faults: this.faults, inFlight: this.inFlight, server: this },
-      ...{ resources: this.ctx, nonResource: this.nonResource },
+      opts,
+      server: this,
+      store: this.store,
+      cacher: this.cacher,
+      kinds: this.kinds,
+      faults: this.faults,
+      inFlight: this.inFlight,
+      resources: this.ctx,
+      closing: () => this.closing,
     });
     await this.serving.start();
     Object.assign(this, this.serving.address);

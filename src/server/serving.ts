@@ -16,29 +16,30 @@ import { type Authenticator, serverAuthenticator } from './http/auth.js';
 import { buildHandlerChain } from './http/handler-chain.js';
 import { closeServer, listen } from './http/listen.js';
 import type { KindTable } from './kinds/served/kind-table.js';
-import type { NonResourceContext } from './non-resource.js';
+import { serverHealth } from './non-resource.js';
 import { DEFAULTS, type ServerOptions } from './options.js';
 import { buildKubeconfig, writeKubeconfig } from './pki/kubeconfig.js';
 import type { RunningServer } from './running-server.js';
 import { SnapshotShelf } from './snapshots/shelf.js';
-import type { ServerStats } from './stats/stats.js';
+import { ServerMetrics } from './stats/metrics.js';
 import type { Store } from './stores/types.js';
 import type { LiveUi } from './ui/live-ui.js';
 
 /** What the requests are served from, as api-server.ts built it. */
 export interface ServingParts {
   opts: ServerOptions;
-  stats: ServerStats;
+  /** The server: its counters, and the actions the debug routes and the live view's buttons call. */
+  server: Pick<RunningServer, 'stats' | 'compact' | 'dropWatches' | 'snapshot' | 'restore'>;
   store: Store;
   cacher: Cacher;
   kinds: KindTable;
   faults: Faults;
   /** The requests under way, for a restore to wait for (http/with-wait-group.ts). */
   inFlight: Set<Promise<void>>;
+  /** What the resource handlers serve from. */
   resources: ResourceContext;
-  nonResource: NonResourceContext;
-  /** The server's actions that the debug routes and the live view's buttons call. */
-  server: Pick<RunningServer, 'compact' | 'dropWatches' | 'snapshot' | 'restore'>;
+  /** True once the server is closing: `/readyz` fails, so load balancers stop sending to it. */
+  closing(): boolean;
 }
 
 /** Where a started server is, and what reaches it. */
@@ -105,25 +106,36 @@ export class Serving {
 
   /** The chain every request goes down, over the parts the server built. */
   private handler() {
-    const { opts, stats, faults, server } = this.parts;
+    const { opts, store, cacher, kinds, faults, server } = this.parts;
+    const { stats } = server;
     const countBytes = (bytes: number) => {
       stats.responseBytesWritten += bytes;
     };
     const debug: DebugContext = {
-      ...{ stats, store: this.parts.store, cacher: this.parts.cacher, faults },
+      stats,
+      store,
+      cacher,
+      faults,
       compact: () => server.compact(),
       dropWatches: () => server.dropWatches(),
       snapshots: new SnapshotShelf({
-        storeName: () => this.parts.store.name,
+        storeName: () => store.name,
         snapshot: () => server.snapshot(),
         restore: (snapshot) => server.restore(snapshot),
       }),
+    };
+    const clock = this.parts.resources.clock;
+    const nonResource = {
+      stats,
+      health: serverHealth(store, clock, this.parts.closing),
+      metrics: new ServerMetrics(stats),
+      kinds,
     };
     return buildHandlerChain({
       counts: stats,
       countBytes,
       log: (line) => opts.log?.(line),
-      clock: this.parts.resources.clock,
+      clock,
       recordsRequests: Boolean(opts.onRequest),
       door: faults.gate,
       inFlight: this.parts.inFlight,
@@ -131,14 +143,9 @@ export class Serving {
       waitGroupExempt: (req) => isSnapshotAction(req.url),
       sideDoors: this.ui ? [this.ui.door] : [],
       authenticator: this.authenticator,
-      kinds: this.parts.kinds,
+      kinds,
       resourceFilters: [withFaults({ rules: faults.rules, onRequest: opts.onRequest, countBytes })],
-      director: director({
-        resources: this.parts.resources,
-        nonResource: this.parts.nonResource,
-        debug,
-        liveView: this.ui,
-      }),
+      director: director({ resources: this.parts.resources, nonResource, debug, liveView: this.ui }),
     });
   }
 
@@ -148,7 +155,7 @@ export class Serving {
     const { authenticator, parts } = this;
     return new LiveUi({
       clock: parts.resources.clock,
-      stats: parts.stats,
+      stats: parts.server.stats,
       cacher: parts.cacher,
       open: authenticator === undefined,
       secure: !parts.opts.insecureHttp,

@@ -32,7 +32,7 @@ function reply(ctx: DebugContext, res: ServerResponse, code: number, body: unkno
 /**
  * `/debug/watchmark/<action>`: `stats` (GET), `compact` and `drop-watches` (POST), the
  * faults under `faults/` (see {@link serveFaults}) and named snapshots under `snapshots/`
- * (debug-snapshots.ts).
+ * (snapshots/shelf.ts).
  */
 export async function serveDebug(
   ctx: DebugContext,

@@ -65,7 +65,7 @@ describe('the handler chain', () => {
     expect(await (await get('/apis')).json()).toEqual({ path: '/apis', user: 'alice' });
     const refused = await get('/apis', null);
     expect(refused.status).toBe(401);
-    expect((await refused.json()).reason).toBe('Unauthorized');
+    expect(((await refused.json()) as { reason: string }).reason).toBe('Unauthorized');
     expect((await get('/healthz', null)).status).toBe(200);
     expect(seen.map((r) => r.path)).toEqual(['/apis', '/healthz']);
   });
@@ -83,7 +83,7 @@ describe('the handler chain', () => {
     await get('/version');
     expect(infos).toEqual(['configmaps', undefined]);
     // An unknown resource is the router's 404 Status; a group nothing serves, the mux's text 404.
-    expect((await (await get('/api/v1/nothings')).json()).code).toBe(404);
+    expect(((await (await get('/api/v1/nothings')).json()) as { code: number }).code).toBe(404);
     const unknownGroup = await get('/apis/nowhere.example.com/v1/things');
     expect(unknownGroup.status).toBe(404);
     expect(await unknownGroup.text()).toBe('404 page not found\n');
@@ -93,7 +93,7 @@ describe('the handler chain', () => {
     const { get, config } = await serve();
     const boom = await get('/boom');
     expect(boom.status).toBe(500);
-    expect((await boom.json()).message).toBe('Internal error occurred: kaboom');
+    expect(((await boom.json()) as { message: string }).message).toBe('Internal error occurred: kaboom');
     expect((await get('/gone')).status).toBe(404);
     expect((await get('/%zz')).status).toBe(400);
     expect(config.counts).toEqual({ requests: 3, requestErrors: 3 });

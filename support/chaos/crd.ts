@@ -16,7 +16,9 @@ export const WIDGETS = 'widgets.chaos.example.com';
 /**
  * `widgets.chaos.example.com`: namespaced, kind Widget, a `status`
  * subresource, and `.status.phase` as a selectable field (the field
- * selector the chaos informer uses, moved by the status writes).
+ * selector the chaos informer uses, moved by the status writes). Not the
+ * tests' Widget (test/helpers/widget.ts): its schema is what the schedules
+ * write (a free `data` string, no defaults, no scale), so it stays its own.
  */
 export const WIDGET_CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',

@@ -15,9 +15,10 @@ import { CONFLICT_ADVICE } from '../../src/client/kubectl/server-side-apply.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { applyConflictStatus, type Recorder, startRecorder } from '../client/kubectl/ssa-recorder.js';
 import { runCli } from '../helpers/cli.js';
-import { installCrd, widgetCrd } from '../helpers/crds.js';
+import { installCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { startTestServer } from '../helpers/server.js';
+import { widget, widgetCrd } from '../helpers/widget.js';
 
 const tempDir = tempDirForFile('watchmark-apply-ssa-');
 let dir: string;
@@ -96,15 +97,7 @@ describe('watchmark apply --server-side against a watchmark server', () => {
     const sub = join(dir, 'manifests');
     await mkdir(sub);
     await writeFile(join(sub, 'b.yml'), JSON.stringify(configMap('b', { k: 'v' })));
-    await writeFile(
-      join(sub, 'a.json'),
-      JSON.stringify({
-        apiVersion: 'example.com/v1',
-        kind: 'Widget',
-        metadata: { name: 'w1' },
-        spec: { size: 2 },
-      }),
-    );
+    await writeFile(join(sub, 'a.json'), JSON.stringify(widget('w1', { size: 2 })));
     await writeFile(join(sub, 'notes.txt'), 'not a manifest');
     const run = runCli(['apply', '--server-side', '-f', sub, '-n', 'demo', '--kubeconfig', kubeconfig]);
     expect(await run.exit, run.stderr()).toBe(0);

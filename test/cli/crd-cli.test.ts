@@ -11,9 +11,10 @@ import { KubeClient } from '../../src/client/client.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { runCli } from '../helpers/cli.js';
-import { installCrd, widgetCrd } from '../helpers/crds.js';
+import { installCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { call, startTestServer } from '../helpers/server.js';
+import { widgetCrd } from '../helpers/widget.js';
 
 let dir: string;
 let server: RunningServer;

@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { widgetCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
+import { widgetCrd } from '../helpers/widget.js';
 
 const SCRIPT = fileURLToPath(new URL('../../examples/any-language/run-with-watchmark.sh', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));

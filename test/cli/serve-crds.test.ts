@@ -12,10 +12,10 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { runCli } from '../helpers/cli.js';
-import { widgetCrd } from '../helpers/crds.js';
 import { tempDirForFile } from '../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 import { waitUntil } from '../helpers/wait.js';
+import { widget, widgetCrd } from '../helpers/widget.js';
 
 const run = promisify(execFile);
 const kubectls = await findKubectls();
@@ -63,12 +63,7 @@ describe('watchmark serve --crds --objects', () => {
       const objects = await write(
         join(dir, 'seed.yaml'),
         [
-          {
-            apiVersion: 'example.com/v1',
-            kind: 'Widget',
-            metadata: { name: 'seeded', namespace: 'team' },
-            spec: { size: 3 },
-          },
+          widget('seeded', { size: 3 }, { namespace: 'team' }),
           { apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'g1' } },
           { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } },
         ]

@@ -9,10 +9,11 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InformerHandlerError, makeInformer } from '../../src/client-node/index.js';
-import { installCrd, widgetCrd } from '../helpers/crds.js';
+import { installCrd } from '../helpers/crds.js';
 import { call } from '../helpers/server.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { waitUntil } from '../helpers/wait.js';
+import { widget, widgetCrd } from '../helpers/widget.js';
 import {
   CLIENT_NODE,
   DROP_IN,
@@ -206,7 +207,7 @@ describe('watchmark/client-node: the deliberate differences', () => {
     expect(errors[0].code).toBe(404);
     await installCrd(f.server, widgetCrd());
     const created = await call(f.server, 'POST', '/apis/example.com/v1/namespaces/demo/widgets', {
-      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 1 } },
+      body: widget('w1'),
     });
     expect(created.status).toBe(201);
     await rec.waitFor('add w1');

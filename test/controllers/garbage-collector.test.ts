@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/protocol/events.js';
-import { conditionTrue, widgetCrd } from '../helpers/crds.js';
+import { conditionTrue } from '../helpers/crds.js';
 import { waitUntil } from '../helpers/wait.js';
+import { widget, widgetCrd } from '../helpers/widget.js';
 import {
   type ControllerCluster,
   configMap,
@@ -118,12 +119,7 @@ describe('garbage collector', () => {
       'the CRD to be established',
     );
     const widgets = c.kube.resource('widgets.gc.example.com', ns);
-    const w = await widgets.create({
-      apiVersion: 'gc.example.com/v1',
-      kind: 'Widget',
-      metadata: { name: 'w' },
-      spec: { size: 1 },
-    });
+    const w = await widgets.create(widget('w', { size: 1 }, { group: 'gc.example.com' }));
     const block = { blockOwnerDeletion: true };
     // held: a dependent that cannot go before its own finalizer is removed.
     await cms(ns).create(configMap('held', [refTo(w, block)], ['example.com/hold']));
@@ -163,24 +159,23 @@ describe('garbage collector', () => {
     const ns = await namespace();
     const widgets = c.kube.resource('widgets.gc.example.com', ns);
     // A strategic merge patch of a custom resource is refused with 415, as kube-apiserver refuses it.
-    const probe = await widgets.create({
-      apiVersion: 'gc.example.com/v1',
-      kind: 'Widget',
-      metadata: { name: 'probe' },
-      spec: { size: 1 },
-    });
+    const probe = await widgets.create(widget('probe', { size: 1 }, { group: 'gc.example.com' }));
     await expect(
       widgets.patch('probe', { metadata: { labels: { a: 'b' } } }, 'strategic'),
     ).rejects.toMatchObject({ code: 415 });
     await widgets.delete(probe.metadata?.name ?? '');
     const owner = await cms(ns).create(configMap('owner'));
     const other = await cms(ns).create(configMap('other'));
-    await widgets.create({
-      apiVersion: 'gc.example.com/v1',
-      kind: 'Widget',
-      metadata: { name: 'w', ownerReferences: [refTo(owner, { controller: true }), refTo(other)] },
-      spec: { size: 1 },
-    });
+    await widgets.create(
+      widget(
+        'w',
+        { size: 1 },
+        {
+          group: 'gc.example.com',
+          metadata: { ownerReferences: [refTo(owner, { controller: true }), refTo(other)] },
+        },
+      ),
+    );
     await cms(ns).delete('owner', { propagationPolicy: 'Orphan' });
     await waitFor(c.kube, 'configmaps', ns, (m) => !m.has('owner'), 'the owner to go');
     expect((await widgets.get('w')).metadata?.ownerReferences?.map((r) => r.name)).toEqual(['other']);

@@ -1,74 +1,10 @@
 /**
- * CustomResourceDefinitions for tests: a small namespaced `Widget` with the features tests
- * reach for (status and scale subresources, printer columns, a selectable field, defaults), and
- * a way to create one and wait until it is served.
+ * CustomResourceDefinitions for tests: a plain one of a given spec schema, and a way to create
+ * one and wait until it is served. The `Widget` most tests install is in widget.ts.
  */
 import type { RunningServer } from '../../src/server/index.js';
 import { call } from './server.js';
 import { waitUntil } from './wait.js';
-
-/** `widgets.example.com`: apiVersion example.com/v1, kind Widget. */
-export function widgetCrd(overrides: { group?: string; scope?: 'Namespaced' | 'Cluster' } = {}): any {
-  const group = overrides.group ?? 'example.com';
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `widgets.${group}` },
-    spec: {
-      group,
-      scope: overrides.scope ?? 'Namespaced',
-      names: {
-        plural: 'widgets',
-        singular: 'widget',
-        kind: 'Widget',
-        shortNames: ['wg'],
-        categories: ['all'],
-      },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  description: 'What the widget should be.',
-                  properties: {
-                    size: { type: 'integer', minimum: 1, description: 'How big.' },
-                    color: { type: 'string', enum: ['red', 'green', 'blue'], default: 'red' },
-                    replicas: { type: 'integer' },
-                  },
-                  required: ['size'],
-                },
-                status: {
-                  type: 'object',
-                  properties: { replicas: { type: 'integer' }, selector: { type: 'string' } },
-                },
-              },
-            },
-          },
-          subresources: {
-            status: {},
-            scale: {
-              specReplicasPath: '.spec.replicas',
-              statusReplicasPath: '.status.replicas',
-              labelSelectorPath: '.status.selector',
-            },
-          },
-          additionalPrinterColumns: [
-            { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
-            { name: 'Color', type: 'string', jsonPath: '.spec.color', priority: 1 },
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-          ],
-          selectableFields: [{ jsonPath: '.spec.color' }],
-        },
-      ],
-    },
-  };
-}
 
 /**
  * A namespaced definition of one served and stored version `v1`, whose schema is an object

@@ -17,10 +17,11 @@ import type { KubeObject } from '../../../src/protocol/events.js';
 import type { RunningServer } from '../../../src/server/index.js';
 import { buildKubeconfig } from '../../../src/server/pki/kubeconfig.js';
 import { FaultProxy } from '../../../support/fault-proxy/fault-proxy.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { tempDirForFile } from '../../helpers/lifecycle.js';
 import { ensureNamespace, startTestServer } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { widgetCrd } from '../../helpers/widget.js';
 
 let dir: string;
 const tempDir = tempDirForFile('watchmark-checkpoint-crd-');

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { applyAll } from '../../../src/client/kubectl/apply.js';
 import { waitForCustomKind } from '../../../src/client/kubectl/crd-wait.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
-import { widgetCrd } from '../../helpers/crds.js';
 import { cleanupAfterEach, tempDirForFile } from '../../helpers/lifecycle.js';
 import { startTestServerWithClient } from '../../helpers/server.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 
 const tempDir = tempDirForFile('watchmark-restmapper-apply-');
 const cleanups = cleanupAfterEach();
@@ -20,11 +20,13 @@ const serve = () => startTestServerWithClient(join(tempDir(), `kubeconfig-${n++}
 describe('apply with custom kinds', () => {
   it('applies a CRD, then its objects once it is served, in one batch', async () => {
     const { kube } = await serve();
-    const widget = (name: string): KubeObject =>
-      ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { size: 3 } }) as KubeObject;
-    const { results, errors } = await applyAll(kube, [widgetCrd(), widget('a'), widget('b')], {
-      namespace: 'demo',
-    });
+    const { results, errors } = await applyAll(
+      kube,
+      [widgetCrd(), widget('a', { size: 3 }), widget('b', { size: 3 })],
+      {
+        namespace: 'demo',
+      },
+    );
     expect(errors).toEqual([]);
     expect(results.map((r) => `${r.ref} ${r.action}`)).toEqual([
       'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created',
@@ -34,7 +36,7 @@ describe('apply with custom kinds', () => {
     expect(results[1].type).toMatchObject({ group: 'example.com', version: 'v1', plural: 'widgets' });
     expect(results[1].namespace).toBe('demo');
     // A change is a JSON merge patch for a custom kind (no strategic merge metadata), as kubectl.
-    const changed = { ...widget('a'), spec: { size: 4 } } as KubeObject;
+    const changed = widget('a', { size: 4 });
     const again = await applyAll(kube, [changed], { namespace: 'demo' });
     expect(again.results.map((r) => `${r.ref} ${r.action}`)).toEqual(['widget.example.com/a configured']);
     expect((await kube.resource('wg', 'demo').get('a')).spec).toMatchObject({ size: 4 });
@@ -54,18 +56,8 @@ describe('apply with custom kinds', () => {
 
   it('an object of a version the CRD does not serve fails alone, the others go on', async () => {
     const { kube } = await serve();
-    const wrong = {
-      apiVersion: 'example.com/v9',
-      kind: 'Widget',
-      metadata: { name: 'x' },
-      spec: { size: 1 },
-    };
-    const right = {
-      apiVersion: 'example.com/v1',
-      kind: 'Widget',
-      metadata: { name: 'y' },
-      spec: { size: 1 },
-    };
+    const wrong = widget('x', { size: 1 }, { version: 'v9' });
+    const right = widget('y');
     const { results, errors } = await applyAll(kube, [widgetCrd(), wrong, right] as KubeObject[], {
       namespace: 'demo',
       crdWaitMs: 300,

@@ -11,9 +11,10 @@ import { KubeClient } from '../../../src/client/client.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
 import { StatusError } from '../../../src/protocol/status.js';
 import type { RunningServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { tempDirForFile } from '../../helpers/lifecycle.js';
 import { startTestServer } from '../../helpers/server.js';
+import { widgetCrd } from '../../helpers/widget.js';
 import { applyConflictStatus, type Recorder, startRecorder } from './ssa-recorder.js';
 
 const tempDir = tempDirForFile('watchmark-ssa-client-');

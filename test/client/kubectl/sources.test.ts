@@ -19,9 +19,9 @@ import {
 } from '../../../src/client/kubectl/sources.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
 import type { RunningServer } from '../../../src/server/index.js';
-import { widgetCrd } from '../../helpers/crds.js';
 import { tempDirForFile } from '../../helpers/lifecycle.js';
 import { startTestServer } from '../../helpers/server.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 
 const tempDir = tempDirForFile('watchmark-sources-');
 
@@ -153,13 +153,10 @@ describe('against a server', () => {
     // A client that has never read discovery resolves them at once, and they answer.
     const fresh = await KubeClient.load({ kubeconfig: server.kubeconfigPath, qps: 0 });
     try {
-      const widget = await fresh.resource('widgets.seed.example.com', 'default').create({
-        apiVersion: 'seed.example.com/v1',
-        kind: 'Widget',
-        metadata: { name: 'w' },
-        spec: { size: 1 },
-      });
-      expect((widget as { spec?: { color?: string } }).spec?.color).toBe('red');
+      const created = await fresh
+        .resource('widgets.seed.example.com', 'default')
+        .create(widget('w', { size: 1 }, { group: 'seed.example.com' }));
+      expect((created as { spec?: { color?: string } }).spec?.color).toBe('red');
       const gizmos = await fresh.resource('gizmos.seed.example.com').list();
       expect(gizmos.items).toEqual([]);
     } finally {
@@ -226,12 +223,7 @@ describe('against a server', () => {
     const file = await write(
       join(tempDir(), 'objects', 'seed.yaml'),
       [
-        {
-          apiVersion: 'objs.example.com/v1',
-          kind: 'Widget',
-          metadata: { name: 'w1', namespace: 'seeded' },
-          spec: { size: 2 },
-        },
+        widget('w1', { size: 2 }, { group: 'objs.example.com', namespace: 'seeded' }),
         configMap('settings', 'seeded'),
         configMap('in-default'),
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'seeded' } },
@@ -247,8 +239,8 @@ describe('against a server', () => {
       'ConfigMap/seeded/settings',
       'ConfigMap/default/in-default',
     ]);
-    const widget = await kube.resource('widgets.objs.example.com', 'seeded').get('w1');
-    expect(widget.metadata?.uid).toBe(created[1].metadata?.uid);
+    const stored = await kube.resource('widgets.objs.example.com', 'seeded').get('w1');
+    expect(stored.metadata?.uid).toBe(created[1].metadata?.uid);
     cleanups.push(() => kube.resource('configmaps', 'default').delete('in-default'));
   });
 
@@ -257,12 +249,7 @@ describe('against a server', () => {
     await installCustomResourceDefinitions(kube, [widgetCrd({ group: 'refuse.example.com' })]);
     const file = await write(
       join(tempDir(), 'objects-bad', 'widget.yaml'),
-      YAML.stringify({
-        apiVersion: 'refuse.example.com/v1',
-        kind: 'Widget',
-        metadata: { name: 'tiny' },
-        spec: { size: 0 },
-      }),
+      YAML.stringify(widget('tiny', { size: 0 }, { group: 'refuse.example.com' })),
     );
     const err = await createObjects(kube, await readManifestSources([file])).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SeedObjectError);

@@ -16,11 +16,12 @@ import type { WatcherEvent } from '../../../src/client/watch/watcher-types.js';
 import { ManualClock } from '../../../src/protocol/clock.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
 import type { RunningServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { cleanupAfterEach, tempDirForFile } from '../../helpers/lifecycle.js';
 import { call, startTestServerWithClient } from '../../helpers/server.js';
 import { startSilentServer } from '../../helpers/silent-server.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { widgetCrd } from '../../helpers/widget.js';
 
 const tempDir = tempDirForFile('watchmark-restmapper-');
 const cleanups = cleanupAfterEach();

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdmissionAnswer, AdmissionRequest, RunningServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 
 /** What the hooks do, set per test; every request they saw. */
 let mutate: (r: AdmissionRequest) => AdmissionAnswer = () => ({ allowed: true });
@@ -158,18 +159,12 @@ describe('in-process admission hooks', () => {
     hooks();
     await installCrd(s, widgetCrd());
     const widgets = '/apis/example.com/v1/namespaces/adm/widgets';
-    const widget = (name: string) => ({
-      apiVersion: 'example.com/v1',
-      kind: 'Widget',
-      metadata: { name },
-      spec: { size: 2 },
-    });
     hooks((r) =>
       r.kind.kind === 'Widget'
         ? { allowed: true, patch: [{ op: 'replace', path: '/spec', value: { size: 0, unknown: true } }] }
         : { allowed: true },
     );
-    const refused = await call(s, 'POST', widgets, { body: widget('small') });
+    const refused = await call(s, 'POST', widgets, { body: widget('small', { size: 2 }) });
     expect(refused.status, refused.text).toBe(422);
     expect(refused.body.message).toBe(
       'Widget.example.com "small" is invalid: spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1',
@@ -179,7 +174,7 @@ describe('in-process admission hooks', () => {
         ? { allowed: true, patch: [{ op: 'replace', path: '/spec', value: { size: 3, unknown: true } }] }
         : { allowed: true },
     );
-    const stored = await call(s, 'POST', widgets, { body: widget('big') });
+    const stored = await call(s, 'POST', widgets, { body: widget('big', { size: 2 }) });
     expect(stored.status, stored.text).toBe(201);
     // Pruned (no `unknown`) and defaulted (`color`), as a webhook's patch would be.
     expect(stored.body.spec).toEqual({ size: 3, color: 'red' });

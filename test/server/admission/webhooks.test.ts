@@ -6,8 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { type Answer, call, startTestServer } from '../../helpers/server.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 import { startWebhook, type TestWebhook } from './webhook-server.js';
 
 const GROUP = '/apis/admissionregistration.k8s.io/v1';
@@ -474,14 +475,8 @@ describe('admission webhooks', () => {
       (await configure(VALIDATING, 'exact', [webhook('exact.example.com', { rules, matchPolicy: 'Exact' })]))
         .status,
     ).toBe(201);
-    const widget = {
-      apiVersion: 'equivalent.example.com/v2',
-      kind: 'Widget',
-      metadata: { name: fresh('w') },
-      spec: { size: 1 },
-    };
     const r = await call(s, 'POST', '/apis/equivalent.example.com/v2/namespaces/prod/widgets', {
-      body: widget,
+      body: widget(fresh('w'), { size: 1 }, { group: 'equivalent.example.com', version: 'v2' }),
     });
     expect(r.status, r.text).toBe(201);
     expect(hook.received).toHaveLength(1);

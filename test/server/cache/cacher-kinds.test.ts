@@ -13,15 +13,11 @@ import { newStats } from '../../../src/server/stats/stats.js';
 import { objectKey } from '../../../src/server/stores/keys.js';
 import { MemoryStore } from '../../../src/server/stores/memory.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { widget as makeWidget } from '../../helpers/widget.js';
 import { widgetKind } from '../fixtures/kinds.js';
 
 const widget = (name: string, size: number) =>
-  JSON.stringify({
-    apiVersion: 'example.com/v1',
-    kind: 'Widget',
-    metadata: { name, namespace: 'ns' },
-    spec: { size },
-  });
+  JSON.stringify(makeWidget(name, { size }, { namespace: 'ns' }));
 
 function setup() {
   const clock = new ManualClock();

@@ -4,10 +4,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore, type Store } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { cleanupAfterEach, tempDirForFile } from '../../helpers/lifecycle.js';
 import { call, startTestServer, startTestServerWithClient, watch } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 
 const tempDir = tempDirForFile('watchmark-snapshot-');
 const cleanups = cleanupAfterEach();
@@ -89,7 +90,7 @@ describe('snapshot and restore', () => {
     await installCrd(server, widgetCrd());
     await call(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'demo' } } });
     const w = await call(server, 'POST', '/apis/example.com/v1/namespaces/demo/widgets', {
-      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 2 } },
+      body: widget('w1', { size: 2 }),
     });
     expect(w.status).toBe(201);
     const snap = await server.snapshot();
@@ -157,7 +158,7 @@ describe('startServer({ startFrom })', () => {
     cleanups.push(() => first.close());
     await installCrd(first, widgetCrd());
     const made = await call(first, 'POST', '/apis/example.com/v1/namespaces/default/widgets', {
-      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 2 } },
+      body: widget('w', { size: 2 }),
     });
     expect(made.status, made.text).toBe(201);
     const snap = await first.snapshot();

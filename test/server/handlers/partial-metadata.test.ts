@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
 import { loadProtobufCodec } from '../../../src/server/protobuf/codec.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { call, ensureNamespace, startTestServer, watch } from '../../helpers/server.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 
 const AS_OBJECT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 const AS_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -285,7 +286,7 @@ describe('custom kinds', () => {
     await installCrd(server, widgetCrd());
     const widgets = '/apis/example.com/v1/namespaces/default/widgets';
     const created = await call(server, 'POST', widgets, {
-      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 2 } },
+      body: widget('w1', { size: 2 }),
     });
     expect(created.status).toBe(201);
     const one = await call(server, 'GET', `${widgets}/w1`, { headers: { accept: AS_OBJECT } });

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOM_RESOURCE_DEFINITIONS } from '../../../src/server/crd/serve/crd-kind.js';
 import type { RunningServer } from '../../../src/server/index.js';
 import { REGISTRY } from '../../../src/server/kinds/served/registry.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
+import { widgetCrd } from '../../helpers/widget.js';
 
 describe('the update policy of every built-in kind', () => {
   // [AllowCreateOnUpdate, AllowUnconditionalUpdate] of each strategy.go; every other kind is [false, true].

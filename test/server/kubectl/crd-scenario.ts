@@ -6,50 +6,20 @@
  * Each kubectl uses a group of its own, so all of them run against one server at once.
  */
 import { expect } from 'vitest';
+import YAML from 'yaml';
+import { widgetCrd } from '../../helpers/widget.js';
 import { expectFailure, expectOk, tableRows } from './expect.js';
 import type { KubectlSession } from './run.js';
 
-/** The definition of `widgets.<group>`, as YAML. */
+/**
+ * The definition of `widgets.<group>`, as YAML: the shared Widget, whose size says more here
+ * (`kubectl explain` below reads it).
+ */
 export function widgetCrdYaml(group: string): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.${group}
-spec:
-  group: ${group}
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wg], categories: [all]}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            description: What the widget should be.
-            properties:
-              size: {type: integer, minimum: 1, description: How big the widget is.}
-              color: {type: string, enum: [red, green, blue], default: red}
-              replicas: {type: integer}
-            required: [size]
-          status:
-            type: object
-            properties:
-              replicas: {type: integer}
-              selector: {type: string}
-    subresources:
-      status: {}
-      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector}
-    additionalPrinterColumns:
-    - {name: Size, type: integer, jsonPath: .spec.size}
-    - {name: Color, type: string, jsonPath: .spec.color, priority: 1}
-    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
-    selectableFields:
-    - jsonPath: .spec.color
-`;
+  const crd = widgetCrd({ group });
+  crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.description =
+    'How big the widget is.';
+  return YAML.stringify(crd);
 }
 
 /** Runs the scenario with `kubectl` in its namespace, over definitions in `group`. */

@@ -37,6 +37,8 @@ function strictErrors(obj: unknown): readonly string[] {
   return decoderStrictErrors(runCheck(check, obj));
 }
 
+// Not the shared Widget (test/helpers/widget.ts): this schema is what the typed check is tested on
+// (an enum holding a string among integers, int-or-string, a set list, free and typed maps, a CEL rule).
 const widgetCrd = () => ({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',

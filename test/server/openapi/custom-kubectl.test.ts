@@ -8,9 +8,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { tempDirForFile } from '../../helpers/lifecycle.js';
 import { findKubectls, requireTool } from '../../helpers/tools.js';
+import { widgetCrd } from '../../helpers/widget.js';
 import { KubectlSession } from '../kubectl/run.js';
 
 const kubectls = await findKubectls();

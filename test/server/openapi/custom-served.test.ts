@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { call, startTestServer } from '../../helpers/server.js';
 import { waitUntil } from '../../helpers/wait.js';
+import { widgetCrd } from '../../helpers/widget.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

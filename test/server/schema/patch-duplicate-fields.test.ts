@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { call, ensureNamespace, startTestServer } from '../../helpers/server.js';
+import { widgetCrd } from '../../helpers/widget.js';
 
 const NS = 'dup';
 const cms = `/api/v1/namespaces/${NS}/configmaps`;

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { call, startTestServer } from '../../helpers/server.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -19,16 +20,6 @@ afterAll(async () => {
 
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
 const APPLY = { 'content-type': 'application/apply-patch+yaml' };
-
-function widget(name: string, spec: Record<string, unknown>, status?: Record<string, unknown>) {
-  return {
-    apiVersion: 'example.com/v1',
-    kind: 'Widget',
-    metadata: { name },
-    spec,
-    ...(status ? { status } : {}),
-  };
-}
 
 function apply(path: string, manager: string, body: unknown, query = '') {
   return call(server, 'PATCH', `${path}?fieldManager=${manager}${query}`, { body, headers: APPLY });
@@ -77,11 +68,11 @@ describe('custom resources', () => {
   });
 
   it('status applies and updates own status only (subresource status); the main resource ignores status', async () => {
-    await apply(`${WIDGETS}/w3`, 'owner', widget('w3', { size: 1 }, { replicas: 5 }));
+    await apply(`${WIDGETS}/w3`, 'owner', widget('w3', { size: 1 }, { status: { replicas: 5 } }));
     const st = await apply(
       `${WIDGETS}/w3/status`,
       'ctrl',
-      widget('w3', { size: 9 }, { replicas: 2, selector: 'app=w3' }),
+      widget('w3', { size: 9 }, { status: { replicas: 2, selector: 'app=w3' } }),
     );
     expect(st.status).toBe(200);
     expect(st.body.spec.size).toBe(1);

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../src/client/client.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../helpers/crds.js';
+import { installCrd } from '../../helpers/crds.js';
 import { tempDirForFile } from '../../helpers/lifecycle.js';
 import { call, startTestServer, watch } from '../../helpers/server.js';
 import { cookieOf, openEventStream, uiRequest } from '../../helpers/ui-http.js';
+import { widget, widgetCrd } from '../../helpers/widget.js';
 
 describe('the /ui door (TLS, token auth)', () => {
   let server: RunningServer;
@@ -166,7 +167,7 @@ describe('the live view and custom resources', () => {
       const lane = (f: any) => f.lanes.find((l: any) => l.userAgent === 'widget-lane');
       await events.waitFor((f) => lane(f)?.open === 1);
       await call(server, 'POST', '/apis/example.com/v1/namespaces/default/widgets', {
-        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } },
+        body: widget('w'),
       });
       const withEvent = await events.waitFor((f) => lane(f)?.marks.some((m: any) => m.kind === 'event'));
       expect(lane(withEvent)).toMatchObject({

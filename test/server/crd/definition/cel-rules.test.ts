@@ -8,20 +8,12 @@ import {
   validateCustomResourceDefinition,
   validateCustomResourceDefinitionUpdate,
 } from '../../../../src/server/crd/definition/validation.js';
+import { minimalWidgetCrd } from '../../../helpers/widget.js';
 
 type Json = Record<string, unknown>;
 
 function crdOf(schema: Json): Json {
-  return {
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
-    },
-    status: { storedVersions: ['v1'] },
-  };
+  return { ...minimalWidgetCrd(schema), status: { storedVersions: ['v1'] } };
 }
 const texts = (errs: { field: string; message: string }[]): string[] =>
   errs.map((e) => `${e.field}: ${e.message}`);

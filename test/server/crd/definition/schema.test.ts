@@ -7,24 +7,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateCustomResourceDefinition } from '../../../../src/server/crd/definition/validation.js';
+import { minimalWidgetCrd } from '../../../helpers/widget.js';
 
 type Json = Record<string, unknown>;
 
 /** The error texts of a one-version CRD whose schema is `schema` (with status subresource when `status`). */
 function errorsOf(schema: Json, opts: { status?: boolean; selectableFields?: Json[] } = {}): string[] {
-  const version: Json = { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } };
+  const version: Json = {};
   if (opts.status) version.subresources = { status: {} };
   if (opts.selectableFields) version.selectableFields = opts.selectableFields;
-  const crd = {
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: [version],
-    },
-  };
-  return validateCustomResourceDefinition(crd).map((e) => `${e.field}: ${e.message}`);
+  return validateCustomResourceDefinition(minimalWidgetCrd(schema, version)).map(
+    (e) => `${e.field}: ${e.message}`,
+  );
 }
 
 const P = 'spec.validation.openAPIV3Schema';

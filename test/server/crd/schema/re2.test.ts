@@ -17,6 +17,7 @@ import {
   linearVariant,
   re2ToJs,
 } from '../../../../src/server/crd/schema/re2.js';
+import { minimalWidgetCrd } from '../../../helpers/widget.js';
 
 /** Whether kube-apiserver accepts `{f: value}` under `{f: {type: string, pattern}}`. */
 function accepts(pattern: string, value: string): boolean {
@@ -27,16 +28,7 @@ function accepts(pattern: string, value: string): boolean {
 /** The errors of writing a CRD whose one field has `pattern`. */
 function definitionErrors(pattern: string): string[] {
   const schema = { type: 'object', properties: { f: { type: 'string', pattern } } };
-  const crd = {
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', kind: 'Widget' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
-    },
-  };
-  return validateCustomResourceDefinition(crd).map((e) => `${e.field}: ${e.message}`);
+  return validateCustomResourceDefinition(minimalWidgetCrd(schema)).map((e) => `${e.field}: ${e.message}`);
 }
 
 const matches = (pattern: string, value: string): boolean => {

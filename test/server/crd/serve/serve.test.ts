@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../../src/server/index.js';
-import { conditionTrue, installCrd, widgetCrd } from '../../../helpers/crds.js';
+import { conditionTrue, installCrd } from '../../../helpers/crds.js';
 import { call, startTestServer, watch } from '../../../helpers/server.js';
 import { waitUntil } from '../../../helpers/wait.js';
+import { widget as makeWidget, widgetCrd } from '../../../helpers/widget.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
@@ -15,12 +16,8 @@ afterEach(async () => {
   await server.close();
 });
 
-const widget = (name: string, spec: Record<string, unknown> = { size: 2 }) => ({
-  apiVersion: 'example.com/v1',
-  kind: 'Widget',
-  metadata: { name },
-  spec,
-});
+/** This file's widgets are of size 2 unless a test says otherwise. */
+const widget = (name: string, spec: Record<string, unknown> = { size: 2 }) => makeWidget(name, spec);
 
 describe('the CustomResourceDefinition API', () => {
   it('defaults, records the storage version, and becomes NamesAccepted and Established', async () => {
@@ -299,7 +296,7 @@ describe('several versions', () => {
     await installCrd(server, twoVersions('None'));
     const old = '/apis/example.com/v1beta1/namespaces/default/widgets';
     const created = await call(server, 'POST', old, {
-      body: { apiVersion: 'example.com/v1beta1', kind: 'Widget', metadata: { name: 'a' }, spec: { size: 1 } },
+      body: makeWidget('a', { size: 1 }, { version: 'v1beta1' }),
     });
     expect(created.status).toBe(201);
     expect(created.body.apiVersion).toBe('example.com/v1beta1');

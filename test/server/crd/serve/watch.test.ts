@@ -5,18 +5,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../../src/server/index.js';
-import { installCrd, widgetCrd } from '../../../helpers/crds.js';
+import { installCrd } from '../../../helpers/crds.js';
 import { etcdAvailable, settled, uniquePrefix, useEtcd } from '../../../helpers/etcd.js';
 import { call, ensureNamespace, startTestServer, watch } from '../../../helpers/server.js';
 import { waitUntil } from '../../../helpers/wait.js';
+import { widget, widgetCrd } from '../../../helpers/widget.js';
 
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
-const widget = (name: string, size = 1) => ({
-  apiVersion: 'example.com/v1',
-  kind: 'Widget',
-  metadata: { name },
-  spec: { size },
-});
 
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

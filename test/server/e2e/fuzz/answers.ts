@@ -1,3 +1,4 @@
+/** What a well-formed answer is: a Status for every error, never an unexplained 500. */
 import { parse as parseYaml } from 'yaml';
 import type { FuzzAnswer, FuzzRequest } from './paths.js';
 import { routed } from './requests.js';

@@ -1,3 +1,4 @@
+/** Fuzz request bodies: valid objects, patches and garbage, in every content type. */
 import type { KubeObject } from '../../../../src/protocol/events.js';
 import { REGISTRY } from '../../../../src/server/kinds/served/registry.js';
 import type { ResourceKind } from '../../../../src/server/kinds/types.js';

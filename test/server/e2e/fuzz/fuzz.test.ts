@@ -1,3 +1,13 @@
+/**
+ * Seeded fuzzing of request parsing against one running server: random
+ * methods, paths from the real path grammar with garbage mixed in, random
+ * query parameters, bodies and content types, sent concurrently. Every answer
+ * must be well formed (a Status with the matching code for every error, never
+ * a 500), the server must keep answering, and the final lists must hold
+ * exactly what the successful writes said they did.
+ *
+ * Reproduce a failure with `WATCHMARK_FUZZ_SEED=<seed> npx vitest run test/server/e2e/fuzz/fuzz.test.ts`.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../../src/server/index.js';
 import { REGISTRY } from '../../../../src/server/kinds/served/registry.js';

@@ -1,3 +1,4 @@
+/** What the successful writes said, to compare with the final lists. */
 import { expect } from 'vitest';
 import type { KubeObject } from '../../../../src/protocol/events.js';
 import type { RunningServer } from '../../../../src/server/index.js';

@@ -59,7 +59,7 @@ const PROTO_FILES = [
 const root = new protobuf.Root();
 for (const f of PROTO_FILES)
   protobuf.parse(
-    readFileSync(new URL(`../../src/server/protobuf/proto/${f}`, import.meta.url), 'utf8'),
+    readFileSync(new URL(`../../scripts/protobuf/proto/${f}`, import.meta.url), 'utf8'),
     root,
     {
       keepCase: true,

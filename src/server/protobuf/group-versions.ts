@@ -1,6 +1,6 @@
 /**
  * The group versions whose kinds have a protobuf form here (their upstream generated.proto is in
- * proto/), and their protobuf packages.
+ * scripts/protobuf/proto/, its text in k8s-schema.generated.ts), and their protobuf packages.
  */
 
 export const PROTOBUF_GROUP_VERSIONS: Readonly<Record<string, string>> = {

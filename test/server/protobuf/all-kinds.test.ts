@@ -1,7 +1,7 @@
 /**
  * Protobuf bodies of every served built-in kind, as Go clients with
  * `ContentType: application/vnd.kubernetes.protobuf` send them (controller-runtime, client-go):
- * each object is encoded here with the same upstream schema (src/server/protobuf/proto/), POSTed,
+ * each object is encoded here with the same upstream schema (scripts/protobuf/proto/), POSTed,
  * and read back as JSON; it must equal the same object POSTed as JSON. The objects are written in
  * the JSON form Go's encoding/json gives the decoded struct (a nil list without omitempty is null,
  * a template's zero creationTimestamp is null, which the protobuf mapping leaves out as `omitzero`

@@ -58,13 +58,9 @@ const PROTO_FILES = [
 ];
 const root = new protobuf.Root();
 for (const f of PROTO_FILES)
-  protobuf.parse(
-    readFileSync(new URL(`../../scripts/protobuf/proto/${f}`, import.meta.url), 'utf8'),
-    root,
-    {
-      keepCase: true,
-    },
-  );
+  protobuf.parse(readFileSync(new URL(`../../scripts/protobuf/proto/${f}`, import.meta.url), 'utf8'), root, {
+    keepCase: true,
+  });
 root.resolveAll();
 const Pod = root.lookupType('k8s.io.api.core.v1.Pod');
 const WatchEvent = root.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');

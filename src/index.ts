@@ -74,18 +74,17 @@ export {
   type ServerSideApplyObjectOptions,
   serverSideApplyObject,
 } from './client/kubectl/server-side-apply.js';
+export { type DeferredType, ResourceClient } from './client/rest.js';
 export {
-  type DeferredType,
   type DeleteOptions,
   type FieldValidation,
   type ListOptions,
   PATCH_TYPES,
   type PatchType,
-  ResourceClient,
-  retryOnConflict,
   type Scale,
   type ServerSideApplyOptions,
-} from './client/rest.js';
+} from './client/rest-options.js';
+export { type RetryOptions, retryOnConflict } from './client/retry.js';
 export { type FollowerOptions, RolloutFollower, type RolloutTarget } from './client/rollout/follow.js';
 export {
   daemonSetStatus,

@@ -6,7 +6,7 @@ import { type ApplyAllOptions, type ApplyResult, applyAll } from '../client/kube
 import { DEFAULT_CRD_WAIT_MS } from '../client/kubectl/crd-wait.js';
 import { ManifestError, parseManifests } from '../client/kubectl/manifest.js';
 import { SERVER_SIDE_APPLY_MANAGER } from '../client/kubectl/server-side-apply.js';
-import type { FieldValidation } from '../client/rest.js';
+import type { FieldValidation } from '../client/rest-options.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type ConnectionFlags, connect, connectionOptions, readManifestFile } from './connect.js';
 import { CliError, durationArg } from './errors.js';

@@ -1,7 +1,17 @@
-import { type Clock, sleep, systemClock } from '../protocol/clock.js';
 import type { KubeList, KubeObject } from '../protocol/events.js';
 import { isNotFound, type Status, StatusError } from '../protocol/status.js';
 import type { Transport } from './http/transport.js';
+import {
+  type DeleteOptions,
+  deleteBody,
+  type ListOptions,
+  PATCH_TYPES,
+  type PatchType,
+  type Scale,
+  type ServerSideApplyOptions,
+  type WriteOptions,
+  writeQuery,
+} from './rest-options.js';
 import { DeferredListWatch } from './watch/deferred-listwatch.js';
 import { HttpListWatch, type ListWatchOptions, type ListWatchSource } from './watch/listwatch.js';
 import { apiVersionOf, ResourcePath, type ResourceType } from './watch/resources.js';
@@ -15,68 +25,6 @@ export interface DeferredType {
   name: string;
   /** Resolves the name; a rejection (no such type) fails the verb that needed it. */
   resolve: (signal?: AbortSignal) => Promise<ResourceType>;
-}
-
-/** Patch flavours and their content types. */
-export const PATCH_TYPES = {
-  merge: 'application/merge-patch+json',
-  json: 'application/json-patch+json',
-  strategic: 'application/strategic-merge-patch+json',
-  apply: 'application/apply-patch+yaml',
-} as const;
-
-/** A patch flavour. */
-export type PatchType = keyof typeof PATCH_TYPES;
-
-/** What the server does with fields the type does not have or that appear twice (kubectl's `--validate`). */
-export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
-
-/** Options common to writes. */
-export interface WriteOptions {
-  dryRun?: boolean;
-  fieldManager?: string;
-  /** Sent as `fieldValidation` when set (the server's default is `Warn`; kubectl sends `Strict`). */
-  fieldValidation?: FieldValidation;
-  signal?: AbortSignal;
-}
-
-/**
- * Options of a server-side apply ({@link ResourceClient.apply}): kube-apiserver's
- * PatchOptions for an `application/apply-patch+yaml` PATCH.
- */
-export interface ServerSideApplyOptions {
-  /** Who owns the applied fields (required, as the server requires it); kubectl's is `kubectl`. */
-  fieldManager: string;
-  /** Take the fields other managers own instead of failing with 409 Conflict (`force=true`). */
-  force?: boolean;
-  /** Run every step on the server but store nothing (`dryRun=All`). */
-  dryRun?: boolean;
-  fieldValidation?: FieldValidation;
-  signal?: AbortSignal;
-}
-
-/** Options of a list call. */
-export interface ListOptions {
-  labelSelector?: string;
-  fieldSelector?: string;
-  limit?: number;
-  continue?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
-  signal?: AbortSignal;
-}
-
-/** Options of a delete. */
-export interface DeleteOptions extends WriteOptions {
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  preconditions?: { uid?: string; resourceVersion?: string };
-  gracePeriodSeconds?: number;
-}
-
-/** The autoscaling/v1 Scale subresource. */
-export interface Scale extends KubeObject {
-  spec: { replicas: number };
-  status: { replicas: number; selector?: string };
 }
 
 /**
@@ -371,47 +319,4 @@ function nameOf(object: KubeObject): string {
   const name = object.metadata?.name;
   if (!name) throw new Error('the object has no metadata.name');
   return name;
-}
-
-function writeQuery(opts: WriteOptions): Record<string, string | undefined> {
-  return {
-    dryRun: opts.dryRun ? 'All' : undefined,
-    fieldManager: opts.fieldManager,
-    fieldValidation: opts.fieldValidation,
-  };
-}
-
-function deleteBody(opts: DeleteOptions): Record<string, unknown> {
-  const body: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
-  if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
-  if (opts.preconditions) body.preconditions = opts.preconditions;
-  if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
-  return body;
-}
-
-/** Options of {@link retryOnConflict} (client-go's `retry.DefaultRetry`: 5 steps, 10 ms, jitter 0.1). */
-export interface RetryOptions {
-  steps?: number;
-  delayMs?: number;
-  jitter?: number;
-  clock?: Clock;
-}
-
-/**
- * Runs `fn` (a read-modify-write) again while it fails with 409 Conflict, as
- * client-go's `retry.RetryOnConflict`: each attempt must re-read the object.
- */
-export async function retryOnConflict<R>(fn: () => Promise<R>, opts: RetryOptions = {}): Promise<R> {
-  const steps = opts.steps ?? 5;
-  const clock = opts.clock ?? systemClock;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409 && err.reason === 'Conflict') || attempt >= steps)
-        throw err;
-      const base = opts.delayMs ?? 10;
-      await sleep(clock, base * (1 + (opts.jitter ?? 0.1) * Math.random()));
-    }
-  }
 }

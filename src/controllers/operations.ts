@@ -8,7 +8,8 @@
  * finalizer removal as a merge patch carrying the resourceVersion read.
  */
 import type { KubeClient } from '../client/client.js';
-import { type ResourceClient, retryOnConflict } from '../client/rest.js';
+import type { ResourceClient } from '../client/rest.js';
+import { retryOnConflict } from '../client/retry.js';
 import type { ResourceType } from '../client/watch/resources.js';
 import type { KubeObject, OwnerReference } from '../protocol/events.js';
 import { isConflict, isNotFound, StatusError } from '../protocol/status.js';

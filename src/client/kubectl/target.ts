@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import type { KubeClient } from '../client.js';
-import type { FieldValidation } from '../rest.js';
+import type { FieldValidation } from '../rest-options.js';
 import { NoKindMatchError } from '../restmapper/restmapper.js';
 import type { ResourceType } from '../watch/resources.js';
 

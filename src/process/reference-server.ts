@@ -20,70 +20,26 @@
  */
 
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:https';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   buildKubeconfig,
-  type EtcdCluster,
-  freePort,
   generateCertificateAuthority,
   generateServingCertificates,
   issueClientCertificate,
-  startEtcdCluster,
-  TetheredProcess,
 } from '../server/index.js';
-
-/** The releases `reference/build.sh` builds; a cache of other releases is not used. */
-export const REFERENCE_RELEASE = { kube: 'v1.37.2', etcd: 'v3.7.3' } as const;
-
-/** Paths of the four reference binaries. */
-export interface ReferenceBinaries {
-  dir: string;
-  kubeApiserver: string;
-  kubeControllerManager: string;
-  kubectl: string;
-  etcd: string;
-}
-
-/** The cache folder `reference/build.sh` fills: `$WATCHMARK_REFERENCE_DIR`, else `~/.cache/watchmark/reference`. */
-export function referenceCacheDir(): string {
-  const given = process.env.WATCHMARK_REFERENCE_DIR;
-  if (given) return given;
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'watchmark', 'reference');
-}
-
-/**
- * The reference binaries when the cache is complete for {@link REFERENCE_RELEASE}
- * (checked synchronously, so tests can decide at collection time), else undefined.
- */
-export function findReferenceBinaries(): ReferenceBinaries | undefined {
-  const root = referenceCacheDir();
-  try {
-    const stamp = readFileSync(join(root, 'complete'), 'utf8').trim();
-    if (stamp !== `kube-${REFERENCE_RELEASE.kube} etcd-${REFERENCE_RELEASE.etcd}`) return undefined;
-  } catch {
-    return undefined; // never built, or a build still under way
-  }
-  const dir = join(root, 'bin');
-  const found: ReferenceBinaries = {
-    dir,
-    kubeApiserver: join(dir, 'kube-apiserver'),
-    kubeControllerManager: join(dir, 'kube-controller-manager'),
-    kubectl: join(dir, 'kubectl'),
-    etcd: join(dir, 'etcd'),
-  };
-  for (const path of [found.kubeApiserver, found.kubeControllerManager, found.kubectl, found.etcd]) {
-    try {
-      accessSync(path, constants.X_OK);
-    } catch {
-      return undefined;
-    }
-  }
-  return found;
-}
+import {
+  findReferenceBinaries,
+  REFERENCE_RELEASE,
+  type ReferenceBinaries,
+  referenceCacheDir,
+} from './reference-binaries.js';
+import { deadlineFrom, getStatus, mib, residentBytes, spawnLogged, waitReady } from './reference-probes.js';
+import { type EtcdCluster, startEtcdCluster } from './spawn/etcd-launcher.js';
+import { freePort } from './spawn/free-port.js';
+import type { TetheredProcess } from './spawn/tethered-process.js';
 
 /** Which control plane to start. */
 export type ReferenceProfile = 'envtest' | 'cluster';
@@ -349,74 +305,4 @@ async function writeCredentials(dir: string) {
     writeFile(files.tokens, `${token},admin-token,admin-token,"system:masters"\n`, { mode: 0o600 }),
   ]);
   return { ...files, caPem: serving.caCertPem, token, admin };
-}
-
-async function spawnLogged(binary: string, args: string[], logPath: string): Promise<TetheredProcess> {
-  const log = await open(logPath, 'a');
-  try {
-    return new TetheredProcess(binary, args, log.fd);
-  } finally {
-    await log.close(); // the child has its own copy
-  }
-}
-
-function deadlineFrom(start: number, timeoutMs: number): number {
-  return start + timeoutMs;
-}
-
-async function waitReady(
-  what: string,
-  probe: () => Promise<number>,
-  child: TetheredProcess,
-  logPath: string,
-  deadline: number,
-): Promise<void> {
-  let last = 'no answer yet';
-  for (;;) {
-    if (!child.running) throw new Error(`${what}: the process exited while starting\n${await tail(logPath)}`);
-    try {
-      const status = await probe();
-      if (status === 200) return;
-      last = `HTTP ${status}`;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    if (performance.now() > deadline) {
-      throw new Error(`${what}: not ready in time (last: ${last})\n${await tail(logPath)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function tail(path: string, lines = 30): Promise<string> {
-  const text = await readFile(path, 'utf8').catch(() => '');
-  return `--- last lines of ${path} ---\n${text.split('\n').slice(-lines).join('\n')}`;
-}
-
-/** The status of a GET with the admin token. */
-function getStatus(client: { url: string; caPem: string; token: string }, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${client.url}${path}`,
-      { ca: client.caPem, headers: { authorization: `Bearer ${client.token}` }, timeout: 5_000 },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function residentBytes(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return 0;
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = /VmRSS:\s+(\d+) kB/.exec(status);
-  return kb ? Number(kb[1]) * 1024 : 0;
-}
-
-function mib(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 }

@@ -2,14 +2,16 @@
 import type { EtcdStore, EtcdStoreOptions } from './stores/etcd.js';
 
 export {
+  ETCD_MAX_REQUEST_BYTES,
   type EtcdCluster,
   type EtcdClusterOptions,
   type EtcdMember,
   findEtcdBinary,
-  freePort,
+  PortTakenError,
   startEtcdCluster,
-  TetheredProcess,
 } from '../process/spawn/etcd-launcher.js';
+export { freePort } from '../process/spawn/free-port.js';
+export { TetheredProcess } from '../process/spawn/tethered-process.js';
 export {
   type AdmissionAnswer,
   type AdmissionHook,
@@ -25,12 +27,13 @@ export {
 export type { FailRule, FaultHandle } from './faults/fail-rules.js';
 export type { RequestRecord, RequestVerb } from './faults/request-attributes.js';
 export type { ServerFaults } from './faults/server-faults.js';
+export { generateToken } from './http/auth.js';
 export {
   DISABLEABLE_ADMISSION_PLUGINS,
   disabledAdmissionPlugins,
 } from './kinds/admission-plugins.js';
 export { DEFAULTS, type ServerOptions } from './options.js';
-export { buildKubeconfig, type KubeconfigOptions } from './pki/kubeconfig.js';
+export { buildKubeconfig, type KubeconfigOptions, writeKubeconfig } from './pki/kubeconfig.js';
 export {
   type CertificateAuthority,
   type ClientCertificate,

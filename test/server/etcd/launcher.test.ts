@@ -6,7 +6,8 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, PortTakenError, startEtcdCluster } from '../../../src/process/spawn/etcd-launcher.js';
+import { PortTakenError, startEtcdCluster } from '../../../src/process/spawn/etcd-launcher.js';
+import { freePort } from '../../../src/process/spawn/free-port.js';
 import { etcdAvailable } from '../../helpers/etcd.js';
 import { withTempDir } from '../../helpers/lifecycle.js';
 

@@ -1,17 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, request, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { failureStatus } from '../../../src/protocol/status.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Authenticator,
   generateToken,
   parseTokenFile,
-  TokenFileError,
   tlsClientAuthOptions,
   type UserInfo,
 } from '../../../src/server/http/auth.js';
@@ -25,125 +19,18 @@ import {
   type ServingCertificates,
 } from '../../../src/server/pki/tls.js';
 import { tempDirForFile } from '../../helpers/lifecycle.js';
-import { findKubectls, requireTool } from '../../helpers/tools.js';
-
-const execFileAsync = promisify(execFile);
-
-const VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.1' };
-const UNAUTHORIZED_BODY =
-  '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}';
-
-const kubectls = await findKubectls();
-const kubectl133 = kubectls.find((k) => k.name === 'kubectl.1.33');
-const haveKubectl = requireTool('kubectl.1.33', kubectl133 !== undefined);
-
-describe('parseTokenFile', () => {
-  it('reads token,user,uid[,"groups"] records, skipping blanks and comments', () => {
-    const text = [
-      '# static tokens',
-      'tok-admin,admin,uid-1,"system:masters,dev"',
-      '',
-      '  # indented comment',
-      'tok-bob, bob ,,ops\r',
-      'tok-carol,carol,uid-3',
-      'tok-dave,"dave ""the admin""",uid-4," a , ,b "',
-    ].join('\n');
-    const users = parseTokenFile(text, 'tokens.csv');
-    expect([...users.keys()]).toEqual(['tok-admin', 'tok-bob', 'tok-carol', 'tok-dave']);
-    expect(users.get('tok-admin')).toEqual({
-      name: 'admin',
-      uid: 'uid-1',
-      groups: ['system:masters', 'dev'],
-    });
-    expect(users.get('tok-bob')).toEqual({ name: 'bob', groups: ['ops'] });
-    expect(users.get('tok-carol')).toEqual({ name: 'carol', uid: 'uid-3', groups: [] });
-    expect(users.get('tok-dave')).toEqual({ name: 'dave "the admin"', uid: 'uid-4', groups: ['a', 'b'] });
-  });
-
-  it('accepts an empty file', () => {
-    expect(parseTokenFile('\n# nothing\n', 'empty.csv').size).toBe(0);
-  });
-
-  const secret = 's3cr3t-t0ken-value';
-  it.each([
-    [
-      `ok,a,1\n${secret},bob\n`,
-      'token file t.csv, line 2: expected at least 3 columns (token,user,uid[,groups]), found 2',
-    ],
-    [
-      `${secret}\n`,
-      'token file t.csv, line 1: expected at least 3 columns (token,user,uid[,groups]), found 1',
-    ],
-    [',bob,1\n', 'token file t.csv, line 1: empty token'],
-    [`${secret}, ,1\n`, 'token file t.csv, line 1: empty user name'],
-    [
-      `${secret},a,1\n# c\n${secret},b,2\n`,
-      'token file t.csv, line 3: duplicate token (first defined on line 1)',
-    ],
-    [`${secret},a,1,"dev,ops\n`, 'token file t.csv, line 1: unterminated quoted field in column 4'],
-    [`${secret},a"b,1\n`, 'token file t.csv, line 1: bare " in unquoted column 2'],
-  ])('rejects a bad line with its number and without the token: %j', (text, message) => {
-    const err = (() => {
-      try {
-        parseTokenFile(text, 't.csv');
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(err).toBeInstanceOf(TokenFileError);
-    expect((err as Error).message).toBe(message);
-    expect((err as Error).message).not.toContain(secret);
-    expect(String((err as Error).stack)).not.toContain(secret);
-  });
-});
-
-describe('generateToken', () => {
-  it('makes distinct URL-safe tokens with at least 32 bytes of entropy', () => {
-    const tokens = new Set(Array.from({ length: 50 }, generateToken));
-    expect(tokens.size).toBe(50);
-    for (const t of tokens) {
-      expect(t).toMatch(/^[A-Za-z0-9_-]+$/);
-      expect(Buffer.from(t, 'base64url').length).toBeGreaterThanOrEqual(32);
-    }
-  });
-});
-
-describe('tlsClientAuthOptions', () => {
-  it('requests but does not require client certificates when a CA is given', () => {
-    expect(tlsClientAuthOptions('PEM')).toEqual({ requestCert: true, rejectUnauthorized: false, ca: 'PEM' });
-    expect(tlsClientAuthOptions()).toEqual({ requestCert: false });
-  });
-});
-
-/** The test API server: 401 Status unless authenticated, then /version or an echo of the user. */
-function handler(authenticator: Authenticator) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const user = authenticator.authenticate(req);
-    res.setHeader('Content-Type', 'application/json');
-    if (!user) {
-      res.writeHead(401).end(JSON.stringify(failureStatus('Unauthorized', 'Unauthorized')));
-      return;
-    }
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/version') res.end(JSON.stringify(VERSION));
-    else res.end(JSON.stringify(user));
-  };
-}
-
-async function listen(server: Server | ReturnType<typeof createHttpServer>): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-async function close(server: Server | ReturnType<typeof createHttpServer>): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-}
-
-interface Answer {
-  status: number;
-  body: string;
-}
+import {
+  type Answer,
+  close,
+  execFileAsync,
+  handler,
+  haveKubectl,
+  kubectl133,
+  kubectls,
+  listen,
+  UNAUTHORIZED_BODY,
+  VERSION,
+} from './auth-fixture.js';
 
 describe('Authenticator behind a real https server', () => {
   const token = generateToken();
@@ -329,108 +216,4 @@ describe('Authenticator behind a real https server', () => {
       return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
     }
   }
-});
-
-describe('Authenticator on other transports and modes', () => {
-  it('cannot authenticate anyone over plain http by certificate, and tokens still work', async () => {
-    const token = generateToken();
-    const authenticator = new Authenticator({
-      tokens: new Map([[token, { name: 'admin', groups: [] }]]),
-      clientCA: (await generateCertificateAuthority()).certPem,
-    });
-    const server = createHttpServer(handler(authenticator));
-    const port = await listen(server);
-    try {
-      const fetchStatus = (headers: Record<string, string>) =>
-        fetch(`http://127.0.0.1:${port}/version`, { headers }).then(async (r) => ({
-          status: r.status,
-          body: await r.text(),
-        }));
-      expect(await fetchStatus({})).toEqual({ status: 401, body: UNAUTHORIZED_BODY });
-      expect(await fetchStatus({ Authorization: 'Basic YWRtaW46eA==' })).toMatchObject({ status: 401 });
-      expect(await fetchStatus({ Authorization: `bearer ${token}` })).toMatchObject({ status: 200 });
-    } finally {
-      await close(server);
-    }
-  });
-
-  it('ignores client certificates entirely when no client CA is configured', async () => {
-    const serving = await generateServingCertificates({ hosts: [] });
-    const ca = await generateCertificateAuthority();
-    const client = await issueClientCertificate(ca, { commonName: 'alice' });
-    // The server does verify the certificate (authorized === true), but the Authenticator has no CA of its own.
-    const server = createServer(
-      {
-        cert: serving.certPem,
-        key: serving.keyPem,
-        requestCert: true,
-        rejectUnauthorized: false,
-        ca: ca.certPem,
-      },
-      handler(new Authenticator({ tokens: new Map() })),
-    );
-    const port = await listen(server);
-    try {
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = request(
-          { host: '127.0.0.1', port, path: '/whoami', agent: false, ca: serving.caCertPem, ...client },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          },
-        );
-        req.on('error', reject);
-        req.end();
-      });
-      expect(status).toBe(401);
-    } finally {
-      await close(server);
-    }
-  });
-
-  it('treats every request as system:anonymous when disabled', async () => {
-    const authenticator = new Authenticator({ tokens: new Map(), disabled: true });
-    const server = createHttpServer(handler(authenticator));
-    const port = await listen(server);
-    try {
-      const who = await (await fetch(`http://127.0.0.1:${port}/whoami`)).json();
-      expect(who).toEqual({ name: 'system:anonymous', groups: ['system:unauthenticated'] });
-    } finally {
-      await close(server);
-    }
-  });
-
-  it('rejects a client CA bundle without certificates', () => {
-    expect(() => new Authenticator({ tokens: new Map(), clientCA: 'garbage' })).toThrow(/no PEM certificate/);
-  });
-});
-
-// The kubectl gate above relies on these; checked here because this file is its first user.
-describe('test helpers: findKubectls and requireTool', () => {
-  afterEach(() => {
-    vi.unstubAllEnvs();
-  });
-
-  it('lists the PATH kubectl first, then kubectl.1.* by minor', () => {
-    if (kubectls.length === 0) return;
-    expect(kubectls[0].name).toBe('kubectl');
-    const minors = kubectls.slice(1).map((k) => Number(k.name.replace('kubectl.1.', '')));
-    expect(minors).toEqual([...minors].sort((a, b) => a - b));
-    // Each is the file of its name, but the reference build's v1.37.2, whose file is `kubectl`.
-    expect(kubectls.every((k) => k.path.endsWith(k.name) || k.name === 'kubectl.1.37')).toBe(true);
-  });
-
-  it('passes a found tool, fails a missing one under CI and skips it elsewhere', () => {
-    expect(requireTool('x', true)).toBe(true);
-    vi.stubEnv('CI', 'true');
-    expect(() => requireTool('no-such-tool', false)).toThrow(/no-such-tool is required under CI/);
-    vi.stubEnv('CI', '');
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    try {
-      expect(requireTool('no-such-tool', false)).toBe(false);
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('no-such-tool not found'));
-    } finally {
-      warn.mockRestore();
-    }
-  });
 });

@@ -1,12 +1,11 @@
 /**
- * What the REST verbs of {@link ResourceClient} take, and how those options
+ * What the REST verbs of `ResourceClient` (rest.ts) take, and how those options
  * go on the wire: the write query (`dryRun`, `fieldManager`,
  * `fieldValidation`), a delete's DeleteOptions body, the patch content
  * types, as kube-apiserver's PatchOptions, CreateOptions and DeleteOptions
  * read them.
  */
 import type { KubeObject } from '../protocol/events.js';
-import type { ResourceClient } from './rest.js';
 
 /** Patch flavours and their content types. */
 export const PATCH_TYPES = {
@@ -32,7 +31,7 @@ export interface WriteOptions {
 }
 
 /**
- * Options of a server-side apply ({@link ResourceClient.apply}): kube-apiserver's
+ * Options of a server-side apply (`ResourceClient.apply`): kube-apiserver's
  * PatchOptions for an `application/apply-patch+yaml` PATCH.
  */
 export interface ServerSideApplyOptions {

@@ -1,14 +1,14 @@
 /**
  * The Service REST storage's allocation step, as the object layer runs it:
  * which kind allocates, and what the stored Services already hold. The rules
- * of allocation themselves are in kinds/service-alloc.ts.
+ * of allocation themselves are in kinds/core/service/allocation.ts.
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { type Allocations, allocationsOf } from '../kinds/core/service/allocation.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { Store } from '../stores/types.js';
 
-/** Services get cluster IPs and node ports allocated on writes (see service-alloc.ts). */
+/** Services get cluster IPs and node ports allocated on writes (see kinds/core/service/allocation.ts). */
 export function isService(kind: ResourceKind): boolean {
   return kind.group === '' && kind.kind === 'Service';
 }

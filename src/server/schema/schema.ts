@@ -1,10 +1,9 @@
 /**
- * The schema engine's input: a small structural schema, the common form of everything the server
- * type-checks. Built-in kinds get theirs from the generated type table (builtin-schemas.ts);
- * a CustomResourceDefinition's `openAPIV3Schema` maps onto the same form one keyword at a time
- * (`type`, `properties`, `items`, `additionalProperties`, `x-kubernetes-int-or-string`,
- * `x-kubernetes-preserve-unknown-fields`), so both are checked and pruned by the one compiler
- * (compile.ts).
+ * The typed decoder's input: a small structural schema of a built-in Go type, read off the
+ * generated type table (builtin-schemas.ts) and compiled into a checker (compile.ts). A
+ * CustomResourceDefinition's `openAPIV3Schema` is not mapped onto it: crd/schema/ applies that
+ * as apiextensions-apiserver does, and uses this engine only for a custom object's `metadata`
+ * (crd/schema/objectmeta.ts).
  *
  * A schema says what JSON a field takes and, for built-in types, which Go type kube-apiserver
  * decodes it into (`goType`): the decoder's error messages name that type

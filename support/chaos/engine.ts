@@ -1,5 +1,5 @@
 /**
- * The chaos engine shared by `test/client/chaos.test.ts` and `bench/chaos.ts`:
+ * The chaos engine shared by `test/client/informer/chaos.test.ts` and `bench/chaos.ts`:
  * runs a seed's schedule of writes and faults against informers, lets the
  * system quiesce, and checks that every informer's cache equals the server's
  * state and that its handlers told a consistent story. Lanes of seeds run

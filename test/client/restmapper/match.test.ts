@@ -5,14 +5,17 @@
  * the rare ambiguity kubectl reports.
  */
 import { describe, expect, it } from 'vitest';
-import type { DiscoveredGroup, DiscoveredResource } from '../../src/client/restmapper/discovery-documents.js';
+import type {
+  DiscoveredGroup,
+  DiscoveredResource,
+} from '../../../src/client/restmapper/discovery-documents.js';
 import {
   AmbiguousResourceError,
   indexGroups,
   matchCategory,
   matchKind,
   matchName,
-} from '../../src/client/restmapper/name-match.js';
+} from '../../../src/client/restmapper/name-match.js';
 
 function res(plural: string, kind: string, more: Partial<DiscoveredResource> = {}): DiscoveredResource {
   return {

@@ -26,6 +26,7 @@ import { parse } from 'yaml';
 import { type RunningServer, startServer } from '../src/server/index.js';
 import { REAL_CRDS } from '../support/fixtures/crds/index.js';
 import { httpExpect } from '../support/http.js';
+import { established, watchCrds } from './lib/crd-watch.js';
 import { round, table } from './lib/report.js';
 
 const quick = process.argv.includes('--quick');
@@ -39,46 +40,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
-/** A watch on definitions; `until(pred)` resolves with the first definition `pred` accepts. */
-function watchCrds(url: string, name?: string) {
-  const query = name ? `&fieldSelector=metadata.name%3D${name}` : '';
-  let buffer = '';
-  const waiters: Array<{ pred: (o: any) => boolean; resolve: (o: any) => void }> = [];
-  const seen: any[] = [];
-  const req = request(new URL(`${CRDS}?watch=1${query}`, url), (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      buffer += chunk;
-      let nl = buffer.indexOf('\n');
-      while (nl >= 0) {
-        const event = JSON.parse(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-        seen.push(event.object);
-        for (const w of [...waiters]) {
-          if (w.pred(event.object)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(event.object);
-          }
-        }
-        nl = buffer.indexOf('\n');
-      }
-    });
-  });
-  req.end();
-  return {
-    until: (pred: (o: any) => boolean) =>
-      new Promise<any>((resolve) => {
-        const hit = seen.find(pred);
-        if (hit) resolve(hit);
-        else waiters.push({ pred, resolve });
-      }),
-    close: () => req.destroy(),
-  };
-}
-
-const established = (o: any) =>
-  (o?.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
 
 /**
  * The benchmark's own Widget, not the tests' (test/helpers/widget.ts, which bench may not import):

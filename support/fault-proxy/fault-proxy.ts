@@ -26,18 +26,9 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BodyShaper, type FaultAction, statusFor } from './fault-shaping.js';
+import { BodyShaper, type FaultAction, type ProxiedRequest, statusFor } from './fault-shaping.js';
 
-export type { FaultAction } from './fault-shaping.js';
-
-/** The request a fault policy sees. */
-export interface ProxiedRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  /** `watch=1|true` in the query. */
-  watch: boolean;
-}
+export type { FaultAction, ProxiedRequest } from './fault-shaping.js';
 
 /** Options of {@link FaultProxy.start}. */
 export interface FaultProxyOptions {

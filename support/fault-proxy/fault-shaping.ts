@@ -1,11 +1,20 @@
 /**
- * What the fault proxy (fault-proxy.ts) does to one request: the fault
- * actions, the Status bodies it answers with (worded as kube-apiserver's),
- * and the shaping of a forwarded answer's body (a cut after N bytes, an
- * ERROR event after N watch lines).
+ * What the fault proxy (fault-proxy.ts) does to one request: the request a
+ * fault policy sees, the fault actions, the Status bodies it answers with
+ * (worded as kube-apiserver's), and the shaping of a forwarded answer's body
+ * (a cut after N bytes, an ERROR event after N watch lines).
  */
 
 import { failureStatus, type Status } from '../../src/index.js';
+
+/** The request a fault policy sees. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** `watch=1|true` in the query. */
+  watch: boolean;
+}
 
 /** What the proxy does with one request. */
 export type FaultAction =

@@ -5,10 +5,10 @@
  * blocking reference goes, and the transitions into Orphan and Foreground.
  */
 import { describe, expect, it } from 'vitest';
-import { WorkQueue } from '../../src/protocol/workqueue.js';
 import { GraphBuilder } from '../../src/controllers/graph-builder.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import type { KubeObject, OwnerReference } from '../../src/protocol/events.js';
+import { WorkQueue } from '../../src/protocol/workqueue.js';
 
 function setup() {
   const clock = new ManualClock();

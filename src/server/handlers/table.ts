@@ -11,8 +11,8 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { negotiateOutput } from '../http/media-types.js';
-import { nameColumnDoc } from '../kinds/columns.js';
 import { internalMetadata } from '../kinds/apps/daemonset-generation.js';
+import { nameColumnDoc } from '../kinds/columns.js';
 import { apiVersionOf, type ResourceKind, type TableColumn } from '../kinds/types.js';
 import { COLUMN_DOCS } from '../openapi/column-docs.generated.js';
 import { allowsTransform } from './partial-metadata.js';

@@ -8,7 +8,7 @@
  * (apimachinery runtime/serializer/protobuf/protobuf.go `Serializer.Decode`) is the 4-byte magic
  * `k8s\0` followed by a `runtime.Unknown` whose `raw` holds the object, with its apiVersion and
  * kind in `typeMeta`. We decode every kind of the group versions whose upstream `generated.proto`
- * we keep (../protobuf/proto/) into the JSON kube-apiserver would write for it
+ * we keep (scripts/protobuf/proto/) into the JSON kube-apiserver would write for it
  * (../protobuf/to-json.ts), and answer 415 for others, naming them so the user knows to send JSON.
  * A body carrying a field the upstream schema does not list gets a 415 naming the field too,
  * rather than losing it silently (../protobuf/strict.ts).

@@ -7,7 +7,7 @@ import type { ServerPair } from '../servers.js';
 import type { FidelityCase, Profile } from '../types.js';
 import { admissionCases } from './admission.js';
 import { applyCases } from './apply.js';
-import { crdCases } from './crds.js';
+import { crdCases } from './crds/index.js';
 import { decodingCases } from './decoding.js';
 import { fieldValidationCases } from './field-validation.js';
 import { invalidCases } from './invalid.js';

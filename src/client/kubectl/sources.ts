@@ -208,7 +208,7 @@ export async function installCustomResourceDefinitions(
     definitions.map((d) => d.name),
     opts,
   );
-  // watchmark serves a definition's kinds before it turns Established (crd/serve/controller.ts
+  // watchmark serves a definition's kinds before it turns Established (server/controllers/crd-controller.ts
   // `sync`), so one fresh discovery read finds them; the mapper reads afresh once on a miss.
   for (const d of definitions) {
     for (const version of servedVersions(d.object)) {

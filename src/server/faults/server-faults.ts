@@ -37,7 +37,7 @@ export interface ServerFaults {
 /** What the faults act on: the server's watch writer and its existing actions. */
 export interface FaultTargets {
   clock: Clock;
-  /** The watch writer's stall switch (watchcache/watch-sink.ts `WatchWriter`). */
+  /** The watch writer's stall switch (cache/watch-sink.ts `WatchWriter`). */
   watches: { stall(): void; resume(): void };
   dropWatches(): number;
   compact(): Promise<number>;

@@ -13,6 +13,7 @@ import { Authenticator } from '../../../src/server/http/auth.js';
 import { buildHandlerChain, type HandlerChainConfig } from '../../../src/server/http/handler-chain.js';
 import { closeServer } from '../../../src/server/http/listen.js';
 import { KindTable } from '../../../src/server/kinds/served/kind-table.js';
+import { waitUntil } from '../../helpers/wait.js';
 
 const TOKEN = 'chain-test-token';
 
@@ -126,7 +127,7 @@ describe('the handler chain', () => {
     });
     door.close();
     const held = get('/apis');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => door.waitingCount === 1, 'the request held at the closed door');
     expect(door.waitingCount).toBe(1);
     door.open();
     expect(await (await held).text()).toBe('/apis');

@@ -15,8 +15,8 @@ interface ClusterUpFlags {
 export function clusterCommand(): Command {
   const up = new Command('up')
     .description('start an etcd cluster and several API servers over it, on loopback, until Ctrl-C')
-    .option('--servers <n>', 'API servers (default 2)', positiveIntArg, 2)
-    .option('--etcd <n>', 'etcd members (default 3)', positiveIntArg, 3)
+    .option('--servers <n>', 'API servers', positiveIntArg, 2)
+    .option('--etcd <n>', 'etcd members', positiveIntArg, 3)
     .option(
       '--data-dir <dir>',
       'keep etcd data, certificates and logs here (default: tmpfs, removed on exit)',

@@ -1,0 +1,193 @@
+/**
+ * Runs controller-runtime's own envtest-based test suites against watchmark
+ * and against the reference kube-apiserver, and writes per-test results to
+ * bench/results/controller-runtime.json.
+ *
+ *   npx tsx test/conformance/controller-runtime/main.ts [--only pkg/client]... \
+ *     [--server watchmark|reference|both] [--timeout 900] [--cli tsx|dist]
+ *
+ * - watchmark: a fresh `watchmark serve` per package (envtest-shaped: no
+ *   controller manager, ServiceAccount admission off), then the binary with
+ *   USE_EXISTING_CLUSTER=true and KUBECONFIG, so envtest uses that server.
+ * - reference: the binary with KUBEBUILDER_ASSETS=<reference bin folder>, so
+ *   envtest starts the reference kube-apiserver and etcd itself.
+ * Each binary runs in its package's source folder (tests read ./testdata).
+ * The binaries come from reference/controller-runtime.sh; logs stay in a
+ * temporary folder printed at the end.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { findReferenceBinaries, REFERENCE_RELEASE } from '../../../src/process/index.js';
+import { buildTestBinaries, readPackages, type TestPackage } from './packages.js';
+import { stopAll } from './processes.js';
+import {
+  formatTable,
+  mergeRun,
+  type PackageReport,
+  type Report,
+  SERVERS,
+  type ServerName,
+  summarise,
+} from './report.js';
+import { type PackageRun, runBinary } from './run-binary.js';
+import { type CliSource, startWatchmark } from './watchmark-serve.js';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const CONTROLLER_RUNTIME = 'v0.25.3';
+
+const say = (line: string) =>
+  process.stderr.write(`[cr ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+interface Options {
+  only: string[];
+  servers: ServerName[];
+  timeoutSeconds: number;
+  cli: CliSource;
+  out: string;
+}
+
+function options(): Options {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string', multiple: true },
+      server: { type: 'string', default: 'both' },
+      timeout: { type: 'string', default: '900' },
+      cli: { type: 'string', default: 'tsx' },
+      out: { type: 'string', default: join(REPO, 'bench/results/controller-runtime.json') },
+    },
+  });
+  const server = values.server as string;
+  if (!['watchmark', 'reference', 'both'].includes(server)) throw new Error(`--server ${server}?`);
+  if (values.cli !== 'tsx' && values.cli !== 'dist') throw new Error(`--cli ${values.cli}?`);
+  return {
+    only: (values.only ?? []).flatMap((o) => o.split(',')),
+    servers: server === 'both' ? [...SERVERS] : [server as ServerName],
+    timeoutSeconds: Number(values.timeout),
+    cli: values.cli,
+    out: resolve(values.out as string),
+  };
+}
+
+/** The commit the watchmark sources are at, marked when src/ has uncommitted changes. */
+function watchmarkVersion(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
+  const dirty = git('status', '--porcelain', '--', 'src') !== '';
+  return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/' : ''}`;
+}
+
+function withoutEnv(names: string[]): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of names) delete env[name];
+  return env;
+}
+
+async function runOn(
+  server: ServerName,
+  pkg: TestPackage,
+  o: Options,
+  logRoot: string,
+  referenceBin: string,
+): Promise<PackageRun> {
+  const workDir = join(logRoot, pkg.name.replaceAll('/', '-'), server);
+  await mkdir(workDir, { recursive: true });
+  const label = `${pkg.name} on ${server}`;
+  const spec = {
+    binary: pkg.binary,
+    cwd: pkg.sourceDir,
+    ginkgo: pkg.ginkgo,
+    timeoutSeconds: o.timeoutSeconds,
+    workDir,
+    label,
+  };
+  if (server === 'reference') {
+    const env = { ...withoutEnv(['KUBECONFIG', 'USE_EXISTING_CLUSTER']), KUBEBUILDER_ASSETS: referenceBin };
+    return runBinary({ ...spec, env });
+  }
+  let serve: Awaited<ReturnType<typeof startWatchmark>>;
+  const started = performance.now();
+  try {
+    serve = await startWatchmark(REPO, o.cli, workDir, join(workDir, 'watchmark.log'));
+  } catch (err) {
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
+    return { end: 'server-failed', exitCode: null, seconds, tests: [], note: (err as Error).message };
+  }
+  say(`${label}: watchmark serve ready in ${Math.round(performance.now() - started)} ms`);
+  try {
+    const env = {
+      ...withoutEnv(['KUBEBUILDER_ASSETS']),
+      USE_EXISTING_CLUSTER: 'true',
+      KUBECONFIG: serve.kubeconfig,
+    };
+    return await runBinary({ ...spec, env });
+  } finally {
+    await serve.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const o = options();
+  const reference = findReferenceBinaries();
+  if (!reference && o.servers.includes('reference')) {
+    throw new Error('the reference binaries are not built: run reference/build.sh first');
+  }
+  const binDir = await buildTestBinaries(REPO);
+  let packages = await readPackages(binDir);
+  if (o.only.length > 0) {
+    const unknown = o.only.filter((name) => !packages.some((p) => p.name === name));
+    if (unknown.length > 0) throw new Error(`no test binary for ${unknown.join(', ')}`);
+    packages = packages.filter((p) => o.only.includes(p.name));
+  }
+  const previous: Report | undefined = existsSync(o.out)
+    ? JSON.parse(await readFile(o.out, 'utf8'))
+    : undefined;
+  const byName = new Map<string, PackageReport>((previous?.packages ?? []).map((p) => [p.package, p]));
+  const logRoot = await mkdtemp(join(tmpdir(), 'watchmark-controller-runtime-'));
+  say(`${packages.length} packages on ${o.servers.join(' and ')}; logs in ${logRoot}`);
+  const report = (): Report => {
+    const all = [...byName.values()].sort((a, b) => a.package.localeCompare(b.package));
+    return {
+      generatedAt: new Date().toISOString(),
+      controllerRuntime: CONTROLLER_RUNTIME,
+      reference: `kube-apiserver ${REFERENCE_RELEASE.kube}, etcd ${REFERENCE_RELEASE.etcd}`,
+      watchmark: watchmarkVersion(),
+      ...summarise(all),
+      packages: all,
+    };
+  };
+  for (const pkg of packages) {
+    for (const server of o.servers) {
+      say(`${pkg.name} on ${server}: start`);
+      const run = await runOn(server, pkg, o, logRoot, reference?.dir ?? '');
+      const c = { passed: 0, failed: 0, skipped: 0 };
+      for (const t of run.tests) c[t.outcome]++;
+      say(
+        `${pkg.name} on ${server}: ${run.end} in ${run.seconds} s (exit ${run.exitCode}): ` +
+          `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`,
+      );
+      if (run.note && run.tests.length === 0) say(`${pkg.name} on ${server}: ${run.note}`);
+      byName.set(pkg.name, mergeRun(byName.get(pkg.name), pkg.name, server, run));
+      await writeFile(o.out, `${JSON.stringify(report(), null, 2)}\n`);
+    }
+  }
+  const final = report();
+  await writeFile(o.out, `${JSON.stringify(final, null, 2)}\n`);
+  process.stdout.write(`${formatTable(final)}\n\nresults: ${o.out}\nlogs: ${logRoot}\n`);
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    say(`${sig}: stopping children`);
+    void stopAll().then(() => process.exit(130));
+  });
+}
+
+main().catch(async (err) => {
+  say(`failed: ${(err as Error).stack ?? err}`);
+  await stopAll();
+  process.exit(1);
+});

@@ -123,7 +123,8 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-const SERVICE_CIDR = '10.0.0.0/24';
+/** kubeadm's default, and watchmark's: the `kubernetes` Service is 10.96.0.1 on both. */
+const SERVICE_CIDR = '10.96.0.0/12';
 
 /**
  * Starts etcd and kube-apiserver (and kube-controller-manager in the `cluster`

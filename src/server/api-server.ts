@@ -5,6 +5,7 @@ import { Cacher } from './cache/cacher.js';
 import { CacheDelegator } from './cache/delegator.js';
 import { WatchWriter } from './cache/watch-sink.js';
 import { CrdController } from './controllers/crd-controller.js';
+import { KubernetesServiceController } from './controllers/kubernetes-service.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
 import { Faults } from './faults/server-faults.js';
@@ -43,6 +44,7 @@ export class ApiServer implements RunningServer {
   private readonly cacher: Cacher;
   private readonly objects: ObjectStorage;
   private readonly namespaces: NamespaceController;
+  private readonly kubernetesService: KubernetesServiceController | undefined;
   private readonly ctx: ResourceContext;
   private readonly compaction: CompactionLoop;
   private readonly snapshots: Snapshots;
@@ -82,21 +84,14 @@ export class ApiServer implements RunningServer {
       recordUpdateOwnership,
       new NamespaceLifecycle({ cacher: this.cacher, objects: () => this.objects, clock: this.clock }),
     );
+    const deps = { objects: this.objects, cacher: this.cacher, clock: this.clock, log };
     this.namespaces = new NamespaceController({
-      objects: this.objects,
-      cacher: this.cacher,
+      ...deps,
       kinds: this.kinds,
-      clock: this.clock,
-      log,
       systemNamespaces: opts.systemNamespaces === false ? [] : SYSTEM_NAMESPACES,
     });
-    this.crds = new CrdController({
-      objects: this.objects,
-      cacher: this.cacher,
-      kinds: this.kinds,
-      clock: this.clock,
-      log,
-    });
+    if (opts.systemNamespaces !== false) this.kubernetesService = new KubernetesServiceController(deps);
+    this.crds = new CrdController({ ...deps, kinds: this.kinds });
     const settings = watchSettings(opts);
     this.ctx = {
       data: new CacheDelegator(this.store, this.cacher, this.stats, settings.tooLargeWaitMs),
@@ -140,6 +135,7 @@ export class ApiServer implements RunningServer {
         await Promise.allSettled([...this.inFlight]);
         await this.crds.idle();
         await this.namespaces.idle();
+        await this.kubernetesService?.idle();
         await Promise.allSettled([...this.background]);
       },
       forget: () => {
@@ -180,6 +176,7 @@ export class ApiServer implements RunningServer {
     });
     await this.serving.start();
     Object.assign(this, this.serving.address);
+    await this.kubernetesService?.start(Number(new URL(this.url).port));
     this.compaction.start();
   }
 
@@ -230,6 +227,7 @@ export class ApiServer implements RunningServer {
     for (const cache of this.cacher.all()) for (const w of cache.watchers.all()) w.close('shutdown');
     await this.crds.stop();
     await this.namespaces.stop();
+    await this.kubernetesService?.stop();
     this.cacher.stop();
     await this.serving?.close();
     await Promise.allSettled([...this.background]);

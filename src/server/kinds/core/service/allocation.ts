@@ -20,6 +20,9 @@ const FIRST_FREE = 2;
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 
+/** The first address of the range: kube-apiserver's own `kubernetes` Service in `default` holds it. */
+export const KUBERNETES_SERVICE_IP = '10.96.0.1';
+
 /** The service CIDR, for messages. */
 export const SERVICE_CIDR = `10.96.0.0/${CIDR_BITS}`;
 

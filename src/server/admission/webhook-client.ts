@@ -1,6 +1,7 @@
 /**
  * One call of an admission webhook: an AdmissionReview v1 POSTed over HTTPS to
- * `clientConfig.url` (trusting `caBundle` alone when it is set, as client-go's TLS config does),
+ * `clientConfig.url`, its path cleaned as the rest client cleans it (trusting `caBundle` alone
+ * when it is set, each certificate in it an anchor, as client-go's TLS config does),
  * within `timeoutSeconds` (sent as `?timeout=Ns`, as the rest client sends it), and the
  * response checked as request/admissionreview.go `VerifyAdmissionResponse` checks it. Every
  * failure is a {@link CallingWebhookError} whose text follows the Go client's words
@@ -65,7 +66,9 @@ function post(
         method: 'POST',
         // No keep-alive pool: nothing outlives the call (a test server closes cleanly).
         agent: false,
-        ...(caPem !== undefined && { ca: caPem }),
+        // Go's x509 takes every certificate of the pool as a trust anchor, a serving certificate
+        // included (envtest's caBundle is its webhook's own certificate); OpenSSL needs this flag.
+        ...(caPem !== undefined && { ca: caPem, allowPartialTrustChain: true }),
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, */*',
@@ -176,6 +179,22 @@ function verify(uid: string, mutating: boolean, text: string): WebhookResult {
   return result;
 }
 
+/**
+ * The path a webhook call goes to: util/webhook/client.go makes the configured path the rest
+ * client's `APIPath`, and rest/request.go joins it (`path.Join("/", base.Path, versionedAPIPath)`),
+ * so Go's path.Clean applies: `//failing` is `/failing` (envtest writes such URLs), a trailing
+ * slash goes, and no path is `/`.
+ */
+function restClientPath(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
 /** Calls `hook` with `request`; throws {@link CallingWebhookError} on any failure to get an answer. */
 export async function callWebhook(
   hook: Webhook,
@@ -188,12 +207,14 @@ export async function callWebhook(
   // The URL as Go prints it in errors: as configured (an explicit :443 kept), with the timeout.
   let display: string;
   try {
-    if (cc.url !== undefined) display = cc.url;
-    else {
+    if (cc.url !== undefined) {
+      const parts = /^([^:/?#]+:\/\/[^/?#]*)([^?#]*)$/.exec(cc.url);
+      display = parts ? `${parts[1]}${restClientPath(parts[2])}` : cc.url;
+    } else {
       const s = cc.service!;
       // util/webhook/client.go `HookClient`: https://<name>.<namespace>.svc:<port><path>, the host
       // resolved when dialing.
-      display = `https://${s.name}.${s.namespace}.svc:${s.port}${s.path ?? ''}`;
+      display = `https://${s.name}.${s.namespace}.svc:${s.port}${restClientPath(s.path ?? '')}`;
     }
     display += `?timeout=${hook.timeoutSeconds}s`;
     url = new URL(display);

@@ -29,6 +29,8 @@ export interface TestWebhook {
   readonly base: string;
   /** The CA bundle a configuration's `clientConfig.caBundle` carries (base64 PEM). */
   readonly caBundle: string;
+  /** The webhook's own serving certificate (base64 PEM), as envtest puts it in `caBundle`. */
+  readonly servingCertBundle: string;
   readonly received: ReceivedReview[];
   /** What it answers; replace per test. */
   behaviour: WebhookBehaviour;
@@ -67,6 +69,7 @@ export async function startWebhook(): Promise<TestWebhook> {
   return {
     base: `https://127.0.0.1:${port}`,
     caBundle: Buffer.from(certs.caCertPem).toString('base64'),
+    servingCertBundle: Buffer.from(certs.certPem).toString('base64'),
     received,
     get behaviour() {
       return hook.behaviour;

@@ -1,0 +1,111 @@
+/**
+ * `npm run conformance`: Kubernetes' own conformance tests (e2e.test of the
+ * reference release) against watchmark and against the reference control
+ * plane in the same run; writes docs/conformance.md and
+ * bench/results/conformance.json.
+ *
+ *   npm run conformance                          every applicable test on both servers, report written
+ *   npm run conformance -- --only REGEX          the applicable tests whose name matches; prints, writes nothing
+ *   npm run conformance -- --server watchmark    one server only (with --only)
+ *   npm run conformance -- --shards N            e2e.test processes side by side per server (default 3)
+ *   npm run conformance -- --list                each conformance test with whether it runs here, and why not
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findReferenceBinaries } from '../../src/process/index.js';
+import { readCatalogue } from './catalogue.js';
+import { findE2eTest } from './e2e-binary.js';
+import { readNeeds } from './needs.js';
+import { buildReport, renderMarkdown } from './report.js';
+import { runOnServer, type ServerRun } from './run.js';
+import type { ServerName } from './servers.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '../..');
+const args = process.argv.slice(2);
+
+function flag(name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function main(): Promise<number> {
+  const catalogue = readCatalogue();
+  const needs = readNeeds(catalogue, join(here, 'needs.yaml'));
+  if (args.includes('--list')) {
+    for (const t of catalogue)
+      process.stdout.write(
+        `${needs.get(t.name) ? 'n/a ' : 'run '} ${t.name}${needs.get(t.name) ? `  -- ${needs.get(t.name)}` : ''}\n`,
+      );
+    return 0;
+  }
+  const e2eTest = findE2eTest();
+  const binaries = findReferenceBinaries();
+  if (!e2eTest || !binaries) {
+    process.stderr.write(
+      'error: build the reference first: bash reference/build.sh && bash reference/e2e.sh\n',
+    );
+    return 2;
+  }
+  const only = flag('--only');
+  const onlyRe = only ? new RegExp(only) : undefined;
+  const names = catalogue
+    .filter((t) => !needs.get(t.name) && (!onlyRe || onlyRe.test(t.name)))
+    .map((t) => t.name);
+  if (names.length === 0) {
+    process.stderr.write(`error: no applicable conformance test matches ${only}\n`);
+    return 2;
+  }
+  const servers: ServerName[] = flag('--server')
+    ? [flag('--server') as ServerName]
+    : ['reference', 'watchmark'];
+  if (servers.some((s) => s !== 'watchmark' && s !== 'reference')) {
+    process.stderr.write('error: --server is watchmark or reference\n');
+    return 2;
+  }
+  const workDir = mkdtempSync(join(tmpdir(), 'watchmark-conformance-'));
+  const log = (line: string) =>
+    process.stderr.write(`[conformance ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+  log(
+    `${names.length} of ${catalogue.length} conformance tests on ${servers.join(' and ')}; logs in ${workDir}`,
+  );
+  const shards = Number(flag('--shards') ?? 3);
+  const runs: ServerRun[] = await Promise.all(
+    servers.map((server) =>
+      runOnServer(server, {
+        repo,
+        e2eTest,
+        kubectl: binaries.kubectl,
+        names,
+        workDir,
+        shards,
+        timeoutSeconds: Number(flag('--timeout') ?? 2400),
+        log,
+      }),
+    ),
+  );
+  const report = buildReport(catalogue, needs, runs, join(here, 'causes.yaml'));
+  process.stderr.write(`${report.summaryLine}\n`);
+  for (const t of report.tests.filter((x) => x.category === 'only reference')) {
+    process.stderr.write(
+      `ONLY REFERENCE ${t.name}\n  ${(t.watchmark?.failure ?? '').split('\n').join('\n  ')}\n`,
+    );
+  }
+  if (!only && servers.length === 2) {
+    writeFileSync(join(repo, 'bench/results/conformance.json'), `${JSON.stringify(report.json, null, 2)}\n`);
+    writeFileSync(join(repo, 'docs/conformance.md'), renderMarkdown(report));
+    log('wrote docs/conformance.md and bench/results/conformance.json');
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -5,6 +5,7 @@
  *
  *   npx tsx test/conformance/controller-runtime/main.ts [--only pkg/client]... \
  *     [--server watchmark|reference|both] [--timeout 900] [--cli tsx|dist]
+ *   npx tsx test/conformance/controller-runtime/main.ts --rewrite   (causes and summary again, no run)
  *
  * - watchmark: a fresh `watchmark serve` per package (envtest-shaped: no
  *   controller manager, ServiceAccount admission off), then the binary with
@@ -26,6 +27,7 @@ import { findReferenceBinaries, REFERENCE_RELEASE } from '../../../src/process/i
 import { buildTestBinaries, readPackages, type TestPackage } from './packages.js';
 import { stopAll } from './processes.js';
 import {
+  attachCauses,
   formatTable,
   mergeRun,
   type PackageReport,
@@ -49,6 +51,8 @@ interface Options {
   timeoutSeconds: number;
   cli: CliSource;
   out: string;
+  /** Only rewrite the existing results (causes, summary) without running anything. */
+  rewrite: boolean;
 }
 
 function options(): Options {
@@ -59,6 +63,7 @@ function options(): Options {
       timeout: { type: 'string', default: '900' },
       cli: { type: 'string', default: 'tsx' },
       out: { type: 'string', default: join(REPO, 'bench/results/controller-runtime.json') },
+      rewrite: { type: 'boolean', default: false },
     },
   });
   const server = values.server as string;
@@ -70,6 +75,7 @@ function options(): Options {
     timeoutSeconds: Number(values.timeout),
     cli: values.cli,
     out: resolve(values.out as string),
+    rewrite: values.rewrite === true,
   };
 }
 
@@ -132,11 +138,10 @@ async function runOn(
 async function main(): Promise<void> {
   const o = options();
   const reference = findReferenceBinaries();
-  if (!reference && o.servers.includes('reference')) {
+  if (!reference && o.servers.includes('reference') && !o.rewrite) {
     throw new Error('the reference binaries are not built: run reference/build.sh first');
   }
-  const binDir = await buildTestBinaries(REPO);
-  let packages = await readPackages(binDir);
+  let packages = o.rewrite ? [] : await readPackages(await buildTestBinaries(REPO));
   if (o.only.length > 0) {
     const unknown = o.only.filter((name) => !packages.some((p) => p.name === name));
     if (unknown.length > 0) throw new Error(`no test binary for ${unknown.join(', ')}`);
@@ -146,23 +151,28 @@ async function main(): Promise<void> {
     ? JSON.parse(await readFile(o.out, 'utf8'))
     : undefined;
   const byName = new Map<string, PackageReport>((previous?.packages ?? []).map((p) => [p.package, p]));
-  const logRoot = await mkdtemp(join(tmpdir(), 'watchmark-controller-runtime-'));
-  say(`${packages.length} packages on ${o.servers.join(' and ')}; logs in ${logRoot}`);
+  const logRoot = o.rewrite ? '' : await mkdtemp(join(tmpdir(), 'watchmark-controller-runtime-'));
+  if (!o.rewrite) say(`${packages.length} packages on ${o.servers.join(' and ')}; logs in ${logRoot}`);
   const report = (): Report => {
     const all = [...byName.values()].sort((a, b) => a.package.localeCompare(b.package));
+    const versions = new Set(all.map((p) => p.runs.watchmark?.watchmarkAt).filter((v) => v !== undefined));
     return {
-      generatedAt: new Date().toISOString(),
+      generatedAt: o.rewrite && previous ? previous.generatedAt : new Date().toISOString(),
       controllerRuntime: CONTROLLER_RUNTIME,
       reference: `kube-apiserver ${REFERENCE_RELEASE.kube}, etcd ${REFERENCE_RELEASE.etcd}`,
-      watchmark: watchmarkVersion(),
+      // Results of an older runner have no per-run commit: the file's own line stays.
+      watchmark: versions.size > 0 ? [...versions].join('; ') : (previous?.watchmark ?? ''),
       ...summarise(all),
+      causes: attachCauses(all),
       packages: all,
     };
   };
   for (const pkg of packages) {
     for (const server of o.servers) {
       say(`${pkg.name} on ${server}: start`);
+      const at = server === 'watchmark' ? watchmarkVersion() : undefined;
       const run = await runOn(server, pkg, o, logRoot, reference?.dir ?? '');
+      if (at !== undefined) run.watchmarkAt = at;
       const c = { passed: 0, failed: 0, skipped: 0 };
       for (const t of run.tests) c[t.outcome]++;
       say(
@@ -176,7 +186,7 @@ async function main(): Promise<void> {
   }
   const final = report();
   await writeFile(o.out, `${JSON.stringify(final, null, 2)}\n`);
-  process.stdout.write(`${formatTable(final)}\n\nresults: ${o.out}\nlogs: ${logRoot}\n`);
+  process.stdout.write(`${formatTable(final)}\n\nresults: ${o.out}\n${logRoot ? `logs: ${logRoot}\n` : ''}`);
 }
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

@@ -20,13 +20,21 @@ export interface TestResult {
 /** How many lines of a failure message are kept. */
 const FAILURE_LINES = 6;
 
+/**
+ * The first lines of a failure message, without what changes from run to run or says nothing:
+ * gomega's `<*errors.StatusError | 0xc000123>:` type lines, and the struct dump that follows an
+ * error's text (from a line that opens with `{`).
+ */
 function firstLines(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== '')
-    .slice(0, FAILURE_LINES)
-    .join('\n');
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '{') break;
+    if (trimmed === '' || /^<[^>]*\| 0x[0-9a-f]+>:?$/.test(trimmed)) continue;
+    out.push(line.trimEnd());
+    if (out.length === FAILURE_LINES) break;
+  }
+  return out.join('\n');
 }
 
 function unescapeXml(text: string): string {

@@ -4,6 +4,7 @@
  * a summary that sorts every test into one category. A run with `--only` or
  * `--server` replaces just the runs it made in an existing file.
  */
+import { CAUSES, causeOf, SUBTEST_FAILED } from './causes.js';
 import type { Outcome, TestResult } from './parse.js';
 import type { PackageRun } from './run-binary.js';
 
@@ -21,6 +22,8 @@ export interface TestRow {
   reference?: Outcome;
   watchmarkFailure?: string;
   referenceFailure?: string;
+  /** Why it fails (on watchmark, else on the reference), when the cause is known: an id of `causes`. */
+  cause?: string;
 }
 
 /** One package's runs and tests. */
@@ -41,6 +44,8 @@ export interface Report {
   watchmark: string;
   summary: Record<Category, number> & { tests: number };
   summaryByPackage: Record<string, Record<Category, number>>;
+  /** The known causes of failure, with how many tests of each category they explain. */
+  causes: Record<string, { text: string; onPurpose: boolean; onlyReference: number; other: number }>;
   packages: PackageReport[];
 }
 
@@ -108,6 +113,29 @@ export function summarise(packages: PackageReport[]): Pick<Report, 'summary' | '
     summaryByPackage[p.package] = mine;
   }
   return { summary, summaryByPackage };
+}
+
+/** Sets each failed row's `cause` and counts the tests each cause explains. */
+export function attachCauses(packages: PackageReport[]): Report['causes'] {
+  const causes: Report['causes'] = {};
+  for (const c of [...CAUSES, SUBTEST_FAILED])
+    causes[c.id] = { text: c.text, onPurpose: c.onPurpose, onlyReference: 0, other: 0 };
+  for (const p of packages) {
+    const failed = new Set(
+      p.tests.filter((r) => r.watchmark === 'failed' || r.reference === 'failed').map((r) => r.name),
+    );
+    for (const row of p.tests) {
+      delete row.cause;
+      if (row.watchmark !== 'failed' && row.reference !== 'failed') continue;
+      const message = (row.watchmark === 'failed' ? row.watchmarkFailure : row.referenceFailure) ?? '';
+      const cause = causeOf(row.name, message, failed);
+      if (!cause) continue;
+      row.cause = cause.id;
+      causes[cause.id][categorise(row) === 'onlyReference' ? 'onlyReference' : 'other']++;
+    }
+  }
+  for (const [id, c] of Object.entries(causes)) if (c.onlyReference + c.other === 0) delete causes[id];
+  return causes;
 }
 
 /** A one-line-per-package table for the terminal. */

@@ -22,6 +22,8 @@ export interface PackageRun {
   tests: TestResult[];
   /** Why the run has no results, or the last lines of output when it ended badly. */
   note?: string;
+  /** For a run against watchmark: the commit its sources were at. */
+  watchmarkAt?: string;
 }
 
 /** What to run, where. */

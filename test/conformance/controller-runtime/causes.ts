@@ -1,0 +1,143 @@
+/**
+ * Why a test fails, for the failures understood so far: each cause is
+ * recognised by its failure message or its test name and says what the server
+ * answered. Written after reading every failure of a full run; a failure no
+ * pattern knows stays without a cause, to be read.
+ */
+/** A known cause of failure. */
+export interface Cause {
+  id: string;
+  /** What happens, in a sentence: the request, the answer. */
+  text: string;
+  /** Whether watchmark leaves this out on purpose (docs/testing.md, "What is faithful"). */
+  onPurpose: boolean;
+  /** What `pattern` is matched against: the failure message, or the test's name. */
+  on: 'message' | 'name';
+  pattern: RegExp;
+}
+
+const notServed = (what: string, request: string): string =>
+  `${what} is not served by watchmark: ${request} answers 404 NotFound ("the server could not find the requested resource"); the reference serves it`;
+
+/** The causes, most specific first. */
+export const CAUSES: Cause[] = [
+  {
+    id: 'setup-envtest-download',
+    text: 'not the server: the test downloads kube-apiserver v1.28.0 with setup-envtest (no release buckets here); on the reference it fails at setup, on an existing cluster the download is skipped and the test runs against aggregated discovery it means to turn off',
+    onPurpose: false,
+    on: 'name',
+    pattern: /aggregatedDiscovery=false/,
+  },
+  {
+    id: 'metrics-authn-authz',
+    text: 'controller-runtime\'s metrics authn/authz filter needs a ServiceAccount, its token (TokenRequest), RBAC (ClusterRole, ClusterRoleBinding), TokenReview and SubjectAccessReview: none is served by watchmark (every authenticated user may do everything); the first request, POST /api/v1/namespaces/NS/serviceaccounts, fails (discovery lacks it: no matches for kind "ServiceAccount")',
+    onPurpose: true,
+    on: 'name',
+    pattern: /serving metrics with https and authn\/authz/,
+  },
+  {
+    id: 'service-account-token',
+    text: notServed(
+      'ServiceAccount (and its token subresource)',
+      'POST /api/v1/namespaces/NS/serviceaccounts',
+    ),
+    onPurpose: true,
+    on: 'name',
+    pattern: /create ServiceAccount tokens/,
+  },
+  {
+    id: 'service-accounts',
+    text: notServed('ServiceAccount', 'POST /api/v1/namespaces/NS/serviceaccounts (and discovery lacks it)'),
+    onPurpose: true,
+    on: 'message',
+    pattern: /no matches for kind "ServiceAccount"/,
+  },
+  {
+    id: 'pod-eviction',
+    text: notServed(
+      'The pods/eviction subresource',
+      'POST /api/v1/namespaces/NS/pods/NAME/eviction (the reference answers 201 Status Success and deletes the pod)',
+    ),
+    onPurpose: true,
+    on: 'name',
+    pattern: /evict/i,
+  },
+  {
+    id: 'certificate-signing-requests',
+    text: notServed(
+      'certificates.k8s.io (CertificateSigningRequest)',
+      'POST /apis/certificates.k8s.io/v1/certificatesigningrequests',
+    ),
+    onPurpose: true,
+    on: 'message',
+    pattern: /certificatesigningrequests|approve CSRs/,
+  },
+  {
+    id: 'rbac',
+    text: notServed(
+      'rbac.authorization.k8s.io (ClusterRole)',
+      'POST /apis/rbac.authorization.k8s.io/v1/clusterroles',
+    ),
+    onPurpose: true,
+    on: 'message',
+    pattern: /rbac\.authorization\.k8s\.io|clusterroles/,
+  },
+  {
+    id: 'events-k8s-io',
+    text: notServed(
+      'events.k8s.io/v1 (only core v1 Events are)',
+      'GET /apis/events.k8s.io/v1/namespaces/NS/events',
+    ),
+    onPurpose: true,
+    on: 'message',
+    pattern: /events\.events\.k8s\.io/,
+  },
+  {
+    id: 'networking-ingress',
+    text: notServed('networking.k8s.io (Ingress)', 'GET /apis/networking.k8s.io/v1'),
+    onPurpose: true,
+    on: 'message',
+    pattern: /networking\.k8s\.io/,
+  },
+  {
+    id: 'autoscaling-hpa',
+    text: `${notServed('autoscaling (HorizontalPodAutoscaler)', 'GET /apis/autoscaling/v2')}; the RESTMapper cannot scope the owner, so nothing is enqueued`,
+    onPurpose: true,
+    on: 'name',
+    pattern: /owners matching Group and Kind with a different version/,
+  },
+  {
+    id: 'conversion-webhook',
+    text: 'CRD conversion webhooks are not called by watchmark: a list of a version other than the storage version answers 500 "conversion webhook for GROUP/VERSION, Kind=KIND failed: watchmark does not call conversion webhooks"; the reference calls the webhook',
+    onPurpose: true,
+    on: 'message',
+    pattern: /Manager didn't start in time/,
+  },
+  {
+    id: 'shared-server',
+    text: 'not watchmark: the test expects a fresh control plane per test (it creates driver1 again); the runner starts one server per package, so objects of an earlier test remain',
+    onPurpose: false,
+    on: 'message',
+    pattern: /"driver1" already exists/,
+  },
+];
+
+/**
+ * The cause of the failed test `name` (failing with `message`), if one is known; a `go test`
+ * function one of whose subtests (in `failedNames`) failed says so.
+ */
+export function causeOf(name: string, message: string, failedNames: Set<string>): Cause | undefined {
+  const known = CAUSES.find((c) => c.pattern.test(c.on === 'name' ? name : message));
+  if (known) return known;
+  if ([...failedNames].some((other) => other.startsWith(`${name}/`))) return SUBTEST_FAILED;
+  return undefined;
+}
+
+/** A `go test` function that failed because one of its subtests did. */
+export const SUBTEST_FAILED: Cause = {
+  id: 'subtest-failed',
+  text: 'a subtest failed (see the subtests)',
+  onPurpose: false,
+  on: 'name',
+  pattern: /$^/,
+};

@@ -4,7 +4,7 @@
  * bench/results/controller-runtime.json.
  *
  *   npx tsx test/conformance/controller-runtime/main.ts [--only pkg/client]... \
- *     [--server watchmark|reference|both] [--timeout 900] [--cli tsx|dist]
+ *     [--server watchmark|reference|both] [--timeout 900] [--cli tsx|dist] [--at REF] [--seed 1]
  *   npx tsx test/conformance/controller-runtime/main.ts --rewrite   (causes and summary again, no run)
  *
  * - watchmark: a fresh `watchmark serve` per package (envtest-shaped: no
@@ -14,7 +14,8 @@
  *   envtest starts the reference kube-apiserver and etcd itself.
  * Each binary runs in its package's source folder (tests read ./testdata).
  * The binaries come from reference/controller-runtime.sh; logs stay in a
- * temporary folder printed at the end.
+ * temporary folder printed at the end. `--at REF` runs watchmark from that
+ * commit's sources (a snapshot), not from the working tree.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,6 +38,7 @@ import {
   summarise,
 } from './report.js';
 import { type PackageRun, runBinary } from './run-binary.js';
+import { snapshotSources } from './snapshot.js';
 import { type CliSource, startWatchmark } from './watchmark-serve.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -50,7 +52,11 @@ interface Options {
   servers: ServerName[];
   timeoutSeconds: number;
   cli: CliSource;
+  /** A commit to run watchmark from instead of the working tree. */
+  at?: string;
   out: string;
+  /** ginkgo's random seed for every suite. */
+  seed: number;
   /** Only rewrite the existing results (causes, summary) without running anything. */
   rewrite: boolean;
 }
@@ -62,19 +68,25 @@ function options(): Options {
       server: { type: 'string', default: 'both' },
       timeout: { type: 'string', default: '900' },
       cli: { type: 'string', default: 'tsx' },
+      at: { type: 'string' },
       out: { type: 'string', default: join(REPO, 'bench/results/controller-runtime.json') },
+      seed: { type: 'string', default: '1' },
       rewrite: { type: 'boolean', default: false },
     },
   });
   const server = values.server as string;
   if (!['watchmark', 'reference', 'both'].includes(server)) throw new Error(`--server ${server}?`);
   if (values.cli !== 'tsx' && values.cli !== 'dist') throw new Error(`--cli ${values.cli}?`);
+  if (values.at !== undefined && values.cli === 'dist')
+    throw new Error('--at runs the sources: not with --cli dist');
   return {
     only: (values.only ?? []).flatMap((o) => o.split(',')),
     servers: server === 'both' ? [...SERVERS] : [server as ServerName],
     timeoutSeconds: Number(values.timeout),
     cli: values.cli,
+    at: values.at,
     out: resolve(values.out as string),
+    seed: Number(values.seed),
     rewrite: values.rewrite === true,
   };
 }
@@ -92,12 +104,21 @@ function withoutEnv(names: string[]): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Where each server's runs come from: the reference's bin folder, watchmark's sources. */
+interface Sources {
+  referenceBin: string;
+  /** The folder `src/cli/main.ts` (or dist/) is run from. */
+  watchmarkRoot: string;
+  /** The commit those sources are at (marked when uncommitted edits take part). */
+  watchmarkAt: () => string;
+}
+
 async function runOn(
   server: ServerName,
   pkg: TestPackage,
   o: Options,
   logRoot: string,
-  referenceBin: string,
+  sources: Sources,
 ): Promise<PackageRun> {
   const workDir = join(logRoot, pkg.name.replaceAll('/', '-'), server);
   await mkdir(workDir, { recursive: true });
@@ -106,18 +127,22 @@ async function runOn(
     binary: pkg.binary,
     cwd: pkg.sourceDir,
     ginkgo: pkg.ginkgo,
+    seed: o.seed,
     timeoutSeconds: o.timeoutSeconds,
     workDir,
     label,
   };
   if (server === 'reference') {
-    const env = { ...withoutEnv(['KUBECONFIG', 'USE_EXISTING_CLUSTER']), KUBEBUILDER_ASSETS: referenceBin };
+    const env = {
+      ...withoutEnv(['KUBECONFIG', 'USE_EXISTING_CLUSTER']),
+      KUBEBUILDER_ASSETS: sources.referenceBin,
+    };
     return runBinary({ ...spec, env });
   }
   let serve: Awaited<ReturnType<typeof startWatchmark>>;
   const started = performance.now();
   try {
-    serve = await startWatchmark(REPO, o.cli, workDir, join(workDir, 'watchmark.log'));
+    serve = await startWatchmark(sources.watchmarkRoot, o.cli, workDir, join(workDir, 'watchmark.log'));
   } catch (err) {
     const seconds = Math.round((performance.now() - started) / 100) / 10;
     return { end: 'server-failed', exitCode: null, seconds, tests: [], note: (err as Error).message };
@@ -153,12 +178,20 @@ async function main(): Promise<void> {
   const byName = new Map<string, PackageReport>((previous?.packages ?? []).map((p) => [p.package, p]));
   const logRoot = o.rewrite ? '' : await mkdtemp(join(tmpdir(), 'watchmark-controller-runtime-'));
   if (!o.rewrite) say(`${packages.length} packages on ${o.servers.join(' and ')}; logs in ${logRoot}`);
+  const snapshot = o.at !== undefined && packages.length > 0 ? await snapshotSources(REPO, o.at) : undefined;
+  if (snapshot) say(`watchmark from ${o.at} (${snapshot.commit}) in ${snapshot.dir}`);
+  const sources: Sources = {
+    referenceBin: reference?.dir ?? '',
+    watchmarkRoot: snapshot?.dir ?? REPO,
+    watchmarkAt: () => snapshot?.commit ?? watchmarkVersion(),
+  };
   const report = (): Report => {
     const all = [...byName.values()].sort((a, b) => a.package.localeCompare(b.package));
     const versions = new Set(all.map((p) => p.runs.watchmark?.watchmarkAt).filter((v) => v !== undefined));
     return {
       generatedAt: o.rewrite && previous ? previous.generatedAt : new Date().toISOString(),
       controllerRuntime: CONTROLLER_RUNTIME,
+      ginkgoSeed: o.rewrite && previous ? previous.ginkgoSeed : o.seed,
       reference: `kube-apiserver ${REFERENCE_RELEASE.kube}, etcd ${REFERENCE_RELEASE.etcd}`,
       // Results of an older runner have no per-run commit: the file's own line stays.
       watchmark: versions.size > 0 ? [...versions].join('; ') : (previous?.watchmark ?? ''),
@@ -167,22 +200,32 @@ async function main(): Promise<void> {
       packages: all,
     };
   };
-  for (const pkg of packages) {
-    for (const server of o.servers) {
-      say(`${pkg.name} on ${server}: start`);
-      const at = server === 'watchmark' ? watchmarkVersion() : undefined;
-      const run = await runOn(server, pkg, o, logRoot, reference?.dir ?? '');
-      if (at !== undefined) run.watchmarkAt = at;
-      const c = { passed: 0, failed: 0, skipped: 0 };
-      for (const t of run.tests) c[t.outcome]++;
-      say(
-        `${pkg.name} on ${server}: ${run.end} in ${run.seconds} s (exit ${run.exitCode}): ` +
-          `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`,
-      );
-      if (run.note && run.tests.length === 0) say(`${pkg.name} on ${server}: ${run.note}`);
-      byName.set(pkg.name, mergeRun(byName.get(pkg.name), pkg.name, server, run));
-      await writeFile(o.out, `${JSON.stringify(report(), null, 2)}\n`);
+  try {
+    for (const pkg of packages) {
+      for (const server of o.servers) {
+        say(`${pkg.name} on ${server}: start`);
+        const at = server === 'watchmark' ? sources.watchmarkAt() : undefined;
+        let run = await runOn(server, pkg, o, logRoot, sources);
+        if (run.end === 'crashed') {
+          // controller-runtime's own flakes (a webhook port not yet free) crash a suite now and
+          // then, on either server: once more, and the file says so.
+          say(`${pkg.name} on ${server}: crashed (${run.note?.split('\n')[0]}); once more`);
+          run = { ...(await runOn(server, pkg, o, `${logRoot}/retry`, sources)), attempts: 2 };
+        }
+        if (at !== undefined) run.watchmarkAt = at;
+        const c = { passed: 0, failed: 0, skipped: 0 };
+        for (const t of run.tests) c[t.outcome]++;
+        say(
+          `${pkg.name} on ${server}: ${run.end} in ${run.seconds} s (exit ${run.exitCode}): ` +
+            `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`,
+        );
+        if (run.note && run.tests.length === 0) say(`${pkg.name} on ${server}: ${run.note}`);
+        byName.set(pkg.name, mergeRun(byName.get(pkg.name), pkg.name, server, run));
+        await writeFile(o.out, `${JSON.stringify(report(), null, 2)}\n`);
+      }
     }
+  } finally {
+    await snapshot?.remove();
   }
   const final = report();
   await writeFile(o.out, `${JSON.stringify(final, null, 2)}\n`);

@@ -40,6 +40,8 @@ export type Category = 'bothPass' | 'onlyReference' | 'onlyWatchmark' | 'neither
 export interface Report {
   generatedAt: string;
   controllerRuntime: string;
+  /** The `-ginkgo.seed` of every suite on both servers. */
+  ginkgoSeed?: number;
   reference: string;
   watchmark: string;
   summary: Record<Category, number> & { tests: number };

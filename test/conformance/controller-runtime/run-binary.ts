@@ -12,7 +12,12 @@ import { parseGinkgoJunit, parseGoTestVerbose, type TestResult } from './parse.j
 import { spawnOwned, stopTree } from './processes.js';
 
 /** How a package run ended, beside its tests' results. */
-export type RunEnd = 'completed' | 'timeout' | 'server-failed';
+/**
+ * How a package run ended: `crashed` is a ginkgo suite that died without its JUnit report (a
+ * panic in a goroutine without GinkgoRecover, as pkg/webhook's tests do when their webhook
+ * server cannot listen).
+ */
+export type RunEnd = 'completed' | 'timeout' | 'crashed' | 'server-failed';
 
 /** What one package run on one server gave. */
 export interface PackageRun {
@@ -22,6 +27,8 @@ export interface PackageRun {
   tests: TestResult[];
   /** Why the run has no results, or the last lines of output when it ended badly. */
   note?: string;
+  /** 2 when the first attempt crashed (see {@link RunEnd}). */
+  attempts?: number;
   /** For a run against watchmark: the commit its sources were at. */
   watchmarkAt?: string;
 }
@@ -34,6 +41,8 @@ export interface RunSpec {
   env: NodeJS.ProcessEnv;
   /** Whether the package has a ginkgo suite (then `--ginkgo.*` flags are passed). */
   ginkgo: boolean;
+  /** ginkgo's random seed: the same on both servers, so specs run in the same order. */
+  seed: number;
   timeoutSeconds: number;
   /** A folder of this run's own for the JUnit report and the output log. */
   workDir: string;
@@ -57,7 +66,12 @@ export async function runBinary(spec: RunSpec): Promise<PackageRun> {
   const logFile = join(spec.workDir, 'output.log');
   const args = ['-test.v', `-test.timeout=${spec.timeoutSeconds + 30}s`];
   if (spec.ginkgo) {
-    args.push(`-ginkgo.junit-report=${junit}`, `-ginkgo.timeout=${spec.timeoutSeconds}s`, '-ginkgo.no-color');
+    args.push(
+      `-ginkgo.junit-report=${junit}`,
+      `-ginkgo.timeout=${spec.timeoutSeconds}s`,
+      `-ginkgo.seed=${spec.seed}`,
+      '-ginkgo.no-color',
+    );
   }
   const started = performance.now();
   const log = createWriteStream(logFile);
@@ -97,11 +111,26 @@ export async function runBinary(spec: RunSpec): Promise<PackageRun> {
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const output = chunks.join('');
   const tests = parseGoTestVerbose(output);
-  if (spec.ginkgo && existsSync(junit)) tests.push(...parseGinkgoJunit(await readFile(junit, 'utf8')));
+  const reported = existsSync(junit);
+  if (spec.ginkgo && reported) tests.push(...parseGinkgoJunit(await readFile(junit, 'utf8')));
   const overran = timedOut || /Ginkgo timed out|panic: test timed out/.test(output);
-  const run: PackageRun = { end: overran ? 'timeout' : 'completed', exitCode, seconds, tests };
+  const crashed = spec.ginkgo && !reported;
+  const end: RunEnd = overran ? 'timeout' : crashed ? 'crashed' : 'completed';
+  const run: PackageRun = { end, exitCode, seconds, tests };
   if (overran || tests.length === 0 || (exitCode !== 0 && !tests.some((t) => t.outcome === 'failed'))) {
-    run.note = tail(output, 8);
+    run.note = panicOf(output) ?? tail(output, 8);
   }
   return run;
+}
+
+/** A panic's first lines (what failed, and where), without terminal colours. */
+function panicOf(output: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes are what it removes
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = plain.split('\n');
+  // ginkgo's progress dots may stand before it on the line.
+  const at = lines.findIndex((l) => l.includes('panic: '));
+  if (at < 0) return undefined;
+  const first = lines[at].slice(lines[at].indexOf('panic: '));
+  return [first, ...lines.slice(at + 1, at + 3)].map((l) => l.trim()).join('\n');
 }

@@ -48,11 +48,16 @@ function typeErrorText(issue: Issue, error: NestedTypeError): string {
 
 /** The strict errors, `unknown field "spec.foo"`, once each, in document order, at most 100. */
 export function decoderStrictErrors(issues: readonly Issue[]): string[] {
-  const errors: string[] = [];
+  return decoderUnknownFields(issues).map((path) => `unknown field ${goQuote(path)}`);
+}
+
+/** The paths of the unknown fields, `spec.foo`, once each, in document order, at most 100. */
+export function decoderUnknownFields(issues: readonly Issue[]): string[] {
+  const paths: string[] = [];
   for (const issue of issues) {
-    if (issue.kind !== 'unknown' || errors.length >= MAX_STRICT_ERRORS) continue;
-    const text = `unknown field ${goQuote(strictPath(issue))}`;
-    if (!errors.includes(text)) errors.push(text);
+    if (issue.kind !== 'unknown' || paths.length >= MAX_STRICT_ERRORS) continue;
+    const path = strictPath(issue);
+    if (!paths.includes(path)) paths.push(path);
   }
-  return errors;
+  return paths;
 }

@@ -11,15 +11,59 @@
  *   later value replaces the earlier one whole, as `JSON.parse` does (`'replace'`).
  */
 import type { KubeObject } from '../../protocol/events.js';
+import { goQuote } from './go-text.js';
 
-const duplicatesOfBody = new WeakMap<object, readonly string[]>();
+/**
+ * Where a body's repeated keys stand: each repeated field with the place of the key that repeats
+ * it, and the place of each key path's first occurrence (a place is the key's ordinal among the
+ * document's keys), so the unknown fields a check finds can be put among them.
+ */
+interface RepeatedFields {
+  duplicates: readonly StrictFieldError[];
+  firstAt: ReadonlyMap<string, number>;
+}
+
+const repeatedInBody = new WeakMap<object, RepeatedFields>();
 
 /** How a repeated key's values combine: as Go struct fields (`merge`) or map entries (`replace`). */
 export type RepeatedKeys = 'merge' | 'replace';
 
 /** The repeated fields `readObject` found in `body`'s JSON, in document order. */
 export function duplicateFieldsOf(body: object): readonly string[] {
-  return duplicatesOfBody.get(body) ?? [];
+  return repeatedInBody.get(body)?.duplicates.map((e) => e.path) ?? [];
+}
+
+/**
+ * A typed decode's strict errors, as sigs.k8s.io/json reports them while it decodes `body` in
+ * document order (decode.go `object`, kubernetes_patch.go `saveStrictError`): an unknown field
+ * where its key first stands, a repeated key at its second occurrence, each once, at most 100.
+ * `unknown` are the paths of the unknown fields a check of the decoded body found. A key
+ * repeated inside an unknown field, or the unknown field's own key repeated, is no error: Go
+ * skips an unknown field's value unread and checks only known fields for repeats.
+ */
+export function typedStrictErrors(body: object, unknown: readonly string[]): StrictFieldError[] {
+  const unknownErrors = unknown.map((path): StrictFieldError => ({ type: 'unknown field', path }));
+  const repeated = repeatedInBody.get(body);
+  if (!repeated) return unknownErrors;
+  const unknownPaths = new Set(unknown);
+  const placed = [
+    ...unknownErrors.map((e) => ({ ...e, at: repeated.firstAt.get(e.path) ?? Number.MAX_SAFE_INTEGER })),
+    ...repeated.duplicates
+      .filter((e) => !atOrInside(e.path, unknownPaths))
+      .map((e) => ({ ...e, at: e.at ?? Number.MAX_SAFE_INTEGER })),
+  ];
+  // Array.prototype.sort is stable: unknown fields without a place keep the check's order, last.
+  placed.sort((a, b) => a.at - b.at);
+  return placed.slice(0, MAX_STRICT_ERRORS);
+}
+
+/** Whether `path` is one of `paths` or inside one (`spec.bogus.a`, `spec.bogus[0]` in `spec.bogus`). */
+function atOrInside(path: string, paths: ReadonlySet<string>): boolean {
+  for (let end = path.length; end > 0; ) {
+    if (paths.has(path.slice(0, end))) return true;
+    end = Math.max(path.lastIndexOf('.', end - 1), path.lastIndexOf('[', end - 1));
+  }
+  return false;
 }
 
 /**
@@ -34,14 +78,12 @@ export function withDuplicateFields(
 ): unknown {
   if (!mayRepeat(text)) return parsed;
   const found: StrictFieldError[] = [];
-  const decoded = new GoJson(text, found, repeated === 'merge').document();
+  const firstAt = new Map<string, number>();
+  const decoded = new GoJson(text, found, repeated === 'merge', undefined, firstAt).document();
   if (found.length === 0) return parsed;
   const value = repeated === 'merge' ? decoded : parsed;
   if (value !== null && typeof value === 'object')
-    duplicatesOfBody.set(
-      value as KubeObject,
-      found.map((e) => e.path),
-    );
+    repeatedInBody.set(value as KubeObject, { duplicates: found, firstAt });
   return value;
 }
 
@@ -49,11 +91,13 @@ export function withDuplicateFields(
 export interface StrictFieldError {
   type: 'duplicate field' | 'unknown field';
   path: string;
+  /** Where the decoder met it: the ordinal of its key among the document's keys. */
+  at?: number;
 }
 
-/** A strict error in the decoder's words: `duplicate field "spec.replicas"`. */
+/** A strict error in the decoder's words (`%s %q`): `duplicate field "spec.replicas"`. */
 export function strictErrorText(e: StrictFieldError): string {
-  return `${e.type} ${JSON.stringify(e.path)}`;
+  return `${e.type} ${goQuote(e.path)}`;
 }
 
 /** A repeated key's strict error in the decoder's words. */
@@ -123,12 +167,16 @@ class GoJson {
   private readonly seen = new Set<string>();
   /** Above 0 inside a value Go skips unread (an unknown struct field's): nothing is reported. */
   private skipping = 0;
+  /** The keys read so far: the next key's place in the document. */
+  private keys = 0;
   constructor(
     private readonly text: string,
     private readonly found: StrictFieldError[],
     /** Whether a repeated object merges into the earlier one (a Go struct) or replaces it (a map). */
     private readonly mergeRepeated: boolean,
     private readonly structFields?: (path: string) => ReadonlySet<string> | undefined,
+    /** When given, filled with each key path's first place. */
+    private readonly firstAt?: Map<string, number>,
   ) {}
 
   document(): unknown {
@@ -173,15 +221,17 @@ class GoJson {
       this.ws();
       this.i++; // ':'
       const field = path === '' ? key : `${path}.${key}`;
+      const at = this.keys++;
+      if (this.firstAt && !this.firstAt.has(field)) this.firstAt.set(field, at);
       if (fields && !fields.has(key)) {
-        this.report('unknown field', field);
+        this.report('unknown field', field, at);
         this.skipping++;
         this.value(field);
         this.skipping--;
       } else {
         // A repeated key is reported when it is read, before its value is.
         const repeated = Object.hasOwn(out, key);
-        if (repeated) this.report('duplicate field', field);
+        if (repeated) this.report('duplicate field', field, at);
         const v = this.value(field);
         out[key] = repeated && this.mergeRepeated ? merged(out[key], v) : v;
       }
@@ -191,11 +241,11 @@ class GoJson {
   }
 
   /** sigs.k8s.io/json `saveStrictError`: each error once, at most 100 of them. */
-  private report(type: StrictFieldError['type'], path: string): void {
+  private report(type: StrictFieldError['type'], path: string, at: number): void {
     const key = `${type} ${path}`;
     if (this.skipping > 0 || this.seen.has(key) || this.found.length >= MAX_STRICT_ERRORS) return;
     this.seen.add(key);
-    this.found.push({ type, path });
+    this.found.push({ type, path, at });
   }
 
   private array(path: string): unknown[] {

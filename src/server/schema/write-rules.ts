@@ -26,8 +26,8 @@ import { schemaNameOf } from '../openapi/openapi-schemas.js';
 import { applyErrors, joinApplyErrors } from './apply-errors.js';
 import { unregisteredKindError } from './body-kind.js';
 import { converterError, converterStrictErrors } from './converter-errors.js';
-import { decoderError, decoderStrictErrors } from './decoder-errors.js';
-import { duplicateField, duplicateFieldsOf } from './duplicate-fields.js';
+import { decoderError, decoderStrictErrors, decoderUnknownFields } from './decoder-errors.js';
+import { duplicateField, duplicateFieldsOf, strictErrorText, typedStrictErrors } from './duplicate-fields.js';
 import type { FieldValidation } from './field-validation.js';
 import { goQuote, goValue, jsonKindOf } from './go-text.js';
 import { checkerOf, runCheck } from './typed-check.js';
@@ -165,11 +165,12 @@ export function decodeBody(write: TypedWrite, obj: KubeObject): void {
   }
   const unregistered = unregisteredKindError(write.target, obj);
   if (unregistered !== undefined) throw cannotBeHandled(write.target, obj, unregistered);
-  // Repeated keys are strict errors too, reported before the unknown fields.
-  const duplicates = duplicateFieldsOf(obj).map(duplicateField);
+  // Repeated keys are strict errors too, among the unknown fields as the decoder meets them.
   const issues = check(write, obj) ?? [];
-  if (issues.length === 0 && duplicates.length === 0) return;
-  const error = decoderError(issues) ?? strictOutcome(write, [...duplicates, ...decoderStrictErrors(issues)]);
+  if (issues.length === 0 && duplicateFieldsOf(obj).length === 0) return;
+  const error =
+    decoderError(issues) ??
+    strictOutcome(write, typedStrictErrors(obj, decoderUnknownFields(issues)).map(strictErrorText));
   // The GVK is the one read before the repair, which never touches apiVersion or kind.
   if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
 }

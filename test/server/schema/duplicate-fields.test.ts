@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   duplicateFieldsOf,
+  strictErrorText,
   strictFieldErrors,
+  typedStrictErrors,
   withDuplicateFields,
 } from '../../../src/server/schema/duplicate-fields.js';
 import { patchStrictErrors } from '../../../src/server/schema/patch-strict-errors.js';
@@ -64,5 +66,51 @@ describe('patchStrictErrors', () => {
       'json patch unknown field "[0].bogus"',
     ]);
     expect(patchStrictErrors('[{"op":"remove","path":"/a"}]', 'application/json-patch+json')).toEqual([]);
+  });
+});
+
+describe('typedStrictErrors', () => {
+  /** The strict errors of `text` decoded into a Go struct whose check found `unknown`. */
+  const typed = (text: string, unknown: string[]) =>
+    typedStrictErrors(decode(text), unknown).map(strictErrorText);
+
+  it('puts each unknown field where its key stands, each repeated key at its second occurrence', () => {
+    // The body of the e2e test "FieldValidation should detect unknown and duplicate fields of a
+    // typed object": kube-apiserver names the unknown field first.
+    expect(typed('{"spec":{"unknownField":"foo","replicas":2,"replicas":3}}', ['spec.unknownField'])).toEqual(
+      ['unknown field "spec.unknownField"', 'duplicate field "spec.replicas"'],
+    );
+    expect(typed('{"spec":{"replicas":2,"replicas":3,"unknownField":"foo"}}', ['spec.unknownField'])).toEqual(
+      ['duplicate field "spec.replicas"', 'unknown field "spec.unknownField"'],
+    );
+  });
+
+  it('interleaves them at every depth, a repeated struct key among its fields', () => {
+    const text =
+      '{"zeta":1,"metadata":{"labels":{"a":"1","a":"1"},"bogus":1},"spec":{"alpha":1,"replicas":1},"beta":1,"spec":{"gamma":1,"items":[{"x":1,"x":2,"y":1}]}}';
+    const unknown = ['zeta', 'metadata.bogus', 'spec.alpha', 'spec.gamma', 'spec.items[0].y', 'beta'];
+    expect(typed(text, unknown)).toEqual([
+      'unknown field "zeta"',
+      'duplicate field "metadata.labels.a"',
+      'unknown field "metadata.bogus"',
+      'unknown field "spec.alpha"',
+      'unknown field "beta"',
+      'duplicate field "spec"',
+      'unknown field "spec.gamma"',
+      'duplicate field "spec.items[0].x"',
+      'unknown field "spec.items[0].y"',
+    ]);
+  });
+
+  it('says nothing of keys repeated inside an unknown field, nor of its own key repeated', () => {
+    const text = '{"spec":{"bogus":1,"replicas":2,"bogus":{"a":1,"a":2},"replicas":3}}';
+    expect(typed(text, ['spec.bogus'])).toEqual([
+      'unknown field "spec.bogus"',
+      'duplicate field "spec.replicas"',
+    ]);
+  });
+
+  it('is the unknown fields alone when no key repeats', () => {
+    expect(typed('{"b":1,"a":1}', ['b', 'a'])).toEqual(['unknown field "b"', 'unknown field "a"']);
   });
 });

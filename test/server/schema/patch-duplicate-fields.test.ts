@@ -1,7 +1,8 @@
 /**
- * Repeated keys of a patch body and of a custom resource's body over real HTTP, under each
- * `fieldValidation` (k8s.io/apiserver handlers/patch.go `applyJSPatch`, `strategicPatchObject`;
- * apiextensions-apiserver customresource_handler.go `schemaCoercingDecoder`).
+ * Repeated keys of a patch body, of a custom resource's body and, among unknown fields, of a
+ * built-in kind's body over real HTTP, under each `fieldValidation` (k8s.io/apiserver
+ * handlers/patch.go `applyJSPatch`, `strategicPatchObject`; apiextensions-apiserver
+ * customresource_handler.go `schemaCoercingDecoder`; sigs.k8s.io/json `UnmarshalStrict`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/index.js';
@@ -12,6 +13,7 @@ import { widgetCrd } from '../../helpers/widget.js';
 const NS = 'dup';
 const cms = `/api/v1/namespaces/${NS}/configmaps`;
 const widgets = `/apis/example.com/v1/namespaces/${NS}/widgets`;
+const deployments = `/apis/apps/v1/namespaces/${NS}/deployments`;
 const MERGE = { 'content-type': 'application/merge-patch+json' };
 const STRATEGIC = { 'content-type': 'application/strategic-merge-patch+json' };
 
@@ -88,6 +90,31 @@ describe('repeated keys', () => {
       '299 - "json patch duplicate field \\"[0].op\\""',
       '299 - "json patch unknown field \\"[0].bogus\\""',
     ]);
+  });
+
+  describe("in a Deployment's body, among unknown fields", () => {
+    // The body of the e2e test "[sig-api-machinery] FieldValidation should detect unknown and
+    // duplicate fields of a typed object", its unknown field before its repeated key.
+    const body = (name: string) =>
+      `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"${name}","labels":{"app":"nginx"}},"spec":{"unknownField":"foo","replicas":2,"replicas":3,"selector":{"matchLabels":{"app":"nginx"}},"template":{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx","image":"nginx:latest"}]}}}}`;
+
+    it('Strict: a 400 naming them in the order the decoder meets them', async () => {
+      const r = await call(s, 'POST', `${deployments}?fieldValidation=Strict`, { body: body('d1') });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe(
+        'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.unknownField", duplicate field "spec.replicas"',
+      );
+    });
+
+    it('Warn: the warnings in that order too', async () => {
+      const r = await call(s, 'POST', `${deployments}?fieldValidation=Warn`, { body: body('d2') });
+      expect(r.status).toBe(201);
+      expect(warnings(r.headers)).toEqual([
+        '299 - "unknown field \\"spec.unknownField\\""',
+        '299 - "duplicate field \\"spec.replicas\\""',
+      ]);
+      expect(r.body.spec.replicas).toBe(3);
+    });
   });
 
   describe("in a custom resource's body", () => {

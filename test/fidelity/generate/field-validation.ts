@@ -8,6 +8,7 @@
  */
 
 import type { FidelityCase, RequestSpec, Step } from '../types.js';
+import { fieldValidationOrderCases } from './field-validation-order.js';
 import { SAMPLES } from './samples.js';
 import { created, withValue } from './verbs.js';
 
@@ -186,5 +187,6 @@ export function fieldValidationCases(): FidelityCase[] {
       out.push({ id: `field-validation/${kind}/invalid-directive/${verb}`, area: 'field-validation', steps });
     }
   }
+  out.push(...fieldValidationOrderCases());
   return out;
 }

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../../protocol/events.js';
 import { child, type JsonObject, objects, rec, setIfAbsent, specOf, str } from '../access.js';
 import { wide } from '../columns.js';
-import { defaultPodSpec } from '../core/pod/defaults.js';
+import { defaultPodTemplateSpec } from '../core/pod/defaults.js';
 import type { ResourceKind } from '../types.js';
 
 /**
@@ -28,11 +28,10 @@ export function replicasScale(versions: string[]): NonNullable<ResourceKind['sca
 /** Workload generation: only spec changes bump it (kube's PrepareForUpdate of the apps strategies). */
 export const SPEC_GENERATION = ['spec'];
 
-/** A workload's `spec.template.spec` gets the PodSpec defaults (not the Pod-only ones like enableServiceLinks). */
+/** A workload's `spec.template` gets core's PodTemplateSpec defaults. */
 export function defaultTemplate(spec: JsonObject): void {
   const template = child(spec, 'template');
-  const podSpec = template && child(template, 'spec');
-  if (podSpec) defaultPodSpec(podSpec);
+  if (template) defaultPodTemplateSpec(template);
 }
 
 /** Go's non-omitempty status integers: present as 0 until a controller writes them. */

@@ -106,6 +106,18 @@ export function defaultPodSpec(spec: JsonObject): void {
   for (const v of objects(spec.volumes)) defaultVolume(v);
 }
 
+/**
+ * A PodTemplateSpec's defaults: its `metadata` and `spec` are Go structs, always there (kube
+ * writes `metadata: {}` back), and the spec gets {@link defaultPodSpec}, not the Pod-only
+ * defaults like enableServiceLinks. A PodTemplate's `template` and the workloads'
+ * `spec.template` are defaulted so.
+ */
+export function defaultPodTemplateSpec(template: JsonObject): void {
+  child(template, 'metadata');
+  const spec = child(template, 'spec');
+  if (spec) defaultPodSpec(spec);
+}
+
 /** SetDefaults_Pod's requests: a container with only limits requests what it limits. */
 function defaultRequestsFromLimits(c: JsonObject): void {
   const resources = rec(c.resources);

@@ -9,16 +9,19 @@ import { isObject, objects, rec, str } from '../../access.js';
 import type { FieldError } from '../../types.js';
 import {
   duplicate,
+  forbidden,
   invalid,
   notSupported,
   required,
+  validateAnnotations,
   validateLabels,
   validateObjectMeta,
 } from '../../validation.js';
 import { isDNS1123Label, isValidPortName, isValidPortNum } from '../../validation-names.js';
 
-const RESTART_POLICIES = ['Always', 'Never', 'OnFailure'];
-const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
+// In the order validateRestartPolicy and validateDNSPolicy list them in their NotSupported errors.
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['FallbackToLogsOnError', 'File'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -118,13 +121,40 @@ export function validatePodSpec(spec: unknown, path: string, rules: PodSpecRules
   return errors;
 }
 
-/** A workload's `spec.template`: its labels and its pod spec (restartPolicy Always only). */
+/**
+ * `ValidatePodTemplateSpec` (pkg/apis/core/validation): the template's labels and annotations
+ * (kube names them `<path>.labels`, `<path>.annotations`, without `metadata`), its pod spec, and
+ * no ephemeral containers, which only a running pod can get. A PodTemplate's `template` is
+ * validated so; the workloads' templates too, with their own `rules`.
+ */
+export function validatePodTemplateSpec(
+  template: unknown,
+  path: string,
+  rules: PodSpecRules = {},
+): FieldError[] {
+  const meta = rec(rec(template).metadata);
+  const spec = rec(template).spec;
+  const errors = [
+    ...validateLabels(meta.labels, `${path}.labels`),
+    ...validateAnnotations(meta.annotations, `${path}.annotations`),
+    // A PodTemplate's template is a Go struct, never nil: defaulting leaves its spec an object.
+    ...validatePodSpec(spec ?? {}, `${path}.spec`, rules),
+  ];
+  if (objects(rec(spec).ephemeralContainers).length > 0) {
+    errors.push(
+      forbidden(`${path}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'),
+    );
+  }
+  return errors;
+}
+
+/**
+ * A workload's `spec.template` (apps validation's `ValidatePodTemplateSpecForReplicaSet` and
+ * kin): {@link validatePodTemplateSpec}, with restartPolicy Always only.
+ */
 export function validatePodTemplate(template: unknown, path: string): FieldError[] {
   if (!isObject(template)) return [required(path)];
-  return [
-    ...validateLabels(rec(template.metadata).labels, `${path}.metadata.labels`),
-    ...validatePodSpec(template.spec, `${path}.spec`, { restartPolicies: ['Always'] }),
-  ];
+  return validatePodTemplateSpec(template, path, { restartPolicies: ['Always'] });
 }
 
 /** `ValidatePod`: metadata and the pod spec. */

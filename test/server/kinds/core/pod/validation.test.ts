@@ -36,7 +36,7 @@ describe('Pod', () => {
       'an unknown restart policy',
       { restartPolicy: 'Sometimes', containers: [{ name: 'c', image: 'x' }] },
       [
-        'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"',
+        'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
       ],
     ],
     [

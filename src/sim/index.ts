@@ -29,6 +29,7 @@ import { controlPlaneInformers } from './informers.js';
 import { Kubelet } from './kubelet/kubelet.js';
 import { KUBELET_VERSION, NODE_LEASE_NAMESPACE } from './kubelet/node.js';
 import { ImageRegistry } from './kubelet/registry.js';
+import { NodeLifecycleController } from './node-lifecycle.js';
 import { ReplicaSetController } from './replicaset.js';
 import { Scheduler } from './scheduler.js';
 
@@ -214,6 +215,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
         informers,
         broadcaster(control).recorder({ component: 'replicaset-controller' }),
       ),
+      new NodeLifecycleController(c, informers.nodes),
       new Scheduler(
         ctx(schedulerClient),
         informers,

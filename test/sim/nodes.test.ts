@@ -1,5 +1,5 @@
 /**
- * Scheduler and kubelets: node registration and leases, scheduling failures
+ * Scheduler and kubelets: node registration, leases and taints, scheduling failures
  * retried when capacity frees, image pull failures with their events, and
  * event aggregation.
  */
@@ -45,6 +45,11 @@ describe('nodes', () => {
       async () => ((await leases.get('node-0')).spec as any).renewTime !== first.renewTime,
       'a renewal',
     );
+    // Admission tainted each new node not-ready; the node lifecycle controller lifts it once Ready.
+    await eventually(async () => {
+      const all = (await c.kube.resource('nodes').list()).items as any[];
+      return all.every((n) => n.spec.taints === undefined);
+    }, 'the not-ready taints lifted');
     const nodeEvents = (await c.kube.resource('events', 'default').list()).items as any[];
     expect(nodeEvents.filter((e) => e.involvedObject.name === 'node-0').map((e) => e.reason)).toEqual(
       expect.arrayContaining(['Starting', 'NodeReady', 'RegisteredNode']),

@@ -31,6 +31,15 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
   { group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true, shortNames: ['svc'] },
   { group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] },
+  { group: '', version: 'v1', kind: 'PodTemplate', plural: 'podtemplates', namespaced: true },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'ServiceAccount',
+    plural: 'serviceaccounts',
+    namespaced: true,
+    shortNames: ['sa'],
+  },
   {
     group: 'apps',
     version: 'v1',

@@ -87,6 +87,8 @@ const KIND_RULES: Record<string, Rules> = {
   Secret: {},
   Event: {},
   Lease: {},
+  // core/v1 types.go: a ServiceAccount's `secrets` merge by name; `imagePullSecrets` is replaced.
+  ServiceAccount: { secrets: byKey('name') },
   // admissionregistration/v1 types.go: `webhooks` and each webhook's `matchConditions` merge by name.
   ValidatingWebhookConfiguration: WEBHOOK_CONFIGURATION,
   MutatingWebhookConfiguration: WEBHOOK_CONFIGURATION,

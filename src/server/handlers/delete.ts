@@ -32,7 +32,8 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
 /**
  * The kinds whose REST storage answers a delete with the object deleted (genericregistry.Store
  * `ReturnDeletedObject`: pkg/registry/core/{pod,namespace,service,persistentvolume,
- * persistentvolumeclaim}/storage/storage.go); every other kind is answered with a Status.
+ * persistentvolumeclaim,podtemplate,serviceaccount}/storage/storage.go); every other kind is
+ * answered with a Status.
  */
 const RETURNS_DELETED_OBJECT = new Set([
   'Pod',
@@ -40,6 +41,8 @@ const RETURNS_DELETED_OBJECT = new Set([
   'Service',
   'PersistentVolume',
   'PersistentVolumeClaim',
+  'PodTemplate',
+  'ServiceAccount',
 ]);
 
 /**

@@ -94,6 +94,8 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         reportingComponent: '',
         reportingInstance: '',
       };
+    case '/PodTemplate':
+      return { metadata: ZERO_META, template: ZERO_TEMPLATE };
     case 'apps/Deployment':
       return {
         metadata: ZERO_META,
@@ -185,6 +187,16 @@ const SET_AFTER_FIELD_MANAGER: Readonly<Record<string, readonly string[]>> = {
   '/Service': ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy'],
 };
 
+/**
+ * A Pod's `serviceAccountName` and its deprecated mirror `serviceAccount`: the v1 conversion
+ * (pkg/apis/core/v1/conversion.go) fills either from the other when the request is decoded, so
+ * the field manager sees both, and the creator owns both, when either was sent.
+ */
+const MIRRORED: Readonly<Record<string, string>> = {
+  serviceAccountName: 'serviceAccount',
+  serviceAccount: 'serviceAccountName',
+};
+
 /** `next` as the field manager saw it on kube-apiserver: without what was added after it ran. */
 function withoutLaterAdditions(
   kind: ResourceKind,
@@ -194,7 +206,8 @@ function withoutLaterAdditions(
   const later = kind.custom ? undefined : SET_AFTER_FIELD_MANAGER[`${kind.group}/${kind.kind}`];
   const spec = next.spec as Record<string, unknown> | undefined;
   if (later === undefined || sentSpec === undefined || spec === undefined) return next;
-  const dropped = later.filter((k) => k in spec && !sentSpec.has(k));
+  const sent = (k: string) => sentSpec.has(k) || (MIRRORED[k] !== undefined && sentSpec.has(MIRRORED[k]));
+  const dropped = later.filter((k) => k in spec && !sent(k));
   if (dropped.length === 0) return next;
   const viewSpec = { ...spec };
   for (const k of dropped) delete viewSpec[k];

@@ -1186,6 +1186,14 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       volumeHealth: '[]io.k8s.api.core.v1.PodVolumeHealth',
     },
   },
+  'io.k8s.api.core.v1.PodTemplate': {
+    fields: {
+      apiVersion: 'string',
+      kind: 'string',
+      metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      template: 'io.k8s.api.core.v1.PodTemplateSpec',
+    },
+  },
   'io.k8s.api.core.v1.PodTemplateSpec': {
     fields: {
       metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
@@ -1350,6 +1358,16 @@ export const API_TYPES: Readonly<Record<string, ApiType>> = {
       metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
       spec: 'io.k8s.api.core.v1.ServiceSpec',
       status: 'io.k8s.api.core.v1.ServiceStatus',
+    },
+  },
+  'io.k8s.api.core.v1.ServiceAccount': {
+    fields: {
+      apiVersion: 'string',
+      automountServiceAccountToken: 'boolean',
+      imagePullSecrets: '[]io.k8s.api.core.v1.LocalObjectReference',
+      kind: 'string',
+      metadata: 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+      secrets: '[]io.k8s.api.core.v1.ObjectReference',
     },
   },
   'io.k8s.api.core.v1.ServiceAccountTokenProjection': {

@@ -237,6 +237,7 @@ export const GO_EMBEDDED_IN: Readonly<Record<string, Readonly<Record<string, str
   'io.k8s.api.core.v1.Node': { apiVersion: 'TypeMeta', kind: 'TypeMeta' },
   'io.k8s.api.core.v1.PersistentVolumeClaim': { apiVersion: 'TypeMeta', kind: 'TypeMeta' },
   'io.k8s.api.core.v1.Pod': { apiVersion: 'TypeMeta', kind: 'TypeMeta' },
+  'io.k8s.api.core.v1.PodTemplate': { apiVersion: 'TypeMeta', kind: 'TypeMeta' },
   'io.k8s.api.core.v1.Probe': {
     exec: 'ProbeHandler',
     grpc: 'ProbeHandler',
@@ -248,6 +249,7 @@ export const GO_EMBEDDED_IN: Readonly<Record<string, Readonly<Record<string, str
   'io.k8s.api.core.v1.SecretKeySelector': { name: 'LocalObjectReference' },
   'io.k8s.api.core.v1.SecretProjection': { name: 'LocalObjectReference' },
   'io.k8s.api.core.v1.Service': { apiVersion: 'TypeMeta', kind: 'TypeMeta' },
+  'io.k8s.api.core.v1.ServiceAccount': { apiVersion: 'TypeMeta', kind: 'TypeMeta' },
   'io.k8s.api.core.v1.Volume': {
     awsElasticBlockStore: 'VolumeSource',
     azureDisk: 'VolumeSource',

@@ -903,6 +903,19 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.ServiceAccount': {
+    fields: {
+      imagePullSecrets: {
+        listType: 'atomic',
+      },
+      secrets: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+      },
+    },
+  },
   'io.k8s.api.core.v1.ServiceSpec': {
     fields: {
       clusterIPs: {

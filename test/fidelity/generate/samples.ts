@@ -126,6 +126,28 @@ export const SAMPLES: KindSample[] = [
     change: { path: ['message'], value: 'Restarted container app' },
   },
   {
+    ...core('PodTemplate', 'podtemplates', true),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: meta(name),
+      template: template('pt'),
+    }),
+    change: { path: ['template', 'spec', 'containers', '0', 'image'], value: 'nginx:1.28' },
+  },
+  {
+    ...core('ServiceAccount', 'serviceaccounts', true),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: meta(name),
+      imagePullSecrets: [{ name: 'registry' }],
+    }),
+    change: { path: ['automountServiceAccountToken'], value: false },
+  },
+  {
     ...core('Node', 'nodes', false),
     subresources: ['status'],
     object: (name) => ({ apiVersion: 'v1', kind: 'Node', metadata: meta(name, { zone: 'a' }) }),

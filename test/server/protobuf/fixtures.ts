@@ -187,6 +187,28 @@ export const FIXTURES: Fixture[] = [
     }),
   },
   {
+    path: core('podtemplates'),
+    names: ['pt-json', 'pt-pb'],
+    object: (name) => ({
+      kind: 'PodTemplate',
+      apiVersion: 'v1',
+      metadata: { name, namespace: NS, labels },
+      template: template(),
+    }),
+  },
+  {
+    path: core('serviceaccounts'),
+    names: ['sa-json', 'sa-pb'],
+    object: (name) => ({
+      kind: 'ServiceAccount',
+      apiVersion: 'v1',
+      metadata: { name, namespace: NS },
+      secrets: [{ name: 'token-a' }],
+      imagePullSecrets: [{ name: 'registry' }],
+      automountServiceAccountToken: false,
+    }),
+  },
+  {
     path: core('services'),
     names: ['svc-json', 'svc-pb'],
     object: (name) => ({

@@ -9,8 +9,10 @@ import { eventKind } from './event.js';
 import { namespaceKind } from './namespace.js';
 import { nodeKind } from './node.js';
 import { podKind } from './pod/definition.js';
+import { podTemplateKind } from './podtemplate.js';
 import { secretKind } from './secret.js';
 import { serviceKind } from './service/definition.js';
+import { serviceAccountKind } from './serviceaccount.js';
 
 /** The core group's kinds. */
 export const coreKinds: ResourceKind[] = [
@@ -21,4 +23,6 @@ export const coreKinds: ResourceKind[] = [
   secretKind,
   serviceKind,
   eventKind,
+  podTemplateKind,
+  serviceAccountKind,
 ];

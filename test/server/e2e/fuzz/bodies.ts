@@ -47,6 +47,10 @@ export function validObject(kind: ResourceKind, name: string | undefined, namesp
       return { ...base, spec: { selector: { app: 'f' }, ports: [{ port: 80 + int(10) }] } };
     case 'Lease':
       return { ...base, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } };
+    case 'PodTemplate':
+      return { ...base, template: template('f') };
+    case 'ServiceAccount':
+      return { ...base, secrets: [{ name: 'token' }], automountServiceAccountToken: chance(0.5) };
     case 'Namespace':
       return { ...base, metadata: { ...meta, labels: { fuzz: 'doomed' } } };
     case 'Event':

@@ -22,6 +22,8 @@ const EXPECTED: Array<
   ['secrets', [], 'v1', true, 'Secret'],
   ['services', ['svc'], 'v1', true, 'Service'],
   ['events', ['ev'], 'v1', true, 'Event'],
+  ['podtemplates', [], 'v1', true, 'PodTemplate'],
+  ['serviceaccounts', ['sa'], 'v1', true, 'ServiceAccount'],
   ['deployments', ['deploy'], 'apps/v1', true, 'Deployment'],
   ['replicasets', ['rs'], 'apps/v1', true, 'ReplicaSet'],
   ['statefulsets', ['sts'], 'apps/v1', true, 'StatefulSet'],
@@ -121,13 +123,15 @@ describe('REGISTRY', () => {
     });
   });
 
-  it('bumps generation only for pods, workloads and webhook configurations', () => {
+  it('bumps generation only for pods, pod templates, workloads and webhook configurations', () => {
     const withGeneration = REGISTRY.filter((k) => k.generationFields.length > 0).map((k) => k.kind);
     // The webhook configurations' strategy bumps it when `webhooks` change
     // (pkg/registry/admissionregistration/*webhookconfiguration/strategy.go `PrepareForUpdate`);
-    // the pod strategy when the spec changes (pkg/registry/core/pod/strategy.go `updatePodGeneration`).
+    // the pod strategy when the spec changes (pkg/registry/core/pod/strategy.go `updatePodGeneration`);
+    // the pod template strategy when the template changes (pkg/registry/core/podtemplate/strategy.go).
     expect(withGeneration).toEqual([
       'Pod',
+      'PodTemplate',
       'Deployment',
       'ReplicaSet',
       'StatefulSet',

@@ -114,6 +114,13 @@ export const CAUSES: Cause[] = [
     pattern: /Manager didn't start in time/,
   },
   {
+    id: 'goroutine-leak-http1',
+    text: 'watchmark serves HTTP/1.1 only (node:https, no ALPN h2); kube-apiserver serves HTTP/2, which client-go then uses for every request over one connection. The test snapshots goroutines (goleak.IgnoreCurrent) before the manager starts and looks again after stopping it and closing idle connections: over HTTP/1.1 the manager dialled connections of its own after the snapshot (one per concurrent request), and one (a net/http persistConn readLoop) is still open when goleak looks. It passes on the reference used the same way, as an existing cluster; on watchmark it failed in 2 of 4 runs',
+    onPurpose: false,
+    on: 'message',
+    pattern: /found unexpected goroutines/,
+  },
+  {
     id: 'shared-server',
     text: 'not watchmark: the test expects a fresh control plane per test (it creates driver1 again); the runner starts one server per package, so objects of an earlier test remain',
     onPurpose: false,

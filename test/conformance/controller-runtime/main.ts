@@ -4,7 +4,7 @@
  * bench/results/controller-runtime.json.
  *
  *   npx tsx test/conformance/controller-runtime/main.ts [--only pkg/client]... \
- *     [--server watchmark|reference|both] [--timeout 900] [--cli tsx|dist] [--at REF] [--seed 1]
+ *     [--server watchmark|reference|reference-existing|both|all] [--timeout 900] [--cli tsx|dist] [--at REF] [--seed 1]
  *   npx tsx test/conformance/controller-runtime/main.ts --rewrite   (causes and summary again, no run)
  *
  * - watchmark: a fresh `watchmark serve` per package (envtest-shaped: no
@@ -12,6 +12,9 @@
  *   USE_EXISTING_CLUSTER=true and KUBECONFIG, so envtest uses that server.
  * - reference: the binary with KUBEBUILDER_ASSETS=<reference bin folder>, so
  *   envtest starts the reference kube-apiserver and etcd itself.
+ * - reference-existing (not in `both`): the reference started once per package
+ *   like watchmark (envtest's flags) and used as watchmark is, through
+ *   USE_EXISTING_CLUSTER: what fails there too is the harness, not watchmark.
  * Each binary runs in its package's source folder (tests read ./testdata).
  * The binaries come from reference/controller-runtime.sh; logs stay in a
  * temporary folder printed at the end. `--at REF` runs watchmark from that
@@ -24,7 +27,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { findReferenceBinaries, REFERENCE_RELEASE } from '../../../src/process/index.js';
+import {
+  findReferenceBinaries,
+  REFERENCE_RELEASE,
+  startReferenceServer,
+} from '../../../src/process/index.js';
 import { buildTestBinaries, readPackages, type TestPackage } from './packages.js';
 import { stopAll } from './processes.js';
 import {
@@ -75,13 +82,20 @@ function options(): Options {
     },
   });
   const server = values.server as string;
-  if (!['watchmark', 'reference', 'both'].includes(server)) throw new Error(`--server ${server}?`);
+  const choices: Record<string, ServerName[]> = {
+    watchmark: ['watchmark'],
+    reference: ['reference'],
+    'reference-existing': ['referenceExisting'],
+    both: [...SERVERS],
+    all: [...SERVERS, 'referenceExisting'],
+  };
+  if (!(server in choices)) throw new Error(`--server ${server}?`);
   if (values.cli !== 'tsx' && values.cli !== 'dist') throw new Error(`--cli ${values.cli}?`);
   if (values.at !== undefined && values.cli === 'dist')
     throw new Error('--at runs the sources: not with --cli dist');
   return {
     only: (values.only ?? []).flatMap((o) => o.split(',')),
-    servers: server === 'both' ? [...SERVERS] : [server as ServerName],
+    servers: choices[server],
     timeoutSeconds: Number(values.timeout),
     cli: values.cli,
     at: values.at,
@@ -113,6 +127,18 @@ interface Sources {
   watchmarkAt: () => string;
 }
 
+/** A server the binary uses through its kubeconfig. */
+interface ExistingCluster {
+  kubeconfig: string;
+  stop(): Promise<void>;
+}
+
+/** The reference control plane in envtest's shape, started as a cluster of its own. */
+async function startReferenceCluster(): Promise<ExistingCluster> {
+  const reference = await startReferenceServer({ profile: 'envtest', log: null });
+  return { kubeconfig: reference.kubeconfigPath, stop: () => reference.close() };
+}
+
 async function runOn(
   server: ServerName,
   pkg: TestPackage,
@@ -139,15 +165,18 @@ async function runOn(
     };
     return runBinary({ ...spec, env });
   }
-  let serve: Awaited<ReturnType<typeof startWatchmark>>;
+  let serve: ExistingCluster;
   const started = performance.now();
   try {
-    serve = await startWatchmark(sources.watchmarkRoot, o.cli, workDir, join(workDir, 'watchmark.log'));
+    serve =
+      server === 'watchmark'
+        ? await startWatchmark(sources.watchmarkRoot, o.cli, workDir, join(workDir, 'watchmark.log'))
+        : await startReferenceCluster();
   } catch (err) {
     const seconds = Math.round((performance.now() - started) / 100) / 10;
     return { end: 'server-failed', exitCode: null, seconds, tests: [], note: (err as Error).message };
   }
-  say(`${label}: watchmark serve ready in ${Math.round(performance.now() - started)} ms`);
+  say(`${label}: server ready in ${Math.round(performance.now() - started)} ms`);
   try {
     const env = {
       ...withoutEnv(['KUBEBUILDER_ASSETS']),
@@ -163,7 +192,7 @@ async function runOn(
 async function main(): Promise<void> {
   const o = options();
   const reference = findReferenceBinaries();
-  if (!reference && o.servers.includes('reference') && !o.rewrite) {
+  if (!reference && o.servers.some((s) => s !== 'watchmark') && !o.rewrite) {
     throw new Error('the reference binaries are not built: run reference/build.sh first');
   }
   let packages = o.rewrite ? [] : await readPackages(await buildTestBinaries(REPO));

@@ -9,7 +9,12 @@ import type { Outcome, TestResult } from './parse.js';
 import type { PackageRun } from './run-binary.js';
 
 /** The two servers each binary runs against. */
-export type ServerName = 'watchmark' | 'reference';
+/**
+ * The servers a binary runs against: watchmark and the reference as envtest runs it, and, to
+ * tell the test harness's part from the server's, the reference as an existing cluster
+ * (started once per package like watchmark, used through USE_EXISTING_CLUSTER).
+ */
+export type ServerName = 'watchmark' | 'reference' | 'referenceExisting';
 export const SERVERS: readonly ServerName[] = ['watchmark', 'reference'];
 
 /** A run as stored, without the per-test list (that is merged into `tests`). */
@@ -20,8 +25,10 @@ export interface TestRow {
   name: string;
   watchmark?: Outcome;
   reference?: Outcome;
+  referenceExisting?: Outcome;
   watchmarkFailure?: string;
   referenceFailure?: string;
+  referenceExistingFailure?: string;
   /** Why it fails (on watchmark, else on the reference), when the cause is known: an id of `causes`. */
   cause?: string;
 }
@@ -96,7 +103,7 @@ export function mergeRun(
     if (t.failure) row[`${server}Failure`] = t.failure;
     rows.set(t.name, row);
   }
-  report.tests = [...rows.values()].filter((row) => row.watchmark || row.reference);
+  report.tests = [...rows.values()].filter((row) => row.watchmark || row.reference || row.referenceExisting);
   return report;
 }
 
@@ -142,7 +149,17 @@ export function attachCauses(packages: PackageReport[]): Report['causes'] {
 
 /** A one-line-per-package table for the terminal. */
 export function formatTable(report: Report): string {
-  const head = ['package', 'both pass', 'only ref', 'only wm', 'neither', 'skipped', 'wm s', 'ref s'];
+  const head = [
+    'package',
+    'both pass',
+    'only ref',
+    'only wm',
+    'neither',
+    'skipped',
+    'wm s',
+    'ref s',
+    'ref-ex s',
+  ];
   const rows = report.packages.map((p) => {
     const c = report.summaryByPackage[p.package];
     const secs = (s: ServerName) => {
@@ -158,11 +175,14 @@ export function formatTable(report: Report): string {
       c.skippedOnBoth,
       secs('watchmark'),
       secs('reference'),
+      secs('referenceExisting'),
     ].map(String);
   });
   const s = report.summary;
   rows.push(
-    ['total', s.bothPass, s.onlyReference, s.onlyWatchmark, s.neither, s.skippedOnBoth, '', ''].map(String),
+    ['total', s.bothPass, s.onlyReference, s.onlyWatchmark, s.neither, s.skippedOnBoth, '', '', ''].map(
+      String,
+    ),
   );
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [head, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n');

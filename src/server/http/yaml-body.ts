@@ -70,7 +70,9 @@ const GO_YAML = {
 
 /**
  * The keys a YAML (or JSON) body repeats within one mapping, as go-yaml v2's strict decoding
- * reports them (`line 3: key "data" already set in map`, the line of the repeat), in order.
+ * reports them (`line 3: key "data" already set in map`), in order. The line is the repeated
+ * value's (decode.go `setMapIndex` is handed the value node): the key's own for a value on its
+ * line, the next content line's for a block mapping or sequence below it.
  */
 export async function yamlDuplicateKeys(body: Buffer): Promise<string[]> {
   yamlModule ??= import('yaml');
@@ -80,12 +82,24 @@ export async function yamlDuplicateKeys(body: Buffer): Promise<string[]> {
   const out: string[] = [];
   for (const e of doc.errors) {
     if (e.code !== 'DUPLICATE_KEY') continue;
-    const line = e.linePos?.[0].line ?? 0;
     const m = /^"((?:[^"\\]|\\.)*)"|^'((?:[^']|'')*)'|^([^:\s,{}[\]]+)/.exec(text.slice(e.pos[0]));
     const key = m?.[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : (m?.[2] ?? m?.[3] ?? '');
+    const line = (e.linePos?.[0].line ?? 0) + linesToValue(text, e.pos[0] + (m?.[0].length ?? 0));
     out.push(`line ${line}: key ${JSON.stringify(key)} already set in map`);
   }
   return out;
+}
+
+/**
+ * How many lines below a key, ending at `from` in `text`, its value starts: 0 when something
+ * follows the key's colon on its line, else the lines down to the next one with content (blank
+ * and comment lines skipped).
+ */
+function linesToValue(text: string, from: number): number {
+  const sameLine = /^[ \t]*:?[ \t]*(?:#.*)?(\r?\n|$)/.exec(text.slice(from));
+  if (!sameLine?.[1]) return 0;
+  const below = /^(?:[ \t]*(?:#.*)?\r?\n)*/.exec(text.slice(from + sameLine[0].length));
+  return 1 + (below?.[0].match(/\n/g)?.length ?? 0);
 }
 
 /**

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Lexer } from 'yaml';
 import { StatusError } from '../../../src/protocol/status.js';
-import { MAX_YAML_DEPTH, parseYamlBody, yamlDepthBound } from '../../../src/server/http/yaml-body.js';
+import {
+  MAX_YAML_DEPTH,
+  parseYamlBody,
+  yamlDepthBound,
+  yamlDuplicateKeys,
+} from '../../../src/server/http/yaml-body.js';
 
 const bound = (text: string) => yamlDepthBound(new Lexer().lex(text));
 
@@ -53,5 +58,27 @@ describe('yamlDepthBound', () => {
     expect(bound(`a: '${'['.repeat(1000)}'\nb: "${'{'.repeat(1000)}"`)).toBeLessThan(5);
     expect(bound(`a: |\n  ${'['.repeat(1000)}\n  - - - -\n`)).toBeLessThan(5);
     expect(bound(`${'['.repeat(MAX_YAML_DEPTH + 1)}`)).toBeGreaterThan(MAX_YAML_DEPTH);
+  });
+});
+
+describe('yamlDuplicateKeys', () => {
+  const repeats = (text: string) => yamlDuplicateKeys(Buffer.from(text));
+
+  it("names each repeated key at its value's line, as go-yaml v2 does", async () => {
+    // A value on the key's line: that line; a block mapping below its key: the mapping's first line.
+    const text = 'spec:\n  size: 1\n  size: 2\nspec:\n  # the second\n\n  size: 3\nlist: [1]\nlist:\n- 2\n';
+    expect(await repeats(text)).toEqual([
+      'line 3: key "size" already set in map',
+      'line 7: key "spec" already set in map',
+      'line 10: key "list" already set in map',
+    ]);
+  });
+
+  it('reads JSON as YAML: one line, quoted keys', async () => {
+    expect(await repeats('{"a":{"b":1,"b":2},"a":{}}')).toEqual([
+      'line 1: key "b" already set in map',
+      'line 1: key "a" already set in map',
+    ]);
+    expect(await repeats('{"a":1}')).toEqual([]);
   });
 });

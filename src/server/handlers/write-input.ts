@@ -9,10 +9,10 @@ import { StatusError } from '../../protocol/status.js';
 import { checkNestingDepth, MAX_BODY_BYTES, mediaType, parseJsonBody, readBody } from '../http/http-io.js';
 import { PROTOBUF_CONTENT_TYPE } from '../http/media-types.js';
 import { WarningRecorder } from '../http/warnings.js';
-import { parseYamlBody } from '../http/yaml-body.js';
+import { parseYamlBody, yamlDuplicateKeys } from '../http/yaml-body.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { WriteManager } from '../registry/object-storage.js';
-import { type RepeatedKeys, withDuplicateFields } from '../schema/duplicate-fields.js';
+import { type RepeatedKeys, setYamlDuplicateKeys, withDuplicateFields } from '../schema/duplicate-fields.js';
 import { fieldValidationOf, type WriteOptionsKind } from '../schema/field-validation.js';
 import { goQuote } from '../schema/go-text.js';
 import type { DecodeTarget, TypedWrite } from '../schema/write-rules.js';
@@ -93,7 +93,11 @@ export async function readObject(
     const { decodeProtobufObject } = await protobufBody;
     value = await decodeProtobufObject(body, targetKind);
     checkNestingDepth(value);
-  } else if (type === 'application/yaml') value = await parseYamlBody(body);
+  } else if (type === 'application/yaml') {
+    value = await parseYamlBody(body);
+    if (typeof value === 'object' && value !== null)
+      setYamlDuplicateKeys(value, await yamlDuplicateKeys(body));
+  }
   // parseJsonBody and parseYamlBody check the nesting depth themselves.
   else if (type === '' || type === 'application/json')
     value = withDuplicateFields(body.toString('utf8'), parseJsonBody(body), repeated);

@@ -25,6 +25,24 @@ interface RepeatedFields {
 
 const repeatedInBody = new WeakMap<object, RepeatedFields>();
 
+/**
+ * A YAML body's repeated keys in go-yaml v2's words (`line 8: key "replicas" already set in
+ * map`): the serializer converts a YAML body to JSON once more, strictly, under Warn and Strict
+ * (runtime/serializer/json/json.go `unmarshal`: `yaml.YAMLToJSONStrict`), and its error is the
+ * first strict error, before the JSON decoder's.
+ */
+const yamlRepeatsOfBody = new WeakMap<object, readonly string[]>();
+
+/** Remembers `repeats`, the repeated keys of the YAML `body` was read from. */
+export function setYamlDuplicateKeys(body: object, repeats: readonly string[]): void {
+  if (repeats.length > 0) yamlRepeatsOfBody.set(body, repeats);
+}
+
+/** The repeated keys of the YAML `body` was read from, as go-yaml v2's strict decoding words them. */
+export function yamlDuplicateKeysOf(body: object): readonly string[] {
+  return yamlRepeatsOfBody.get(body) ?? [];
+}
+
 /** How a repeated key's values combine: as Go struct fields (`merge`) or map entries (`replace`). */
 export type RepeatedKeys = 'merge' | 'replace';
 

@@ -27,7 +27,13 @@ import { applyErrors, joinApplyErrors } from './apply-errors.js';
 import { unregisteredKindError } from './body-kind.js';
 import { converterError, converterStrictErrors } from './converter-errors.js';
 import { decoderError, decoderStrictErrors, decoderUnknownFields } from './decoder-errors.js';
-import { duplicateField, duplicateFieldsOf, strictErrorText, typedStrictErrors } from './duplicate-fields.js';
+import {
+  duplicateField,
+  duplicateFieldsOf,
+  strictErrorText,
+  typedStrictErrors,
+  yamlDuplicateKeysOf,
+} from './duplicate-fields.js';
 import type { FieldValidation } from './field-validation.js';
 import { goQuote, goValue, jsonKindOf } from './go-text.js';
 import { checkerOf, runCheck } from './typed-check.js';
@@ -96,14 +102,25 @@ function check(write: TypedWrite, obj: unknown): readonly Issue[] | undefined {
   return checker ? runCheck(checker, obj) : undefined;
 }
 
-/** Warn's warnings, or Strict's error (`strict decoding error: a, b`), from the strict errors. */
-function strictOutcome(write: TypedWrite, errors: readonly string[]): string | undefined {
-  if (errors.length === 0 || write.validation === 'Ignore') return undefined;
+/**
+ * Warn's warnings, or Strict's error (`strict decoding error: a, b`), from the strict errors;
+ * `yamlRepeats`, a YAML body's repeated keys, come first: one go-yaml error under Strict
+ * (`yaml: unmarshal errors:\n  line 8: ...`), a warning each under Warn (create.go
+ * `addStrictDecodingWarnings` splits a yaml.TypeError).
+ */
+function strictOutcome(
+  write: TypedWrite,
+  errors: readonly string[],
+  yamlRepeats: readonly string[] = [],
+): string | undefined {
+  if ((errors.length === 0 && yamlRepeats.length === 0) || write.validation === 'Ignore') return undefined;
   if (write.validation === 'Warn') {
+    for (const e of yamlRepeats) write.warnings.add(e);
     for (const e of errors) write.warnings.add(e);
     return undefined;
   }
-  return `strict decoding error: ${errors.join(', ')}`;
+  const yaml = yamlRepeats.length > 0 ? [`yaml: unmarshal errors:\n  ${yamlRepeats.join('\n  ')}`] : [];
+  return `strict decoding error: ${[...yaml, ...errors].join(', ')}`;
 }
 
 /**
@@ -159,7 +176,11 @@ export function decodeBody(write: TypedWrite, obj: KubeObject): void {
     // schemaCoercingDecoder (customresource_handler.go): the JSON decoder's repeated keys, then
     // what pruning dropped.
     const duplicates = duplicateFieldsOf(obj).map(duplicateField);
-    const error = strictOutcome(write, [...duplicates, ...pruneCustom(write, write.target.prune, obj)]);
+    const error = strictOutcome(
+      write,
+      [...duplicates, ...pruneCustom(write, write.target.prune, obj)],
+      yamlDuplicateKeysOf(obj),
+    );
     if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
     return;
   }
@@ -167,10 +188,15 @@ export function decodeBody(write: TypedWrite, obj: KubeObject): void {
   if (unregistered !== undefined) throw cannotBeHandled(write.target, obj, unregistered);
   // Repeated keys are strict errors too, among the unknown fields as the decoder meets them.
   const issues = check(write, obj) ?? [];
-  if (issues.length === 0 && duplicateFieldsOf(obj).length === 0) return;
+  const yamlRepeats = yamlDuplicateKeysOf(obj);
+  if (issues.length === 0 && duplicateFieldsOf(obj).length === 0 && yamlRepeats.length === 0) return;
   const error =
     decoderError(issues) ??
-    strictOutcome(write, typedStrictErrors(obj, decoderUnknownFields(issues)).map(strictErrorText));
+    strictOutcome(
+      write,
+      typedStrictErrors(obj, decoderUnknownFields(issues)).map(strictErrorText),
+      yamlRepeats,
+    );
   // The GVK is the one read before the repair, which never touches apiVersion or kind.
   if (error !== undefined) throw cannotBeHandled(write.target, obj, error);
 }

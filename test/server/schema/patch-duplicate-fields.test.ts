@@ -117,6 +117,36 @@ describe('repeated keys', () => {
     });
   });
 
+  describe("in a Deployment's YAML body", () => {
+    const yaml = (name: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  bogus: x\n  replicas: 2\n  replicas: 3\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: app, image: nginx}]\n`;
+    const YAML = { 'content-type': 'application/yaml' };
+
+    it("Strict: the YAML conversion's repeated keys first, one go-yaml error, then the decoder's", async () => {
+      const r = await call(s, 'POST', `${deployments}?fieldValidation=Strict`, {
+        headers: YAML,
+        body: yaml('y1'),
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe(
+        'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: yaml: unmarshal errors:\n  line 8: key "replicas" already set in map, unknown field "spec.bogus"',
+      );
+    });
+
+    it('Warn: a warning per repeated key, then the unknown fields; the later value kept', async () => {
+      const r = await call(s, 'POST', `${deployments}?fieldValidation=Warn`, {
+        headers: YAML,
+        body: yaml('y2'),
+      });
+      expect(r.status).toBe(201);
+      expect(warnings(r.headers)).toEqual([
+        '299 - "line 8: key \\"replicas\\" already set in map"',
+        '299 - "unknown field \\"spec.bogus\\""',
+      ]);
+      expect(r.body.spec.replicas).toBe(3);
+    });
+  });
+
   describe("in a custom resource's body", () => {
     const body = (name: string) =>
       `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"${name}"},"spec":{"size":1,"color":"blue"},"spec":{"size":2,"size":3}}`;

@@ -129,6 +129,31 @@ export function fieldValidationOrderCases(): FidelityCase[] {
         ]);
       }
     }
+    // A YAML body: the YAML to JSON conversion's own strict check of repeated keys, first.
+    const yaml = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${NAME}\nspec:\n  bogus: x\n  replicas: 2\n  replicas: 3\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.27\n`;
+    add(`yaml/create/${directive}`, [
+      { request: request('POST', DEPLOYMENTS, 'application/yaml', directive, yaml) },
+      { request: { path: item } },
+    ]);
+    add(`yaml/update/${directive}`, [
+      created(sample, NAME),
+      {
+        request: request('PUT', item, 'application/yaml', directive, yaml),
+      },
+      { request: { path: item } },
+    ]);
+    add(`custom-resource/yaml/${directive}`, [
+      ...install(),
+      {
+        request: request(
+          'POST',
+          NS_COLLECTION,
+          'application/yaml',
+          directive,
+          `apiVersion: ${API_VERSION}\nkind: Widget\nmetadata:\n  name: w1\nzeta: 1\nspec:\n  junk: 1\n  size: 1\n  size: 2\nspec:\n  size: 3\n`,
+        ),
+      },
+    ]);
     // A custom resource: the JSON decoder's repeated keys, then what pruning dropped.
     add(`custom-resource/create/${directive}`, [
       ...install(),

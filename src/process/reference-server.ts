@@ -72,6 +72,18 @@ export const CLUSTER_CONTROLLERS = [
   'resourcequota-controller',
   'pod-garbage-collector-controller',
   'legacy-serviceaccount-token-cleaner-controller',
+  'persistentvolume-binder-controller',
+  'persistentvolume-protection-controller',
+  'persistentvolumeclaim-protection-controller',
+  'volumeattributesclass-protection-controller',
+  'ephemeral-volume-controller',
+  'service-cidr-controller',
+  'validatingadmissionpolicy-status-controller',
+  'storage-version-migrator-controller',
+  'certificatesigningrequest-cleaner-controller',
+  'podcertificaterequest-cleaner-controller',
+  'resourceclaim-controller',
+  'ttl-controller',
 ];
 
 /** Options of {@link startReferenceServer}. */

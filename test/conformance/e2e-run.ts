@@ -54,6 +54,8 @@ export function e2eArgs(run: Omit<E2eRun, 'log' | 'e2eTest'>, reportFile: string
     `--ginkgo.json-report=${reportFile}`,
     `--ginkgo.timeout=${run.timeoutSeconds}s`,
     '--ginkgo.no-color',
+    // Each spec's steps as they happen: a test that hangs shows where.
+    '--ginkgo.v',
     '--ginkgo.grace-period=10s',
   ];
 }

@@ -8,6 +8,7 @@
  *   npm run conformance -- --only REGEX          the applicable tests whose name matches; prints, writes nothing
  *   npm run conformance -- --server watchmark    one server only (with --only)
  *   npm run conformance -- --shards N            e2e.test processes side by side per server (default 3)
+ *   npm run conformance -- --timeout S           ginkgo stops a test after S seconds (default 300)
  *   npm run conformance -- --list                each conformance test with whether it runs here, and why not
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,25 +82,27 @@ async function main(): Promise<number> {
         names,
         workDir,
         shards,
-        timeoutSeconds: Number(flag('--timeout') ?? 2400),
+        timeoutSeconds: Number(flag('--timeout') ?? 300),
         log,
       }),
     ),
   );
   const report = buildReport(catalogue, needs, runs, join(here, 'causes.yaml'));
   process.stderr.write(`${report.summaryLine}\n`);
-  for (const t of report.tests.filter((x) => x.category === 'only reference')) {
-    process.stderr.write(
-      `ONLY REFERENCE ${t.name}\n  ${(t.watchmark?.failure ?? '').split('\n').join('\n  ')}\n`,
-    );
+  // Every test only the reference passes is fixed, or named in causes.yaml with its cause.
+  const unexplained = report.tests.filter((x) => x.category === 'only reference' && !x.cause);
+  for (const t of unexplained) {
+    const failure = (t.watchmark?.failure ?? '').split('\n').join('\n  ');
+    process.stderr.write(`ONLY REFERENCE, NO CAUSE IN causes.yaml: ${t.name}\n  ${failure}\n`);
   }
+  writeFileSync(join(workDir, 'report.json'), `${JSON.stringify(report.json, null, 2)}\n`);
   if (!only && servers.length === 2) {
     writeFileSync(join(repo, 'bench/results/conformance.json'), `${JSON.stringify(report.json, null, 2)}\n`);
     writeFileSync(join(repo, 'docs/conformance.md'), renderMarkdown(report));
     log('wrote docs/conformance.md and bench/results/conformance.json');
     rmSync(workDir, { recursive: true, force: true });
   }
-  return 0;
+  return unexplained.length > 0 ? 1 : 0;
 }
 
 main().then(

@@ -37,16 +37,40 @@ export interface ConformanceReport {
   runs: Array<{ server: string; seconds: number; startMs: number }>;
 }
 
+/**
+ * causes.yaml: why watchmark fails a test the reference passes, with the issue area that owns
+ * the fix. An entry applies to a test when every condition it gives holds: `name` is the
+ * test's name, `test` (a regular expression) matches it, `failure` (one too) matches
+ * watchmark's failure message, whose first group fills `$1` in the cause. The first entry that
+ * applies wins.
+ */
 interface CauseEntry {
-  name: string;
+  name?: string;
+  test?: string;
+  failure?: string;
   area: string;
   cause: string;
 }
 
-function readCauses(path: string): Map<string, CauseEntry> {
-  if (!existsSync(path)) return new Map();
-  const list = (parse(readFileSync(path, 'utf8')) ?? []) as CauseEntry[];
-  return new Map(list.map((c) => [c.name, c]));
+function readCauses(path: string): CauseEntry[] {
+  if (!existsSync(path)) return [];
+  return (parse(readFileSync(path, 'utf8')) ?? []) as CauseEntry[];
+}
+
+/** The cause of the first entry that applies to the test, or undefined. */
+export function causeOf(
+  entries: CauseEntry[],
+  name: string,
+  failure: string,
+): { area: string; text: string } | undefined {
+  for (const e of entries) {
+    if (e.name !== undefined && e.name !== name) continue;
+    if (e.test !== undefined && !new RegExp(e.test).test(name)) continue;
+    const m = e.failure === undefined ? undefined : new RegExp(e.failure).exec(failure);
+    if (e.failure !== undefined && !m) continue;
+    return { area: e.area, text: e.cause.replace(/\$(\d)/g, (_, i) => m?.[Number(i)] ?? '') };
+  }
+  return undefined;
 }
 
 function categorise(w: E2eResult | undefined, r: E2eResult | undefined): Category {
@@ -75,8 +99,9 @@ export function buildReport(
     line.watchmark = watchmark?.results.get(t.name);
     line.reference = reference?.results.get(t.name);
     line.category = categorise(line.watchmark, line.reference);
-    const cause = causes.get(t.name);
-    if (cause && line.category !== 'both pass') line.cause = { area: cause.area, text: cause.cause };
+    if (line.category === 'only reference' || line.category === 'neither') {
+      line.cause = causeOf(causes, t.name, line.watchmark?.failure ?? '');
+    }
     return line;
   });
   const totals: Record<Category, number> = {

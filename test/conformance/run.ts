@@ -1,7 +1,7 @@
 /**
- * One conformance run on one server: a fresh server, the tests split into
- * shards that run side by side (most of a test's time is waiting on the
- * server), then the `[Serial]` tests alone, as ginkgo's parallel mode does.
+ * One conformance run on one server: a fresh server, each test in an e2e.test process of its
+ * own, several side by side (most of a test's time is waiting on the server), then the
+ * `[Serial]` tests one at a time, as ginkgo's parallel mode runs them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,28 +41,29 @@ export async function runOnServer(server: ServerName, opts: RunOptions): Promise
   try {
     const parallel = opts.names.filter((n) => !n.includes('[Serial]'));
     const serial = opts.names.filter((n) => n.includes('[Serial]'));
-    const shards: string[][] = Array.from({ length: Math.max(1, opts.shards) }, () => []);
-    for (const [i, n] of parallel.entries()) shards[i % shards.length]?.push(n);
-    const batches = [shards.filter((s) => s.length > 0), serial.length > 0 ? [serial] : []];
     let index = 0;
-    for (const batch of batches) {
-      const done = await Promise.all(
-        batch.map((names) => {
-          const workDir = join(dir, `shard-${index++}`);
-          mkdirSync(workDir, { recursive: true });
-          return runE2e({
-            e2eTest: opts.e2eTest,
-            kubeconfig: running.kubeconfig,
-            kubectl: opts.kubectl,
-            names,
-            workDir,
-            timeoutSeconds: opts.timeoutSeconds,
-            log: (line) => opts.log(`${server}: ${line}`),
-          });
-        }),
-      );
-      for (const m of done) for (const [k, v] of m) results.set(k, v);
-    }
+    // One e2e.test process per test: a test that hangs is stopped by ginkgo's own timeout and
+    // reported, without holding the tests queued behind it.
+    const runOne = async (name: string) => {
+      const workDir = join(dir, `test-${String(index++).padStart(3, '0')}`);
+      mkdirSync(workDir, { recursive: true });
+      const done = await runE2e({
+        e2eTest: opts.e2eTest,
+        kubeconfig: running.kubeconfig,
+        kubectl: opts.kubectl,
+        names: [name],
+        workDir,
+        // A [Slow] test waits out real intervals (a CronJob's minutes, etcd's 5-minute compaction).
+        timeoutSeconds: name.includes('[Slow]') ? Math.max(opts.timeoutSeconds, 900) : opts.timeoutSeconds,
+        log: (line) => opts.log(`${server}: ${line}`),
+        progressMs: 3_600_000,
+      });
+      for (const [k, v] of done) results.set(k, v);
+      if (results.size % 10 === 0) opts.log(`${server}: ${results.size}/${opts.names.length} done`);
+    };
+    await pool(parallel, opts.shards, runOne);
+    // Serial tests alone, as ginkgo's parallel mode runs them.
+    await pool(serial, 1, runOne);
   } finally {
     await running.stop();
   }
@@ -72,4 +73,13 @@ export async function runOnServer(server: ServerName, opts: RunOptions): Promise
     seconds: Math.round((Date.now() - started) / 100) / 10,
     startMs: running.startMs,
   };
+}
+
+/** Runs `work` on every item, at most `width` at a time. */
+async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, width) }, worker));
 }

@@ -3,7 +3,8 @@
  * alone): sigs.k8s.io/json reports each as it meets it while decoding a body in document order
  * (an unknown key where it stands, a repeated key at its second occurrence), so a typed body's
  * errors interleave; a patch's own repeated keys come before the patched object's unknown
- * fields, and a custom resource's repeated keys before what pruning dropped. Strict's error
+ * fields, a custom resource's repeated keys before what pruning dropped, and a YAML body's
+ * repeated keys (go-yaml's `already set in map`) before the JSON decoder's errors. Strict's error
  * message and Warn's `Warning` headers are both compared, at several depths, unknown before
  * repeated and after it, on the verbs that decode a body or a patch.
  */

@@ -18,6 +18,7 @@ import {
   validateObjectMeta,
 } from '../../validation.js';
 import { isDNS1123Label, isValidPortName, isValidPortNum } from '../../validation-names.js';
+import { validateSysctls } from './sysctls.js';
 
 // In the order validateRestartPolicy and validateDNSPolicy list them in their NotSupported errors.
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -118,6 +119,7 @@ export function validatePodSpec(spec: unknown, path: string, rules: PodSpecRules
     );
   }
   errors.push(...validateLabels(spec.nodeSelector, `${path}.nodeSelector`));
+  errors.push(...validateSysctls(spec, `${path}.securityContext.sysctls`));
   return errors;
 }
 

@@ -30,7 +30,7 @@ export const CAUSES: Cause[] = [
   },
   {
     id: 'metrics-authn-authz',
-    text: 'controller-runtime\'s metrics authn/authz filter needs a ServiceAccount, its token (TokenRequest), RBAC (ClusterRole, ClusterRoleBinding), TokenReview and SubjectAccessReview: none is served by watchmark (every authenticated user may do everything); the first request, POST /api/v1/namespaces/NS/serviceaccounts, fails (discovery lacks it: no matches for kind "ServiceAccount")',
+    text: 'controller-runtime\'s metrics authn/authz filter needs a ServiceAccount, its token (TokenRequest), RBAC (ClusterRole, ClusterRoleBinding), TokenReview and SubjectAccessReview; watchmark serves ServiceAccounts but none of the rest (every authenticated user may do everything): creating the ClusterRole fails first (no matches for kind "ClusterRole": discovery has no rbac.authorization.k8s.io)',
     onPurpose: true,
     on: 'name',
     pattern: /serving metrics with https and authn\/authz/,
@@ -38,19 +38,12 @@ export const CAUSES: Cause[] = [
   {
     id: 'service-account-token',
     text: notServed(
-      'ServiceAccount (and its token subresource)',
-      'POST /api/v1/namespaces/NS/serviceaccounts',
+      'The serviceaccounts/token subresource (TokenRequest)',
+      'POST /api/v1/namespaces/NS/serviceaccounts/NAME/token (ServiceAccounts themselves are served since 228db91)',
     ),
     onPurpose: true,
     on: 'name',
     pattern: /create ServiceAccount tokens/,
-  },
-  {
-    id: 'service-accounts',
-    text: notServed('ServiceAccount', 'POST /api/v1/namespaces/NS/serviceaccounts (and discovery lacks it)'),
-    onPurpose: true,
-    on: 'message',
-    pattern: /no matches for kind "ServiceAccount"/,
   },
   {
     id: 'pod-eviction',
@@ -115,10 +108,18 @@ export const CAUSES: Cause[] = [
   },
   {
     id: 'goroutine-leak-http1',
-    text: 'watchmark serves HTTP/1.1 only (node:https, no ALPN h2); kube-apiserver serves HTTP/2, which client-go then uses for every request over one connection. The test snapshots goroutines (goleak.IgnoreCurrent) before the manager starts and looks again after stopping it and closing idle connections: over HTTP/1.1 the manager dialled connections of its own after the snapshot (one per concurrent request), and one (a net/http persistConn readLoop) is still open when goleak looks. It passes on the reference used the same way, as an existing cluster; on watchmark it failed in 2 of 4 runs',
+    text: 'watchmark serves HTTP/1.1 only (node:https, no ALPN h2); kube-apiserver serves HTTP/2, which client-go then uses for every request over one connection. The test snapshots goroutines (goleak.IgnoreCurrent) before the manager starts and looks again after stopping it and closing idle connections: over HTTP/1.1 the manager dialled connections of its own after the snapshot (one per concurrent request), and one (a net/http persistConn readLoop) is still open when goleak looks. It passes on the reference used the same way, as an existing cluster; on watchmark it failed in 3 of 5 runs (the three under load) and passed in 2',
     onPurpose: false,
     on: 'message',
     pattern: /found unexpected goroutines/,
+  },
+  {
+    id: 'reference-slow-under-load',
+    text: 'not watchmark: a timing-bound test that failed on the reference while the machine was loaded (load average 20-24 on 2 cores: CRD removal beyond 20 s, a cancelled informer still handing back no error) and passed on it in other runs',
+    onPurpose: false,
+    on: 'name',
+    pattern:
+      /UninstallCRDs should uninstall the CRDs from the cluster|should allow for get informer to be cancelled/,
   },
   {
     id: 'shared-server',

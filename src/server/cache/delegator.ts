@@ -84,7 +84,9 @@ export class CacheDelegator {
       const token = decodeContinue(read.continue);
       result = await listFromStore(this.store, this.stats, {
         ...through,
-        revision: token.rv,
+        // storage/interfaces.go `ValidateListOptions`: a negative rv (the token of an expired
+        // continue's 410) goes on at the latest revision.
+        revision: token.rv > 0 ? token.rv : undefined,
         startKey: prefix + token.start,
         mode: 'continue',
       });

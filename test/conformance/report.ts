@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { REFERENCE_RELEASE } from '../../src/process/index.js';
 import type { ConformanceTest } from './catalogue.js';
+import { controllerRuntimeMarkdown } from './controller-runtime/markdown.js';
+import type { Report as ControllerRuntimeReport } from './controller-runtime/report.js';
 import type { E2eResult } from './e2e-run.js';
 import type { Need } from './needs.js';
 import type { ServerRun } from './run.js';
@@ -129,6 +131,25 @@ export function buildReport(
   return { tests, json, summaryLine, runs: runLines };
 }
 
+/**
+ * The report of a committed run (bench/results/conformance.json), its causes read again from
+ * causes.yaml: what `npm run conformance -- --render` writes docs/conformance.md from.
+ */
+export function reportFromJson(json: Record<string, unknown>, causesPath: string): ConformanceReport {
+  const causes = readCauses(causesPath);
+  const tests = (json.tests as TestLine[]).map((t) => {
+    if (t.category !== 'only reference' && t.category !== 'neither') return t;
+    return { ...t, cause: causeOf(causes, t.name, t.watchmark?.failure ?? '') };
+  });
+  const totals = json.totals as Record<string, number>;
+  const summaryLine =
+    `${totals.conformance} conformance tests of ${json.release}; ${totals.run} need no running container: ` +
+    `${totals['both pass']} pass on both, ${totals['only reference']} only on the reference, ` +
+    `${totals['only watchmark']} only on watchmark, ${totals.neither} on neither`;
+  const runs = json.runs as ConformanceReport['runs'];
+  return { tests, json: { ...json, tests }, summaryLine, runs };
+}
+
 function state(r: E2eResult | undefined): string {
   if (!r) return '';
   return `${r.state} (${r.seconds.toFixed(1)} s)`;
@@ -138,8 +159,11 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-/** docs/conformance.md. */
-export function renderMarkdown(report: ConformanceReport): string {
+/** docs/conformance.md, with controller-runtime's section when its results are given. */
+export function renderMarkdown(
+  report: ConformanceReport,
+  controllerRuntime?: ControllerRuntimeReport,
+): string {
   const out: string[] = [];
   const by = (c: Category) => report.tests.filter((t) => t.category === c);
   out.push('# Kubernetes conformance tests against watchmark');
@@ -198,5 +222,6 @@ export function renderMarkdown(report: ConformanceReport): string {
   out.push('| --- | --- |');
   for (const t of na) out.push(`| ${cell(t.name)} | ${cell(t.reason ?? '')} |`);
   out.push('');
+  if (controllerRuntime) out.push(controllerRuntimeMarkdown(controllerRuntime));
   return out.join('\n');
 }

@@ -90,17 +90,24 @@ function readPackage(dir: string): GoPackage {
 function conformanceBody(text: string, name: string, pkg: GoPackage): string {
   let best = '';
   let bestLiteral = '';
-  for (const m of text.matchAll(/ConformanceIt\(\s*"((?:[^"\\]|\\.)*)"/g)) {
+  let at = -1;
+  // `framework.ConformanceIt("...")`, or `f.It("...", framework.WithConformance(), ...)`.
+  for (const m of text.matchAll(/(?:ConformanceIt|\bIt)\(\s*"((?:[^"\\]|\\.)*)"/g)) {
     const literal = m[1] as string;
-    if (!name.includes(`${literal} [Conformance]`) && !name.includes(literal)) continue;
+    if (!name.includes(literal)) continue;
     if (literal.length <= bestLiteral.length) continue;
     const open = text.indexOf('(', m.index);
     best = text.slice(m.index, matchingClose(text, open, '(', ')') + 1);
     bestLiteral = literal;
+    at = m.index;
   }
   if (!best) return '';
-  // What every test of the file runs first (a webhook deployed in BeforeEach, say).
+  // What the test's containers run first (a webhook deployed in a BeforeEach, say): each
+  // BeforeEach whose enclosing block also encloses the test.
+  const blocks = braceBlocks(text);
   for (const m of text.matchAll(/ginkgo\.(?:Just)?BeforeEach\(/g)) {
+    const scope = innermost(blocks, m.index);
+    if (scope && !(scope[0] < at && at < scope[1])) continue;
     const open = text.indexOf('(', m.index);
     best += `\n${text.slice(m.index, matchingClose(text, open, '(', ')') + 1)}`;
   }
@@ -121,6 +128,34 @@ function conformanceBody(text: string, name: string, pkg: GoPackage): string {
     frontier = next;
   }
   return all;
+}
+
+/** Every `{...}` block of Go source as [open, close] offsets, strings and comments skipped. */
+function braceBlocks(text: string): Array<[number, number]> {
+  const blocks: Array<[number, number]> = [];
+  const stack: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"' || ch === "'") {
+      for (i++; i < text.length && text[i] !== ch; i++) if (text[i] === '\\') i++;
+    } else if (ch === '`') {
+      i = text.indexOf('`', i + 1);
+      if (i < 0) break;
+    } else if (ch === '/' && text[i + 1] === '/') {
+      i = text.indexOf('\n', i);
+      if (i < 0) break;
+    } else if (ch === '{') stack.push(i);
+    else if (ch === '}' && stack.length > 0) blocks.push([stack.pop() as number, i]);
+  }
+  return blocks;
+}
+
+/** The smallest block holding `pos`, or undefined at the top level. */
+function innermost(blocks: Array<[number, number]>, pos: number): [number, number] | undefined {
+  let best: [number, number] | undefined;
+  for (const b of blocks)
+    if (b[0] < pos && pos < b[1] && (!best || b[1] - b[0] < best[1] - best[0])) best = b;
+  return best;
 }
 
 /** Index of the bracket closing the one at `open`, skipping Go strings and comments. */

@@ -178,7 +178,10 @@ export function renderMarkdown(
       `\`${report.json.watchmarkServe}\` and against the reference (${report.json.reference}) in the same run, ` +
       'with the framework flags for a control plane without kubelets (`--provider=skeleton ' +
       "--e2e-verify-service-account=false --allowed-not-ready-nodes=-1 --num-nodes=1`, the reference build's kubectl). " +
-      'A test is *not applicable* when its source waits for a container to really run: the reason names the call.',
+      'Each test runs in an e2e.test process of its own, several at a time per server and both servers at once ' +
+      '(run times below are wall clock on 2 cores). ' +
+      'A test is *not applicable* when its source waits for a container to really run (the reason names the call), ' +
+      'or when it failed on the reference for want of a kubelet (`test/conformance/needs.yaml` says what it waited for).',
   );
   out.push('');
   out.push('| server | run time | start |');

@@ -177,6 +177,12 @@ export class ApiServer implements RunningServer {
     await this.serving.start();
     Object.assign(this, this.serving.address);
     await this.kubernetesService?.start(Number(new URL(this.url).port));
+    // Over etcd the caches hear of the server's own start-up writes a moment later: the server
+    // is started once they hold them, so its first resourceVersion is the store's.
+    await this.cacher.waitForRevision(
+      await this.store.currentRevision(),
+      opts.tooLargeWait ?? DEFAULTS.tooLargeWait,
+    );
     this.compaction.start();
   }
 

@@ -6,11 +6,9 @@
  * - the reference: kube-apiserver, etcd and kube-controller-manager with the
  *   controllers that need no kubelet (the *cluster* profile).
  */
-import { createWriteStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startReferenceServer, waitUntil } from '../../src/process/index.js';
-import { spawnOwned, stopTree } from './controller-runtime/processes.js';
-import { type CliSource, cliCommand } from './controller-runtime/watchmark-serve.js';
+import { startReferenceServer } from '../../src/process/index.js';
+import { type CliSource, startWatchmark } from './controller-runtime/watchmark-serve.js';
 
 /** Which server. */
 export type ServerName = 'watchmark' | 'reference';
@@ -34,44 +32,15 @@ export async function startWatchmarkServe(
   source: CliSource = 'dist',
 ): Promise<RunningServer> {
   const started = Date.now();
-  const kubeconfig = join(workDir, 'kubeconfig');
-  const logFile = join(workDir, 'watchmark.log');
-  const [command, ...prefix] = cliCommand(repo, source);
-  const log = createWriteStream(logFile);
-  await new Promise((resolve) => log.once('open', resolve));
-  const child = spawnOwned(
-    command as string,
-    [...prefix, 'serve', '--kubeconfig-out', kubeconfig, ...WATCHMARK_SERVE_ARGS],
-    {
-      cwd: repo,
-      env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const serve = await startWatchmark(
+    repo,
+    source,
+    workDir,
+    join(workDir, 'watchmark.log'),
+    60_000,
+    WATCHMARK_SERVE_ARGS,
   );
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
-  let exitCode: number | null | undefined;
-  child.once('exit', (code) => {
-    exitCode = code;
-  });
-  const stop = async () => {
-    await stopTree(child);
-    log.end();
-  };
-  try {
-    await waitUntil(
-      () => {
-        if (exitCode !== undefined) throw new Error(`watchmark serve exited (${exitCode}); see ${logFile}`);
-        return existsSync(kubeconfig);
-      },
-      'watchmark serve to write its kubeconfig',
-      { timeoutMs: 60_000, intervalMs: 100 },
-    );
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { name: 'watchmark', kubeconfig, startMs: Date.now() - started, stop };
+  return { name: 'watchmark', kubeconfig: serve.kubeconfig, startMs: Date.now() - started, stop: serve.stop };
 }
 
 /** Starts the reference control plane in its cluster profile. */

@@ -29,10 +29,13 @@ export function cliCommand(repo: string, source: CliSource): string[] {
   return [process.execPath, tsx, join(repo, 'src/cli/main.ts')];
 }
 
+/** envtest's shape: no controller manager beside it, ServiceAccount admission off. */
+export const ENVTEST_SERVE_ARGS = ['--disable-admission-plugins', 'ServiceAccount'];
+
 /**
- * Starts `watchmark serve` writing its kubeconfig into `workDir`; the CLI's
- * stdout and stderr go to `logFile`. Rejects if it exits or is not ready
- * within `startTimeoutMs`.
+ * Starts `watchmark serve` with `serveArgs` (default: envtest's shape) writing its kubeconfig
+ * into `workDir`; the CLI's stdout and stderr go to `logFile`. Rejects if it exits or is not
+ * ready within `startTimeoutMs`.
  */
 export async function startWatchmark(
   repo: string,
@@ -40,13 +43,13 @@ export async function startWatchmark(
   workDir: string,
   logFile: string,
   startTimeoutMs = 60_000,
+  serveArgs: readonly string[] = ENVTEST_SERVE_ARGS,
 ): Promise<WatchmarkServe> {
   const kubeconfig = join(workDir, 'kubeconfig');
   const [command, ...prefix] = cliCommand(repo, source);
   const log = createWriteStream(logFile);
   await new Promise((resolve) => log.once('open', resolve));
-  const args = [...prefix, 'serve', '--kubeconfig-out', kubeconfig];
-  args.push('--disable-admission-plugins', 'ServiceAccount');
+  const args = [...prefix, 'serve', '--kubeconfig-out', kubeconfig, ...serveArgs];
   const child = spawnOwned(command, args, {
     cwd: repo,
     env: process.env,

@@ -70,7 +70,13 @@ export class KubernetesServiceController {
   /** Creates the Service for the server's own `port` when missing, and follows the cache. */
   async start(port: number): Promise<void> {
     this.port = port;
-    await this.ensure();
+    try {
+      await this.ensure();
+    } catch (err) {
+      // Upstream logs and tries again on its next period: a start never fails for it.
+      this.deps.log(`kubernetes service: ${(err as Error).message}; retrying`);
+      this.loop.add(NAME);
+    }
     const stopListening = this.deps.cacher.listen((kind, event) => {
       const meta = event.object.metadata ?? {};
       const serviceGone =
@@ -118,7 +124,14 @@ export class KubernetesServiceController {
     } catch (err) {
       const reason = err instanceof StatusError ? err.status.reason : undefined;
       // Already there (another server, or a cache a moment behind), or `default` is going away.
-      if (reason !== 'AlreadyExists' && reason !== 'Forbidden') throw err;
+      if (reason === 'AlreadyExists' || reason === 'Forbidden') return undefined;
+      // Another server over the same etcd created it first: its address is then taken, which the
+      // allocator answers before the key's existence (422 "provided IP is already allocated").
+      const exists = await this.deps.objects.get(this.services, NAMESPACE, NAME).then(
+        () => true,
+        () => false,
+      );
+      if (!exists) throw err;
     }
     return undefined;
   }

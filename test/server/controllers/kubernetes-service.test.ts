@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../../../src/process/index.js';
-import type { RunningServer } from '../../../src/server/index.js';
+import { MemoryStore, type RunningServer } from '../../../src/server/index.js';
 import { call, startTestServer } from '../../helpers/server.js';
 
 const PATH = '/api/v1/namespaces/default/services/kubernetes';
@@ -45,6 +45,15 @@ describe('the kubernetes Service', () => {
     }, 'the kubernetes Service to be created again');
     expect(after.body.metadata.uid).not.toBe(before.body.metadata.uid);
     expect(after.body.spec.clusterIP).toBe('10.96.0.1');
+  });
+
+  it('two servers starting at once over one store both start, with one Service between them', async () => {
+    const store = new MemoryStore();
+    const [a, b] = await Promise.all([serve({ store }), serve({ store })]);
+    const fromA = await call(a, 'GET', PATH);
+    const fromB = await call(b, 'GET', PATH);
+    expect(fromA.status).toBe(200);
+    expect(fromB.body.metadata.uid).toBe(fromA.body.metadata.uid);
   });
 
   it('is not made without the system namespaces (serve --no-system-namespaces)', async () => {

@@ -17,6 +17,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nameColumnDoc } from '../src/server/kinds/columns.js';
+import { BUILTIN_RESOURCES } from '../src/server/kinds/discovery.generated.js';
 import { REGISTRY } from '../src/server/kinds/served/registry.js';
 import type { ResourceKind, TypeField } from '../src/server/kinds/types.js';
 import type { ApiDescriptionTable, ApiFieldType, ApiType } from '../src/server/openapi/openapi-model.js';
@@ -202,17 +203,30 @@ function descriptionTable(byType: Record<string, Record<string, string>>): ApiDe
 }
 
 /**
- * The roots: every built-in kind (REGISTRY), autoscaling/v1 Scale (the `/scale` subresource),
- * ListMeta (the custom resources' list schemas, openapi/custom-openapi.ts), and the
- * CustomResourceDefinition kind, which every server serves but which is registered beside the
- * CRD serving code (server/crd/serve/), not in REGISTRY.
+ * The roots: every kind the reference serves (discovery.generated.ts), the kinds its
+ * subresources take and answer (autoscaling/v1 Scale, policy/v1 Eviction, authentication/v1
+ * TokenRequest, core/v1 Binding), ListMeta (the custom resources' list schemas,
+ * openapi/custom-openapi.ts), and the CustomResourceDefinition kind, which every server serves
+ * but which is registered beside the CRD serving code (server/crd/serve/), not in REGISTRY. A
+ * kind watchmark does not serve yet is reached all the same, so that its types are here when
+ * it comes.
  */
 function roots(kinds: readonly ResourceKind[]): string[] {
+  const served = BUILTIN_RESOURCES.flatMap((r) => [
+    { group: r.group, version: r.version, kind: r.kind },
+    ...r.subresources.flatMap((s) =>
+      s.kind && /^[A-Z]/.test(s.kind.kind) && !s.kind.kind.endsWith('Options')
+        ? [{ group: s.kind.group || r.group, version: s.kind.version || r.version, kind: s.kind.kind }]
+        : [],
+    ),
+  ]);
   return [
-    ...kinds.map(schemaNameOf),
-    schemaNameOf({ group: 'autoscaling', version: 'v1', kind: 'Scale' }),
-    'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',
-    schemaNameOf({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }),
+    ...new Set([
+      ...kinds.map(schemaNameOf),
+      ...served.map(schemaNameOf),
+      'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',
+      schemaNameOf({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }),
+    ]),
   ];
 }
 

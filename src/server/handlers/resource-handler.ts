@@ -12,15 +12,16 @@ import { sendPlainNotFound } from '../http/non-resource-routes.js';
 import { queryFlag } from '../http/query-flag.js';
 import { routeMethodNotAllowed, routeNotFound } from '../http/request-info.js';
 import { WarningRecorder } from '../http/warnings.js';
+import { resourceVerbs } from '../openapi/discovery.js';
 import { answerProtobufIfChosen, answerYamlIfChosen } from './answer-form.js';
 import { createResource } from './create.js';
 import { deleteResource } from './delete.js';
 import { getResource, listResource, watchResource } from './get.js';
 import { negotiateRead, negotiateWrite } from './partial-metadata.js';
 import { BUILTIN_PATCH_TYPES, patchResource } from './patch.js';
-import { bindPod, servesBinding } from './pod-binding.js';
 import { isNamed, newRequestScope } from './request-scope.js';
 import type { ResourceContext } from './resource-context.js';
+import { subresourceHandler, verbOf } from './subresources.js';
 import { updateResource } from './update.js';
 import type { WatchStart } from './watch.js';
 
@@ -74,11 +75,13 @@ export async function handleResource(
   // FinalizeREST (pkg/registry/core/namespace/storage/storage.go) is an Updater
   // only: no get, hence no patch either.
   if (subresource === 'finalize' && method !== 'PUT') throw routeMethodNotAllowed();
-  // BindingREST is a NamedCreater only: POST, nothing else.
-  if (subresource === 'binding') {
-    if (method !== 'POST' || !isNamed(scope) || !servesBinding(kind)) throw routeMethodNotAllowed();
-    return bindPod(scope);
-  }
+  // The subresources with a REST storage of their own (a pod's binding, eviction, log, ...).
+  const special = subresource === undefined ? undefined : subresourceHandler(kind, subresource);
+  if (special) return special(scope);
+  // A built-in resource serves the reference's verbs only: a review takes only create,
+  // ComponentStatuses only get and list (go-restful's 405 for a route it does not have).
+  if (subresource === undefined && !resourceVerbs(kind).includes(verbOf(method, isNamed(scope), isWatch)))
+    throw routeMethodNotAllowed();
   // A built-in kind's PATCH route consumes the patch types only: go-restful refuses any other
   // Content-Type before the route runs, so before the Accept header is looked at (its router's
   // `detectRoute` checks consumes, then produces) with its own 415 (`NewGenericServerResponse`).

@@ -184,13 +184,7 @@ export function parseResourcePath(
   const kind = lookup(group, version, plural);
   if (!kind) throw routeNotFound();
   if (!kind.namespaced && namespace !== undefined) throw routeNotFound();
-  // A pod's `binding` (BindingREST) is served besides the kinds' status and scale.
-  const podBinding = subresource === 'binding' && group === '' && plural === 'pods';
-  if (
-    subresource !== undefined &&
-    !podBinding &&
-    !kind.subresources.includes(subresource as 'status' | 'scale')
-  ) {
+  if (subresource !== undefined && !kind.subresources.includes(subresource)) {
     // A custom resource's crdHandler answers a subresource its version does not have with the
     // object's NotFound (customresource_handler.go `ServeHTTP`, its default case).
     if (kind.custom && name !== undefined) {

@@ -49,8 +49,12 @@ export interface ResourceKind {
   categories: string[];
   /** Field selectors beyond metadata.name / metadata.namespace, with how to read each. */
   fields: Record<string, (obj: KubeObject) => string | undefined>;
-  /** Subresources served beside the main resource. */
-  subresources: Array<'status' | 'scale'>;
+  /**
+   * Subresources served beside the main resource: the generic `status` and `scale`, and the
+   * special ones a handler of handlers/subresources.ts serves (a pod's `binding`, a Namespace's
+   * `finalize`). Their verbs and kinds in discovery are the reference's.
+   */
+  subresources: string[];
   /** The spec/other fields whose change bumps metadata.generation; empty = never bumped. */
   generationFields: string[];
   /** Fills in kube-apiserver's defaults in place (on create and update). */
@@ -223,4 +227,41 @@ export function listKindOf(k: Pick<ResourceKind, 'kind' | 'custom'>): string {
 /** `apps/v1` or `v1`. */
 export function apiVersionOf(k: Pick<ResourceKind, 'group' | 'version'>): string {
   return k.group ? `${k.group}/${k.version}` : k.version;
+}
+
+/** A Table column as the reference's printers define it (meta/v1 TableColumnDefinition). */
+export interface GeneratedColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+/** One resource of the reference's aggregated discovery. */
+export interface BuiltinResource {
+  /** "" for the core group. */
+  group: string;
+  version: string;
+  plural: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+  categories: string[];
+  /** Each subresource with its verbs, and its kind when it is not the parent's (Scale, Eviction). */
+  subresources: Array<{
+    name: string;
+    verbs: string[];
+    kind?: { group: string; version: string; kind: string };
+  }>;
+  /** The Table columns of a listable resource, Name included, in the printers' order. */
+  columns?: GeneratedColumn[];
+}
+
+/** A group of the reference's discovery with its versions, preferred first. */
+export interface BuiltinGroup {
+  group: string;
+  versions: string[];
 }

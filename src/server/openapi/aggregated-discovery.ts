@@ -3,7 +3,7 @@
  * `/apis` when it asks for it (endpoints/discovery/aggregated).
  */
 import type { ResourceKind } from '../kinds/types.js';
-import { discoveryVerbs, groupVersionsOf, kindsIn, subresourceKind, subresourceVerbs } from './discovery.js';
+import { discoveryVerbs, groupVersionsOf, kindsIn, subresourceVerbs } from './discovery.js';
 
 /** The aggregated discovery versions this server can answer. */
 export type AggregatedDiscoveryVersion = 'v2';
@@ -59,7 +59,7 @@ function resourceDiscovery(k: ResourceKind): APIResourceDiscovery {
     entry.subresources = subresources.map((sub) => ({
       subresource: sub.name,
       // A Scale is its own kind in autoscaling/v1 whatever group the parent lives in.
-      responseKind: subresourceKind(sub.name) ?? { ...responseKind },
+      responseKind: sub.kind ? { ...sub.kind } : { ...responseKind },
       verbs: sub.verbs,
     }));
   }

@@ -25,10 +25,15 @@ function isTerminating(kind: ResourceKind): boolean {
 export function customSubresources(
   kind: ResourceKind,
   verbs: readonly string[],
-): Array<{ name: string; verbs: string[] }> {
+): Array<{ name: string; verbs: string[]; kind?: { group: string; version: string; kind: string } }> {
   return (['status', 'scale'] as const)
     .filter((name) => kind.subresources.includes(name))
-    .map((name) => ({ name, verbs: [...verbs] }));
+    .map((name) => ({
+      name,
+      verbs: [...verbs],
+      // A Scale is its own kind in autoscaling/v1 whatever group the parent lives in.
+      ...(name === 'scale' ? { kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } } : {}),
+    }));
 }
 
 /**

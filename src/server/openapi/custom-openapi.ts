@@ -132,7 +132,7 @@ export function customKindPaths(
       parameters: [P.name(k.kind), ...scopeParams, P.pretty],
     },
   };
-  for (const sub of k.subresources) {
+  for (const sub of k.subresources.filter((s) => s === 'status' || s === 'scale')) {
     const schemas = { objectSchema: sub === 'scale' ? scaleRef : kindRef };
     paths[`${item}/${sub}`] = {
       get: op('read', sub, schemas),

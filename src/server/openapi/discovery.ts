@@ -7,6 +7,9 @@
  * left out breaks commands far away (see docs kubectl-needs §3): `responseKind`/`kind` and
  * `scope`/`namespaced` are load-bearing.
  */
+
+import { builtinResource } from '../kinds/builtin-table.js';
+import { BUILTIN_GROUPS } from '../kinds/discovery.generated.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { customDiscoveryVerbs, customSubresources } from './custom-discovery.js';
 
@@ -23,17 +26,15 @@ export const RESOURCE_VERBS: readonly string[] = [
 ];
 
 /**
- * The verbs `kind` serves on its main resource. Namespaces serve no
- * deletecollection: their REST storage (pkg/registry/core/namespace/storage/
- * storage.go, `REST`) wraps the generic store without a `DeleteCollection`, so
- * kube-apiserver registers no DELETE on `/api/v1/namespaces` (405) and lists
- * the verb nowhere. A collection delete that reached `default` would otherwise
- * mark every namespace before it Terminating.
+ * The verbs `kind` serves on its main resource: a built-in's are the reference's
+ * (kinds/discovery.generated.ts), so a review resource takes only `create`, ComponentStatuses
+ * only `get` and `list`, and Namespaces no `deletecollection` (their REST storage,
+ * pkg/registry/core/namespace/storage/storage.go `REST`, wraps the generic store without a
+ * `DeleteCollection`, so a collection delete that reached `default` cannot mark every namespace
+ * Terminating).
  */
-export function resourceVerbs(kind: Pick<ResourceKind, 'group' | 'plural'>): string[] {
-  if (kind.group === '' && kind.plural === 'namespaces')
-    return RESOURCE_VERBS.filter((v) => v !== 'deletecollection');
-  return [...RESOURCE_VERBS];
+export function resourceVerbs(kind: Pick<ResourceKind, 'group' | 'version' | 'plural'>): string[] {
+  return [...(builtinResource(kind.group, kind.version, kind.plural)?.verbs ?? RESOURCE_VERBS)];
 }
 
 /** The verbs discovery lists for `kind`: a custom resource's are its definition's (custom-discovery.ts). */
@@ -44,26 +45,28 @@ export function discoveryVerbs(kind: ResourceKind): string[] {
 /** Verbs served on the `status` and `scale` subresources. */
 export const SUBRESOURCE_VERBS: readonly string[] = ['get', 'patch', 'update'];
 
-/**
- * The subresources `kind` serves with their verbs, sorted by name as
- * kube-apiserver lists them: those of {@link ResourceKind.subresources}, and a
- * Namespace's `finalize`, which takes only `update` (FinalizeREST in
- * pkg/registry/core/namespace/storage/storage.go has no get).
- */
-export function subresourceVerbs(kind: ResourceKind): Array<{ name: string; verbs: string[] }> {
-  if (kind.custom) return customSubresources(kind, SUBRESOURCE_VERBS);
-  const subs = kind.subresources.map((name) => ({ name: name as string, verbs: [...SUBRESOURCE_VERBS] }));
-  if (kind.group === '' && kind.plural === 'namespaces') subs.push({ name: 'finalize', verbs: ['update'] });
-  // A pod's binding (BindingREST, a NamedCreater of Binding objects): create only.
-  if (kind.group === '' && kind.plural === 'pods') subs.push({ name: 'binding', verbs: ['create'] });
-  return subs.sort((a, b) => a.name.localeCompare(b.name));
+/** A served subresource as discovery lists it: its verbs, and its kind when not its parent's. */
+export interface ServedSubresource {
+  name: string;
+  verbs: string[];
+  kind?: { group: string; version: string; kind: string };
 }
 
-/** The kind a subresource answers with when it is not its parent's: a Scale, a Binding. */
-export function subresourceKind(name: string): { group: string; version: string; kind: string } | undefined {
-  if (name === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
-  if (name === 'binding') return { group: '', version: 'v1', kind: 'Binding' };
-  return undefined;
+/**
+ * The subresources `kind` serves (those of {@link ResourceKind.subresources}) sorted by name as
+ * kube-apiserver lists them, with the reference's verbs and kinds for a built-in's (a Namespace's
+ * `finalize` takes only `update`, a pod's `binding` only `create`, answering a Binding).
+ */
+export function subresourceVerbs(kind: ResourceKind): ServedSubresource[] {
+  if (kind.custom) return customSubresources(kind, SUBRESOURCE_VERBS);
+  const table = builtinResource(kind.group, kind.version, kind.plural)?.subresources ?? [];
+  return kind.subresources
+    .map((name): ServedSubresource => {
+      const ref = table.find((s) => s.name === name);
+      if (!ref) return { name, verbs: [...SUBRESOURCE_VERBS] };
+      return { name, verbs: [...ref.verbs], ...(ref.kind ? { kind: { ...ref.kind } } : {}) };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** A group and version served by at least one kind. */
@@ -92,28 +95,39 @@ export function compareVersionPriority(a: string, b: string): number {
 }
 
 /**
- * The group-versions served, core first, then the built-in groups in the order the kind table
- * first names them (that order is the server's group priority), then the custom resources'
- * groups by name: their APIServices all get group priority 1000 (apiextensions-apiserver's
- * crdregistration controller; aggregated/handler.go breaks ties by name), below every built-in
- * group served here. Within a group, preferred version first.
+ * The group-versions served: the built-in groups in the reference's discovery order (its group
+ * priorities, kinds/discovery.generated.ts), each version in the reference's order, then the
+ * custom resources' groups by name: their APIServices all get group priority 1000
+ * (apiextensions-apiserver's crdregistration controller; aggregated/handler.go breaks ties by
+ * name), below every built-in group. A custom group's versions: preferred version first.
  */
 export function groupVersionsOf(kinds: readonly ResourceKind[]): GroupVersion[] {
   const byGroup = new Map<string, Set<string>>();
-  const core = kinds.filter((k) => k.group === '');
+  const rank = (group: string) => {
+    const i = BUILTIN_GROUPS.findIndex((g) => g.group === group);
+    return i < 0 ? BUILTIN_GROUPS.length : i;
+  };
   const builtinGroups = new Set(kinds.filter((k) => !k.custom).map((k) => k.group));
-  const builtins = kinds.filter((k) => k.group !== '' && builtinGroups.has(k.group));
+  const builtins = kinds
+    .filter((k) => builtinGroups.has(k.group))
+    .sort((a, b) => rank(a.group) - rank(b.group));
   const custom = kinds
     .filter((k) => !builtinGroups.has(k.group))
     .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
-  for (const k of [...core, ...builtins, ...custom]) {
+  for (const k of [...builtins, ...custom]) {
     const versions = byGroup.get(k.group) ?? new Set<string>();
     versions.add(k.version);
     byGroup.set(k.group, versions);
   }
-  return [...byGroup].flatMap(([group, versions]) =>
-    [...versions].sort(compareVersionPriority).map((version) => ({ group, version })),
-  );
+  return [...byGroup].flatMap(([group, versions]) => {
+    const order = BUILTIN_GROUPS.find((g) => g.group === group)?.versions;
+    const sorted = [...versions].sort((a, b) => {
+      const [ia, ib] = [order?.indexOf(a) ?? -1, order?.indexOf(b) ?? -1];
+      if (ia >= 0 && ib >= 0) return ia - ib;
+      return compareVersionPriority(a, b);
+    });
+    return sorted.map((version) => ({ group, version }));
+  });
 }
 
 /** The kinds of one group-version, sorted by plural as kube-apiserver lists them. */

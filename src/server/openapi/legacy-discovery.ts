@@ -5,7 +5,7 @@
  */
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { storageVersionHash } from './custom-discovery.js';
-import { discoveryVerbs, groupVersionsOf, kindsIn, subresourceKind, subresourceVerbs } from './discovery.js';
+import { discoveryVerbs, groupVersionsOf, kindsIn, subresourceVerbs } from './discovery.js';
 
 /** `GroupVersionForDiscovery`. */
 export interface GroupVersionForDiscovery {
@@ -138,7 +138,7 @@ export function legacyApiResourceList(
         kind: k.kind,
         verbs: sub.verbs,
       };
-      const own = subresourceKind(sub.name);
+      const own = sub.kind;
       if (own?.group) Object.assign(entry, own);
       else if (own) entry.kind = own.kind;
       resources.push(entry);

@@ -59,6 +59,7 @@ const PRIMITIVES: ReadonlyMap<string, OpenApiSchema> = new Map<string, OpenApiSc
  */
 const GROUP_PACKAGES: Readonly<Record<string, string>> = {
   'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
+  'apiregistration.k8s.io': 'io.k8s.kube-aggregator.pkg.apis.apiregistration',
 };
 
 /**

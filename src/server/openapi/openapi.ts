@@ -232,7 +232,7 @@ function kindPaths(k: ResourceKind): Record<string, OpenApiPathItem> {
       parameters: [P.name(k.kind), ...scopeParams, P.pretty],
     },
   };
-  for (const sub of k.subresources) {
+  for (const sub of k.subresources.filter((s) => s === 'status' || s === 'scale')) {
     const Sub = sub === 'status' ? 'Status' : 'Scale';
     // The scale subresource reads and writes an autoscaling/v1 Scale, whatever the parent kind.
     const subGvk = sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : gvk;

@@ -5,71 +5,20 @@
  * `$ns` and `$n` are filled per case (runner.ts).
  */
 
-export interface KindSample {
-  kind: string;
-  apiVersion: string;
-  /** The collection path (`$ns` for namespaced kinds). */
-  collection: string;
-  namespaced: boolean;
-  /** The OpenAPI v3 document (`api/v1`, `apis/apps/v1`). */
-  openapi: string;
-  /** The schema's name in that document. */
-  schema: string;
-  subresources: Array<'status' | 'scale'>;
-  /** A valid object named `name`. */
-  object(name: string): Record<string, unknown>;
-  /** A change a user would make on update (a path and a new value). */
-  change: { path: string[]; value: unknown };
-}
+import { accessSamples } from './samples/access.js';
+import { batchSamples } from './samples/batch.js';
+import { certificatesSamples } from './samples/certificates.js';
+import { coreMoreSamples } from './samples/core-more.js';
+import { core, grouped, type KindSample, meta, podSpec, template, webhook } from './samples/kit.js';
+import { networkingSamples } from './samples/networking.js';
+import { policySamples } from './samples/policy.js';
+import { virtualSamples } from './samples/virtual.js';
+import { volumeSamples } from './samples/volume.js';
 
-const podSpec = () => ({ containers: [{ name: 'app', image: 'nginx:1.27' }] });
-const template = (app: string) => ({ metadata: { labels: { app } }, spec: podSpec() });
+export type { KindSample } from './samples/kit.js';
 
-const webhook = () => ({
-  name: 'check.example.com',
-  clientConfig: { url: 'https://webhook.example.com/check' },
-  rules: [
-    { operations: ['CREATE'], apiGroups: ['example.org'], apiVersions: ['v1'], resources: ['gadgets'] },
-  ],
-  sideEffects: 'None',
-  admissionReviewVersions: ['v1'],
-  failurePolicy: 'Ignore',
-});
-
-function core(kind: string, plural: string, namespaced: boolean) {
-  return {
-    kind,
-    apiVersion: 'v1',
-    collection: namespaced ? `/api/v1/namespaces/$ns/${plural}` : `/api/v1/${plural}`,
-    namespaced,
-    openapi: 'api/v1',
-    schema: `io.k8s.api.core.v1.${kind}`,
-  };
-}
-
-function grouped(
-  group: string,
-  version: string,
-  kind: string,
-  plural: string,
-  namespaced: boolean,
-  pkg: string,
-) {
-  return {
-    kind,
-    apiVersion: `${group}/${version}`,
-    collection: namespaced
-      ? `/apis/${group}/${version}/namespaces/$ns/${plural}`
-      : `/apis/${group}/${version}/${plural}`,
-    namespaced,
-    openapi: `apis/${group}/${version}`,
-    schema: `io.k8s.api.${pkg}.${version}.${kind}`,
-  };
-}
-
-const meta = (name: string, labels?: Record<string, string>) => ({ name, ...(labels ? { labels } : {}) });
-
-export const SAMPLES: KindSample[] = [
+/** The samples of the kinds served from the start; the later groups' are in samples/. */
+const FIRST_SAMPLES: KindSample[] = [
   {
     ...core('ConfigMap', 'configmaps', true),
     subresources: [],
@@ -258,6 +207,19 @@ export const SAMPLES: KindSample[] = [
 ];
 
 /** The object's name in a case: cluster-scoped names carry the case's suffix. */
+/** Every sample: the first kinds', then each later group's (samples/<area>.ts). */
+export const SAMPLES: KindSample[] = [
+  ...FIRST_SAMPLES,
+  ...coreMoreSamples,
+  ...volumeSamples,
+  ...batchSamples,
+  ...accessSamples,
+  ...networkingSamples,
+  ...certificatesSamples,
+  ...policySamples,
+  ...virtualSamples,
+];
+
 export function sampleName(sample: KindSample, base: string): string {
   return sample.namespaced ? base : `fc-$n-${base}`;
 }

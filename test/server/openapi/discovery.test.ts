@@ -118,7 +118,8 @@ describe('aggregated discovery', () => {
       subresources: [
         {
           subresource: 'binding',
-          responseKind: { group: '', version: 'v1', kind: 'Binding' },
+          // As the reference lists it: a kind of the parent's own group-version.
+          responseKind: { group: '', version: '', kind: 'Binding' },
           verbs: ['create'],
         },
         {

@@ -13,6 +13,8 @@ import { podTemplateKind } from './podtemplate.js';
 import { secretKind } from './secret.js';
 import { serviceKind } from './service/definition.js';
 import { serviceAccountKind } from './serviceaccount.js';
+import { coreVirtualKinds } from './virtual/index.js';
+import { coreVolumeKinds } from './volume/index.js';
 
 /** The core group's kinds. */
 export const coreKinds: ResourceKind[] = [
@@ -25,4 +27,6 @@ export const coreKinds: ResourceKind[] = [
   eventKind,
   podTemplateKind,
   serviceAccountKind,
+  ...coreVolumeKinds,
+  ...coreVirtualKinds,
 ];

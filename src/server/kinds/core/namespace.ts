@@ -61,7 +61,7 @@ export const namespaceKind: ResourceKind = {
   shortNames: ['ns'],
   categories: [],
   fields: namespaceFields,
-  subresources: ['status'],
+  subresources: ['status', 'finalize'],
   generationFields: [],
   defaults: defaultNamespace,
   prepareForCreate: prepareNamespace,

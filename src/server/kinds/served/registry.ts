@@ -7,17 +7,51 @@
  */
 
 import { admissionRegistrationKinds } from '../admissionregistration/index.js';
+import { apiRegistrationKinds } from '../apiregistration/index.js';
 import { appsKinds } from '../apps/index.js';
+import { authenticationKinds } from '../authentication/index.js';
+import { authorizationKinds } from '../authorization/index.js';
+import { autoscalingKinds } from '../autoscaling/index.js';
+import { batchKinds } from '../batch/index.js';
+import { certificatesKinds } from '../certificates/index.js';
 import { coordinationKinds } from '../coordination/index.js';
 import { coreKinds } from '../core/index.js';
+import { discoveryKinds } from '../discovery/index.js';
+import { eventsKinds } from '../events/index.js';
+import { flowcontrolKinds } from '../flowcontrol/index.js';
+import { networkingKinds } from '../networking/index.js';
+import { nodeKinds } from '../node/index.js';
+import { policyKinds } from '../policy/index.js';
+import { rbacKinds } from '../rbac/index.js';
+import { resourceKinds } from '../resource/index.js';
+import { schedulingKinds } from '../scheduling/index.js';
+import { storageKinds } from '../storage/index.js';
+import { storageMigrationKinds } from '../storagemigration/index.js';
 import { apiVersionOf, type ResourceKind } from '../types.js';
 
-/** Every built-in kind, in discovery order. */
+/** Every built-in kind (discovery orders them by the reference's group order, openapi/discovery.ts). */
 export const REGISTRY: ResourceKind[] = [
   ...coreKinds,
   ...appsKinds,
   ...coordinationKinds,
   ...admissionRegistrationKinds,
+  ...apiRegistrationKinds,
+  ...eventsKinds,
+  ...authenticationKinds,
+  ...authorizationKinds,
+  ...autoscalingKinds,
+  ...batchKinds,
+  ...certificatesKinds,
+  ...networkingKinds,
+  ...policyKinds,
+  ...rbacKinds,
+  ...storageKinds,
+  ...schedulingKinds,
+  ...nodeKinds,
+  ...discoveryKinds,
+  ...resourceKinds,
+  ...flowcontrolKinds,
+  ...storageMigrationKinds,
 ];
 
 /** A kind's identity as `<apiVersion>/<Kind>`: `v1/Pod`, `apps/v1/Deployment`. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../src/protocol/events.js';
+import { builtinResource } from '../../../../src/server/kinds/builtin-table.js';
+import { BUILTIN_RESOURCES } from '../../../../src/server/kinds/discovery.generated.js';
 import {
   findByKind,
   findByPlural,
@@ -7,49 +9,108 @@ import {
   REGISTRY,
   resolveResource,
 } from '../../../../src/server/kinds/served/registry.js';
-import { apiVersionOf } from '../../../../src/server/kinds/types.js';
+import { apiVersionOf, type TableColumn } from '../../../../src/server/kinds/types.js';
+import { COLUMN_DOCS } from '../../../../src/server/openapi/column-docs.generated.js';
 import { schemaNameOf } from '../../../../src/server/openapi/openapi-schemas.js';
 import { API_TYPES } from '../../../../src/server/openapi/openapi-types.generated.js';
 
-/** What `kubectl api-resources` prints for these kinds on a 1.33 cluster. */
-const EXPECTED: Array<
-  [plural: string, shortNames: string[], apiVersion: string, namespaced: boolean, kind: string]
-> = [
-  ['namespaces', ['ns'], 'v1', false, 'Namespace'],
-  ['pods', ['po'], 'v1', true, 'Pod'],
-  ['nodes', ['no'], 'v1', false, 'Node'],
-  ['configmaps', ['cm'], 'v1', true, 'ConfigMap'],
-  ['secrets', [], 'v1', true, 'Secret'],
-  ['services', ['svc'], 'v1', true, 'Service'],
-  ['events', ['ev'], 'v1', true, 'Event'],
-  ['podtemplates', [], 'v1', true, 'PodTemplate'],
-  ['serviceaccounts', ['sa'], 'v1', true, 'ServiceAccount'],
-  ['deployments', ['deploy'], 'apps/v1', true, 'Deployment'],
-  ['replicasets', ['rs'], 'apps/v1', true, 'ReplicaSet'],
-  ['statefulsets', ['sts'], 'apps/v1', true, 'StatefulSet'],
-  ['daemonsets', ['ds'], 'apps/v1', true, 'DaemonSet'],
-  ['leases', [], 'coordination.k8s.io/v1', true, 'Lease'],
-  [
-    'validatingwebhookconfigurations',
-    [],
-    'admissionregistration.k8s.io/v1',
-    false,
-    'ValidatingWebhookConfiguration',
-  ],
-  [
-    'mutatingwebhookconfigurations',
-    [],
-    'admissionregistration.k8s.io/v1',
-    false,
-    'MutatingWebhookConfiguration',
-  ],
-];
-
 describe('REGISTRY', () => {
-  it('serves exactly the expected kinds', () => {
-    expect(REGISTRY.map((k) => [k.plural, k.shortNames, apiVersionOf(k), k.namespaced, k.kind])).toEqual(
-      EXPECTED,
+  it.each(REGISTRY.map((k) => [`${apiVersionOf(k)} ${k.plural}`, k] as const))(
+    "%s has the reference's names, scope, subresources and Table columns",
+    (_, k) => {
+      const ref = builtinResource(k.group, k.version, k.plural);
+      expect(ref, 'the reference serves it').toBeDefined();
+      expect([k.kind, k.singular, k.namespaced, k.shortNames, k.categories]).toEqual([
+        ref!.kind,
+        ref!.singular,
+        ref!.namespaced,
+        ref!.shortNames,
+        ref!.categories,
+      ]);
+      for (const sub of k.subresources) expect(ref!.subresources.map((s) => s.name)).toContain(sub);
+      if (!ref!.columns) return;
+      const columns = k.columnsIncludeName
+        ? k.columns
+        : [{ name: 'Name', type: 'string', priority: 0 } as Partial<TableColumn>, ...k.columns];
+      expect(columns.map((c) => [c.name, c.type, c.priority])).toEqual(
+        ref!.columns.map((c) => [c.name, c.type, c.priority]),
+      );
+      for (const [i, c] of columns.entries()) {
+        const text = c.fieldDoc ? COLUMN_DOCS[c.fieldDoc.type]?.[c.fieldDoc.field] : c.description;
+        if (text !== undefined) expect(text, c.name).toBe(ref!.columns[i]!.description);
+      }
+    },
+  );
+
+  /**
+   * The resources the reference serves that no kind here serves yet (issue 41 brings them all):
+   * this list only shrinks.
+   */
+  const NOT_YET = new Set<string>([
+    // Served by crd/, not REGISTRY.
+    'apiextensions.k8s.io/v1/customresourcedefinitions',
+    '/v1/bindings',
+    '/v1/componentstatuses',
+    '/v1/endpoints',
+    '/v1/limitranges',
+    '/v1/persistentvolumeclaims',
+    '/v1/persistentvolumes',
+    '/v1/replicationcontrollers',
+    '/v1/resourcequotas',
+    'apiregistration.k8s.io/v1/apiservices',
+    'apps/v1/controllerrevisions',
+    'events.k8s.io/v1/events',
+    'authentication.k8s.io/v1/selfsubjectreviews',
+    'authentication.k8s.io/v1/tokenreviews',
+    'authorization.k8s.io/v1/localsubjectaccessreviews',
+    'authorization.k8s.io/v1/selfsubjectaccessreviews',
+    'authorization.k8s.io/v1/selfsubjectrulesreviews',
+    'authorization.k8s.io/v1/subjectaccessreviews',
+    'autoscaling/v2/horizontalpodautoscalers',
+    'autoscaling/v1/horizontalpodautoscalers',
+    'batch/v1/cronjobs',
+    'batch/v1/jobs',
+    'certificates.k8s.io/v1/certificatesigningrequests',
+    'certificates.k8s.io/v1/clustertrustbundles',
+    'certificates.k8s.io/v1/podcertificaterequests',
+    'networking.k8s.io/v1/ingressclasses',
+    'networking.k8s.io/v1/ingresses',
+    'networking.k8s.io/v1/ipaddresses',
+    'networking.k8s.io/v1/networkpolicies',
+    'networking.k8s.io/v1/servicecidrs',
+    'policy/v1/poddisruptionbudgets',
+    'rbac.authorization.k8s.io/v1/clusterrolebindings',
+    'rbac.authorization.k8s.io/v1/clusterroles',
+    'rbac.authorization.k8s.io/v1/rolebindings',
+    'rbac.authorization.k8s.io/v1/roles',
+    'storage.k8s.io/v1/csidrivers',
+    'storage.k8s.io/v1/csinodes',
+    'storage.k8s.io/v1/csistoragecapacities',
+    'storage.k8s.io/v1/storageclasses',
+    'storage.k8s.io/v1/volumeattachments',
+    'storage.k8s.io/v1/volumeattributesclasses',
+    'admissionregistration.k8s.io/v1/mutatingadmissionpolicies',
+    'admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings',
+    'admissionregistration.k8s.io/v1/validatingadmissionpolicies',
+    'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+    'scheduling.k8s.io/v1/priorityclasses',
+    'node.k8s.io/v1/runtimeclasses',
+    'discovery.k8s.io/v1/endpointslices',
+    'resource.k8s.io/v1/deviceclasses',
+    'resource.k8s.io/v1/devicetaintrules',
+    'resource.k8s.io/v1/resourceclaims',
+    'resource.k8s.io/v1/resourceclaimtemplates',
+    'resource.k8s.io/v1/resourceslices',
+    'flowcontrol.apiserver.k8s.io/v1/flowschemas',
+    'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations',
+    'storagemigration.k8s.io/v1/storageversionmigrations',
+  ]);
+  it('serves every resource the reference serves, but those not yet brought', () => {
+    const served = new Set(REGISTRY.map((k) => `${k.group}/${k.version}/${k.plural}`));
+    const missing = BUILTIN_RESOURCES.map((r) => `${r.group}/${r.version}/${r.plural}`).filter(
+      (id) => !served.has(id) && !NOT_YET.has(id),
     );
+    expect(missing).toEqual([]);
   });
 
   it.each(REGISTRY.map((k) => [k.kind, k] as const))('%s is found by plural, kind and every name', (_, k) => {
@@ -79,24 +140,14 @@ describe('REGISTRY', () => {
     expect(new Set(REGISTRY.map(kindKey)).size).toBe(REGISTRY.length);
   });
 
-  it('puts the workloads, pods and services in the `all` category', () => {
-    const all = REGISTRY.filter((k) => k.categories.includes('all')).map((k) => k.plural);
-    expect(all.sort()).toEqual([
-      'daemonsets',
-      'deployments',
-      'pods',
-      'replicasets',
-      'services',
-      'statefulsets',
-    ]);
-  });
-
   it('declares status and scale subresources as kube does', () => {
-    const sub = Object.fromEntries(REGISTRY.map((k) => [k.plural, k.subresources]));
+    const sub = Object.fromEntries(
+      REGISTRY.filter((k) => k.group !== 'events.k8s.io').map((k) => [k.plural, k.subresources]),
+    );
     expect(sub).toMatchObject({
-      pods: ['status'],
+      pods: ['status', 'binding'],
       nodes: ['status'],
-      namespaces: ['status'],
+      namespaces: ['status', 'finalize'],
       services: ['status'],
       deployments: ['status', 'scale'],
       replicasets: ['status', 'scale'],
@@ -129,16 +180,18 @@ describe('REGISTRY', () => {
     // (pkg/registry/admissionregistration/*webhookconfiguration/strategy.go `PrepareForUpdate`);
     // the pod strategy when the spec changes (pkg/registry/core/pod/strategy.go `updatePodGeneration`);
     // the pod template strategy when the template changes (pkg/registry/core/podtemplate/strategy.go).
-    expect(withGeneration).toEqual([
-      'Pod',
-      'PodTemplate',
-      'Deployment',
-      'ReplicaSet',
-      'StatefulSet',
-      'DaemonSet',
-      'ValidatingWebhookConfiguration',
-      'MutatingWebhookConfiguration',
-    ]);
+    expect(withGeneration).toEqual(
+      expect.arrayContaining([
+        'Pod',
+        'PodTemplate',
+        'Deployment',
+        'ReplicaSet',
+        'StatefulSet',
+        'DaemonSet',
+        'ValidatingWebhookConfiguration',
+        'MutatingWebhookConfiguration',
+      ]),
+    );
   });
 
   it('has a generated Go type for every kind, so that every write is type-checked (schema/)', () => {

@@ -1,0 +1,47 @@
+/**
+ * The subresources served by a REST storage of their own rather than the generic status and
+ * scale handlers (kube-apiserver's pkg/registry/<group>/<kind>/storage: BindingREST,
+ * EvictionREST, LogREST, TokenREST, ...): one handler per `<group>/<plural>/<subresource>`. A
+ * kind lists the name in its `subresources` (discovery takes the verbs from the reference's
+ * table); the handler answers the methods its storage implements and a 405 for the rest.
+ */
+
+import { routeMethodNotAllowed } from '../http/request-info.js';
+import type { ResourceKind } from '../kinds/types.js';
+import { bindPod } from './pod-binding.js';
+import { isNamed, type RequestScope } from './request-scope.js';
+
+/** Serves one request for a special subresource. */
+export type SubresourceHandler = (scope: RequestScope) => Promise<void>;
+
+const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
+  // BindingREST is a NamedCreater only: POST, nothing else.
+  '/pods/binding': (scope) => {
+    if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();
+    return bindPod(scope);
+  },
+};
+
+/** The handler of `kind`'s subresource `name`, or undefined when the generic handlers serve it. */
+export function subresourceHandler(kind: ResourceKind, name: string): SubresourceHandler | undefined {
+  if (kind.custom) return undefined;
+  return HANDLERS[`${kind.group}/${kind.plural}/${name}`];
+}
+
+/** The RBAC verb of a request on a resource (requestinfo.go `NewRequestInfo`). */
+export function verbOf(method: string, named: boolean, watch: boolean): string {
+  switch (method) {
+    case 'GET':
+      return watch ? 'watch' : named ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}

@@ -1,0 +1,6 @@
+/** The authentication.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The authentication.k8s.io group's kinds. */
+export const authenticationKinds: ResourceKind[] = [];

@@ -1,0 +1,6 @@
+/** The certificates.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The certificates.k8s.io group's kinds. */
+export const certificatesKinds: ResourceKind[] = [];

@@ -1,0 +1,6 @@
+/** The discovery.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The discovery.k8s.io group's kinds. */
+export const discoveryKinds: ResourceKind[] = [];

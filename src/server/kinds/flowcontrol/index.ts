@@ -1,0 +1,6 @@
+/** The flowcontrol.apiserver.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The flowcontrol.apiserver.k8s.io group's kinds. */
+export const flowcontrolKinds: ResourceKind[] = [];

@@ -1,0 +1,6 @@
+/** The networking.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The networking.k8s.io group's kinds. */
+export const networkingKinds: ResourceKind[] = [];

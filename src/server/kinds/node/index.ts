@@ -1,0 +1,6 @@
+/** The node.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The node.k8s.io group's kinds. */
+export const nodeKinds: ResourceKind[] = [];

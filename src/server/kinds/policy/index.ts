@@ -1,0 +1,6 @@
+/** The policy group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The policy group's kinds. */
+export const policyKinds: ResourceKind[] = [];

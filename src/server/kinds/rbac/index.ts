@@ -1,0 +1,6 @@
+/** The rbac.authorization.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The rbac.authorization.k8s.io group's kinds. */
+export const rbacKinds: ResourceKind[] = [];

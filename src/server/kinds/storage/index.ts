@@ -1,0 +1,6 @@
+/** The storage.k8s.io group: every kind it serves. */
+
+import type { ResourceKind } from '../types.js';
+
+/** The storage.k8s.io group's kinds. */
+export const storageKinds: ResourceKind[] = [];

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../protocol/clock.js';
 import { Admission } from './admission/admission.js';
 import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { writeBootstrapObjects } from './bootstrap/index.js';
 import { Cacher } from './cache/cacher.js';
 import { CacheDelegator } from './cache/delegator.js';
 import { WatchWriter } from './cache/watch-sink.js';
@@ -58,12 +59,8 @@ export class ApiServer implements RunningServer {
   /** `opts` were checked (start-server.ts); a store not passed in them is the server's to close. */
   constructor(opts: ServerOptions, ownStore?: Store) {
     this.opts = opts;
-    this.kinds = new KindTable(
-      kindsWithAdmission(
-        [...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS],
-        disabledAdmissionPlugins(opts.disableAdmissionPlugins),
-      ),
-    );
+    const disabled = disabledAdmissionPlugins(opts.disableAdmissionPlugins);
+    this.kinds = new KindTable(kindsWithAdmission([...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS], disabled));
     const log = opts.log ?? (() => {});
     this.store = opts.store ?? ownStore ?? storeFrom(opts.startFrom);
     this.clock = opts.clock ?? systemClock;
@@ -161,8 +158,10 @@ export class ApiServer implements RunningServer {
     await this.cacher.start(opts.store ? undefined : entriesOf(opts.startFrom));
     // The definitions stored now are served before the server answers anything.
     await this.crds.start();
-    // The system namespaces exist before the server answers; terminating ones are finished.
+    // The system namespaces and the bootstrap objects exist before the server answers;
+    // terminating namespaces are finished.
     await this.namespaces.start();
+    if (opts.systemNamespaces !== false) await writeBootstrapObjects(this.objects);
     this.serving = new Serving({
       opts,
       server: this,

@@ -1,0 +1,18 @@
+/**
+ * The objects kube-apiserver writes itself as it starts (its post-start hooks): the bootstrap
+ * RBAC policy, the system PriorityClasses, the APF configuration, the local APIServices. Each
+ * writer is a file here; the server runs them all, in this order, after the system namespaces
+ * exist and before it answers. Several servers over one etcd may race: a writer leaves an
+ * object another created first as it is (AlreadyExists is not an error).
+ */
+import type { ObjectStorage } from '../registry/object-storage.js';
+
+/** Writes one set of bootstrap objects that are missing. */
+export type BootstrapWriter = (objects: ObjectStorage) => Promise<void>;
+
+const WRITERS: readonly BootstrapWriter[] = [];
+
+/** Runs every bootstrap writer. */
+export async function writeBootstrapObjects(objects: ObjectStorage): Promise<void> {
+  for (const write of WRITERS) await write(objects);
+}

@@ -172,6 +172,13 @@ export interface ResourceKind {
    * to whatever is stored.
    */
   allowUnconditionalUpdate?: boolean;
+  /**
+   * The resource whose stored objects this kind serves in its own version, when it is not its
+   * own: events.k8s.io/v1 `events` are core/v1 `events` (one etcd prefix, `/registry/events`),
+   * autoscaling/v1 `horizontalpodautoscalers` are autoscaling/v2's. A write through either is seen
+   * through both, watches included; `fromStorage`/`toStorage` convert. Absent: its own.
+   */
+  storage?: { group: string; plural: string };
   /** Set on kinds a CustomResourceDefinition defines; undefined on the built-ins. */
   custom?: CustomKindInfo;
 }

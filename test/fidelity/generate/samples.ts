@@ -6,6 +6,7 @@
  */
 
 import { accessSamples } from './samples/access.js';
+import { apiserverSamples } from './samples/apiserver.js';
 import { batchSamples } from './samples/batch.js';
 import { certificatesSamples } from './samples/certificates.js';
 import { coreMoreSamples } from './samples/core-more.js';
@@ -218,6 +219,7 @@ export const SAMPLES: KindSample[] = [
   ...certificatesSamples,
   ...policySamples,
   ...virtualSamples,
+  ...apiserverSamples,
 ];
 
 export function sampleName(sample: KindSample, base: string): string {

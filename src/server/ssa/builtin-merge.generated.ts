@@ -37,6 +37,36 @@ export interface TypeMergeFacts {
 
 /** Every type with a fact, by its OpenAPI name. */
 export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
+  'io.k8s.api.admissionregistration.v1.MatchResources': {
+    mapType: 'atomic',
+    fields: {
+      excludeResourceRules: {
+        listType: 'atomic',
+      },
+      resourceRules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec': {
+    fields: {
+      matchConditions: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+      mutations: {
+        listType: 'atomic',
+      },
+      variables: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.admissionregistration.v1.MutatingWebhook': {
     fields: {
       admissionReviewVersions: {
@@ -69,6 +99,32 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.admissionregistration.v1.NamedRuleWithOperations': {
+    mapType: 'atomic',
+    fields: {
+      apiGroups: {
+        listType: 'atomic',
+      },
+      apiVersions: {
+        listType: 'atomic',
+      },
+      operations: {
+        listType: 'atomic',
+      },
+      resourceNames: {
+        listType: 'atomic',
+      },
+      resources: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.ParamKind': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.admissionregistration.v1.ParamRef': {
+    mapType: 'atomic',
+  },
   'io.k8s.api.admissionregistration.v1.RuleWithOperations': {
     fields: {
       apiGroups: {
@@ -82,6 +138,59 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
       resources: {
         listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.TypeChecking': {
+    fields: {
+      expressionWarnings: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec': {
+    fields: {
+      validationActions: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec': {
+    fields: {
+      auditAnnotations: {
+        listType: 'atomic',
+      },
+      matchConditions: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+      validations: {
+        listType: 'atomic',
+      },
+      variables: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -116,6 +225,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         },
       },
     },
+  },
+  'io.k8s.api.admissionregistration.v1.Variable': {
+    mapType: 'atomic',
   },
   'io.k8s.api.apps.v1.DaemonSetStatus': {
     fields: {
@@ -176,6 +288,225 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.authentication.v1.TokenRequestSpec': {
+    fields: {
+      audiences: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authentication.v1.TokenReviewSpec': {
+    fields: {
+      audiences: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authentication.v1.TokenReviewStatus': {
+    fields: {
+      audiences: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authentication.v1.UserInfo': {
+    fields: {
+      groups: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authorization.v1.FieldSelectorAttributes': {
+    fields: {
+      requirements: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authorization.v1.LabelSelectorAttributes': {
+    fields: {
+      requirements: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authorization.v1.NonResourceRule': {
+    fields: {
+      nonResourceURLs: {
+        listType: 'atomic',
+      },
+      verbs: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authorization.v1.ResourceRule': {
+    fields: {
+      apiGroups: {
+        listType: 'atomic',
+      },
+      resourceNames: {
+        listType: 'atomic',
+      },
+      resources: {
+        listType: 'atomic',
+      },
+      verbs: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authorization.v1.SubjectAccessReviewSpec': {
+    fields: {
+      groups: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.authorization.v1.SubjectRulesReviewStatus': {
+    fields: {
+      nonResourceRules: {
+        listType: 'atomic',
+      },
+      resourceRules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.autoscaling.v1.CrossVersionObjectReference': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.autoscaling.v2.HPAScalingRules': {
+    fields: {
+      policies: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec': {
+    fields: {
+      metrics: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
+      },
+      currentMetrics: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.CronJobStatus': {
+    fields: {
+      active: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.JobSchedulingConfiguration': {
+    fields: {
+      resourceClaims: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.JobStatus': {
+    fields: {
+      conditions: {
+        listType: 'atomic',
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.PodFailurePolicy': {
+    fields: {
+      rules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement': {
+    fields: {
+      values: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.PodFailurePolicyRule': {
+    fields: {
+      onPodConditions: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.SuccessPolicy': {
+    fields: {
+      rules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.batch.v1.UncountedTerminatedPods': {
+    fields: {
+      failed: {
+        listType: 'set',
+      },
+      succeeded: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.certificates.v1.CertificateSigningRequestSpec': {
+    fields: {
+      groups: {
+        listType: 'atomic',
+      },
+      usages: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.certificates.v1.CertificateSigningRequestStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.certificates.v1.PodCertificateRequestStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
+  },
   'io.k8s.api.core.v1.Capabilities': {
     fields: {
       add: {
@@ -186,10 +517,30 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.CephFSPersistentVolumeSource': {
+    fields: {
+      monitors: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.core.v1.CephFSVolumeSource': {
     fields: {
       monitors: {
         listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.ComponentStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -316,6 +667,32 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.EndpointAddress': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.core.v1.EndpointPort': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.core.v1.EndpointSubset': {
+    fields: {
+      addresses: {
+        listType: 'atomic',
+      },
+      notReadyAddresses: {
+        listType: 'atomic',
+      },
+      ports: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.Endpoints': {
+    fields: {
+      subsets: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.core.v1.EphemeralContainer': {
     fields: {
       args: {
@@ -409,9 +786,23 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.ISCSIPersistentVolumeSource': {
+    fields: {
+      portals: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.core.v1.ISCSIVolumeSource': {
     fields: {
       portals: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.LimitRangeSpec': {
+    fields: {
+      limits: {
         listType: 'atomic',
       },
     },
@@ -602,6 +993,19 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         keyDefaults: {
           type: '',
         },
+      },
+    },
+  },
+  'io.k8s.api.core.v1.PersistentVolumeSpec': {
+    fields: {
+      accessModes: {
+        listType: 'atomic',
+      },
+      claimRef: {
+        mapType: 'granular',
+      },
+      mountOptions: {
+        listType: 'atomic',
       },
     },
   },
@@ -854,6 +1258,13 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.RBDPersistentVolumeSource': {
+    fields: {
+      monitors: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.core.v1.RBDVolumeSource': {
     fields: {
       monitors: {
@@ -861,8 +1272,35 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.ReplicationControllerSpec': {
+    fields: {
+      selector: {
+        mapType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.ReplicationControllerStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
+  },
   'io.k8s.api.core.v1.ResourceFieldSelector': {
     mapType: 'atomic',
+  },
+  'io.k8s.api.core.v1.ResourceQuotaSpec': {
+    fields: {
+      scopes: {
+        listType: 'atomic',
+      },
+    },
   },
   'io.k8s.api.core.v1.ResourceRequirements': {
     fields: {
@@ -886,6 +1324,21 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.ScopeSelector': {
+    mapType: 'atomic',
+    fields: {
+      matchExpressions: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.ScopedResourceSelectorRequirement': {
+    fields: {
+      values: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.core.v1.SecretKeySelector': {
     mapType: 'atomic',
   },
@@ -895,6 +1348,9 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
         listType: 'atomic',
       },
     },
+  },
+  'io.k8s.api.core.v1.SecretReference': {
+    mapType: 'atomic',
   },
   'io.k8s.api.core.v1.SecretVolumeSource': {
     fields: {
@@ -958,6 +1414,21 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
       },
     },
   },
+  'io.k8s.api.core.v1.TopologySelectorLabelRequirement': {
+    fields: {
+      values: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.core.v1.TopologySelectorTerm': {
+    mapType: 'atomic',
+    fields: {
+      matchLabelExpressions: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.api.core.v1.TopologySpreadConstraint': {
     fields: {
       matchLabelKeys: {
@@ -986,6 +1457,581 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
     fields: {
       bindMountOptions: {
         listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.discovery.v1.Endpoint': {
+    fields: {
+      addresses: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.discovery.v1.EndpointHints': {
+    fields: {
+      forNodes: {
+        listType: 'atomic',
+      },
+      forZones: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.discovery.v1.EndpointPort': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.discovery.v1.EndpointSlice': {
+    fields: {
+      endpoints: {
+        listType: 'atomic',
+      },
+      ports: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.flowcontrol.v1.FlowSchemaSpec': {
+    fields: {
+      rules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.flowcontrol.v1.FlowSchemaStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+      },
+    },
+  },
+  'io.k8s.api.flowcontrol.v1.NonResourcePolicyRule': {
+    fields: {
+      nonResourceURLs: {
+        listType: 'set',
+      },
+      verbs: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.flowcontrol.v1.PolicyRulesWithSubjects': {
+    fields: {
+      nonResourceRules: {
+        listType: 'atomic',
+      },
+      resourceRules: {
+        listType: 'atomic',
+      },
+      subjects: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+      },
+    },
+  },
+  'io.k8s.api.flowcontrol.v1.ResourcePolicyRule': {
+    fields: {
+      apiGroups: {
+        listType: 'set',
+      },
+      namespaces: {
+        listType: 'set',
+      },
+      resources: {
+        listType: 'set',
+      },
+      verbs: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.HTTPIngressRuleValue': {
+    fields: {
+      paths: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.IPBlock': {
+    fields: {
+      except: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.IngressLoadBalancerIngress': {
+    fields: {
+      ports: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.IngressLoadBalancerStatus': {
+    fields: {
+      ingress: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.IngressSpec': {
+    fields: {
+      rules: {
+        listType: 'atomic',
+      },
+      tls: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.IngressTLS': {
+    fields: {
+      hosts: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.NetworkPolicyEgressRule': {
+    fields: {
+      ports: {
+        listType: 'atomic',
+      },
+      to: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.NetworkPolicyIngressRule': {
+    fields: {
+      from: {
+        listType: 'atomic',
+      },
+      ports: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.NetworkPolicySpec': {
+    fields: {
+      egress: {
+        listType: 'atomic',
+      },
+      ingress: {
+        listType: 'atomic',
+      },
+      policyTypes: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.ServiceBackendPort': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.networking.v1.ServiceCIDRSpec': {
+    fields: {
+      cidrs: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.networking.v1.ServiceCIDRStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.node.v1.Scheduling': {
+    fields: {
+      nodeSelector: {
+        mapType: 'atomic',
+      },
+      tolerations: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.policy.v1.PodDisruptionBudgetStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.rbac.v1.AggregationRule': {
+    fields: {
+      clusterRoleSelectors: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.rbac.v1.ClusterRole': {
+    fields: {
+      rules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.rbac.v1.ClusterRoleBinding': {
+    fields: {
+      subjects: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.rbac.v1.PolicyRule': {
+    fields: {
+      apiGroups: {
+        listType: 'atomic',
+      },
+      nonResourceURLs: {
+        listType: 'atomic',
+      },
+      resourceNames: {
+        listType: 'atomic',
+      },
+      resources: {
+        listType: 'atomic',
+      },
+      verbs: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.rbac.v1.Role': {
+    fields: {
+      rules: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.rbac.v1.RoleBinding': {
+    fields: {
+      subjects: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.rbac.v1.RoleRef': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.rbac.v1.Subject': {
+    mapType: 'atomic',
+  },
+  'io.k8s.api.resource.v1.AllocatedDeviceStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.CapacityRequestPolicy': {
+    fields: {
+      validValues: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.Device': {
+    fields: {
+      bindingConditions: {
+        listType: 'atomic',
+      },
+      bindingFailureConditions: {
+        listType: 'atomic',
+      },
+      consumesCounters: {
+        listType: 'atomic',
+      },
+      taints: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceAllocationConfiguration': {
+    fields: {
+      requests: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceAllocationResult': {
+    fields: {
+      config: {
+        listType: 'atomic',
+      },
+      results: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceAttribute': {
+    fields: {
+      bools: {
+        listType: 'atomic',
+      },
+      ints: {
+        listType: 'atomic',
+      },
+      strings: {
+        listType: 'atomic',
+      },
+      versions: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceClaim': {
+    fields: {
+      config: {
+        listType: 'atomic',
+      },
+      constraints: {
+        listType: 'atomic',
+      },
+      requests: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceClaimConfiguration': {
+    fields: {
+      requests: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceClassSpec': {
+    fields: {
+      config: {
+        listType: 'atomic',
+      },
+      selectors: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceConstraint': {
+    fields: {
+      requests: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceCounterConsumption': {
+    fields: {
+      compatibilityGroups: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceRequest': {
+    fields: {
+      firstAvailable: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceRequestAllocationResult': {
+    fields: {
+      bindingConditions: {
+        listType: 'atomic',
+      },
+      bindingFailureConditions: {
+        listType: 'atomic',
+      },
+      skipNodeOperations: {
+        listType: 'set',
+      },
+      tolerations: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceSubRequest': {
+    fields: {
+      derivedAttributes: {
+        listType: 'atomic',
+      },
+      selectors: {
+        listType: 'atomic',
+      },
+      tolerations: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.DeviceTaintRuleStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.ExactDeviceRequest': {
+    fields: {
+      derivedAttributes: {
+        listType: 'atomic',
+      },
+      selectors: {
+        listType: 'atomic',
+      },
+      tolerations: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.NetworkDeviceData': {
+    fields: {
+      ips: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.ResourceClaimStatus': {
+    fields: {
+      devices: {
+        listType: 'map',
+        listMapKeys: ['driver', 'device', 'pool', 'shareID'],
+        keyDefaults: {
+          driver: '',
+          device: '',
+          pool: '',
+        },
+      },
+      reservedFor: {
+        listType: 'map',
+        listMapKeys: ['uid'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'uid',
+        keyDefaults: {
+          uid: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.resource.v1.ResourceSliceSpec': {
+    fields: {
+      devices: {
+        listType: 'atomic',
+      },
+      sharedCounters: {
+        listType: 'atomic',
+      },
+      skipNodeOperations: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.scheduling.v1alpha3.WorkloadPodGroupSchedulingConstraints': {
+    fields: {
+      topology: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.storage.v1.CSIDriverSpec': {
+    fields: {
+      tokenRequests: {
+        listType: 'atomic',
+      },
+      volumeLifecycleModes: {
+        listType: 'set',
+      },
+    },
+  },
+  'io.k8s.api.storage.v1.CSINodeDriver': {
+    fields: {
+      topologyKeys: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.storage.v1.CSINodeSpec': {
+    fields: {
+      drivers: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.storage.v1.CSINodeStatus': {
+    fields: {
+      storageHealth: {
+        listType: 'map',
+        listMapKeys: ['name'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        keyDefaults: {
+          name: '',
+        },
+      },
+    },
+  },
+  'io.k8s.api.storage.v1.StorageClass': {
+    fields: {
+      allowedTopologies: {
+        listType: 'atomic',
+      },
+      mountOptions: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.storage.v1.StorageHealth': {
+    fields: {
+      healthConditions: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.api.storagemigration.v1.StorageVersionMigrationStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
       },
     },
   },
@@ -1083,6 +2129,20 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
   'io.k8s.apimachinery.pkg.api.resource.Quantity': {
     untyped: true,
   },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions': {
+    fields: {
+      dryRun: {
+        listType: 'atomic',
+      },
+    },
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement': {
+    fields: {
+      values: {
+        listType: 'atomic',
+      },
+    },
+  },
   'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector': {
     mapType: 'atomic',
     fields: {
@@ -1123,5 +2183,18 @@ export const BUILTIN_MERGE: Readonly<Record<string, TypeMergeFacts>> = {
   },
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
     untyped: true,
+  },
+  'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus': {
+    fields: {
+      conditions: {
+        listType: 'map',
+        listMapKeys: ['type'],
+        patchStrategy: 'merge',
+        patchMergeKey: 'type',
+        keyDefaults: {
+          type: '',
+        },
+      },
+    },
   },
 };

@@ -1,4 +1,59 @@
 /** Samples of the kinds of this area (see ../samples.ts for what a sample is). */
-import type { KindSample } from './kit.js';
+import { grouped, type KindSample, meta } from './kit.js';
 
-export const accessSamples: KindSample[] = [];
+const RBAC = 'rbac.authorization.k8s.io';
+
+export const accessSamples: KindSample[] = [
+  {
+    ...grouped(RBAC, 'v1', 'Role', 'roles', true, 'rbac'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: `${RBAC}/v1`,
+      kind: 'Role',
+      metadata: meta(name),
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }],
+    }),
+    change: { path: ['rules', '0', 'verbs', '1'], value: 'watch' },
+  },
+  {
+    ...grouped(RBAC, 'v1', 'ClusterRole', 'clusterroles', false, 'rbac'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRole',
+      metadata: meta(name),
+      rules: [
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+        { nonResourceURLs: ['/healthz'], verbs: ['get'] },
+      ],
+    }),
+    change: { path: ['rules', '0', 'verbs', '0'], value: 'list' },
+  },
+  {
+    ...grouped(RBAC, 'v1', 'RoleBinding', 'rolebindings', true, 'rbac'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: `${RBAC}/v1`,
+      kind: 'RoleBinding',
+      metadata: meta(name),
+      roleRef: { apiGroup: RBAC, kind: 'Role', name: 'reader' },
+      subjects: [
+        { kind: 'User', name: 'alice' },
+        { kind: 'ServiceAccount', name: 'default', namespace: '$ns' },
+      ],
+    }),
+    change: { path: ['subjects', '0', 'name'], value: 'bob' },
+  },
+  {
+    ...grouped(RBAC, 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false, 'rbac'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: `${RBAC}/v1`,
+      kind: 'ClusterRoleBinding',
+      metadata: meta(name),
+      roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'Group', name: 'readers', apiGroup: RBAC }],
+    }),
+    change: { path: ['subjects', '0', 'name'], value: 'viewers' },
+  },
+];

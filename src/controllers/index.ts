@@ -8,6 +8,8 @@ import { type Clock, systemClock } from '../protocol/clock.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { Monitors } from './monitors.js';
 import { CONTROLLERS, type ControllerName, parseControllerList } from './names.js';
+import { DEFAULT_SERVICE_ACCOUNT, rootCaConfigMap } from './namespace-defaults.js';
+import { NamespaceObjectController } from './namespace-objects.js';
 import { Operations } from './operations.js';
 
 export { CONTROLLERS, ControllerListError, type ControllerName, parseControllerList } from './names.js';
@@ -22,7 +24,7 @@ export interface ControllersOptions {
   client?: KubeClient;
   /** a kubeconfig file to connect with (the connection is closed on close). */
   kubeconfig?: string;
-  /** Which controllers (names or a `--controllers` list); default both, `namespace` and `garbagecollector`. */
+  /** Which controllers (names or a `--controllers` list); default all of them (names.ts `CONTROLLERS`). */
   controllers?: readonly string[] | string;
   /** attemptToDelete and attemptToOrphan workers each (kube-controller-manager's `--concurrent-gc-syncs`: 20). */
   gcWorkers?: number;
@@ -73,6 +75,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
   const owned = !opts.client;
   const kube =
     opts.client ?? (await KubeClient.load({ kubeconfig: opts.kubeconfig, qps: 0, userAgent: USER_AGENT }));
+  const perNamespace: NamespaceObjectController[] = [];
   let gc: GarbageCollector | undefined;
   let monitors: Monitors | undefined;
   let initialSync: Promise<void> | undefined;
@@ -81,6 +84,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     await initialSync;
     await monitors?.stop();
     await gc?.stop();
+    await Promise.all(perNamespace.map((c) => c.stop()));
     if (owned) await kube.close();
   };
   if (names.includes('garbagecollector')) {
@@ -113,6 +117,20 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
       },
     );
   }
+  const specs = [
+    ...(names.includes('serviceaccount') ? [DEFAULT_SERVICE_ACCOUNT] : []),
+    ...(names.includes('root-ca-cert-publisher') ? rootCaSpec(kube, log) : []),
+  ];
+  try {
+    for (const spec of specs) {
+      const controller = new NamespaceObjectController(kube, spec, clock, log);
+      perNamespace.push(controller);
+      await controller.start();
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
   let closing: Promise<void> | undefined;
   return {
     controllers: names,
@@ -129,10 +147,25 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     stats: () => {
       const stats: Record<string, { syncs: number; failures: number }> = {};
       if (gc) stats['garbage-collector'] = { syncs: gc.syncs, failures: gc.failures };
+      for (const [i, c] of perNamespace.entries()) stats[specs[i]!.controller] = c.stats();
       return stats;
     },
     close: () => (closing ??= close()),
   };
+}
+
+/**
+ * The root CA publisher's spec: the CA the client trusts the server with (kube-controller-manager
+ * takes its kubeconfig's when no `--root-ca-file` is given). A server reached over plain HTTP
+ * has none: the publisher does not run, and says so.
+ */
+function rootCaSpec(kube: KubeClient, log: (line: string) => void) {
+  const caPem = kube.transport.connection.caPem;
+  if (caPem) return [rootCaConfigMap(caPem)];
+  log(
+    'root-ca-certificate-publisher-controller: the server has no CA (plain HTTP): not publishing kube-root-ca.crt',
+  );
+  return [];
 }
 
 /** Resolves true once every monitor has listed; false when `timeoutMs` passes or `signal` aborts first. */

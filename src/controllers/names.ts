@@ -4,16 +4,22 @@
  * `GenericControllerManagerConfigurationOptions.Controllers`): a comma list
  * of names, `*` for every default one, `-name` to leave one out. Each
  * controller answers to kube-controller-manager's name
- * (`garbage-collector-controller`, `namespace-controller`) and to its
- * older short name (`garbagecollector`, `namespace`); `gc` is watchmark's
- * shorthand.
+ * (`garbage-collector-controller`, `namespace-controller`,
+ * `serviceaccount-controller`, `root-ca-certificate-publisher-controller`) and to its
+ * older short name (`garbagecollector`, `namespace`, `serviceaccount`,
+ * `root-ca-cert-publisher`); `gc` is watchmark's shorthand.
  */
 
 /** A controller watchmark can run. */
-export type ControllerName = 'namespace' | 'garbagecollector';
+export type ControllerName = 'namespace' | 'garbagecollector' | 'serviceaccount' | 'root-ca-cert-publisher';
 
-/** Every controller, in the order they start. */
-export const CONTROLLERS: readonly ControllerName[] = ['namespace', 'garbagecollector'];
+/** Every controller, in the order they start (`*`: all of them, as kube-controller-manager's default set has them all). */
+export const CONTROLLERS: readonly ControllerName[] = [
+  'namespace',
+  'garbagecollector',
+  'serviceaccount',
+  'root-ca-cert-publisher',
+];
 
 const ALIASES: Record<string, ControllerName> = {
   namespace: 'namespace',
@@ -21,6 +27,10 @@ const ALIASES: Record<string, ControllerName> = {
   garbagecollector: 'garbagecollector',
   'garbage-collector-controller': 'garbagecollector',
   gc: 'garbagecollector',
+  serviceaccount: 'serviceaccount',
+  'serviceaccount-controller': 'serviceaccount',
+  'root-ca-cert-publisher': 'root-ca-cert-publisher',
+  'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
 };
 
 /** A `--controllers` list that names something unknown, or leaves out what cannot be. */
@@ -35,7 +45,7 @@ function resolve(name: string): ControllerName {
   const found = ALIASES[name];
   if (found) return found;
   throw new ControllerListError(
-    `unknown controller ${JSON.stringify(name)}: known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller) and *`,
+    `unknown controller ${JSON.stringify(name)}: known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller) and *`,
   );
 }
 

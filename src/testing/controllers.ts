@@ -5,12 +5,7 @@
  * ReplicaSet controllers, scheduler, kubelets) on request, as one unit,
  * since none of them does anything useful without the others.
  */
-import {
-  CONTROLLERS,
-  ControllerListError,
-  parseControllerList,
-  startControllers,
-} from '../controllers/index.js';
+import { ControllerListError, parseControllerList, startControllers } from '../controllers/index.js';
 import { startSimulation } from '../sim/index.js';
 
 /** Names that start the simulated cluster (kube-controller-manager's and the components' names). */
@@ -25,8 +20,13 @@ const SIMULATION_NAMES = new Set([
   'simulation',
 ]);
 
-/** The default: what every real cluster runs. */
-export const DEFAULT_TEST_CONTROLLERS: readonly string[] = CONTROLLERS;
+/**
+ * The default: the controllers deletion needs, which every real cluster runs (namespace,
+ * garbage collector). The per-namespace defaults (`serviceaccount`, `root-ca-cert-publisher`)
+ * are opt-in, or `*`: a test cluster starts as envtest's kube-apiserver does, with no
+ * `default` ServiceAccount or `kube-root-ca.crt` in a new namespace unless asked for.
+ */
+export const DEFAULT_TEST_CONTROLLERS: readonly string[] = ['namespace', 'garbagecollector'];
 
 /** The parsed choice: kube-controller-manager's controllers, and whether the simulation runs. */
 export interface ControllerChoice {

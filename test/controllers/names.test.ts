@@ -9,8 +9,12 @@ describe('parseControllerList', () => {
     ['garbage-collector-controller', ['garbagecollector']],
     ['garbagecollector', ['garbagecollector']],
     ['namespace-controller', ['namespace']],
-    ['*', ['namespace', 'garbagecollector']],
-    ['*,-gc', ['namespace']],
+    ['*', ['namespace', 'garbagecollector', 'serviceaccount', 'root-ca-cert-publisher']],
+    ['*,-gc', ['namespace', 'serviceaccount', 'root-ca-cert-publisher']],
+    [
+      'serviceaccount-controller,root-ca-certificate-publisher-controller',
+      ['serviceaccount', 'root-ca-cert-publisher'],
+    ],
     [' namespace , gc ', ['namespace', 'garbagecollector']],
   ])('%s', (text, expected) => {
     expect(parseControllerList(text)).toEqual(expected);
@@ -19,7 +23,7 @@ describe('parseControllerList', () => {
   it.each([
     [
       'gc,foo',
-      'unknown controller "foo": known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller) and *',
+      'unknown controller "foo": known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller) and *',
     ],
     [
       '-namespace',

@@ -4,9 +4,11 @@
  * `envtest`: no controllers on either side (watchmark's namespace finaliser
  * lives in the server and is always on), and the ServiceAccount admission
  * plugin off on both, as envtest starts kube-apiserver. `cluster`: kube-controller-manager
- * beside kube-apiserver, watchmark's namespace and garbage collectors beside it.
+ * beside kube-apiserver; beside watchmark its namespace and garbage collectors and the
+ * per-namespace defaults (the `default` ServiceAccount, `kube-root-ca.crt`).
  */
 
+import { randomBytes } from 'node:crypto';
 import {
   findReferenceBinaries,
   type ReferenceServer,
@@ -17,6 +19,18 @@ import { releaseEndpoint } from './http.js';
 import type { Server } from './runner.js';
 import type { Profile } from './types.js';
 import { startFidelityWebhook } from './webhook-server.js';
+
+/**
+ * The corpus's requests reach watchmark as the user they reach the reference as (the token file
+ * reference-server.ts writes: `admin-token`, uid `admin-token`, group `system:masters`), so what a
+ * server records of who asked (a CertificateSigningRequest's spec.username, uid and groups) is
+ * compared like the rest.
+ */
+const SAME_USER_TOKEN = randomBytes(24).toString('hex');
+const SAME_USER_TOKEN_FILE = {
+  text: `${SAME_USER_TOKEN},admin-token,admin-token,"system:masters"\n`,
+  name: 'fidelity-tokens.csv',
+};
 
 export interface ServerPair {
   reference: Server;
@@ -37,9 +51,13 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
     startReferenceServer({ profile, binaries, log: log ?? null }),
     testCluster({
       tls: true,
-      controllers: profile === 'cluster' ? ['namespace', 'gc'] : [],
-      // The envtest reference runs without the ServiceAccount plugin, as envtest does.
-      server: profile === 'envtest' ? { disableAdmissionPlugins: ['ServiceAccount'] } : undefined,
+      controllers:
+        profile === 'cluster' ? ['namespace', 'gc', 'serviceaccount', 'root-ca-cert-publisher'] : [],
+      server: {
+        tokenFile: SAME_USER_TOKEN_FILE,
+        // The envtest reference runs without the ServiceAccount plugin, as envtest does.
+        ...(profile === 'envtest' ? { disableAdmissionPlugins: ['ServiceAccount'] } : {}),
+      },
     }),
   ]);
   if (ref.status === 'rejected' || wm.status === 'rejected') {
@@ -63,7 +81,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
     name: 'watchmark',
     url: watchmarkCluster.url,
     caPem: watchmarkCluster.server.caPem ?? '',
-    token: watchmarkCluster.server.token ?? '',
+    token: SAME_USER_TOKEN,
     kubeconfigPath: watchmarkCluster.kubeconfigPath,
     kubectl: binaries.kubectl,
     vars,

@@ -49,7 +49,7 @@ export function applyCases(): FidelityCase[] {
     const changed = withValue(body, s.change.path, s.change.value);
     const labelled = withValue(body, ['metadata', 'labels', 'owner'], 'fc');
     const add = (id: string, steps: Step[]) =>
-      out.push({ id: `apply/${s.kind}/${id}`, area: 'apply', steps });
+      out.push({ id: `apply/${s.label ?? s.kind}/${id}`, area: 'apply', steps });
     const apply = (
       manager: string,
       object: unknown,

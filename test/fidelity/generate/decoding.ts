@@ -22,7 +22,7 @@ export function decodingCases(): FidelityCase[] {
     const item = `${s.collection}/${name}`;
     const body = s.object(name);
     const add = (id: string, steps: Step[]) =>
-      out.push({ id: `decoding/${s.kind}/${id}`, area: 'decoding', steps });
+      out.push({ id: `decoding/${s.label ?? s.kind}/${id}`, area: 'decoding', steps });
     const post = (object: unknown, headers: Record<string, string> = {}): Step => ({
       request: { method: 'POST', path: s.collection, headers, body: object },
     });

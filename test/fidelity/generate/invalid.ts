@@ -123,7 +123,7 @@ function casesFor(sample: KindSample, components: Components): FidelityCase[] {
       const wrong = wrongValue(propSchema, components);
       if (wrong !== undefined) {
         out.push({
-          id: `invalid/${sample.kind}/wrong-type/${label}`,
+          id: `invalid/${sample.label ?? sample.kind}/wrong-type/${label}`,
           area: 'invalid-objects',
           steps: [create(withValue(body, fieldPath, wrong))],
         });
@@ -131,7 +131,7 @@ function casesFor(sample: KindSample, components: Components): FidelityCase[] {
       const p = resolve(propSchema, components);
       if (p.enum && p.enum.length > 0 && p.type === 'string' && prop in object) {
         out.push({
-          id: `invalid/${sample.kind}/enum/${label}`,
+          id: `invalid/${sample.label ?? sample.kind}/enum/${label}`,
           area: 'invalid-objects',
           steps: [create(withValue(body, fieldPath, 'NotAnAllowedValue'))],
         });
@@ -142,7 +142,7 @@ function casesFor(sample: KindSample, components: Components): FidelityCase[] {
         path[0] !== 'metadata'
       ) {
         out.push({
-          id: `invalid/${sample.kind}/immutable/${label}`,
+          id: `invalid/${sample.label ?? sample.kind}/immutable/${label}`,
           area: 'invalid-objects',
           steps: [
             created(sample, name),
@@ -161,7 +161,7 @@ function casesFor(sample: KindSample, components: Components): FidelityCase[] {
     for (const req of r.required ?? []) {
       if (!(req in object) || req === 'apiVersion' || req === 'kind') continue;
       out.push({
-        id: `invalid/${sample.kind}/required/${at ? `${at}.` : ''}${req}`,
+        id: `invalid/${sample.label ?? sample.kind}/required/${at ? `${at}.` : ''}${req}`,
         area: 'invalid-objects',
         steps: [create(withValue(body, [...path, req], undefined))],
       });

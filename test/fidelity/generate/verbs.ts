@@ -56,7 +56,7 @@ export function verbCases(): FidelityCase[] {
     const item = `${s.collection}/${name}`;
     const add = (verb: string, steps: Step[]) => {
       const area = verbArea(verb);
-      out.push({ id: `${area}/${s.kind}/${verb}`, area, steps });
+      out.push({ id: `${area}/${s.label ?? s.kind}/${verb}`, area, steps });
     };
     const body = s.object(name);
     const changed = withValue(body, s.change.path, s.change.value);

@@ -2,6 +2,11 @@
 
 export interface KindSample {
   kind: string;
+  /**
+   * What the generated case ids call the sample (`kind` when absent): a kind served in two
+   * versions, or under two groups, needs one per sample (`HorizontalPodAutoscaler.v1`).
+   */
+  label?: string;
   apiVersion: string;
   /** The collection path (`$ns` for namespaced kinds). */
   collection: string;

@@ -133,6 +133,12 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null },
         status: { acceptedNames: { plural: '', kind: '' }, storedVersions: null },
       };
+    case 'policy/PodDisruptionBudget':
+      return {
+        metadata: ZERO_META,
+        spec: {},
+        status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
+      };
     default:
       return { metadata: ZERO_META };
   }

@@ -9,6 +9,7 @@
 import { routeMethodNotAllowed } from '../http/request-info.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { bindPod } from './pod-binding.js';
+import { evictPod } from './pod-eviction.js';
 import { isNamed, type RequestScope } from './request-scope.js';
 
 /** Serves one request for a special subresource. */
@@ -19,6 +20,11 @@ const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
   '/pods/binding': (scope) => {
     if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();
     return bindPod(scope);
+  },
+  // EvictionREST is a NamedCreater only, as BindingREST is.
+  '/pods/eviction': (scope) => {
+    if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();
+    return evictPod(scope);
   },
 };
 

@@ -78,7 +78,6 @@ describe('REGISTRY', () => {
     'networking.k8s.io/v1/ipaddresses',
     'networking.k8s.io/v1/networkpolicies',
     'networking.k8s.io/v1/servicecidrs',
-    'policy/v1/poddisruptionbudgets',
     'storage.k8s.io/v1/csidrivers',
     'storage.k8s.io/v1/csinodes',
     'storage.k8s.io/v1/csistoragecapacities',
@@ -141,7 +140,7 @@ describe('REGISTRY', () => {
       REGISTRY.filter((k) => k.group !== 'events.k8s.io').map((k) => [k.plural, k.subresources]),
     );
     expect(sub).toMatchObject({
-      pods: ['status', 'binding'],
+      pods: ['status', 'binding', 'eviction'],
       nodes: ['status'],
       namespaces: ['status', 'finalize'],
       services: ['status'],

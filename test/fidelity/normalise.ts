@@ -65,6 +65,10 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
     reason: 'the two servers are started at different times',
   },
   {
+    rule: "kubectl output: a Service's cluster IP (in 10.96.0.0/12) becomes <ip>, and then runs of spaces are one",
+    reason: 'each server allocates cluster IPs at random; the columns are as wide as the addresses',
+  },
+  {
     rule: "an apply conflict's causes are sorted by field, then manager",
     reason:
       'structured-merge-diff collects them from a Go map of managers (merge/update.go, ConflictsFromManagers): their order is random; the message sorts managers itself',
@@ -286,8 +290,12 @@ function decodeContinue(token: string): { rv?: unknown; start?: unknown } | unde
   }
 }
 
+const CLUSTER_IP = /(?<![\d.])10\.(9[6-9]|10\d|11[01])\.\d{1,3}\.\d{1,3}(?![\d.])/g;
+
 function kubectlText(text: string): string {
-  return text
+  const masked = CLUSTER_IP.test(text) ? text.replace(CLUSTER_IP, '<ip>').replace(/ {2,}/g, ' ') : text;
+  CLUSTER_IP.lastIndex = 0;
+  return masked
     .replace(SERVER_ADDRESS, '<server>')
     .replace(/(?<=\s)(\d+(s|m|h|d)(\d+(s|m|h))?|<invalid>)(?=\s|$)/g, '<age>')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>')

@@ -11,6 +11,7 @@ import { crdCases } from './crds/index.js';
 import { decodingCases } from './decoding.js';
 import { fieldValidationCases } from './field-validation.js';
 import { invalidCases } from './invalid.js';
+import { kubectlCases } from './kubectl.js';
 import { verbCases } from './verbs.js';
 
 export async function generatedCases(profile: Profile, pair: ServerPair): Promise<FidelityCase[]> {
@@ -23,5 +24,6 @@ export async function generatedCases(profile: Profile, pair: ServerPair): Promis
     ...fieldValidationCases(),
     ...decodingCases(),
     ...admissionCases(),
+    ...kubectlCases(),
   ];
 }

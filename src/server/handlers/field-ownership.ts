@@ -127,6 +127,10 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       };
     case 'coordination.k8s.io/Lease':
       return { metadata: ZERO_META, spec: {} };
+    case '/PersistentVolumeClaim':
+      return { metadata: ZERO_META, spec: { resources: {} }, status: {} };
+    case '/PersistentVolume':
+      return { metadata: ZERO_META, spec: {}, status: {} };
     case 'apiextensions.k8s.io/CustomResourceDefinition':
       return {
         metadata: ZERO_META,

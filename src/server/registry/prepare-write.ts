@@ -138,6 +138,10 @@ export function prepareUpdate(
         if (meta.labels === undefined) delete keptMeta.labels;
         else keptMeta.labels = meta.labels;
       }
+      // The finalizers are the write's too: the status strategies reset the spec, not them
+      // (pkg/registry/core/persistentvolumeclaim/strategy.go `persistentvolumeclaimStatusStrategy`).
+      if (meta.finalizers === undefined) delete keptMeta.finalizers;
+      else keptMeta.finalizers = meta.finalizers;
       kind.prepareForStatusUpdate?.(kept, current);
       keepManagedFields(kept, meta);
       return prepareStatus(kind, kept);

@@ -53,8 +53,6 @@ describe('REGISTRY', () => {
     '/v1/componentstatuses',
     '/v1/endpoints',
     '/v1/limitranges',
-    '/v1/persistentvolumeclaims',
-    '/v1/persistentvolumes',
     '/v1/replicationcontrollers',
     '/v1/resourcequotas',
     'apiregistration.k8s.io/v1/apiservices',

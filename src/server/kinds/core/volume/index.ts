@@ -1,6 +1,8 @@
 /** The core group's PersistentVolumes and PersistentVolumeClaims. */
 
 import type { ResourceKind } from '../../types.js';
+import { persistentVolumeKind } from './persistentvolume.js';
+import { persistentVolumeClaimKind } from './persistentvolumeclaim.js';
 
-/** Their kinds. */
-export const coreVolumeKinds: ResourceKind[] = [];
+/** Their kinds, in discovery order. */
+export const coreVolumeKinds: ResourceKind[] = [persistentVolumeClaimKind, persistentVolumeKind];

@@ -33,6 +33,7 @@ export async function createResource(scope: RequestScope): Promise<void> {
     owned: true,
     fieldManager: writeManager(scope),
     admission: writeAdmission(scope, { dryRun: isDryRun }),
+    user: scope.user,
   });
   return replyObject(scope, 201, created);
 }

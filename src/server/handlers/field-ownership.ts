@@ -42,6 +42,9 @@ export async function mergeNodeFor(kind: ResourceKind): Promise<MergeNode> {
  */
 export function resetFieldsV1(kind: ResourceKind, scope: UpdateScope): Record<string, unknown> | undefined {
   if (!kind.subresources.includes('status')) return undefined;
+  if (kind.group === 'certificates.k8s.io' && kind.kind === 'CertificateSigningRequest') {
+    return CSR_RESET_FIELDS[scope];
+  }
   if (scope === 'main' || scope === 'finalize') return { 'f:status': {} };
   if (kind.custom || (kind.group === 'apiextensions.k8s.io' && kind.kind === 'CustomResourceDefinition')) {
     return { 'f:metadata': {}, 'f:spec': {} };
@@ -55,6 +58,17 @@ export function resetFieldsV1(kind: ResourceKind, scope: UpdateScope): Record<st
       return { 'f:spec': {} };
   }
 }
+
+/**
+ * pkg/registry/certificates/certificates/strategy.go `GetResetFields`: a CertificateSigningRequest's
+ * spec is the creator's alone, set at create; the main endpoint resets the status too, /status
+ * the approval conditions, /approval the issued certificate.
+ */
+const CSR_RESET_FIELDS: Partial<Record<UpdateScope, Record<string, unknown>>> = {
+  main: { 'f:spec': {}, 'f:status': {} },
+  status: { 'f:spec': {}, 'f:status': { 'f:conditions': {} } },
+  approval: { 'f:spec': {}, 'f:status': { 'f:certificate': {} } },
+};
 
 const ZERO_META = { creationTimestamp: null };
 const ZERO_TEMPLATE = { metadata: ZERO_META, spec: { containers: null } };

@@ -21,6 +21,12 @@ function unsupportedFieldMessage(kind: ResourceKind, field: string): string {
   if (kind.group === '' && CORE_CONVERTED.has(kind.kind)) return `field label not supported: ${field}`;
   if (kind.group === 'events.k8s.io') return `field label not supported: ${field}`;
   if (kind.group === 'batch' && kind.kind === 'Job') return `field label "${field}" not supported for Job`;
+  // pkg/apis/certificates/v1/conversion.go: each of the group's kinds registers one.
+  if (kind.group === 'certificates.k8s.io') return `field label not supported: ${field}`;
+  // pkg/apis/resource/v1/conversion.go: ResourceSlices name their GroupVersionKind.
+  if (kind.group === 'resource.k8s.io' && kind.kind === 'ResourceSlice') {
+    return `field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: ${field}`;
+  }
   return `${JSON.stringify(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`;
 }
 

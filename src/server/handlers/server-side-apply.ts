@@ -54,7 +54,8 @@ export async function serverSideApply(scope: NamedScope, raw: Buffer, isDryRun: 
   } catch (err) {
     throw err instanceof StatusError && err.code === 500 ? keyedPaths(err, applied, node) : err;
   }
-  const updateScope: UpdateScope = subresource === 'status' ? 'status' : 'main';
+  const updateScope: UpdateScope =
+    subresource === 'status' || subresource === 'approval' ? subresource : 'main';
   const reset = resetFieldsV1(kind, updateScope);
   const empty = emptyObjectOf(kind);
   // applyPatcher reads the configuration strictly only once the field manager took it (its
@@ -136,7 +137,10 @@ export async function serverSideApply(scope: NamedScope, raw: Buffer, isDryRun: 
       );
     }
     rules.convertApplied(write, created, applied);
-    const stored = await server.objects.create(kind, scope.namespace, created, recorded);
+    const stored = await server.objects.create(kind, scope.namespace, created, {
+      ...recorded,
+      user: scope.user,
+    });
     replyObject(scope, 201, stored);
   }
 }

@@ -8,6 +8,7 @@
 
 import { routeMethodNotAllowed } from '../http/request-info.js';
 import type { ResourceKind } from '../kinds/types.js';
+import { serveCsrApproval } from './csr-approval.js';
 import { bindPod } from './pod-binding.js';
 import { evictPod } from './pod-eviction.js';
 import { isNamed, type RequestScope } from './request-scope.js';
@@ -26,6 +27,8 @@ const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
     if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();
     return evictPod(scope);
   },
+  // ApprovalREST: a getter and an updater, as /status is.
+  'certificates.k8s.io/certificatesigningrequests/approval': serveCsrApproval,
 };
 
 /** The handler of `kind`'s subresource `name`, or undefined when the generic handlers serve it. */

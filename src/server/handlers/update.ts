@@ -34,7 +34,10 @@ export async function updateResource(scope: NamedScope): Promise<void> {
   }
   rules.decodeBody(typedWrite(scope, rules.decodeTargetOf(kind), 'UpdateOptions'), body);
   checkBodyNamed(body, scope.name);
-  const updates = subresource === 'status' || subresource === 'finalize' ? subresource : 'main';
+  const updates =
+    subresource === 'status' || subresource === 'finalize' || subresource === 'approval'
+      ? subresource
+      : 'main';
   const isDryRun = dryRun(query);
   const { object, created } = await scope.server.objects.update(
     kind,
@@ -47,6 +50,7 @@ export async function updateResource(scope: NamedScope): Promise<void> {
       owned: true,
       fieldManager: writeManager(scope),
       admission: writeAdmission(scope, { subresource, dryRun: isDryRun }),
+      user: scope.user,
     },
   );
   return replyObject(scope, created ? 201 : 200, object);

@@ -74,8 +74,10 @@ export interface ResourceKind {
    * Create-only additions (the strategy's `PrepareForCreate`) that must not be
    * re-applied on updates, e.g. a Namespace's `spec.finalizers: [kubernetes]`,
    * which the namespace lifecycle later removes. Runs after `defaults`, before `validate`.
+   * `user` is who sent the create, when the request was authenticated (the request context's
+   * user, which a CertificateSigningRequest records).
    */
-  prepareForCreate?(obj: KubeObject): void;
+  prepareForCreate?(obj: KubeObject, user?: RequestUser): void;
   /**
    * Update-only changes of the strategy's `PrepareForUpdate` beyond the generic ones (the
    * CustomResourceDefinition's new storage version recorded in status.storedVersions), run on
@@ -85,15 +87,24 @@ export interface ResourceKind {
   /**
    * The status strategy's own part of PrepareForUpdate on a `/status` write, run on the object
    * the write stores (the old one with the new status): a Pod's observed generations.
+   * `subresource` names the endpoint: `status`, or another status-like one whose strategy
+   * changes its own part of the status (a CertificateSigningRequest's `approval`).
    */
-  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, subresource: string): void;
+  /**
+   * The status strategy's `ValidateUpdate` where it is not the main one's: run on a write
+   * through `subresource` (`status`, `approval`) instead of {@link ResourceKind.validate} and
+   * {@link ResourceKind.validateUpdate}. Absent: those run on every update.
+   */
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject, subresource: string): FieldError[];
   /**
    * The part of the strategy's PrepareForUpdate whose change the field manager must not see:
    * kube-apiserver records ownership on the object as sent and runs PrepareForUpdate after it
    * (update.go, patch.go), so what this sets belongs to no writer. Run on every update scope,
-   * after ownership is recorded (a DaemonSet's template generation).
+   * after ownership is recorded (a DaemonSet's template generation, a CertificateSigningRequest's
+   * condition timestamps); `now` is the server clock's time (ms).
    */
-  afterFieldManager?(obj: KubeObject, old: KubeObject, scope: string): void;
+  afterFieldManager?(obj: KubeObject, old: KubeObject, scope: string, now: number): void;
   /**
    * The built-in mutating admission plugins' change of a new object of this kind (a Node's
    * not-ready taint, plugin/pkg/admission/nodetaint), run where kube-apiserver runs them: after
@@ -216,6 +227,14 @@ export interface CustomKindInfo {
   /** This version's `deprecated` and `deprecationWarning`. */
   deprecated?: boolean;
   deprecationWarning?: string;
+}
+
+/** Who sent a request, as a strategy sees it (k8s.io/apiserver user.Info). */
+export interface RequestUser {
+  name: string;
+  uid?: string;
+  groups: readonly string[];
+  extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A validation failure of one field, reported in a 422 Status's causes. */

@@ -150,7 +150,7 @@ export class ObjectStorage {
     );
     kind.admitCreate?.(obj);
     if (opts.admission) obj = await mutateCreate(kind, obj, sentName, opts.admission, this.clock.now());
-    kind.prepareForCreate?.(obj);
+    kind.prepareForCreate?.(obj, opts.user);
     if (isService(kind)) failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
     validateWrite(kind, obj);
     await opts.admission?.validate(obj, undefined);
@@ -234,7 +234,7 @@ export class ObjectStorage {
           this.clock.now(),
         );
       }
-      if (scope !== 'binding') kind.afterFieldManager?.(next, current, scope);
+      if (scope !== 'binding') kind.afterFieldManager?.(next, current, scope, this.clock.now());
       const allocating = isService(kind) && scope === 'main';
       if (allocating) keepAllocated(next, current);
       if (jsonEqual(stripRV(next), stripRV(current))) {
@@ -248,7 +248,7 @@ export class ObjectStorage {
       }
       // A binding bypasses the strategy (and so its update validation), as BindingREST's
       // GuaranteedUpdate on the pod store does.
-      if (scope !== 'binding') validateWrite(kind, next, current);
+      if (scope !== 'binding') validateWrite(kind, next, current, scope);
       await opts.admission?.validate(next, current);
       if (opts.dryRun) return next;
       const meta = metaOf(next);

@@ -12,9 +12,10 @@ import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
 /**
  * Which part of an object an update may change: the object (`main`), its
  * status (`status`), or, for a Namespace, its spec.finalizers as well
- * (`finalize`, the `namespaces/NAME/finalize` subresource).
+ * (`finalize`, the `namespaces/NAME/finalize` subresource); `approval` is a
+ * CertificateSigningRequest's status-like endpoint for its approval conditions.
  */
-export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding';
+export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding' | 'approval';
 
 /**
  * Whether `obj`'s own kind stays as sent: a custom object's kind is unstructured data that
@@ -142,7 +143,7 @@ export function prepareUpdate(
       // (pkg/registry/core/persistentvolumeclaim/strategy.go `persistentvolumeclaimStatusStrategy`).
       if (meta.finalizers === undefined) delete keptMeta.finalizers;
       else keptMeta.finalizers = meta.finalizers;
-      kind.prepareForStatusUpdate?.(kept, current);
+      kind.prepareForStatusUpdate?.(kept, current, scope);
       keepManagedFields(kept, meta);
       return prepareStatus(kind, kept);
     }

@@ -1,5 +1,6 @@
 /** The options of the object storage's writes, and what a PUT answers. */
 import type { KubeObject } from '../../protocol/events.js';
+import type { RequestUser } from '../kinds/types.js';
 import type { DeletePreconditions } from './delete-rules.js';
 import type { WriteManager } from './prepare-write.js';
 import type { WriteAdmission } from './write-admission.js';
@@ -20,6 +21,8 @@ export interface WriteOptions {
   fieldManager?: WriteManager;
   /** The write's admission (admission/), when any hook or webhook is configured. */
   admission?: WriteAdmission;
+  /** Who sends the write, when authenticated: a create hands it to the kind's `prepareForCreate`. */
+  user?: RequestUser;
 }
 
 /** What a PUT did: the object as stored, and whether it was created (a 201). */

@@ -1,6 +1,7 @@
 /** The certificates.k8s.io group: every kind it serves. */
 
 import type { ResourceKind } from '../types.js';
+import { certificateSigningRequestKind } from './csr.js';
 
 /** The certificates.k8s.io group's kinds. */
-export const certificatesKinds: ResourceKind[] = [];
+export const certificatesKinds: ResourceKind[] = [certificateSigningRequestKind];

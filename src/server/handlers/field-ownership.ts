@@ -157,6 +157,22 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         spec: {},
         status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
       };
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicy':
+      return { metadata: ZERO_META, spec: {}, status: {} };
+    case 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration':
+      return { metadata: ZERO_META, spec: { type: '' }, status: {} };
+    case 'admissionregistration.k8s.io/MutatingAdmissionPolicy':
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
+    case 'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding':
+      return { metadata: ZERO_META, spec: {} };
+    case 'apiregistration.k8s.io/APIService':
+      return { metadata: ZERO_META, spec: { groupPriorityMinimum: 0, versionPriority: 0 }, status: {} };
+    case 'flowcontrol.apiserver.k8s.io/FlowSchema':
+      return {
+        metadata: ZERO_META,
+        spec: { priorityLevelConfiguration: { name: '' }, matchingPrecedence: 0 },
+        status: {},
+      };
     default:
       return { metadata: ZERO_META };
   }

@@ -2,6 +2,12 @@
 
 import type { ResourceKind } from '../types.js';
 import {
+  mutatingAdmissionPolicyBindingKind,
+  mutatingAdmissionPolicyKind,
+  validatingAdmissionPolicyBindingKind,
+  validatingAdmissionPolicyKind,
+} from './admission-policies.js';
+import {
   mutatingWebhookConfigurationKind,
   validatingWebhookConfigurationKind,
 } from './webhook-configurations.js';
@@ -10,4 +16,8 @@ import {
 export const admissionRegistrationKinds: ResourceKind[] = [
   validatingWebhookConfigurationKind,
   mutatingWebhookConfigurationKind,
+  validatingAdmissionPolicyKind,
+  validatingAdmissionPolicyBindingKind,
+  mutatingAdmissionPolicyKind,
+  mutatingAdmissionPolicyBindingKind,
 ];

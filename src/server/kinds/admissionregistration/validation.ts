@@ -68,8 +68,8 @@ const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 
 const SCOPES = ['*', 'Cluster', 'Namespaced'];
 
-/** `validateRuleWithOperations` and `validateRule`. */
-function validateRule(rule: Record<string, unknown>, field: string): FieldError[] {
+/** `validateRuleWithOperations` and `validateRule` (subresources allowed), shared with the admission policies' rules. */
+export function validateRule(rule: Record<string, unknown>, field: string): FieldError[] {
   const errors: FieldError[] = [];
   const ops = arr(rule.operations).map(str);
   if (ops.length === 0) errors.push(required(`${field}.operations`));

@@ -12,14 +12,22 @@
  * the same texts. kubectl caches them by `?hash=`. (Since the CustomResourceDefinition type
  * joined the table the module is 251 KB; since the table follows Kubernetes 1.37.2's OpenAPI
  * rather than kubernetes-types 1.30, its source is 305 KB, 39 KB more than before; the timings
- * above were measured at 217 KB and not re-run.)
+ * above were measured at 217 KB and not re-run.) The reference's schema extras
+ * (openapi-extras.generated.ts: enums, defaults, list and map extensions; 159 KB of source) load
+ * with them, on the same first request.
  */
 import type { ApiDescriptionTable } from './openapi-model.js';
 
 let loading: Promise<ApiDescriptionTable> | undefined;
 
-/** The description table, imported on the first call and shared after. */
+/**
+ * The description table with the reference's schema extras (openapi-extras.generated.ts, the
+ * enums, defaults and list extensions), imported on the first call and shared after.
+ */
 export function loadApiDescriptions(): Promise<ApiDescriptionTable> {
-  loading ??= import('./openapi-descriptions.generated.js').then((m) => m.API_DESCRIPTIONS);
+  loading ??= Promise.all([
+    import('./openapi-descriptions.generated.js'),
+    import('./openapi-extras.generated.js'),
+  ]).then(([d, e]) => ({ ...d.API_DESCRIPTIONS, extras: e.OPENAPI_EXTRAS }));
   return loading;
 }

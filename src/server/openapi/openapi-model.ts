@@ -39,4 +39,20 @@ export type ApiType =
 export interface ApiDescriptionTable {
   readonly texts: readonly string[];
   readonly types: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /**
+   * What the reference kube-apiserver serves for a type where the table above and the type table
+   * alone would say otherwise (openapi-extras.generated.ts): enums and their description lines,
+   * defaults, list and map extensions, unions, the scalars' `oneOf`. Loaded with the texts.
+   */
+  readonly extras?: Readonly<Record<string, OpenApiTypeExtras>>;
+}
+
+/**
+ * One type's schema parts as the reference serves them: `top` replaces the type's own keys (all
+ * but `properties`); each of `properties` holds the keys of that property's schema that differ
+ * (null: a key the reference leaves out).
+ */
+export interface OpenApiTypeExtras {
+  readonly top?: Readonly<Record<string, unknown>>;
+  readonly properties?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }

@@ -167,8 +167,10 @@ function typeSchema(
     return i === undefined ? undefined : descriptions?.texts[i];
   };
   const typeDescription = text('');
+  const extras = descriptions?.extras?.[name];
   if ('scalar' in t) {
     const schema: OpenApiSchema = scalarSchema(t.scalar);
+    if (extras?.top) return { ...(extras.top as OpenApiSchema) };
     return typeDescription ? { description: typeDescription, ...schema } : schema;
   }
   const properties: Record<string, OpenApiSchema> = {};
@@ -187,7 +189,10 @@ function typeSchema(
       // in allOf, as upstream.
       properties[field] = schema.$ref ? { allOf: [schema], ...annotations } : { ...schema, ...annotations };
     }
+    const served = extras?.properties?.[field];
+    if (served) properties[field] = withServedKeys(properties[field], served);
   }
+  if (extras?.top) return { ...(extras.top as OpenApiSchema), properties };
   const schema: OpenApiSchema = {
     ...(typeDescription ? { description: typeDescription } : {}),
     type: 'object',
@@ -195,6 +200,16 @@ function typeSchema(
   };
   if (t.required?.length) schema.required = [...t.required];
   return schema;
+}
+
+/** `schema` with the reference's keys where they differ (null: the reference leaves the key out). */
+function withServedKeys(schema: OpenApiSchema, served: Readonly<Record<string, unknown>>): OpenApiSchema {
+  const out: Record<string, unknown> = { ...schema };
+  for (const [key, value] of Object.entries(served)) {
+    if (value === null) delete out[key];
+    else out[key] = structuredClone(value);
+  }
+  return out as OpenApiSchema;
 }
 
 function scalarSchema(scalar: Extract<ApiType, { scalar: string }>['scalar']): OpenApiSchema {

@@ -56,4 +56,16 @@ export const accessSamples: KindSample[] = [
     }),
     change: { path: ['subjects', '0', 'name'], value: 'viewers' },
   },
+  {
+    ...grouped('scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, 'scheduling'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: meta(name),
+      value: 1000,
+      description: 'for the batch jobs',
+    }),
+    change: { path: ['description'], value: 'for the nightly jobs' },
+  },
 ];

@@ -81,7 +81,6 @@ describe('REGISTRY', () => {
     'storage.k8s.io/v1/storageclasses',
     'storage.k8s.io/v1/volumeattachments',
     'storage.k8s.io/v1/volumeattributesclasses',
-    'scheduling.k8s.io/v1/priorityclasses',
     'node.k8s.io/v1/runtimeclasses',
     'discovery.k8s.io/v1/endpointslices',
     'resource.k8s.io/v1/deviceclasses',

@@ -141,6 +141,8 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       };
     case 'coordination.k8s.io/Lease':
       return { metadata: ZERO_META, spec: {} };
+    case 'certificates.k8s.io/ClusterTrustBundle':
+      return { metadata: ZERO_META, spec: { trustBundle: '' } };
     case '/PersistentVolumeClaim':
       return { metadata: ZERO_META, spec: { resources: {} }, status: {} };
     case '/PersistentVolume':

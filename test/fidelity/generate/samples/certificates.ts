@@ -5,6 +5,9 @@ import { grouped, type KindSample, meta } from './kit.js';
 export const CSR_REQUEST =
   'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIWk1JR0FBZ0VBTUI0eERqQU1CZ05WQkFNTUJXRnNhV05sTVF3d0NnWURWUVFLREFOa1pYWXdXVEFUQmdjcQpoa2pPUFFJQkJnZ3Foa2pPUFFNQkJ3TkNBQVQ2YnRGKy93dUJuT3RuY1lUMFlaN0w1cWpSNllBeVhTcWI0aWVPCnU5M3pVUEErNHVRemFWMGs4ay9YTStjK1k3R1U2MmlTN2tpc0lBeUd1elZHVGZmZ29BQXdDZ1lJS29aSXpqMEUKQXdJRFNBQXdSUUloQU53eXhkVGRnNi94SHVOdzQrMTF2RUFldEI3NE1Ka2QxTk5HV3A3aGpUZE1BaUJYVEpjMwppQ3Jid0NmbGdzZk9DL1V5M0RiVVNrbzM3eDBRQ082R2pGaXA1QT09Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=';
 
+/** A self-signed CA certificate (CN=example-ca, ECDSA P-256, CA:TRUE), PEM. */
+export const CA_PEM = `-----BEGIN CERTIFICATE-----\nMIIBfjCCASWgAwIBAgIUbD4beB7HLHcXmyZTUvnsk5NzOlcwCgYIKoZIzj0EAwIw\nFTETMBEGA1UEAwwKZXhhbXBsZS1jYTAeFw0yNjEyMDcxNjMzNThaFw0zNjEyMDQx\nNjMzNThaMBUxEzARBgNVBAMMCmV4YW1wbGUtY2EwWTATBgcqhkjOPQIBBggqhkjO\nPQMBBwNCAARdoLyAPduF3oiabQls/NwDJT0xK47vl1QI7oKfW6iqCeNBIVYqSm+r\nlOq3jrNoItKtiOgNW6VnRn/X9qHKNg32o1MwUTAdBgNVHQ4EFgQUHWkI9La4NM4Y\npjAK+sPSjX4pYrYwHwYDVR0jBBgwFoAUHWkI9La4NM4YpjAK+sPSjX4pYrYwDwYD\nVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiAFta8RLtiSmKHcSHU5rLUl\nO3bNWDQw0Di0+5wU06WK3QIgA54pZHtljxri+04K7/uFk1rSaEmjVZKdN/N2FNyX\n3Ls=\n-----END CERTIFICATE-----\n`;
+
 export const certificatesSamples: KindSample[] = [
   {
     ...grouped(
@@ -21,6 +24,24 @@ export const certificatesSamples: KindSample[] = [
       kind: 'CertificateSigningRequest',
       metadata: meta(name, { team: 'a' }),
       spec: { request: CSR_REQUEST, signerName: 'example.com/signer', usages: ['client auth'] },
+    }),
+    change: { path: ['metadata', 'labels', 'team'], value: 'b' },
+  },
+  {
+    ...grouped(
+      'certificates.k8s.io',
+      'v1',
+      'ClusterTrustBundle',
+      'clustertrustbundles',
+      false,
+      'certificates',
+    ),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'certificates.k8s.io/v1',
+      kind: 'ClusterTrustBundle',
+      metadata: meta(name, { team: 'a' }),
+      spec: { trustBundle: CA_PEM },
     }),
     change: { path: ['metadata', 'labels', 'team'], value: 'b' },
   },

@@ -68,7 +68,6 @@ describe('REGISTRY', () => {
     'autoscaling/v1/horizontalpodautoscalers',
     'batch/v1/cronjobs',
     'batch/v1/jobs',
-    'certificates.k8s.io/v1/clustertrustbundles',
     'certificates.k8s.io/v1/podcertificaterequests',
     'networking.k8s.io/v1/ingressclasses',
     'networking.k8s.io/v1/ingresses',

@@ -6,11 +6,13 @@
  * object another created first as it is (AlreadyExists is not an error).
  */
 import type { ObjectStorage } from '../registry/object-storage.js';
+import { writeSystemPriorityClasses } from './priority-classes.js';
+import { writeRbacPolicy } from './rbac-policy.js';
 
 /** Writes one set of bootstrap objects that are missing. */
 export type BootstrapWriter = (objects: ObjectStorage) => Promise<void>;
 
-const WRITERS: readonly BootstrapWriter[] = [];
+const WRITERS: readonly BootstrapWriter[] = [writeRbacPolicy, writeSystemPriorityClasses];
 
 /** Runs every bootstrap writer. */
 export async function writeBootstrapObjects(objects: ObjectStorage): Promise<void> {

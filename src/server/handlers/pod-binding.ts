@@ -11,6 +11,7 @@ import type { ResourceKind } from '../kinds/types.js';
 import { metaOf, rfc3339 } from '../registry/meta.js';
 import { reply } from './reply.js';
 import type { NamedScope } from './request-scope.js';
+import type { ResourceContext } from './resource-context.js';
 import { dryRun, readObject } from './write-input.js';
 
 /** The pods/binding subresource: true for the core group's pods. */
@@ -18,7 +19,8 @@ export function servesBinding(kind: ResourceKind): boolean {
   return kind.group === '' && kind.plural === 'pods';
 }
 
-interface Binding extends KubeObject {
+/** A core/v1 Binding. */
+export interface Binding extends KubeObject {
   target?: { kind?: string; name?: string };
 }
 
@@ -30,7 +32,27 @@ export async function bindPod(scope: NamedScope): Promise<void> {
   if (meta.name !== name) {
     throw StatusError.of('BadRequest', 'name in URL does not match name in Binding object');
   }
-  // validation.go `ValidatePodBinding`, returned as a plain aggregate: an internal error upstream.
+  await assignPod(server, kind, namespace as string, binding, dryRun(query));
+  // create.go: a Status answered by a create gets the create's code.
+  const status = successStatus();
+  status.code = 201;
+  reply(scope, 201, status);
+}
+
+/**
+ * BindingREST's `assignPod`: binds the pod the Binding names (`metadata.name`) in `namespace`
+ * to its target node. Shared with core/v1 `bindings`, the same storage under another path.
+ */
+export async function assignPod(
+  server: ResourceContext,
+  kind: ResourceKind,
+  namespace: string,
+  binding: Binding,
+  isDryRun: boolean,
+): Promise<void> {
+  const meta = binding.metadata ?? {};
+  const name = meta.name ?? '';
+  // validation.go `ValidatePodBinding`, returned as a plain aggregate: a 500 without a reason.
   const errors: string[] = [];
   const target = binding.target ?? {};
   if (target.kind && target.kind !== 'Node') {
@@ -39,52 +61,38 @@ export async function bindPod(scope: NamedScope): Promise<void> {
   if (!target.name) errors.push('target.name: Required value');
   if (errors.length > 0) {
     const text = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
-    throw StatusError.of('InternalError', text, undefined, 500);
+    throw StatusError.plain(text);
   }
   const node = target.name as string;
   const annotations = meta.annotations ?? {};
-  await server.objects.guaranteedUpdate(
-    kind,
-    namespace,
-    name,
-    'binding',
-    { dryRun: dryRun(query) },
-    (pod) => {
-      const podMeta = metaOf(pod);
-      // assignPod's storage preconditions: the binding's uid and resourceVersion, when set
-      // (kube-scheduler sends the pod's uid), answered as InterpretUpdateError answers them.
-      if (meta.uid && meta.uid !== podMeta.uid) {
-        throw podConflict(
-          name,
-          `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${podMeta.uid}`,
-        );
-      }
-      if (meta.resourceVersion && meta.resourceVersion !== podMeta.resourceVersion) {
-        throw podConflict(
-          name,
-          `Precondition failed: ResourceVersion in precondition: ${meta.resourceVersion}, ResourceVersion in object meta: ${podMeta.resourceVersion}`,
-        );
-      }
-      if (podMeta.deletionTimestamp) {
-        throw bindingConflict(name, `pod ${name} is being deleted, cannot be assigned to a host`);
-      }
-      const spec = (pod.spec ?? {}) as { nodeName?: string };
-      if ((spec.nodeName ?? '') !== '') {
-        throw bindingConflict(
-          name,
-          `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`,
-        );
-      }
-      pod.spec = { ...spec, nodeName: node };
-      podMeta.annotations = { ...podMeta.annotations, ...annotations };
-      setScheduled(pod, server.clock.now());
-      return pod;
-    },
-  );
-  // create.go: a Status answered by a create gets the create's code.
-  const status = successStatus();
-  status.code = 201;
-  reply(scope, 201, status);
+  await server.objects.guaranteedUpdate(kind, namespace, name, 'binding', { dryRun: isDryRun }, (pod) => {
+    const podMeta = metaOf(pod);
+    // assignPod's storage preconditions: the binding's uid and resourceVersion, when set
+    // (kube-scheduler sends the pod's uid), answered as InterpretUpdateError answers them.
+    if (meta.uid && meta.uid !== podMeta.uid) {
+      throw podConflict(
+        name,
+        `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${podMeta.uid}`,
+      );
+    }
+    if (meta.resourceVersion && meta.resourceVersion !== podMeta.resourceVersion) {
+      throw podConflict(
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${meta.resourceVersion}, ResourceVersion in object meta: ${podMeta.resourceVersion}`,
+      );
+    }
+    if (podMeta.deletionTimestamp) {
+      throw bindingConflict(name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    }
+    const spec = (pod.spec ?? {}) as { nodeName?: string };
+    if ((spec.nodeName ?? '') !== '') {
+      throw bindingConflict(name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
+    }
+    pod.spec = { ...spec, nodeName: node };
+    podMeta.annotations = { ...podMeta.annotations, ...annotations };
+    setScheduled(pod, server.clock.now());
+    return pod;
+  });
 }
 
 function podConflict(name: string, why: string): StatusError {

@@ -12,6 +12,7 @@ import { sendPlainNotFound } from '../http/non-resource-routes.js';
 import { queryFlag } from '../http/query-flag.js';
 import { routeMethodNotAllowed, routeNotFound } from '../http/request-info.js';
 import { WarningRecorder } from '../http/warnings.js';
+import { builtinDeprecationWarning } from '../kinds/lifecycle.js';
 import { resourceVerbs } from '../openapi/discovery.js';
 import { answerProtobufIfChosen, answerYamlIfChosen } from './answer-form.js';
 import { createResource } from './create.js';
@@ -19,10 +20,12 @@ import { deleteResource } from './delete.js';
 import { getResource, listResource, watchResource } from './get.js';
 import { negotiateRead, negotiateWrite } from './partial-metadata.js';
 import { BUILTIN_PATCH_TYPES, patchResource } from './patch.js';
-import { isNamed, newRequestScope } from './request-scope.js';
+import { isNamed, newRequestScope, type RequestScope } from './request-scope.js';
 import type { ResourceContext } from './resource-context.js';
 import { subresourceHandler, verbOf } from './subresources.js';
 import { updateResource } from './update.js';
+import { serveVirtual } from './virtual.js';
+import { virtualServices } from './virtual-services.js';
 import type { WatchStart } from './watch.js';
 
 export type { ResourceContext } from './resource-context.js';
@@ -78,6 +81,7 @@ export async function handleResource(
   // The subresources with a REST storage of their own (a pod's binding, eviction, log, ...).
   const special = subresource === undefined ? undefined : subresourceHandler(kind, subresource);
   if (special) return special(scope);
+  if (kind.virtual) checkVirtualRoute(scope, isWatch);
   // A built-in resource serves the reference's verbs only: a review takes only create,
   // ComponentStatuses only get and list (go-restful's 405 for a route it does not have).
   if (subresource === undefined && !resourceVerbs(kind).includes(verbOf(method, isNamed(scope), isWatch)))
@@ -95,12 +99,20 @@ export async function handleResource(
       details: {},
     });
   }
+  // installer.go: a built-in type k8s.io/api marks deprecated warns on every route of its
+  // resource (a POST to an object or a PUT or PATCH of the collection has none, and a 415 comes first).
+  const deprecation = builtinDeprecationWarning(kind);
+  const routed = isNamed(scope) ? method !== 'POST' : method !== 'PUT' && method !== 'PATCH';
+  if (deprecation && routed) new WarningRecorder(res).add(deprecation);
   // Every write negotiates its answer's form first (create.go and the others): a 406 writes nothing.
   if (method !== 'GET') negotiateWrite(req, kind);
   // A plain answer negotiated as YAML is written by the YAML serializer, errors included
   // (handlers/responsewriters/writers.go `WriteObjectNegotiated`, `ErrorNegotiated`).
   if (!isWatch) await answerYamlIfChosen(req, res, kind);
   const protobuf = await answerProtobufIfChosen(req, res, kind);
+  // A resource answered and never stored: its own create, get and list (virtual.ts).
+  if (kind.virtual)
+    return serveVirtual(scope, negotiateRead(req.headers.accept, kind), virtualServices(server));
   switch (method) {
     case 'GET': {
       // The answer's form is negotiated before anything is read (handlers/get.go, `ListResource`).
@@ -122,5 +134,26 @@ export async function handleResource(
       return deleteResource(scope);
     default:
       throw routeMethodNotAllowed();
+  }
+}
+
+/**
+ * The routes kube-apiserver's installer gives a storage answered and never stored: none naming an
+ * object when it serves no verb on one (a review, `bindings`: the router's 404), and a watch of a
+ * lister that cannot watch reaching the list handler, which refuses it after the deprecation
+ * filter warned (handlers/get.go `ListResource`'s `watch is not supported`).
+ */
+function checkVirtualRoute(scope: RequestScope, isWatch: boolean): void {
+  const { kind } = scope;
+  const verbs = resourceVerbs(kind);
+  if (scope.name !== undefined && !['get', 'update', 'patch', 'delete'].some((v) => verbs.includes(v)))
+    throw routeNotFound();
+  if (isWatch && scope.method === 'GET' && verbs.includes('list') && !verbs.includes('watch')) {
+    if (kind.virtual?.deprecationWarning) new WarningRecorder(scope.res).add(kind.virtual.deprecationWarning);
+    throw StatusError.of(
+      'MethodNotAllowed',
+      `watch is not supported on resources of kind ${JSON.stringify(kind.plural)}`,
+      { kind: kind.plural },
+    );
   }
 }

@@ -1,6 +1,8 @@
-/** The core group's the resources answered and never stored: Bindings, ComponentStatuses. */
+/** The core group's resources answered and never stored: Bindings, ComponentStatuses. */
 
 import type { ResourceKind } from '../../types.js';
+import { bindingKind } from './binding.js';
+import { componentStatusKind } from './componentstatus.js';
 
 /** Their kinds. */
-export const coreVirtualKinds: ResourceKind[] = [];
+export const coreVirtualKinds: ResourceKind[] = [bindingKind, componentStatusKind];

@@ -8,9 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import type { Clock } from '../protocol/clock.js';
+import { StatusError } from '../protocol/status.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
 import { sendJson } from './http/http-io.js';
-import { negotiateDiscovery } from './http/media-types.js';
+import { negotiateDiscovery, parseAccept } from './http/media-types.js';
 import {
   answerNotFound,
   claimedByGoRestful,
@@ -29,6 +30,7 @@ import {
   legacyApiVersions,
 } from './openapi/legacy-discovery.js';
 import { versionInfo } from './openapi/version.js';
+import type { ServiceAccountTokenIssuer } from './pki/service-account-token.js';
 import type { ServerMetrics } from './stats/metrics.js';
 import type { ServerStats } from './stats/stats.js';
 import type { Store } from './stores/types.js';
@@ -39,6 +41,8 @@ export interface NonResourceContext {
   health: HealthEndpoints;
   metrics: ServerMetrics;
   kinds: KindTable;
+  /** The service-account token issuer whose discovery documents `/.well-known` and `/openid` serve. */
+  tokenIssuer?: ServiceAccountTokenIssuer;
 }
 
 /**
@@ -145,6 +149,9 @@ export async function serveNonResource(
   query: URLSearchParams,
 ): Promise<void> {
   const method = req.method ?? 'GET';
+  if (ctx.tokenIssuer && (path === OPENID_CONFIGURATION || path === OPENID_JWKS)) {
+    return serveIssuerDiscovery(ctx, ctx.tokenIssuer, req, res, path);
+  }
   if (method !== 'GET' && method !== 'HEAD' && !servedForAnyMethod(path)) {
     if (claimedByGoRestful(path, servedGroups(ctx.kinds))) throw routeMethodNotAllowed();
     return notFound(ctx, res, path);
@@ -230,6 +237,50 @@ export async function serveNonResource(
     if (list) return replyDocument(ctx, req, res, path, list);
   }
   return notFound(ctx, res, path);
+}
+
+const OPENID_CONFIGURATION = '/.well-known/openid-configuration';
+const OPENID_JWKS = '/openid/v1/jwks';
+
+/**
+ * The service-account issuer's discovery (pkg/routes/openidmetadata.go): two go-restful GET
+ * routes, compact JSON cached for an hour; the key set's URL is the server's own address.
+ */
+function serveIssuerDiscovery(
+  ctx: NonResourceContext,
+  issuer: ServiceAccountTokenIssuer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw routeMethodNotAllowed();
+  const configuration = path === OPENID_CONFIGURATION;
+  const produces = configuration ? 'application/json' : 'application/jwk-set+json';
+  // go-restful's route produces one type: an Accept naming neither it nor a wildcard over it is a 406.
+  const accepted = parseAccept(req.headers.accept);
+  const [type, subtype] = produces.split('/');
+  if (
+    accepted.length > 0 &&
+    !accepted.some((r) => (r.type === '*' || r.type === type) && (r.subtype === '*' || r.subtype === subtype))
+  ) {
+    throw StatusError.of(
+      'NotAcceptable',
+      `406: Not Acceptable\n\nAvailable representations: ${produces}`,
+      {},
+    );
+  }
+  const body = JSON.stringify(
+    configuration
+      ? issuer.openidConfiguration(`https://${serverAddressOf(req) ?? 'localhost'}${OPENID_JWKS}`)
+      : issuer.jwks(),
+  );
+  res.writeHead(200, {
+    'Cache-Control': 'public, max-age=3600',
+    'Content-Type': produces,
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  ctx.stats.responseBytesWritten += Buffer.byteLength(body);
 }
 
 /** A path nothing serves: go-restful's JSON 404 under its web services, else the mux's text 404. */

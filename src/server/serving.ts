@@ -12,7 +12,9 @@ import { director, isSnapshotAction } from './director.js';
 import { withFaults } from './faults/fault-filter.js';
 import type { Faults } from './faults/server-faults.js';
 import type { ResourceContext } from './handlers/resource-handler.js';
-import { type Authenticator, serverAuthenticator } from './http/auth.js';
+import { authenticateServiceAccountToken } from './handlers/service-account-token.js';
+import { virtualResourceParts } from './handlers/virtual-services.js';
+import { type Authenticator, type BearerTokenAuthenticator, serverAuthenticator } from './http/auth.js';
 import { buildHandlerChain } from './http/handler-chain.js';
 import { closeServer, listen } from './http/listen.js';
 import type { KindTable } from './kinds/served/kind-table.js';
@@ -65,10 +67,27 @@ export class Serving {
   private http: Server | undefined;
 
   constructor(private readonly parts: ServingParts) {
+    const resources = parts.resources;
+    // The service-account token issuer and the store's probe the unstored resources answer with.
+    Object.assign(resources, virtualResourceParts(parts.store));
     if (parts.opts.insecureNoAuth) return;
-    const { authenticator, token } = serverAuthenticator(parts.opts);
+    const issuer = resources.tokenIssuer;
+    // The service-account tokens the server issues authenticate requests and TokenReviews.
+    const bearerTokens: BearerTokenAuthenticator | undefined = issuer
+      ? (token, audiences) =>
+          authenticateServiceAccountToken(
+            issuer,
+            resources.objects,
+            resources.kinds,
+            token,
+            audiences ?? [issuer.issuer],
+            resources.clock.now(),
+          )
+      : undefined;
+    const { authenticator, token } = serverAuthenticator({ ...parts.opts, bearerTokens });
     this.authenticator = authenticator;
     this.address.token = token;
+    resources.authenticateToken = (reviewed, audiences) => authenticator.reviewToken(reviewed, audiences);
   }
 
   /**
@@ -130,6 +149,7 @@ export class Serving {
       health: serverHealth(store, clock, this.parts.closing),
       metrics: new ServerMetrics(stats),
       kinds,
+      tokenIssuer: this.parts.resources.tokenIssuer,
     };
     return buildHandlerChain({
       counts: stats,

@@ -12,6 +12,7 @@ import { serveCsrApproval } from './csr-approval.js';
 import { bindPod } from './pod-binding.js';
 import { evictPod } from './pod-eviction.js';
 import { isNamed, type RequestScope } from './request-scope.js';
+import { requestToken } from './service-account-token.js';
 
 /** Serves one request for a special subresource. */
 export type SubresourceHandler = (scope: RequestScope) => Promise<void>;
@@ -26,6 +27,11 @@ const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
   '/pods/eviction': (scope) => {
     if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();
     return evictPod(scope);
+  },
+  // TokenREST is a NamedCreater only.
+  '/serviceaccounts/token': (scope) => {
+    if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();
+    return requestToken(scope);
   },
   // ApprovalREST: a getter and an updater, as /status is.
   'certificates.k8s.io/certificatesigningrequests/approval': serveCsrApproval,

@@ -22,7 +22,18 @@ export interface UserInfo {
   uid?: string;
   /** Group memberships; authenticated users also get `system:authenticated`. */
   groups: string[];
+  /** Further attributes (a service-account token's `authentication.kubernetes.io/credential-id`). */
+  extra?: Record<string, string[]>;
 }
+
+/**
+ * A bearer-token authenticator beside the static tokens (the service-account tokens'): the user
+ * and audiences of a token it takes, an error for one it refuses, undefined for one not its own.
+ */
+export type BearerTokenAuthenticator = (
+  token: string,
+  audiences: string[] | undefined,
+) => Promise<{ user?: UserInfo; audiences?: string[]; error?: string } | undefined>;
 
 /** Options for {@link Authenticator}. */
 export interface AuthenticatorOptions {
@@ -32,6 +43,8 @@ export interface AuthenticatorOptions {
   clientCA?: string;
   /** Authenticates every request as `system:anonymous` (for local development only). */
   disabled?: boolean;
+  /** Further bearer tokens (service-account tokens), tried after the static ones. */
+  bearerTokens?: BearerTokenAuthenticator;
 }
 
 /** A bad line in a static token file. The message names file and line, never the token. */
@@ -164,13 +177,17 @@ export function serverAuthenticator(opts: {
   tokenFile?: { text: string; name: string };
   token?: string;
   clientCA?: string;
+  bearerTokens?: BearerTokenAuthenticator;
 }): { authenticator: Authenticator; token: string } {
   const tokens = opts.tokenFile
     ? parseTokenFile(opts.tokenFile.text, opts.tokenFile.name)
     : new Map<string, UserInfo>();
   const token = opts.token ?? generateToken();
   tokens.set(token, { name: 'watchmark-admin', groups: ['system:masters'] });
-  return { authenticator: new Authenticator({ tokens, clientCA: opts.clientCA }), token };
+  return {
+    authenticator: new Authenticator({ tokens, clientCA: opts.clientCA, bearerTokens: opts.bearerTokens }),
+    token,
+  };
 }
 
 /** Decides who made a request, from its bearer token or its TLS client certificate. */
@@ -178,6 +195,7 @@ export class Authenticator {
   private readonly disabled: boolean;
   private readonly tokenDigests: { digest: Buffer; user: UserInfo }[];
   private readonly clientCAs: X509Certificate[];
+  private readonly bearerTokens: BearerTokenAuthenticator | undefined;
   /** The peer certificate cannot change within a TLS connection, so each socket is judged once. */
   private readonly certUsers = new WeakMap<TLSSocket, UserInfo | null>();
 
@@ -186,6 +204,35 @@ export class Authenticator {
     this.disabled = opts.disabled ?? false;
     this.tokenDigests = [...opts.tokens].map(([token, user]) => ({ digest: sha256(token), user }));
     this.clientCAs = opts.clientCA === undefined ? [] : parseCertificateBundle(opts.clientCA);
+    this.bearerTokens = opts.bearerTokens;
+  }
+
+  /**
+   * The request's user with every authenticator, the service-account tokens' included (for the
+   * API audiences), or undefined (answer 401).
+   */
+  async authenticateRequest(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const user = this.authenticate(req);
+    if (user || this.disabled || !this.bearerTokens) return user;
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) return undefined;
+    const result = await this.bearerTokens(token, undefined);
+    return result?.user && withAuthenticatedGroup(result.user);
+  }
+
+  /**
+   * A TokenReview's run of the bearer-token authenticators (the static tokens take any audience):
+   * the user and the audiences it holds for, or the error of the one that refused it.
+   */
+  async reviewToken(
+    token: string,
+    audiences: string[],
+  ): Promise<{ user?: UserInfo; audiences?: string[]; error?: string }> {
+    const user = this.fromToken(token);
+    if (user) return { user: withAuthenticatedGroup(user), audiences };
+    const result = await this.bearerTokens?.(token, audiences);
+    if (!result) return {};
+    return result.user ? { user: withAuthenticatedGroup(result.user), audiences: result.audiences } : result;
   }
 
   /** The request's user, or undefined when it presented no valid credential (answer 401). */

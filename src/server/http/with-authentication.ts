@@ -18,9 +18,9 @@ const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
 /** Authenticates each request with `authenticator`; without one (`insecureNoAuth`), lets all in. */
 export function withAuthentication(authenticator: Authenticator | undefined): Filter {
-  return (request, next) => {
+  return async (request, next) => {
     if (authenticator && !PUBLIC_PATHS.has(request.path)) {
-      request.user = authenticator.authenticate(request.req);
+      request.user = await authenticator.authenticateRequest(request.req);
       if (!request.user) throw new StatusError(failureStatus('Unauthorized', 'Unauthorized'));
     }
     return next(request);

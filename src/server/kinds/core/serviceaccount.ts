@@ -47,7 +47,7 @@ export const serviceAccountKind: ResourceKind = {
   shortNames: ['sa'],
   categories: [],
   fields: {},
-  subresources: [],
+  subresources: ['token'],
   generationFields: [],
   defaults: cleanSecretReferences,
   validate: validateServiceAccount,

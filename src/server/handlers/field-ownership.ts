@@ -50,6 +50,9 @@ export function resetFieldsV1(kind: ResourceKind, scope: UpdateScope): Record<st
     return { 'f:metadata': {}, 'f:spec': {} };
   }
   switch (`${kind.group}/${kind.kind}`) {
+    case 'networking.k8s.io/ServiceCIDR':
+      // servicecidr/strategy.go: its status strategy resets the metadata too.
+      return { 'f:metadata': {}, 'f:spec': {} };
     case 'apps/Deployment':
       return { 'f:spec': {}, 'f:metadata': { 'f:labels': {} } };
     case '/Pod':
@@ -153,6 +156,15 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null },
         status: { acceptedNames: { plural: '', kind: '' }, storedVersions: null },
       };
+    case 'networking.k8s.io/Ingress':
+      return { metadata: ZERO_META, spec: {}, status: { loadBalancer: {} } };
+    case 'networking.k8s.io/NetworkPolicy':
+      return { metadata: ZERO_META, spec: { podSelector: {} } };
+    case 'networking.k8s.io/ServiceCIDR':
+      return { metadata: ZERO_META, spec: {}, status: {} };
+    case 'networking.k8s.io/IngressClass':
+    case 'networking.k8s.io/IPAddress':
+      return { metadata: ZERO_META, spec: {} };
     case 'policy/PodDisruptionBudget':
       return {
         metadata: ZERO_META,

@@ -6,8 +6,10 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { type Status, StatusError } from '../../protocol/status.js';
 import { routeMethodNotAllowed } from '../http/request-info.js';
+import { WarningRecorder } from '../http/warnings.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import { resourceVerbs } from '../openapi/discovery.js';
+import { orphansByDefault } from '../registry/delete-rules.js';
 import type { DeleteOptions } from '../registry/object-storage.js';
 import { deleteOptions } from './delete-options.js';
 import { filterFromQuery } from './filter.js';
@@ -22,6 +24,9 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
   if (name === undefined && !resourceVerbs(kind).includes('deletecollection')) throw routeMethodNotAllowed();
   const opts = await deleteOptions(scope.req, scope.query);
   opts.admission = writeAdmission(scope, { dryRun: opts.dryRun === true, options: deleteOptionFields(opts) });
+  if (opts.propagationPolicy === undefined && orphansByDefault(kind)) {
+    new WarningRecorder(scope.res).add(ORPHANING_WARNING);
+  }
   if (name === undefined) return deleteCollection(scope, opts);
   if (scope.subresource !== undefined) throw routeMethodNotAllowed();
   const deleted = await server.objects.delete(kind, scope.namespace, name, opts);
@@ -30,9 +35,16 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
 }
 
 /**
+ * pkg/registry/batch/job/storage/storage.go `deleteOptionWarnings`: a Job deleted without a
+ * policy leaves its pods (the Job REST's Delete and DeleteCollection warn of it).
+ */
+const ORPHANING_WARNING =
+  'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning';
+
+/**
  * The kinds whose REST storage answers a delete with the object deleted (genericregistry.Store
  * `ReturnDeletedObject`: pkg/registry/core/{pod,namespace,service,persistentvolume,
- * persistentvolumeclaim,podtemplate,serviceaccount}/storage/storage.go); every other kind is
+ * persistentvolumeclaim,podtemplate,serviceaccount,resourcequota}/storage/storage.go); every other kind is
  * answered with a Status.
  */
 const RETURNS_DELETED_OBJECT = new Set([
@@ -43,6 +55,7 @@ const RETURNS_DELETED_OBJECT = new Set([
   'PersistentVolumeClaim',
   'PodTemplate',
   'ServiceAccount',
+  'ResourceQuota',
 ]);
 
 /**
@@ -52,6 +65,8 @@ const RETURNS_DELETED_OBJECT = new Set([
  */
 function answersDeletedObject(kind: ResourceKind, deleted: KubeObject): boolean {
   if (!kind.custom && kind.group === '' && RETURNS_DELETED_OBJECT.has(kind.kind)) return true;
+  // pkg/registry/storage/*/storage/storage.go: every storage.k8s.io kind but CSIStorageCapacity.
+  if (!kind.custom && kind.group === 'storage.k8s.io' && kind.kind !== 'CSIStorageCapacity') return true;
   const meta = deleted.metadata ?? {};
   return meta.deletionTimestamp !== undefined && (meta.finalizers?.length ?? 0) > 0;
 }

@@ -187,6 +187,14 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         spec: { priorityLevelConfiguration: { name: '' }, matchingPrecedence: 0 },
         status: {},
       };
+    case 'batch/Job':
+      return { metadata: ZERO_META, spec: { template: ZERO_TEMPLATE }, status: {} };
+    case 'batch/CronJob':
+      return {
+        metadata: ZERO_META,
+        spec: { schedule: '', jobTemplate: { metadata: ZERO_META, spec: { template: ZERO_TEMPLATE } } },
+        status: {},
+      };
     default:
       return { metadata: ZERO_META };
   }

@@ -76,9 +76,10 @@ export function deletionFinalizers(
   policy: 'Orphan' | 'Background' | 'Foreground' | undefined,
 ): { finalizers: string[]; marks: boolean } {
   const held = metaOf(current).finalizers ?? [];
+  const heldPolicy = held.find((f) => f === ORPHAN || f === FOREGROUND);
   const orphan =
     policy === undefined
-      ? held.find((f) => f === ORPHAN || f === FOREGROUND) === ORPHAN
+      ? heldPolicy === ORPHAN || (heldPolicy === undefined && orphansByDefault(kind))
       : policy === 'Orphan';
   const foreground = policy === undefined ? held.includes(FOREGROUND) : policy === 'Foreground';
   const next = held.filter((f) => f !== ORPHAN && f !== FOREGROUND);
@@ -102,6 +103,17 @@ export function deletionFinalizers(
 export function bumpGenerationForDeletion(obj: KubeObject): void {
   const meta = metaOf(obj);
   if (typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
+}
+
+/**
+ * Whether a delete naming no policy orphans the object's dependents (the strategy's
+ * `DefaultGarbageCollectionPolicy` answering OrphanDependents, which store.go
+ * `shouldOrphanDependents` falls back on when the object holds neither finalizer): batch/v1
+ * Jobs, for compatibility (pkg/registry/batch/job/strategy.go), so the delete only marks the Job
+ * and the garbage collector removes it once its pods are orphaned.
+ */
+export function orphansByDefault(kind: ResourceKind): boolean {
+  return !kind.custom && kind.group === 'batch' && kind.version === 'v1' && kind.kind === 'Job';
 }
 
 /** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */

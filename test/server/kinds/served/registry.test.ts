@@ -58,8 +58,6 @@ describe('REGISTRY', () => {
     'events.k8s.io/v1/events',
     'autoscaling/v2/horizontalpodautoscalers',
     'autoscaling/v1/horizontalpodautoscalers',
-    'batch/v1/cronjobs',
-    'batch/v1/jobs',
     'certificates.k8s.io/v1/podcertificaterequests',
     'storage.k8s.io/v1/csidrivers',
     'storage.k8s.io/v1/csinodes',
@@ -103,7 +101,7 @@ describe('REGISTRY', () => {
     expect(findByPlural('apps', 'v1beta1', 'deployments')).toBeUndefined();
     expect(findByKind('v1', 'Deployment')).toBeUndefined();
     expect(findByKind('apps/v2', 'Deployment')).toBeUndefined();
-    expect(resolveResource('jobs')).toBeUndefined();
+    expect(resolveResource('widgets')).toBeUndefined();
     expect(resolveResource('pods.apps')).toBeUndefined();
   });
 

@@ -69,7 +69,7 @@ export function serveCommand(): Command {
     )
     .option(
       '--controllers <list>',
-      'controllers to run: namespace, garbagecollector (gc), serviceaccount, root-ca-cert-publisher, * for all, -name to leave one out; namespace runs inside the server and is always on',
+      'controllers to run: namespace, garbagecollector (gc), serviceaccount, root-ca-cert-publisher, disruption, * for all, -name to leave one out; namespace runs inside the server and is always on',
       'namespace',
     )
     .option(

@@ -5,6 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import { KubeClient } from '../client/client.js';
 import { type Clock, systemClock } from '../protocol/clock.js';
+import { DisruptionController } from './disruption.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { Monitors } from './monitors.js';
 import { CONTROLLERS, type ControllerName, parseControllerList } from './names.js';
@@ -76,6 +77,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
   const kube =
     opts.client ?? (await KubeClient.load({ kubeconfig: opts.kubeconfig, qps: 0, userAgent: USER_AGENT }));
   const perNamespace: NamespaceObjectController[] = [];
+  let disruption: DisruptionController | undefined;
   let gc: GarbageCollector | undefined;
   let monitors: Monitors | undefined;
   let initialSync: Promise<void> | undefined;
@@ -84,7 +86,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     await initialSync;
     await monitors?.stop();
     await gc?.stop();
-    await Promise.all(perNamespace.map((c) => c.stop()));
+    await Promise.all([...perNamespace.map((c) => c.stop()), disruption?.stop()]);
     if (owned) await kube.close();
   };
   if (names.includes('garbagecollector')) {
@@ -127,6 +129,10 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
       perNamespace.push(controller);
       await controller.start();
     }
+    if (names.includes('disruption')) {
+      disruption = new DisruptionController(kube, clock, log);
+      await disruption.start();
+    }
   } catch (err) {
     await close();
     throw err;
@@ -148,6 +154,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
       const stats: Record<string, { syncs: number; failures: number }> = {};
       if (gc) stats['garbage-collector'] = { syncs: gc.syncs, failures: gc.failures };
       for (const [i, c] of perNamespace.entries()) stats[specs[i]!.controller] = c.stats();
+      if (disruption) stats['disruption-controller'] = disruption.stats();
       return stats;
     },
     close: () => (closing ??= close()),

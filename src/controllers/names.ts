@@ -11,7 +11,12 @@
  */
 
 /** A controller watchmark can run. */
-export type ControllerName = 'namespace' | 'garbagecollector' | 'serviceaccount' | 'root-ca-cert-publisher';
+export type ControllerName =
+  | 'namespace'
+  | 'garbagecollector'
+  | 'serviceaccount'
+  | 'root-ca-cert-publisher'
+  | 'disruption';
 
 /** Every controller, in the order they start (`*`: all of them, as kube-controller-manager's default set has them all). */
 export const CONTROLLERS: readonly ControllerName[] = [
@@ -19,6 +24,7 @@ export const CONTROLLERS: readonly ControllerName[] = [
   'garbagecollector',
   'serviceaccount',
   'root-ca-cert-publisher',
+  'disruption',
 ];
 
 const ALIASES: Record<string, ControllerName> = {
@@ -31,6 +37,8 @@ const ALIASES: Record<string, ControllerName> = {
   'serviceaccount-controller': 'serviceaccount',
   'root-ca-cert-publisher': 'root-ca-cert-publisher',
   'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
+  disruption: 'disruption',
+  'disruption-controller': 'disruption',
 };
 
 /** A `--controllers` list that names something unknown, or leaves out what cannot be. */
@@ -45,7 +53,7 @@ function resolve(name: string): ControllerName {
   const found = ALIASES[name];
   if (found) return found;
   throw new ControllerListError(
-    `unknown controller ${JSON.stringify(name)}: known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller) and *`,
+    `unknown controller ${JSON.stringify(name)}: known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller), disruption (disruption-controller) and *`,
   );
 }
 

@@ -9,8 +9,9 @@ describe('parseControllerList', () => {
     ['garbage-collector-controller', ['garbagecollector']],
     ['garbagecollector', ['garbagecollector']],
     ['namespace-controller', ['namespace']],
-    ['*', ['namespace', 'garbagecollector', 'serviceaccount', 'root-ca-cert-publisher']],
-    ['*,-gc', ['namespace', 'serviceaccount', 'root-ca-cert-publisher']],
+    ['*', ['namespace', 'garbagecollector', 'serviceaccount', 'root-ca-cert-publisher', 'disruption']],
+    ['*,-gc', ['namespace', 'serviceaccount', 'root-ca-cert-publisher', 'disruption']],
+    ['disruption-controller', ['disruption']],
     [
       'serviceaccount-controller,root-ca-certificate-publisher-controller',
       ['serviceaccount', 'root-ca-cert-publisher'],
@@ -23,7 +24,7 @@ describe('parseControllerList', () => {
   it.each([
     [
       'gc,foo',
-      'unknown controller "foo": known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller) and *',
+      'unknown controller "foo": known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller), disruption (disruption-controller) and *',
     ],
     [
       '-namespace',

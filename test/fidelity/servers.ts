@@ -4,8 +4,9 @@
  * `envtest`: no controllers on either side (watchmark's namespace finaliser
  * lives in the server and is always on), and the ServiceAccount admission
  * plugin off on both, as envtest starts kube-apiserver. `cluster`: kube-controller-manager
- * beside kube-apiserver; beside watchmark its namespace and garbage collectors and the
- * per-namespace defaults (the `default` ServiceAccount, `kube-root-ca.crt`).
+ * beside kube-apiserver; beside watchmark its namespace and garbage collectors, the
+ * per-namespace defaults (the `default` ServiceAccount, `kube-root-ca.crt`) and the disruption
+ * controller.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -52,7 +53,9 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
     testCluster({
       tls: true,
       controllers:
-        profile === 'cluster' ? ['namespace', 'gc', 'serviceaccount', 'root-ca-cert-publisher'] : [],
+        profile === 'cluster'
+          ? ['namespace', 'gc', 'serviceaccount', 'root-ca-cert-publisher', 'disruption']
+          : [],
       server: {
         tokenFile: SAME_USER_TOKEN_FILE,
         // The envtest reference runs without the ServiceAccount plugin, as envtest does.

@@ -24,7 +24,8 @@ export async function deleteResource(scope: RequestScope): Promise<void> {
   if (name === undefined && !resourceVerbs(kind).includes('deletecollection')) throw routeMethodNotAllowed();
   const opts = await deleteOptions(scope.req, scope.query);
   opts.admission = writeAdmission(scope, { dryRun: opts.dryRun === true, options: deleteOptionFields(opts) });
-  if (opts.propagationPolicy === undefined && orphansByDefault(kind)) {
+  // Only the Job REST warns (pkg/registry/batch/job/storage); a ReplicationController orphans silently.
+  if (opts.propagationPolicy === undefined && orphansByDefault(kind) && kind.group === 'batch') {
     new WarningRecorder(scope.res).add(ORPHANING_WARNING);
   }
   if (name === undefined) return deleteCollection(scope, opts);

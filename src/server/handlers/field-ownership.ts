@@ -150,6 +150,12 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       return { metadata: ZERO_META, spec: { resources: {} }, status: {} };
     case '/PersistentVolume':
       return { metadata: ZERO_META, spec: {}, status: {} };
+    case '/LimitRange':
+      return { metadata: ZERO_META, spec: {} };
+    case '/ResourceQuota':
+      return { metadata: ZERO_META, spec: {}, status: {} };
+    case '/ReplicationController':
+      return { metadata: ZERO_META, spec: {}, status: { replicas: 0 } };
     case 'apiextensions.k8s.io/CustomResourceDefinition':
       return {
         metadata: ZERO_META,

@@ -90,8 +90,13 @@ export function toScale(kind: ResourceKind, obj: KubeObject, absentSpecReplicas?
       replicas?: number;
       selector?: Parameters<typeof labelSelectorFromObject>[0];
     };
+    // A ReplicationController's selector is a plain label map (storage.go `scaleFromRC`:
+    // `labels.SelectorFromSet`), which reads as a LabelSelector's matchLabels.
+    const labelSelector = isLabelMapSelector(kind)
+      ? { matchLabels: spec.selector as Record<string, string> }
+      : spec.selector;
     try {
-      selector = formatLabelSelector(labelSelectorFromObject(spec.selector, { nilSelectsNothing: false }));
+      selector = formatLabelSelector(labelSelectorFromObject(labelSelector, { nilSelectsNothing: false }));
     } catch (err) {
       if (!(err instanceof SelectorError)) throw err;
     }
@@ -114,6 +119,11 @@ export function toScale(kind: ResourceKind, obj: KubeObject, absentSpecReplicas?
     // autoscaling/v1 ScaleStatus.Selector is omitempty.
     status: selector === '' ? { replicas: statusReplicas } : { replicas: statusReplicas, selector },
   };
+}
+
+/** The built-in kind whose selector is a label map, not a LabelSelector: core/v1 ReplicationControllers. */
+function isLabelMapSelector(kind: ResourceKind): boolean {
+  return !kind.custom && kind.group === '' && kind.kind === 'ReplicationController';
 }
 
 /** A 500 with only a message, as kube-apiserver answers an error that is not a Status. */

@@ -109,11 +109,14 @@ export function bumpGenerationForDeletion(obj: KubeObject): void {
  * Whether a delete naming no policy orphans the object's dependents (the strategy's
  * `DefaultGarbageCollectionPolicy` answering OrphanDependents, which store.go
  * `shouldOrphanDependents` falls back on when the object holds neither finalizer): batch/v1
- * Jobs, for compatibility (pkg/registry/batch/job/strategy.go), so the delete only marks the Job
- * and the garbage collector removes it once its pods are orphaned.
+ * Jobs and core/v1 ReplicationControllers, for compatibility (pkg/registry/batch/job/strategy.go,
+ * pkg/registry/core/replicationcontroller/strategy.go), so the delete only marks the object and
+ * the garbage collector removes it once its pods are orphaned.
  */
 export function orphansByDefault(kind: ResourceKind): boolean {
-  return !kind.custom && kind.group === 'batch' && kind.version === 'v1' && kind.kind === 'Job';
+  if (kind.custom) return false;
+  if (kind.group === '' && kind.kind === 'ReplicationController') return true;
+  return kind.group === 'batch' && kind.version === 'v1' && kind.kind === 'Job';
 }
 
 /** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */

@@ -5,11 +5,15 @@
 
 import type { ResourceKind } from '../types.js';
 import { configMapKind } from './configmap.js';
+import { endpointsKind } from './endpoints.js';
 import { eventKind } from './event.js';
+import { limitRangeKind } from './limitrange.js';
 import { namespaceKind } from './namespace.js';
 import { nodeKind } from './node.js';
 import { podKind } from './pod/definition.js';
 import { podTemplateKind } from './podtemplate.js';
+import { replicationControllerKind } from './replicationcontroller.js';
+import { resourceQuotaKind } from './resourcequota.js';
 import { secretKind } from './secret.js';
 import { serviceKind } from './service/definition.js';
 import { serviceAccountKind } from './serviceaccount.js';
@@ -27,6 +31,10 @@ export const coreKinds: ResourceKind[] = [
   eventKind,
   podTemplateKind,
   serviceAccountKind,
+  endpointsKind,
+  limitRangeKind,
+  resourceQuotaKind,
+  replicationControllerKind,
   ...coreVolumeKinds,
   ...coreVirtualKinds,
 ];

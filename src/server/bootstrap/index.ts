@@ -6,13 +6,20 @@
  * object another created first as it is (AlreadyExists is not an error).
  */
 import type { ObjectStorage } from '../registry/object-storage.js';
+import { writeFlowControlConfiguration } from './flowcontrol-config.js';
+import { writeLocalAPIServices } from './local-apiservices.js';
 import { writeSystemPriorityClasses } from './priority-classes.js';
 import { writeRbacPolicy } from './rbac-policy.js';
 
 /** Writes one set of bootstrap objects that are missing. */
 export type BootstrapWriter = (objects: ObjectStorage) => Promise<void>;
 
-const WRITERS: readonly BootstrapWriter[] = [writeRbacPolicy, writeSystemPriorityClasses];
+const WRITERS: readonly BootstrapWriter[] = [
+  writeRbacPolicy,
+  writeSystemPriorityClasses,
+  writeLocalAPIServices,
+  writeFlowControlConfiguration,
+];
 
 /** Runs every bootstrap writer. */
 export async function writeBootstrapObjects(objects: ObjectStorage): Promise<void> {

@@ -223,5 +223,7 @@ export const SAMPLES: KindSample[] = [
 ];
 
 export function sampleName(sample: KindSample, base: string): string {
-  return sample.namespaced ? base : `fc-$n-${base}`;
+  if (sample.namespaced) return base;
+  const name = `fc-$n-${base}`;
+  return sample.clusterName?.(name) ?? name;
 }

@@ -21,6 +21,11 @@ export interface KindSample {
   object(name: string): Record<string, unknown>;
   /** A change a user would make on update (a path and a new value). */
   change: { path: string[]; value: unknown };
+  /**
+   * The name of a cluster-scoped object made from `fc-$n-<base>`, where the kind's validation
+   * constrains names (an APIService is named `<version>.<group>`). Absent: that name as it is.
+   */
+  clusterName?(name: string): string;
 }
 
 export const podSpec = () => ({ containers: [{ name: 'app', image: 'nginx:1.27' }] });

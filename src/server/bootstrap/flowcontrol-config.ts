@@ -1,0 +1,43 @@
+/**
+ * The API Priority and Fairness configuration kube-apiserver writes as it starts
+ * (k8s.io/apiserver pkg/apis/flowcontrol/bootstrap, written by the
+ * `priority-and-fairness-config-producer` post-start hook under the manager
+ * `api-priority-and-fairness-config-producer-v1`): the mandatory and suggested
+ * PriorityLevelConfigurations and FlowSchemas (flowcontrol.generated.ts). The FlowSchemas' Dangling
+ * conditions are the APF config controller's (`api-priority-and-fairness-config-consumer-v1`),
+ * applied through /status as soon as they exist.
+ */
+import { objects as entries, rec, str } from '../kinds/access.js';
+import { findByKind } from '../kinds/served/registry.js';
+import type { ObjectStorage } from '../registry/object-storage.js';
+import { createRecorded } from './recorded-create.js';
+
+const PRODUCER = 'api-priority-and-fairness-config-producer-v1';
+const CONSUMER = 'api-priority-and-fairness-config-consumer-v1';
+
+/** Writes the bootstrap priority levels and flow schemas that are missing, and the schemas' status. */
+export async function writeFlowControlConfiguration(objects: ObjectStorage): Promise<void> {
+  const { PRIORITY_LEVELS, FLOW_SCHEMAS } = await import('./flowcontrol.generated.js');
+  const levels = findByKind('flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration');
+  const schemas = findByKind('flowcontrol.apiserver.k8s.io/v1', 'FlowSchema');
+  if (!levels || !schemas) throw new Error('bootstrap: the flowcontrol kinds are not served');
+  await createRecorded(objects, levels, PRIORITY_LEVELS, PRODUCER);
+  const created = await createRecorded(objects, schemas, FLOW_SCHEMAS, PRODUCER);
+  const wanted = new Map(FLOW_SCHEMAS.map((fs) => [fs.metadata?.name, fs]));
+  for (const fs of created) {
+    const data = wanted.get(fs.metadata?.name);
+    const time = fs.metadata?.creationTimestamp;
+    const conditions = entries(rec(data?.status).conditions).map((c) => ({ ...c, lastTransitionTime: time }));
+    const consumer = entries(data?.metadata?.managedFields).filter((e) => str(e.manager) === CONSUMER);
+    // The consumer's entry first, as the reference lists them.
+    const managedFields = [...consumer.map((e) => ({ ...e, time })), ...entries(fs.metadata?.managedFields)];
+    await objects.update(
+      schemas,
+      undefined,
+      fs.metadata?.name ?? '',
+      { ...fs, metadata: { ...fs.metadata, managedFields: managedFields as never }, status: { conditions } },
+      'status',
+      { owned: true, fieldManager: { manager: CONSUMER, recorded: true } },
+    );
+  }
+}

@@ -50,6 +50,7 @@ export function resetFieldsV1(kind: ResourceKind, scope: UpdateScope): Record<st
     return { 'f:metadata': {}, 'f:spec': {} };
   }
   switch (`${kind.group}/${kind.kind}`) {
+    case 'storagemigration.k8s.io/StorageVersionMigration':
     case 'networking.k8s.io/ServiceCIDR':
       // servicecidr/strategy.go: its status strategy resets the metadata too.
       return { 'f:metadata': {}, 'f:spec': {} };
@@ -144,6 +145,8 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       };
     case 'coordination.k8s.io/Lease':
       return { metadata: ZERO_META, spec: {} };
+    case 'storagemigration.k8s.io/StorageVersionMigration':
+      return { metadata: ZERO_META, spec: { resource: { group: '', resource: '' } }, status: {} };
     case 'certificates.k8s.io/ClusterTrustBundle':
       return { metadata: ZERO_META, spec: { trustBundle: '' } };
     case '/PersistentVolumeClaim':

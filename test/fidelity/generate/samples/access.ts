@@ -68,4 +68,46 @@ export const accessSamples: KindSample[] = [
     }),
     change: { path: ['description'], value: 'for the nightly jobs' },
   },
+  {
+    ...grouped('node.k8s.io', 'v1', 'RuntimeClass', 'runtimeclasses', false, 'node'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: meta(name),
+      handler: 'runc',
+      scheduling: { nodeSelector: { runtime: 'runc' } },
+    }),
+    change: { path: ['scheduling', 'nodeSelector', 'runtime'], value: 'crun' },
+  },
+  {
+    ...grouped(
+      'storagemigration.k8s.io',
+      'v1',
+      'StorageVersionMigration',
+      'storageversionmigrations',
+      false,
+      'storagemigration',
+    ),
+    subresources: ['status'],
+    object: (name) => ({
+      apiVersion: 'storagemigration.k8s.io/v1',
+      kind: 'StorageVersionMigration',
+      metadata: meta(name, { app: 'migrate' }),
+      spec: { resource: { group: 'apps', resource: 'deployments' } },
+    }),
+    change: { path: ['metadata', 'labels', 'app'], value: 'migrated' },
+  },
+  {
+    ...grouped('apps', 'v1', 'ControllerRevision', 'controllerrevisions', true, 'apps'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: meta(name, { app: 'db' }),
+      data: { spec: { template: { metadata: { labels: { app: 'db' } } } } },
+      revision: 1,
+    }),
+    change: { path: ['metadata', 'labels', 'app'], value: 'web' },
+  },
 ];

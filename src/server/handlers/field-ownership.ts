@@ -145,6 +145,13 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       };
     case 'coordination.k8s.io/Lease':
       return { metadata: ZERO_META, spec: {} };
+    case 'certificates.k8s.io/ClusterTrustBundle':
+      return { metadata: ZERO_META, spec: { trustBundle: '' } };
+    case 'certificates.k8s.io/PodCertificateRequest': {
+      const names = ['signerName', 'podName', 'podUID', 'serviceAccountName', 'serviceAccountUID'];
+      const spec = Object.fromEntries([...names, 'nodeName', 'nodeUID'].map((k) => [k, '']));
+      return { metadata: ZERO_META, spec: { ...spec, stubPKCS10Request: null }, status: {} };
+    }
     case 'storagemigration.k8s.io/StorageVersionMigration':
       return { metadata: ZERO_META, spec: { resource: { group: '', resource: '' } }, status: {} };
     case 'certificates.k8s.io/ClusterTrustBundle':

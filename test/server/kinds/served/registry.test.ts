@@ -52,7 +52,6 @@ describe('REGISTRY', () => {
     'events.k8s.io/v1/events',
     'autoscaling/v2/horizontalpodautoscalers',
     'autoscaling/v1/horizontalpodautoscalers',
-    'certificates.k8s.io/v1/podcertificaterequests',
     'storage.k8s.io/v1/csidrivers',
     'storage.k8s.io/v1/csinodes',
     'storage.k8s.io/v1/csistoragecapacities',

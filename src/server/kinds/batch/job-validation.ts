@@ -27,6 +27,7 @@ import {
   validateObjectMeta,
 } from '../validation.js';
 import { isDNS1123Label } from '../validation-names.js';
+import { validateJobStatusUpdate } from './job-status-validation.js';
 import { immutableTemplateErrors } from './job-template-update.js';
 
 /** pkg/apis/batch/types.go: the labels a generated selector and its template carry. */
@@ -304,6 +305,11 @@ export function validateJob(obj: KubeObject, old?: KubeObject): FieldError[] {
     ];
   }
   const before = specOf(old);
+  // A /status write keeps the stored spec and changes the status (a main update keeps the
+  // status): ValidateJobUpdateStatus judges it, and only it.
+  if (sameJson(spec, before) && !sameJson(obj.status ?? null, old.status ?? null)) {
+    return [...validateObjectMeta(obj), ...validateJobStatusUpdate(obj, old)];
+  }
   const errors = [...validateObjectMeta(obj), ...validateJobSpec(spec)];
   errors.push(...validateCompletionsUpdate(spec, before));
   errors.push(

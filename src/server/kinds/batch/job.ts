@@ -62,11 +62,26 @@ export function defaultJobSpec(spec: Record<string, unknown>): void {
  */
 export function defaultJob(obj: KubeObject): void {
   // The status is a struct: written back as `{}` when a /status write sends none.
-  child(obj, 'status');
+  const status = child(obj, 'status');
+  if (status) omitZeroStatus(status);
   const spec = child(obj, 'spec');
   if (!spec) return;
   defaultJobSpec(spec);
   copyTemplateLabels(obj);
+}
+
+/**
+ * What Go's JobStatus drops or fills as it decodes a status: zero counters and an empty
+ * completedIndexes (`omitempty`) are gone, so no field manager owns them; a condition's probe and
+ * transition times are structs, written as `null` when unset.
+ */
+function omitZeroStatus(status: Record<string, unknown>): void {
+  for (const f of ['active', 'succeeded', 'failed']) if (status[f] === 0) delete status[f];
+  if (status.completedIndexes === '') delete status.completedIndexes;
+  for (const c of objects(status.conditions)) {
+    setIfAbsent(c, 'lastProbeTime', null);
+    setIfAbsent(c, 'lastTransitionTime', null);
+  }
 }
 
 /** A Job without labels takes its template's (SetDefaults_Job). */

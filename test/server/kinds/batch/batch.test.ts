@@ -69,6 +69,22 @@ describe('Job', () => {
     expect(validateJob(next, old).map((e) => e.field)).toEqual(['spec.completions', 'spec.template']);
   });
 
+  it('judges a /status write by the status rules alone', () => {
+    const old = createdJob({ template: template('Never') });
+    old.status = { succeeded: 2, startTime: '2026-01-01T00:00:00Z' };
+    const next = structuredClone(old);
+    next.status = {
+      succeeded: 1,
+      startTime: '2026-01-01T00:00:00Z',
+      conditions: [{ type: 'Complete', status: 'True' }],
+    };
+    expect(validateJob(next, old).map((e) => `${e.field}: ${e.message}`)).toEqual([
+      'status.completionTime: Required value: completionTime is required for Complete jobs',
+      'status.conditions: Invalid value: cannot set Complete=True condition without the SuccessCriteriaMet=true condition',
+      'status.succeeded: Invalid value: 1: cannot decrease the succeeded counter',
+    ]);
+  });
+
   it('prints its Table cells', () => {
     const job = createdJob({ template: template('Never') });
     job.status = {

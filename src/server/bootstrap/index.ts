@@ -6,6 +6,7 @@
  * object another created first as it is (AlreadyExists is not an error).
  */
 import type { ObjectStorage } from '../registry/object-storage.js';
+import { writeDefaultServiceCIDR } from './default-service-cidr.js';
 import { writeFlowControlConfiguration } from './flowcontrol-config.js';
 import { writeLocalAPIServices } from './local-apiservices.js';
 import { writeSystemPriorityClasses } from './priority-classes.js';
@@ -19,6 +20,7 @@ const WRITERS: readonly BootstrapWriter[] = [
   writeSystemPriorityClasses,
   writeLocalAPIServices,
   writeFlowControlConfiguration,
+  writeDefaultServiceCIDR,
 ];
 
 /** Runs every bootstrap writer. */

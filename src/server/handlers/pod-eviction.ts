@@ -11,11 +11,18 @@ import type { KubeObject } from '../../protocol/events.js';
 import { labelSelectorFromObject, matchesLabels, SelectorError } from '../../protocol/labels.js';
 import { type Status, StatusError } from '../../protocol/status.js';
 import { isObject, objects, rec, str } from '../kinds/access.js';
-import { podDisruptionBudgetKind } from '../kinds/policy/poddisruptionbudget.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { formatInvalidMessage, invalid } from '../kinds/validation.js';
 import { rfc3339 } from '../registry/meta.js';
 import type { DeleteOptions } from '../registry/object-storage.js';
+import {
+  budgetForbidden,
+  noDisruptionAllowed,
+  podConflict,
+  setDisruptionAllowedCondition,
+  setDisruptionTarget,
+  tooManyRequests,
+} from './eviction-status.js';
 import { reply } from './reply.js';
 import type { NamedScope } from './request-scope.js';
 import { dryRun, readObject } from './write-input.js';
@@ -73,9 +80,7 @@ export async function evictPod(scope: NamedScope): Promise<void> {
     await markAndDeletePod(scope, opts);
     return answer(scope, successStatus());
   }
-  const budgets = (await server.objects.list(podDisruptionBudgetKind, namespace!)).filter((b) =>
-    selects(b, pod),
-  );
+  const budgets = (await server.objects.list(budgetKind(scope), namespace!)).filter((b) => selects(b, pod));
   if (budgets.length > 1) {
     // Answered, not thrown: the REST storage returns this Status as its result.
     return answer(scope, {
@@ -237,7 +242,7 @@ async function takeDisruption(
     return;
   }
   await scope.server.objects.guaranteedUpdate(
-    podDisruptionBudgetKind,
+    budgetKind(scope),
     scope.namespace,
     budgetName,
     'status',
@@ -249,89 +254,6 @@ async function takeDisruption(
         [str(pod.metadata?.name)]: rfc3339(scope.server.clock.now()),
       };
       return { ...budget, status };
-    },
-  );
-}
-
-/**
- * pdbhelper `UpdateDisruptionAllowedCondition` once no disruption is left: the DisruptionAllowed
- * condition False with reason InsufficientPods (apimeta `SetStatusCondition`: the transition
- * time moves only when the status does).
- */
-function setDisruptionAllowedCondition(status: Record<string, unknown>, now: number): void {
-  const conditions = objects(status.conditions).map((c) => ({ ...c }));
-  const observedGeneration = num(status.observedGeneration);
-  const at = conditions.findIndex((c) => c.type === 'DisruptionAllowed');
-  if (at < 0) {
-    conditions.push({
-      type: 'DisruptionAllowed',
-      status: 'False',
-      ...(observedGeneration ? { observedGeneration } : {}),
-      lastTransitionTime: rfc3339(now),
-      reason: 'InsufficientPods',
-      message: '',
-    });
-  } else {
-    const c = conditions[at];
-    if (c.status !== 'False') c.lastTransitionTime = rfc3339(now);
-    c.status = 'False';
-    c.reason = 'InsufficientPods';
-    c.message = '';
-    if (observedGeneration) c.observedGeneration = observedGeneration;
-    else delete c.observedGeneration;
-  }
-  status.conditions = conditions;
-}
-
-/** `createTooManyRequestsError` and the 429 of a budget at zero: Retry-After as given. */
-function tooManyRequests(budgetName: string, retryAfterSeconds: number, message?: string): StatusError {
-  return StatusError.of(
-    'TooManyRequests',
-    "Cannot evict pod as it would violate the pod's disruption budget.",
-    {
-      causes: [
-        {
-          reason: 'DisruptionBudget',
-          message: message ?? `The disruption budget ${budgetName} is still being processed by the server.`,
-        },
-      ],
-      ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}),
-    },
-  );
-}
-
-/** The 429 of a budget that allows no disruption, with the cause checkAndDecrement words. */
-function noDisruptionAllowed(budgetName: string, status: Record<string, unknown>): StatusError {
-  const condition = objects(status.conditions).find((c) => c.type === 'DisruptionAllowed');
-  const falseWithMessage = condition?.status === 'False' && str(condition.message) !== '';
-  let message: string;
-  if (falseWithMessage && condition?.reason === 'SyncFailed') {
-    message = `The disruption budget ${budgetName} does not allow evicting pods currently because it failed sync: ${str(condition.message)}`;
-  } else if (num(status.currentHealthy) <= num(status.desiredHealthy)) {
-    message = `The disruption budget ${budgetName} needs ${num(status.desiredHealthy)} healthy pods and has ${num(status.currentHealthy)} currently`;
-  } else if (falseWithMessage) {
-    message = `The disruption budget ${budgetName} does not allow evicting pods currently (${str(condition?.reason)}): ${str(condition?.message)}`;
-  } else {
-    message = `The disruption budget ${budgetName} does not allow evicting pods currently`;
-  }
-  return tooManyRequests(budgetName, 0, message);
-}
-
-/** errors.NewForbidden on poddisruptionbudget.policy, with the budget's cause. */
-function budgetForbidden(budgetName: string, why: string, cause: string): StatusError {
-  return StatusError.of(
-    'Forbidden',
-    `poddisruptionbudget.policy ${JSON.stringify(budgetName)} is forbidden: ${why}`,
-    {
-      name: budgetName,
-      group: 'policy',
-      kind: 'poddisruptionbudget',
-      causes: [
-        {
-          reason: 'DisruptionBudget',
-          message: `The disruption budget ${budgetName} does not allow evicting pods currently: ${cause}`,
-        },
-      ],
     },
   );
 }
@@ -375,37 +297,6 @@ async function markAndDeletePod(scope: NamedScope, options: EvictionOptions): Pr
   });
 }
 
-/** errors.NewConflict on the resource `Pod` (as eviction.go names it). */
-function podConflict(name: string, why: string): StatusError {
-  return StatusError.of('Conflict', `Operation cannot be fulfilled on Pod ${JSON.stringify(name)}: ${why}`, {
-    name,
-    kind: 'Pod',
-  });
-}
-
-/**
- * podutil `UpdatePodCondition` with DisruptionTarget True, reason EvictionByEvictionAPI: the
- * transition time kept when the status was already True; nothing changes when the condition is
- * there as it would be written.
- */
-function setDisruptionTarget(pod: KubeObject, now: number): void {
-  const status = rec(pod.status);
-  const conditions = objects(status.conditions).map((c) => ({ ...c }));
-  const at = conditions.findIndex((c) => c.type === 'DisruptionTarget');
-  const old = at < 0 ? undefined : conditions[at];
-  const condition = {
-    type: 'DisruptionTarget',
-    status: 'True',
-    lastProbeTime: null,
-    lastTransitionTime: old?.status === 'True' ? old.lastTransitionTime : rfc3339(now),
-    reason: 'EvictionByEvictionAPI',
-    message: 'Eviction API: evicting',
-  };
-  if (at < 0) conditions.push(condition);
-  else conditions[at] = condition;
-  pod.status = { ...status, conditions };
-}
-
 function successStatus(): Status {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 }
@@ -416,6 +307,13 @@ function successStatus(): Status {
  */
 function answer(scope: NamedScope, status: Status): void {
   reply(scope, status.code, status);
+}
+
+/** The served policy/v1 PodDisruptionBudget kind. */
+function budgetKind(scope: NamedScope): ResourceKind {
+  const kind = scope.server.kinds.findByPlural('policy', 'v1', 'poddisruptionbudgets');
+  if (!kind) throw new Error('pods/eviction: policy/v1 poddisruptionbudgets is not served');
+  return kind;
 }
 
 /** The pods/eviction subresource: the core group's pods. */

@@ -154,6 +154,9 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
     }
     case 'storagemigration.k8s.io/StorageVersionMigration':
       return { metadata: ZERO_META, spec: { resource: { group: '', resource: '' } }, status: {} };
+    case 'rbac.authorization.k8s.io/Role':
+    case 'rbac.authorization.k8s.io/ClusterRole':
+      return { metadata: ZERO_META, rules: null };
     case 'certificates.k8s.io/ClusterTrustBundle':
       return { metadata: ZERO_META, spec: { trustBundle: '' } };
     case '/PersistentVolumeClaim':

@@ -10,6 +10,7 @@ import type { KubeObject } from '../../../protocol/events.js';
 import { str } from '../access.js';
 import { builtinKind } from '../builtin.js';
 import type { FieldError, ResourceKind } from '../types.js';
+import { defaultRole } from './defaults.js';
 import { declaredRuleErrors, validateAggregationRule, validateRoleRules } from './validation.js';
 
 /** `ValidateClusterRole`: metadata, rules (non-resource URLs allowed) and aggregation rule. */
@@ -26,6 +27,7 @@ export function validateClusterRole(obj: KubeObject, old?: KubeObject): FieldErr
 
 /** The ClusterRole's entry in the served kinds. */
 export const clusterRoleKind: ResourceKind = builtinKind('rbac.authorization.k8s.io', 'v1', 'clusterroles', {
+  defaults: defaultRole,
   validate: validateClusterRole,
   cells: { 'Created At': (o) => str(o.metadata?.creationTimestamp) },
   allowCreateOnUpdate: true,

@@ -9,10 +9,12 @@
 import { str } from '../access.js';
 import { builtinKind } from '../builtin.js';
 import type { ResourceKind } from '../types.js';
+import { defaultRole } from './defaults.js';
 import { declaredRuleErrors, validateRoleRules } from './validation.js';
 
 /** The Role's entry in the served kinds. */
 export const roleKind: ResourceKind = builtinKind('rbac.authorization.k8s.io', 'v1', 'roles', {
+  defaults: defaultRole,
   validate: (obj) => [...validateRoleRules(obj, true), ...declaredRuleErrors(obj)],
   cells: { 'Created At': (o) => str(o.metadata?.creationTimestamp) },
   allowCreateOnUpdate: true,

@@ -11,7 +11,8 @@ import { objects, rec, specOf, str } from '../access.js';
 import { builtinKind } from '../builtin.js';
 import { formatLabels } from '../columns.js';
 import type { ResourceKind } from '../types.js';
-import { validatePcrCreate, validatePcrStatusUpdate, validatePcrUpdate } from './pcr-validation.js';
+import { validatePcrStatusUpdate } from './pcr-status-validation.js';
+import { validatePcrCreate, validatePcrUpdate } from './pcr-validation.js';
 
 /** certificates/v1 `SetObjectDefaults_PodCertificateRequest`: a day's expiration at most. */
 export function defaultPcr(obj: KubeObject): void {

@@ -5,10 +5,8 @@ import {
   pcrState,
   preparePcrStatusUpdate,
 } from '../../../../src/server/kinds/certificates/pcr.js';
-import {
-  validatePcrCreate,
-  validatePcrStatusUpdate,
-} from '../../../../src/server/kinds/certificates/pcr-validation.js';
+import { validatePcrStatusUpdate } from '../../../../src/server/kinds/certificates/pcr-status-validation.js';
+import { validatePcrCreate } from '../../../../src/server/kinds/certificates/pcr-validation.js';
 import { fieldErrorText } from '../../../../src/server/kinds/validation.js';
 
 /** An empty PKCS#10 request over an Ed25519 key, base64 DER. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../../src/protocol/events.js';
 import {
   defaultPodDisruptionBudget,
   podDisruptionBudgetKind,
@@ -6,7 +7,7 @@ import {
 } from '../../../../src/server/kinds/policy/poddisruptionbudget.js';
 import { ago, MIN, row } from '../columns-fixture.js';
 
-const pdb = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+const pdb = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
   metadata: { name: 'pdb', namespace: 'ns' },

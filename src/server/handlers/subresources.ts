@@ -11,6 +11,7 @@ import type { ResourceKind } from '../kinds/types.js';
 import { serveCsrApproval } from './csr-approval.js';
 import { bindPod } from './pod-binding.js';
 import { evictPod } from './pod-eviction.js';
+import { podLog } from './pod-log.js';
 import { isNamed, type RequestScope } from './request-scope.js';
 import { requestToken } from './service-account-token.js';
 
@@ -28,6 +29,8 @@ const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
     if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();
     return evictPod(scope);
   },
+  // LogREST is a getter only, streaming from the pod's kubelet (pod-log.ts).
+  '/pods/log': podLog,
   // TokenREST is a NamedCreater only.
   '/serviceaccounts/token': (scope) => {
     if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();

@@ -105,7 +105,7 @@ describe('REGISTRY', () => {
       REGISTRY.filter((k) => k.group !== 'events.k8s.io').map((k) => [k.plural, k.subresources]),
     );
     expect(sub).toMatchObject({
-      pods: ['status', 'binding', 'eviction'],
+      pods: ['status', 'binding', 'eviction', 'log'],
       nodes: ['status'],
       namespaces: ['status', 'finalize'],
       services: ['status'],

@@ -163,6 +163,16 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       return { metadata: ZERO_META, spec: { resources: {} }, status: {} };
     case '/PersistentVolume':
       return { metadata: ZERO_META, spec: {}, status: {} };
+    case 'storage.k8s.io/StorageClass':
+      return { metadata: ZERO_META, provisioner: '' };
+    case 'storage.k8s.io/CSIDriver':
+      return { metadata: ZERO_META, spec: {} };
+    case 'storage.k8s.io/CSINode':
+      return { metadata: ZERO_META, spec: { drivers: null } };
+    case 'storage.k8s.io/CSIStorageCapacity':
+      return { metadata: ZERO_META, storageClassName: '' };
+    case 'storage.k8s.io/VolumeAttributesClass':
+      return { metadata: ZERO_META, driverName: '' };
     case '/LimitRange':
       return { metadata: ZERO_META, spec: {} };
     case '/ResourceQuota':

@@ -1,7 +1,7 @@
 /** Samples of the kinds of this area (see ../samples.ts for what a sample is). */
-import { core, type KindSample, meta } from './kit.js';
+import { core, grouped, type KindSample, meta } from './kit.js';
 
-export const volumeSamples: KindSample[] = [
+const coreVolumeSamples: KindSample[] = [
   {
     ...core('PersistentVolumeClaim', 'persistentvolumeclaims', true),
     subresources: ['status'],
@@ -29,3 +29,73 @@ export const volumeSamples: KindSample[] = [
     change: { path: ['spec', 'persistentVolumeReclaimPolicy'], value: 'Delete' },
   },
 ];
+
+const storage = (kind: string, plural: string, namespaced = false) =>
+  grouped('storage.k8s.io', 'v1', kind, plural, namespaced, 'storage');
+
+const storageSamples: KindSample[] = [
+  {
+    ...storage('StorageClass', 'storageclasses'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: meta(name),
+      provisioner: 'csi.example.com',
+      parameters: { type: 'fast' },
+    }),
+    change: { path: ['allowVolumeExpansion'], value: true },
+  },
+  {
+    ...storage('CSIDriver', 'csidrivers'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIDriver',
+      metadata: meta(name),
+      spec: { attachRequired: false },
+    }),
+    change: { path: ['spec', 'podInfoOnMount'], value: true },
+  },
+  {
+    ...storage('CSINode', 'csinodes'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: meta(name),
+      spec: {
+        drivers: [
+          { name: 'csi.example.com', nodeID: 'node-1', topologyKeys: ['topology.kubernetes.io/zone'] },
+        ],
+      },
+    }),
+    change: { path: ['metadata', 'labels', 'tier'], value: 'data' },
+  },
+  {
+    ...storage('CSIStorageCapacity', 'csistoragecapacities', true),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIStorageCapacity',
+      metadata: meta(name),
+      storageClassName: 'fast',
+      capacity: '10Gi',
+    }),
+    change: { path: ['capacity'], value: '20Gi' },
+  },
+  {
+    ...storage('VolumeAttributesClass', 'volumeattributesclasses'),
+    subresources: [],
+    object: (name) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttributesClass',
+      metadata: meta(name),
+      driverName: 'csi.example.com',
+      parameters: { iops: '3000' },
+    }),
+    change: { path: ['metadata', 'labels', 'tier'], value: 'data' },
+  },
+];
+
+export const volumeSamples: KindSample[] = [...coreVolumeSamples, ...storageSamples];

@@ -10,6 +10,9 @@
  *
  *   npm run bench:import                 # 7 processes per case, writes bench/results/server-import.json
  *   npm run bench:import -- --quick      # 2 per case, prints only
+ *   npm run bench:import -- --baseline OTHER/dist/server/index.js
+ *                                        # another build (an earlier commit's) in the same run, and
+ *                                        # this build's ratios against it
  *
  * The target (issue #11) is reported, never asserted: import + ready within
  * 100 ms, with the defaults as well as over plain HTTP. A second table sets
@@ -39,7 +42,7 @@ interface Sample {
 }
 
 interface Case {
-  build: 'dist' | 'src (tsx)';
+  build: 'dist' | 'src (tsx)' | 'baseline dist';
   start: 'plain HTTP' | 'TLS + token (defaults)';
   runs: Sample[];
   medianImportMs: number;
@@ -115,8 +118,9 @@ const median = (xs: number[]) => {
 };
 
 /** Runs every case `runs` times, interleaved so a burst of load spreads over all cases. */
-async function measureImport(runs: number, log: (line: string) => void = () => {}) {
+async function measureImport(runs: number, log: (line: string) => void = () => {}, baseline?: string) {
   const builds: Array<[Case['build'], string, boolean]> = [];
+  if (baseline) builds.push(['baseline dist', baseline, false]);
   if (existsSync(DIST)) builds.push(['dist', DIST, false]);
   else log('dist/ is not built: measuring the sources only (run `npm run build` for the package figures)');
   builds.push(['src (tsx)', SRC, true]);
@@ -195,16 +199,63 @@ function printImport(m: Awaited<ReturnType<typeof measureImport>>): void {
     ),
   );
   console.log(`  other processes used ${m.otherCpuPercent ?? '-'}% of a core during the run`);
+  const against = baselineRatios(m.results);
+  if (against.length > 0) {
+    console.log('\nThis build against the baseline build, same run (median ms)');
+    console.log(
+      table(
+        ['start', 'import', 'baseline import', 'import ratio', 'total', 'baseline total', 'total ratio'],
+        against.map((r) => [
+          r.start,
+          r.importMs,
+          r.baselineImportMs,
+          r.importRatio,
+          r.totalMs,
+          r.baselineTotalMs,
+          r.totalRatio,
+        ]),
+      ),
+    );
+  }
+}
+
+/** dist against `--baseline`'s dist, per start: what a change cost the package's import and start. */
+function baselineRatios(results: Case[]) {
+  return results
+    .filter((c) => c.build === 'dist')
+    .flatMap((c) => {
+      const base = results.find((b) => b.build === 'baseline dist' && b.start === c.start);
+      if (!base) return [];
+      return [
+        {
+          start: c.start,
+          importMs: c.medianImportMs,
+          baselineImportMs: base.medianImportMs,
+          importRatio: round(c.medianImportMs / base.medianImportMs, 2),
+          totalMs: c.medianTotalMs,
+          baselineTotalMs: base.medianTotalMs,
+          totalRatio: round(c.medianTotalMs / base.medianTotalMs, 2),
+        },
+      ];
+    });
 }
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const quick = argv.includes('--quick');
-  const unknown = argv.filter((a) => a !== '--quick');
+  const at = argv.indexOf('--baseline');
+  const baseline = at >= 0 ? argv[at + 1] : undefined;
+  if (at >= 0 && (!baseline || !existsSync(baseline)))
+    throw new Error(
+      `--baseline needs the entry file of another build (a dist/server/index.js); ${baseline ?? 'none'} is not there`,
+    );
+  const unknown = argv.filter((a, i) => a !== '--quick' && i !== at && i !== at + 1);
   if (unknown.length > 0)
-    throw new Error(`unknown argument ${unknown[0]}; usage: npm run bench:import -- [--quick]`);
+    throw new Error(
+      `unknown argument ${unknown[0]}; usage: npm run bench:import -- [--quick] [--baseline OTHER/dist/server/index.js]`,
+    );
   const started = new Date();
-  const m = await measureImport(quick ? 2 : 7, (line) => console.log(line));
+  const m = await measureImport(quick ? 2 : 7, (line) => console.log(line), baseline);
   printImport(m);
   if (quick) {
     console.log('\n(quick run: no JSON written)');
@@ -220,6 +271,9 @@ async function main(): Promise<void> {
     stealPercent: m.stealPercent,
     cases: m.results,
     tlsVsPlain: tlsCosts(m.results),
+    ...(baseline
+      ? { baseline: relative(process.cwd(), baseline), againstBaseline: baselineRatios(m.results) }
+      : {}),
   };
   writeFileSync(OUT, `${JSON.stringify(doc, null, 2)}\n`);
   console.log(`\nwrote ${relative(process.cwd(), OUT)}`);

@@ -21,8 +21,10 @@ import {
   type ChaosConfig,
   type Disruption,
   describePlan,
+  NETWORK_POLICIES,
   planSeed,
   RESOURCES,
+  ROLES,
   type Step,
 } from './schedule.js';
 import type { WarmPool } from './warm-child.js';
@@ -48,6 +50,16 @@ const INFORMERS: InformerSpec[] = [
     name: 'configmaps(all, tier in (front,edge))',
     res: 'configmaps',
     selection: { allNamespaces: true, labelSelector: 'tier in (front,edge)' },
+  },
+  {
+    name: `${ROLES}(all, tier in (front,edge))`,
+    res: ROLES,
+    selection: { allNamespaces: true, labelSelector: 'tier in (front,edge)' },
+  },
+  {
+    name: `${NETWORK_POLICIES}(chaos-a)`,
+    res: NETWORK_POLICIES,
+    selection: { namespace: 'chaos-a' },
   },
   {
     name: 'pods(chaos-b, tier=front)',

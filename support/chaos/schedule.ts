@@ -54,11 +54,15 @@ export interface ChaosConfig {
   steps: Step[];
 }
 
-/** A resource the writer touches: two built-in types and the run's custom type (crd.ts). */
-export type Res = 'pods' | 'configmaps' | typeof WIDGETS;
+/** RBAC Roles and NetworkPolicies: kinds of the later API groups, written like ConfigMaps. */
+export const ROLES = 'roles.rbac.authorization.k8s.io';
+export const NETWORK_POLICIES = 'networkpolicies.networking.k8s.io';
+
+/** A resource the writer touches: four built-in types and the run's custom type (crd.ts). */
+export type Res = 'pods' | 'configmaps' | typeof ROLES | typeof NETWORK_POLICIES | typeof WIDGETS;
 
 /** Every {@link Res}: what the checks compare the servers' watch caches on. */
-export const RESOURCES: readonly Res[] = ['pods', 'configmaps', WIDGETS];
+export const RESOURCES: readonly Res[] = ['pods', 'configmaps', ROLES, NETWORK_POLICIES, WIDGETS];
 
 /** A resource with a `status` the writer changes through the status subresource. */
 export type PhasedRes = 'pods' | typeof WIDGETS;
@@ -208,9 +212,19 @@ function planSteps(rng: () => number, config: ChaosConfig, model: Model): Step[]
 
 function planWrite(rng: () => number, model: Model): Step {
   const which = rng();
-  const res: Res = which < 0.45 ? 'pods' : which < 0.78 ? 'configmaps' : WIDGETS;
+  const res: Res =
+    which < 0.45
+      ? 'pods'
+      : which < 0.62
+        ? 'configmaps'
+        : which < 0.7
+          ? ROLES
+          : which < 0.78
+            ? NETWORK_POLICIES
+            : WIDGETS;
   const ns = pick(rng, NAMESPACES);
-  const name = `${res === 'pods' ? 'p' : res === 'configmaps' ? 'c' : 'w'}${Math.floor(rng() * NAMES_PER_NS)}`;
+  const prefix = { pods: 'p', configmaps: 'c', [ROLES]: 'r', [NETWORK_POLICIES]: 'n', [WIDGETS]: 'w' }[res];
+  const name = `${prefix}${Math.floor(rng() * NAMES_PER_NS)}`;
   const id = `${res}/${ns}/${name}`;
   if (!model.exists.has(id)) {
     model.exists.add(id);
@@ -222,7 +236,8 @@ function planWrite(rng: () => number, model: Model): Step {
     return { op: 'delete', res, ns, name };
   }
   if (r < 0.5) return { op: 'relabel', res, ns, name, tier: rng() < 0.15 ? null : pick(rng, TIERS) };
-  if (r < 0.75 && res !== 'configmaps') return { op: 'phase', res, ns, name, phase: pick(rng, PHASES) };
+  if (r < 0.75 && (res === 'pods' || res === WIDGETS))
+    return { op: 'phase', res, ns, name, phase: pick(rng, PHASES) };
   return { op: 'modify', res, ns, name, data: pick(rng, DATA) };
 }
 

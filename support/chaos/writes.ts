@@ -7,10 +7,11 @@
  * since the checks read the server's real state, never the plan's.
  */
 
+import { createHash } from 'node:crypto';
 import { type KubeClient, type KubeObject, StatusError, TransportError } from '../../src/index.js';
 import { buildPod } from '../../src/sim/index.js';
 import { WIDGETS } from './crd.js';
-import type { Step } from './schedule.js';
+import { NETWORK_POLICIES, ROLES, type Step } from './schedule.js';
 
 /** A write step of a schedule. */
 export type WriteStep = Extract<Step, { ns: string }>;
@@ -52,6 +53,23 @@ export interface WriteOutcome {
   resourceVersion?: string;
 }
 
+/**
+ * What a ConfigMap, Role or NetworkPolicy carries of a step's data: its data, a rule naming it,
+ * a pod selector on it. A merge patch of this replaces the Role's rules whole.
+ */
+function content(res: WriteStep['res'], data: string): Record<string, unknown> {
+  if (res === ROLES)
+    return { rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'], resourceNames: [data] }] };
+  // A label value holds 63 characters of [-A-Za-z0-9_.]: the data's digest, so any data will do.
+  if (res === NETWORK_POLICIES)
+    return {
+      spec: {
+        podSelector: { matchLabels: { data: createHash('sha256').update(data).digest('hex').slice(0, 40) } },
+      },
+    };
+  return { data: { v: data } };
+}
+
 /** Runs the write; resolves with the object the server answered, if it answered one. */
 async function writeOnce(kube: KubeClient, step: WriteStep): Promise<KubeObject | undefined> {
   const res = step.res;
@@ -70,7 +88,7 @@ async function writeOnce(kube: KubeClient, step: WriteStep): Promise<KubeObject 
                 metadata: { name: step.name, labels: { tier: step.tier } },
                 spec: { size: 1, data: step.data },
               }
-            : { metadata: { name: step.name, labels: { tier: step.tier } }, data: { v: step.data } },
+            : { metadata: { name: step.name, labels: { tier: step.tier } }, ...content(res, step.data) },
       );
     case 'modify':
       return client.patch(
@@ -79,7 +97,7 @@ async function writeOnce(kube: KubeClient, step: WriteStep): Promise<KubeObject 
           ? { metadata: { annotations: { data: step.data } } }
           : res === WIDGETS
             ? { spec: { data: step.data } }
-            : { data: { v: step.data } },
+            : content(res, step.data),
       );
     case 'relabel':
       return client.patch(step.name, { metadata: { labels: { tier: step.tier } } });

@@ -1,14 +1,14 @@
 /**
  * Chaos: seeded schedules of writes (creates, updates, deletes, label and
  * phase changes that move objects in and out of selectors) to pods,
- * configmaps and a custom type (a CRD the world installs first, with a status
+ * configmaps, RBAC Roles, NetworkPolicies and a custom type (a CRD the world installs first, with a status
  * subresource and a selectable field; stored, so it outlives server restarts,
  * kills and failovers) and faults
  * (dropped watches, compactions, server restarts over the same store, and a
  * proxy that answers 429/500/410/504, resets connections, cuts answers
  * mid-line, ends watches with ERROR events, and goes silent for longer than
  * the idle timeout: all connections for a while, or some for good) against
- * six informers (two on the custom type, by label and by its selectable
+ * eight informers (two on the custom type, by label and by its selectable
  * field), with slow, late-registered and resynced handlers. After
  * each schedule every informer's cache must equal the server's state and its
  * handlers must have told a consistent story. See support/chaos/.

@@ -12,8 +12,9 @@ import { writeLocalAPIServices } from './local-apiservices.js';
 import { writeSystemPriorityClasses } from './priority-classes.js';
 import { writeRbacPolicy } from './rbac-policy.js';
 
-/** Writes one set of bootstrap objects that are missing. */
-export type BootstrapWriter = (objects: ObjectStorage) => Promise<void>;
+import type { BootstrapWriter } from './writer.js';
+
+export type { BootstrapWriter } from './writer.js';
 
 const WRITERS: readonly BootstrapWriter[] = [
   writeRbacPolicy,

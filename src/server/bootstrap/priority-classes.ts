@@ -5,8 +5,8 @@
  * (priority-classes.generated.ts).
  */
 import { BootstrapWrites } from './create-missing.js';
-import type { BootstrapWriter } from './index.js';
 import { SYSTEM_PRIORITY_CLASSES } from './priority-classes.generated.js';
+import type { BootstrapWriter } from './writer.js';
 
 /** Writes the system priority classes that are missing. */
 export const writeSystemPriorityClasses: BootstrapWriter = async (objects) => {

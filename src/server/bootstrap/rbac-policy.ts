@@ -8,7 +8,7 @@
  * program importing the server does not parse it.
  */
 import { BootstrapWrites } from './create-missing.js';
-import type { BootstrapWriter } from './index.js';
+import type { BootstrapWriter } from './writer.js';
 
 /** Writes the bootstrap RBAC policy's missing objects. */
 export const writeRbacPolicy: BootstrapWriter = async (objects) => {

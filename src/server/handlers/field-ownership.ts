@@ -145,13 +145,6 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       };
     case 'coordination.k8s.io/Lease':
       return { metadata: ZERO_META, spec: {} };
-    case 'certificates.k8s.io/ClusterTrustBundle':
-      return { metadata: ZERO_META, spec: { trustBundle: '' } };
-    case 'certificates.k8s.io/PodCertificateRequest': {
-      const names = ['signerName', 'podName', 'podUID', 'serviceAccountName', 'serviceAccountUID'];
-      const spec = Object.fromEntries([...names, 'nodeName', 'nodeUID'].map((k) => [k, '']));
-      return { metadata: ZERO_META, spec: { ...spec, stubPKCS10Request: null }, status: {} };
-    }
     case 'storagemigration.k8s.io/StorageVersionMigration':
       return { metadata: ZERO_META, spec: { resource: { group: '', resource: '' } }, status: {} };
     case 'rbac.authorization.k8s.io/Role':
@@ -159,6 +152,11 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       return { metadata: ZERO_META, rules: null };
     case 'certificates.k8s.io/ClusterTrustBundle':
       return { metadata: ZERO_META, spec: { trustBundle: '' } };
+    case 'certificates.k8s.io/PodCertificateRequest': {
+      const names = ['signerName', 'podName', 'podUID', 'serviceAccountName', 'serviceAccountUID'];
+      const spec = Object.fromEntries([...names, 'nodeName', 'nodeUID'].map((k) => [k, '']));
+      return { metadata: ZERO_META, spec: { ...spec, stubPKCS10Request: null }, status: {} };
+    }
     case '/PersistentVolumeClaim':
       return { metadata: ZERO_META, spec: { resources: {} }, status: {} };
     case '/PersistentVolume':
@@ -173,6 +171,12 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       return { metadata: ZERO_META, storageClassName: '' };
     case 'storage.k8s.io/VolumeAttributesClass':
       return { metadata: ZERO_META, driverName: '' };
+    case 'storage.k8s.io/VolumeAttachment':
+      return {
+        metadata: ZERO_META,
+        spec: { attacher: '', source: {}, nodeName: '' },
+        status: { attached: false },
+      };
     case '/LimitRange':
       return { metadata: ZERO_META, spec: {} };
     case '/ResourceQuota':
@@ -184,6 +188,14 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         metadata: ZERO_META,
         spec: { group: '', names: { plural: '', kind: '' }, scope: '', versions: null },
         status: { acceptedNames: { plural: '', kind: '' }, storedVersions: null },
+      };
+    case 'batch/Job':
+      return { metadata: ZERO_META, spec: { template: ZERO_TEMPLATE }, status: {} };
+    case 'batch/CronJob':
+      return {
+        metadata: ZERO_META,
+        spec: { schedule: '', jobTemplate: { metadata: ZERO_META, spec: { template: ZERO_TEMPLATE } } },
+        status: {},
       };
     case 'networking.k8s.io/Ingress':
       return { metadata: ZERO_META, spec: {}, status: { loadBalancer: {} } };
@@ -214,14 +226,6 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       return {
         metadata: ZERO_META,
         spec: { priorityLevelConfiguration: { name: '' }, matchingPrecedence: 0 },
-        status: {},
-      };
-    case 'batch/Job':
-      return { metadata: ZERO_META, spec: { template: ZERO_TEMPLATE }, status: {} };
-    case 'batch/CronJob':
-      return {
-        metadata: ZERO_META,
-        spec: { schedule: '', jobTemplate: { metadata: ZERO_META, spec: { template: ZERO_TEMPLATE } } },
         status: {},
       };
     default:

@@ -45,7 +45,7 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
     reason: 'the token embeds a revision; its start key is compared',
   },
   {
-    rule: 'a name made from generateName keeps its prefix; the 5 random characters become <random>',
+    rule: 'a name made from generateName keeps its prefix; the 5 random characters become <random>, in messages too',
     reason: 'the suffix is random (names.SimpleNameGenerator)',
   },
   {
@@ -195,6 +195,20 @@ function collectGeneratedNames(value: unknown, into: Map<string, string>): void 
     return;
   }
   if (!value || typeof value !== 'object') return;
+  // A Status refusing a generated name: its details name it, its message quotes the prefix.
+  const status = value as { message?: unknown; details?: { name?: unknown } };
+  const prefix =
+    typeof status.message === 'string'
+      ? /metadata\.generateName: Invalid value: "([^"]+)"/.exec(status.message)?.[1]
+      : undefined;
+  const refused = status.details?.name;
+  if (
+    prefix &&
+    typeof refused === 'string' &&
+    refused.startsWith(prefix) &&
+    refused.length === prefix.length + 5
+  )
+    into.set(refused, `${prefix}<random>`);
   const { name, generateName } = value as { name?: unknown; generateName?: unknown };
   if (
     typeof name === 'string' &&
@@ -233,7 +247,13 @@ function walk(
   key: string | undefined,
   generated: Map<string, string>,
 ): unknown {
-  if (typeof value === 'string') return generated.get(value) ?? scalar(value, rank, key);
+  if (typeof value === 'string') {
+    const whole = generated.get(value);
+    if (whole !== undefined) return whole;
+    let text = value;
+    for (const [name, masked] of generated) if (text.includes(name)) text = text.split(name).join(masked);
+    return scalar(text, rank, key);
+  }
   if (typeof value === 'number' && key === 'nodePort') return '<port>';
   if (Array.isArray(value)) {
     return value.map((v) =>

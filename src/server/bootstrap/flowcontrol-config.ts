@@ -10,7 +10,7 @@
 import { objects as entries, rec, str } from '../kinds/access.js';
 import { findByKind } from '../kinds/served/registry.js';
 import type { ObjectStorage } from '../registry/object-storage.js';
-import { createRecorded } from './recorded-create.js';
+import { BootstrapWrites } from './create-missing.js';
 
 const PRODUCER = 'api-priority-and-fairness-config-producer-v1';
 const CONSUMER = 'api-priority-and-fairness-config-consumer-v1';
@@ -21,8 +21,9 @@ export async function writeFlowControlConfiguration(objects: ObjectStorage): Pro
   const levels = findByKind('flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration');
   const schemas = findByKind('flowcontrol.apiserver.k8s.io/v1', 'FlowSchema');
   if (!levels || !schemas) throw new Error('bootstrap: the flowcontrol kinds are not served');
-  await createRecorded(objects, levels, PRIORITY_LEVELS, PRODUCER);
-  const created = await createRecorded(objects, schemas, FLOW_SCHEMAS, PRODUCER);
+  const own = { manager: PRODUCER, onlyManager: true };
+  await new BootstrapWrites(objects).createMissing(PRIORITY_LEVELS, { kind: levels, ...own });
+  const created = await new BootstrapWrites(objects).createMissing(FLOW_SCHEMAS, { kind: schemas, ...own });
   const wanted = new Map(FLOW_SCHEMAS.map((fs) => [fs.metadata?.name, fs]));
   for (const fs of created) {
     const data = wanted.get(fs.metadata?.name);

@@ -7,7 +7,7 @@
  */
 import { findByKind } from '../kinds/served/registry.js';
 import type { ObjectStorage } from '../registry/object-storage.js';
-import { createRecorded } from './recorded-create.js';
+import { BootstrapWrites } from './create-missing.js';
 
 /** Writes the local APIServices that are missing. */
 export async function writeLocalAPIServices(objects: ObjectStorage): Promise<void> {
@@ -15,5 +15,5 @@ export async function writeLocalAPIServices(objects: ObjectStorage): Promise<voi
   const { LOCAL_APISERVICES } = await import('./apiservices.generated.js');
   const kind = findByKind('apiregistration.k8s.io/v1', 'APIService');
   if (!kind) throw new Error('bootstrap: APIService is not served');
-  await createRecorded(objects, kind, LOCAL_APISERVICES, 'kube-apiserver');
+  await new BootstrapWrites(objects).createMissing(LOCAL_APISERVICES, { kind, onlyManager: true });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
@@ -158,6 +159,32 @@ export class ObjectStorage {
     const key = objectKey(kind, namespace, meta.name!);
     const encoded = this.encode(kind, obj);
     const kv = await this.store.create(key, encoded.value).catch((err) => {
+      throw storeErrorToStatus(err, kind, meta.name!);
+    });
+    this.stats.writes++;
+    return this.answer(kind, obj, kv.modRevision, encoded);
+  }
+
+  /**
+   * Stores again an object this storage's {@link ObjectStorage.create} produced before, as it
+   * answered it, with a new uid and the clock's creation and ownership time: what the server
+   * writes at every start (bootstrap/), already defaulted, validated and owned the first time, so
+   * a later start only encodes and stores it. Answers the stored object.
+   */
+  async createAgain(
+    kind: ResourceKind,
+    namespace: string | undefined,
+    prepared: KubeObject,
+  ): Promise<KubeObject> {
+    const obj = structuredClone(prepared);
+    const meta = metaOf(obj);
+    const now = rfc3339(this.clock.now());
+    meta.uid = randomUUID();
+    meta.creationTimestamp = now;
+    delete meta.resourceVersion;
+    for (const entry of (meta.managedFields ?? []) as Array<{ time?: string }>) entry.time = now;
+    const encoded = this.encode(kind, obj);
+    const kv = await this.store.create(objectKey(kind, namespace, meta.name!), encoded.value).catch((err) => {
       throw storeErrorToStatus(err, kind, meta.name!);
     });
     this.stats.writes++;

@@ -1,6 +1,6 @@
 /**
- * How the bootstrap writers create their objects: each one that is missing (one list per kind
- * and namespace finds them), as kube-apiserver's post-start hooks do, with the ownership the
+ * How the bootstrap writers create their objects: each one that is missing (one list of keys per
+ * kind and namespace finds them), as kube-apiserver's post-start hooks do, with the ownership the
  * reference recorded for it. The first write of a start goes through the field manager and
  * gives the start its time; the others take their recorded managedFields with that time.
  *
@@ -14,10 +14,10 @@ import { StatusError } from '../../protocol/status.js';
 import { objects, str } from '../kinds/access.js';
 import { findByKind, kindKey } from '../kinds/served/registry.js';
 import type { ResourceKind } from '../kinds/types.js';
-import type { ObjectStorage } from '../registry/object-storage.js';
+import { againTemplate, type ObjectStorage } from '../registry/object-storage.js';
 
-/** The stored form of each bootstrap object this process wrote, by kind, namespace and name. */
-const prepared = new Map<string, KubeObject>();
+/** The stored text of each bootstrap object this process wrote (`againTemplate`), by kind, namespace and name. */
+const prepared = new Map<string, string>();
 
 /** One start's writes: the start's time, taken from its first write. */
 export class BootstrapWrites {
@@ -46,7 +46,7 @@ export class BootstrapWrites {
       const namespace = obj.metadata?.namespace ?? '';
       let names = stored.get(namespace);
       if (!names) {
-        names = new Set((await this.storage.list(kind, namespace)).map((o) => o.metadata?.name ?? ''));
+        names = await this.storage.storedNames(kind, namespace);
         stored.set(namespace, names);
       }
       const name = obj.metadata?.name ?? '';
@@ -70,7 +70,8 @@ export class BootstrapWrites {
   ): Promise<KubeObject> {
     const id = `${kindKey(kind)}/${namespace ?? ''}/${obj.metadata?.name}`;
     const again = prepared.get(id);
-    if (again) return this.storage.createAgain(kind, namespace, again);
+    if (again !== undefined)
+      return this.storage.createAgain(kind, namespace, obj.metadata?.name ?? '', again);
     const copy = structuredClone(obj) as KubeObject;
     const meta = copy.metadata ?? {};
     let out: KubeObject;
@@ -89,7 +90,7 @@ export class BootstrapWrites {
         fieldManager: { manager, recorded: true },
       });
     }
-    prepared.set(id, out);
+    prepared.set(id, againTemplate(out));
     return out;
   }
 }

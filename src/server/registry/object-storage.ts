@@ -110,6 +110,18 @@ export class ObjectStorage {
     return items.map((kv) => this.decode(kind, kv));
   }
 
+  /** The names of `kind`'s objects in `namespace` (every one when cluster-scoped), read off the keys, nothing decoded. */
+  async storedNames(kind: ResourceKind, namespace: string): Promise<Set<string>> {
+    const prefix = resourcePrefix(kind, namespace);
+    let items: StoreKV[];
+    try {
+      ({ items } = await this.store.list(prefix));
+    } catch (err) {
+      throw storeErrorToStatus(err, kind, '');
+    }
+    return new Set(items.map((kv) => kv.key.slice(kv.key.lastIndexOf('/') + 1)));
+  }
+
   /** Creates `input` in `namespace` and returns it as stored. */
   async create(
     kind: ResourceKind,
@@ -166,29 +178,23 @@ export class ObjectStorage {
   }
 
   /**
-   * Stores again an object this storage's {@link ObjectStorage.create} produced before, as it
-   * answered it, with a new uid and the clock's creation and ownership time: what the server
-   * writes at every start (bootstrap/), already defaulted, validated and owned the first time, so
-   * a later start only encodes and stores it. Answers the stored object.
+   * Stores again an object this storage's {@link ObjectStorage.create} produced before: what the
+   * server writes at every start (bootstrap/), defaulted, validated and owned the first time.
+   * `again` is its stored text as {@link againTemplate} made it; this start's uid and time go in,
+   * and only storing is left. Answers the stored object.
    */
   async createAgain(
     kind: ResourceKind,
     namespace: string | undefined,
-    prepared: KubeObject,
+    name: string,
+    again: string,
   ): Promise<KubeObject> {
-    const obj = structuredClone(prepared);
-    const meta = metaOf(obj);
-    const now = rfc3339(this.clock.now());
-    meta.uid = randomUUID();
-    meta.creationTimestamp = now;
-    delete meta.resourceVersion;
-    for (const entry of (meta.managedFields ?? []) as Array<{ time?: string }>) entry.time = now;
-    const encoded = this.encode(kind, obj);
-    const kv = await this.store.create(objectKey(kind, namespace, meta.name!), encoded.value).catch((err) => {
-      throw storeErrorToStatus(err, kind, meta.name!);
+    const value = again.replace(AGAIN_UID, randomUUID()).replaceAll(AGAIN_TIME, rfc3339(this.clock.now()));
+    const kv = await this.store.create(objectKey(kind, namespace, name), value).catch((err) => {
+      throw storeErrorToStatus(err, kind, name);
     });
     this.stats.writes++;
-    return this.answer(kind, obj, kv.modRevision, encoded);
+    return this.decode(kind, kv);
   }
 
   /**
@@ -410,4 +416,24 @@ export class ObjectStorage {
     this.onEncoded?.(kind, encoded.value);
     return encoded;
   }
+}
+
+const AGAIN_UID = '\u0000uid\u0000';
+const AGAIN_TIME = '\u0000time\u0000';
+
+/**
+ * The stored text of `stored` (as {@link ObjectStorage.create} answered it) with its uid,
+ * creation time and ownership times left as marks, for {@link ObjectStorage.createAgain}.
+ */
+export function againTemplate(stored: KubeObject): string {
+  const obj = structuredClone(stored);
+  const meta = metaOf(obj);
+  meta.uid = AGAIN_UID;
+  meta.creationTimestamp = AGAIN_TIME;
+  delete meta.resourceVersion;
+  for (const entry of (meta.managedFields ?? []) as Array<{ time?: string }>) entry.time = AGAIN_TIME;
+  // JSON escapes the marks' NUL: the text holds them as \u0000.
+  return encodeObject(obj)
+    .value.replaceAll(JSON.stringify(AGAIN_UID).slice(1, -1), AGAIN_UID)
+    .replaceAll(JSON.stringify(AGAIN_TIME).slice(1, -1), AGAIN_TIME);
 }

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../protocol/events.js';
 import { parseQuantity } from '../../../protocol/quantity.js';
-import { child, isObject, objects, specOf, str } from '../access.js';
+import { isObject, objects, specOf, str } from '../access.js';
 import { builtinKind } from '../builtin.js';
 import { goNamedString } from '../field-value.js';
 import type { FieldError } from '../types.js';

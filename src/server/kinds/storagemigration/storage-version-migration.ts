@@ -112,8 +112,10 @@ function resourceCell(obj: KubeObject): string {
  * (`group`, `resource`, not omitempty) written even when empty.
  */
 export function defaultStorageVersionMigration(obj: KubeObject): void {
-  const spec = isObject(obj.spec) ? obj.spec : (obj.spec = {});
-  const resource = isObject(spec.resource) ? spec.resource : (spec.resource = {});
+  if (!isObject(obj.spec)) obj.spec = {};
+  const spec = obj.spec as Record<string, unknown>;
+  if (!isObject(spec.resource)) spec.resource = {};
+  const resource = spec.resource as Record<string, unknown>;
   resource.group ??= '';
   resource.resource ??= '';
 }
@@ -122,7 +124,8 @@ export function defaultStorageVersionMigration(obj: KubeObject): void {
 function resetMetadataForStatus(obj: KubeObject, old: KubeObject): void {
   // The status is a struct: written, empty, when a write leaves it out.
   obj.status ??= {};
-  const meta = (obj.metadata ??= {}) as Record<string, unknown>;
+  obj.metadata ??= {};
+  const meta = obj.metadata as Record<string, unknown>;
   const was = (old.metadata ?? {}) as Record<string, unknown>;
   for (const key of [
     'deletionTimestamp',

@@ -14,7 +14,8 @@ import { StatusError } from '../../protocol/status.js';
 import { objects, str } from '../kinds/access.js';
 import { findByKind, kindKey } from '../kinds/served/registry.js';
 import type { ResourceKind } from '../kinds/types.js';
-import { againTemplate, type ObjectStorage } from '../registry/object-storage.js';
+import type { ObjectStorage } from '../registry/object-storage.js';
+import { againTemplate } from '../registry/stored-again.js';
 
 /** The stored text of each bootstrap object this process wrote (`againTemplate`), by kind, namespace and name. */
 const prepared = new Map<string, string>();

@@ -29,6 +29,7 @@ import {
   type UpdateScope,
 } from './prepare-write.js';
 import { isService, serviceAllocations } from './service-allocation.js';
+import { fillAgain } from './stored-again.js';
 import { updateObject } from './update.js';
 import { mutateCreate, type NamespaceAdmission } from './write-admission.js';
 import { checkTypeMeta, failOn, validateWrite } from './write-checks.js';
@@ -39,21 +40,19 @@ export type { NamespaceAdmission, WriteAdmission } from './write-admission.js';
 export type { DeleteOptions, UpdateResult, WriteOptions } from './write-options.js';
 
 /**
- * True when `obj` is a Namespace whose spec.finalizers still hold it: kube-apiserver's
- * `ShouldDeleteNamespaceDuringUpdate` (namespace storage.go) removes a namespace on update
- * only once spec.finalizers is empty too, so that the controller's status updates of a
- * Terminating namespace never delete it.
+ * True when `obj` is a Namespace whose spec.finalizers still hold it: `ShouldDeleteNamespaceDuringUpdate`
+ * (namespace storage.go) removes a namespace on update only once spec.finalizers is empty too,
+ * so that the controller's status updates of a Terminating namespace never delete it.
  */
 function heldBySpec(kind: ResourceKind, obj: KubeObject): boolean {
   return isNamespace(kind) && namespaceSpecFinalizers(obj).length > 0;
 }
 
 /**
- * The generic object layer ("REST storage") over the {@link Store}: every
- * verb's read-check-write with optimistic concurrency (compare-and-swap on the
- * stored revision, retried on a lost race), the same for every kind. What the
- * server sets on a write is in prepare-write.ts, what a delete marks in
- * delete-rules.ts; the NamespaceLifecycle admission plugin it is handed is admission/'s.
+ * The generic object layer ("REST storage") over the {@link Store}: every verb's read-check-write
+ * with optimistic concurrency (compare-and-swap on the stored revision, retried on a lost race),
+ * the same for every kind. What the server sets on a write is in prepare-write.ts, what a delete
+ * marks in delete-rules.ts; the NamespaceLifecycle admission plugin it is handed is admission/'s.
  */
 export class ObjectStorage {
   private readonly store: Store;
@@ -96,10 +95,7 @@ export class ObjectStorage {
     return this.decode(kind, kv);
   }
 
-  /**
-   * The objects of `kind` in `namespace` as stored now: a consistent list, as the namespace
-   * controller's deleter lists through the API with no resourceVersion.
-   */
+  /** The objects of `kind` in `namespace` as stored now (a consistent list, as the namespace deleter's). */
   async list(kind: ResourceKind, namespace: string): Promise<KubeObject[]> {
     let items: StoreKV[];
     try {
@@ -110,15 +106,9 @@ export class ObjectStorage {
     return items.map((kv) => this.decode(kind, kv));
   }
 
-  /** The names of `kind`'s objects in `namespace` (every one when cluster-scoped), read off the keys, nothing decoded. */
+  /** The names of `kind`'s objects in `namespace`, read off the keys. */
   async storedNames(kind: ResourceKind, namespace: string): Promise<Set<string>> {
-    const prefix = resourcePrefix(kind, namespace);
-    let items: StoreKV[];
-    try {
-      ({ items } = await this.store.list(prefix));
-    } catch (err) {
-      throw storeErrorToStatus(err, kind, '');
-    }
+    const { items } = await this.store.list(resourcePrefix(kind, namespace));
     return new Set(items.map((kv) => kv.key.slice(kv.key.lastIndexOf('/') + 1)));
   }
 
@@ -177,19 +167,14 @@ export class ObjectStorage {
     return this.answer(kind, obj, kv.modRevision, encoded);
   }
 
-  /**
-   * Stores again an object this storage's {@link ObjectStorage.create} produced before: what the
-   * server writes at every start (bootstrap/), defaulted, validated and owned the first time.
-   * `again` is its stored text as {@link againTemplate} made it; this start's uid and time go in,
-   * and only storing is left. Answers the stored object.
-   */
+  /** Stores `template` (stored-again.ts) with a new uid and the clock's time: a bootstrap object again. */
   async createAgain(
     kind: ResourceKind,
     namespace: string | undefined,
     name: string,
-    again: string,
+    template: string,
   ): Promise<KubeObject> {
-    const value = again.replace(AGAIN_UID, randomUUID()).replaceAll(AGAIN_TIME, rfc3339(this.clock.now()));
+    const value = fillAgain(template, randomUUID(), rfc3339(this.clock.now()));
     const kv = await this.store.create(objectKey(kind, namespace, name), value).catch((err) => {
       throw storeErrorToStatus(err, kind, name);
     });
@@ -197,10 +182,7 @@ export class ObjectStorage {
     return this.decode(kind, kv);
   }
 
-  /**
-   * Replaces an object with `input` (PUT): update.ts, through this storage's create and
-   * read-modify-write.
-   */
+  /** Replaces an object with `input` (PUT): update.ts, through this storage's create and read-modify-write. */
   update(
     kind: ResourceKind,
     namespace: string | undefined,
@@ -213,9 +195,8 @@ export class ObjectStorage {
   }
 
   /**
-   * Read-modify-write with retries on storage conflicts: `mutate` gets the
-   * current object and returns the desired one. Server-owned metadata is
-   * restored, and no write happens when nothing changed.
+   * Read-modify-write with retries on storage conflicts: `mutate` gets the current object and
+   * returns the desired one. Server-owned metadata is restored; nothing changed, nothing written.
    */
   async guaranteedUpdate(
     kind: ResourceKind,
@@ -306,9 +287,8 @@ export class ObjectStorage {
   }
 
   /**
-   * Deletes an object. With finalizers, or with Orphan/Foreground propagation,
-   * the object is only marked (deletionTimestamp) and stays until its
-   * finalizers are removed; the garbage collector acts on the policy.
+   * Deletes an object. With finalizers, or with Orphan/Foreground propagation, the object is only
+   * marked (deletionTimestamp) and stays until its finalizers are removed (the collector acts).
    */
   async delete(
     kind: ResourceKind,
@@ -416,24 +396,4 @@ export class ObjectStorage {
     this.onEncoded?.(kind, encoded.value);
     return encoded;
   }
-}
-
-const AGAIN_UID = '\u0000uid\u0000';
-const AGAIN_TIME = '\u0000time\u0000';
-
-/**
- * The stored text of `stored` (as {@link ObjectStorage.create} answered it) with its uid,
- * creation time and ownership times left as marks, for {@link ObjectStorage.createAgain}.
- */
-export function againTemplate(stored: KubeObject): string {
-  const obj = structuredClone(stored);
-  const meta = metaOf(obj);
-  meta.uid = AGAIN_UID;
-  meta.creationTimestamp = AGAIN_TIME;
-  delete meta.resourceVersion;
-  for (const entry of (meta.managedFields ?? []) as Array<{ time?: string }>) entry.time = AGAIN_TIME;
-  // JSON escapes the marks' NUL: the text holds them as \u0000.
-  return encodeObject(obj)
-    .value.replaceAll(JSON.stringify(AGAIN_UID).slice(1, -1), AGAIN_UID)
-    .replaceAll(JSON.stringify(AGAIN_TIME).slice(1, -1), AGAIN_TIME);
 }

@@ -17,7 +17,7 @@ export interface LiveUiOptions extends Omit<UiRoutesOptions, 'stream' | 'countBy
   clock: Clock;
   stats: ServerStats;
   cacher: Cacher;
-  /** Lanes drawn in detail (default 40); the rest are summed with a count. */
+  /** Lanes drawn in detail (default 100: the garbage collector alone watches 53 resources); the rest are summed with a count. */
   laneLimit?: number;
   /** How often the page gets a frame (default 100 ms). */
   frameIntervalMs?: number;
@@ -38,7 +38,7 @@ export class LiveUi {
   constructor(opts: LiveUiOptions) {
     this.cacher = opts.cacher;
     this.timeline = new WatchTimeline({
-      laneLimit: opts.laneLimit ?? 40,
+      laneLimit: opts.laneLimit ?? 100,
       idleLaneMs: 5 * 60_000,
       now: () => opts.clock.now(),
     });

@@ -142,7 +142,12 @@ function wrong(c: Case): { value: unknown; error: string } {
     })
     .join('.');
   // Go's named types (`v1.PullPolicy`) where the field has one; the element's for a list item.
-  const named = 'field' in c.path.at(-1)! ? GO_FIELD_TYPES[last.owner]?.[last.field] : undefined;
+  // reflect names a type by its package's name (`v1.ObjectMeta`), never by an import alias
+  // (kube-aggregator's `metav1.ObjectMeta`, which the field table keeps as written).
+  const named = ('field' in c.path.at(-1)! ? GO_FIELD_TYPES[last.owner]?.[last.field] : undefined)?.replace(
+    /\bmetav1\./g,
+    'v1.',
+  );
   const typeError = (json: string, type = named ?? goType(c.type)) =>
     `json: cannot unmarshal ${json} into Go struct field ${owner}.${fields} of type ${type}`;
   switch (c.cls) {
@@ -226,7 +231,10 @@ function urlOf(kind: ResourceKind): string {
   return `${base}${kind.namespaced ? `/namespaces/${NS}` : ''}/${kind.plural}?dryRun=All`;
 }
 
-const CASES = REGISTRY.flatMap(casesOf);
+// The resources answered and never stored (reviews, bindings, component statuses) decode as any
+// kind does, but have no create that takes an object of their type as it is.
+const STORED = REGISTRY.filter((k) => !k.virtual);
+const CASES = STORED.flatMap(casesOf);
 const name = (c: Case) =>
   `${c.kind.kind} ${c.cls} at ${c.path.map((s) => ('field' in s ? `.${s.field}` : 'index' in s ? '[0]' : '.k')).join('')}`;
 
@@ -241,7 +249,7 @@ describe('every field type of every served kind', () => {
   it('covers each class in some kind, and the common ones in every kind', () => {
     const classes = new Set(CASES.map((c) => c.cls));
     for (const cls of Object.keys(RIGHT)) expect(classes, cls).toContain(cls);
-    for (const kind of REGISTRY) {
+    for (const kind of STORED) {
       const mine = new Set(CASES.filter((c) => c.kind === kind).map((c) => c.cls));
       for (const cls of ['string', 'int64', 'map', 'list', 'time', 'object'] as const)
         expect(mine, `${kind.kind} ${cls}`).toContain(cls);

@@ -2,6 +2,13 @@
 import type { KubeObject } from '../../../../src/protocol/events.js';
 import { REGISTRY } from '../../../../src/server/kinds/served/registry.js';
 import type { ResourceKind } from '../../../../src/server/kinds/types.js';
+
+/**
+ * The kinds the fuzz writes and models: every stored built-in kind. The resources answered and
+ * never stored (reviews, bindings, component statuses) have no objects for the model to follow.
+ */
+export const FUZZ_KINDS: ResourceKind[] = REGISTRY.filter((k) => !k.virtual);
+
 import { pod } from '../../../helpers/server.js';
 import { NAMES, type Target } from './paths.js';
 import { chance, int, pick } from './random.js';
@@ -81,7 +88,7 @@ export function body(
   const json = (v: unknown) => Buffer.from(JSON.stringify(v));
   // Creates mostly reuse a few names (so 409s happen), sometimes generateName.
   const name = target?.name ?? (chance(0.7) ? pick(NAMES) : undefined);
-  const obj = () => validObject(kind ?? pick(REGISTRY), name, target?.namespace);
+  const obj = () => validObject(kind ?? pick(FUZZ_KINDS), name, target?.namespace);
   const contentType = pick([
     'application/json',
     'application/json',

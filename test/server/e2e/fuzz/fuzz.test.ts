@@ -10,9 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../../src/server/index.js';
-import { REGISTRY } from '../../../../src/server/kinds/served/registry.js';
 import { startTestServer } from '../../../helpers/server.js';
 import { problem } from './answers.js';
+import { FUZZ_KINDS } from './bodies.js';
 import { listAll, ObjectModel } from './model.js';
 import { continueTokens, type FuzzAnswer, type FuzzRequest, NAMESPACES } from './paths.js';
 import { SEED } from './random.js';
@@ -38,7 +38,7 @@ describe(`fuzz (seed ${SEED})`, () => {
       expect(a.status, a.text).toBe(201);
     }
     // Whatever the server starts with (default namespaces...) is part of the model too.
-    for (const kind of REGISTRY)
+    for (const kind of FUZZ_KINDS)
       for (const obj of await listAll(server, kind)) model.recordObject(obj, false);
   });
   afterAll(async () => {
@@ -87,7 +87,7 @@ describe(`fuzz (seed ${SEED})`, () => {
   it('the final lists hold exactly what the successful writes imply', async () => {
     // Deleted namespaces (and their content) are excluded: their cleanup runs in the background.
     const listed = new Map<string, number>();
-    for (const kind of REGISTRY) {
+    for (const kind of FUZZ_KINDS) {
       for (const obj of await listAll(server, kind)) {
         const m = obj.metadata ?? {};
         listed.set(

@@ -2,7 +2,7 @@
 import { request as httpRequest } from 'node:http';
 import type { RunningServer } from '../../../../src/server/index.js';
 import { REGISTRY } from '../../../../src/server/kinds/served/registry.js';
-import { body, validObject } from './bodies.js';
+import { body, FUZZ_KINDS, validObject } from './bodies.js';
 import {
   type FuzzAnswer,
   type FuzzRequest,
@@ -86,7 +86,7 @@ export function buildRequest(): FuzzRequest {
   if (chance(0.12)) {
     path = pick(NON_RESOURCE);
   } else {
-    const kind = pick(REGISTRY);
+    const kind = pick(FUZZ_KINDS);
     target = {
       kind,
       namespace: kind.namespaced && chance(0.9) ? pick(NAMESPACES) : undefined,

@@ -18,32 +18,17 @@
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:https';
 import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '../src/protocol/events.js';
 import { findReferenceBinaries, REFERENCE_RELEASE, startReferenceServer } from '../src/process/index.js';
 import { wrapDocComment as wrap } from './doc-comment.js';
+import { referenceGet } from './reference-get.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const APISERVICES_FILE = 'src/server/bootstrap/apiservices.generated.ts';
 const FLOWCONTROL_FILE = 'src/server/bootstrap/flowcontrol.generated.ts';
 
-function get(url: string, token: string, ca: string): Promise<string> {
-  const agent = new Agent({ ca });
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`GET ${url}: ${res.statusCode} ${text}`));
-        else resolve(text);
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (url: string, token: string, ca: string) => referenceGet(url, token, ca);
 
 /** An object as its writers left it: the server's own metadata dropped but for the recorded ownership. */
 function asWritten(obj: KubeObject, apiVersion: string, kind: string, keepStatus: boolean): KubeObject {

@@ -19,33 +19,18 @@
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:https';
 import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '../src/protocol/events.js';
 import { findReferenceBinaries, REFERENCE_RELEASE, startReferenceServer } from '../src/process/index.js';
 import { wrapDocComment as wrap } from './doc-comment.js';
+import { referenceGet } from './reference-get.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const RBAC_FILE = 'src/server/bootstrap/rbac-policy.generated.ts';
 const PRIORITY_FILE = 'src/server/bootstrap/priority-classes.generated.ts';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 
-function get(url: string, token: string, ca: string): Promise<string> {
-  const agent = new Agent({ ca });
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`GET ${url}: ${res.statusCode} ${text}`));
-        else resolve(text);
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (url: string, token: string, ca: string) => referenceGet(url, token, ca);
 
 /**
  * An object as its writer left it: the server's own metadata dropped but for the ownership the

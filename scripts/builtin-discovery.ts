@@ -14,7 +14,6 @@
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { findReferenceBinaries, REFERENCE_RELEASE, startReferenceServer } from '../src/process/index.js';
 import type { BuiltinGroup, BuiltinResource, GeneratedColumn } from '../src/server/kinds/types.js';
@@ -23,6 +22,7 @@ import type { OpenApiTypeExtras } from '../src/server/openapi/openapi-model.js';
 import { namedTypeSchemas } from '../src/server/openapi/openapi-schemas.js';
 import { API_TYPES } from '../src/server/openapi/openapi-types.generated.js';
 import { wrapDocComment as wrap } from './doc-comment.js';
+import { referenceGet } from './reference-get.js';
 
 export const GENERATED = 'src/server/kinds/discovery.generated.ts';
 export const EXTRAS = 'src/server/openapi/openapi-extras.generated.ts';
@@ -53,22 +53,7 @@ interface DiscoveryList {
   }>;
 }
 
-function get(url: string, token: string, ca: string, accept: string): Promise<string> {
-  const agent = new Agent({ ca });
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}`, accept } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`GET ${url}: ${res.statusCode} ${text}`));
-        else resolve(text);
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = referenceGet;
 
 async function main(): Promise<void> {
   const binaries = findReferenceBinaries();

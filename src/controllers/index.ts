@@ -5,13 +5,11 @@
 import { setMaxListeners } from 'node:events';
 import { KubeClient } from '../client/client.js';
 import { type Clock, systemClock } from '../protocol/clock.js';
-import { DisruptionController } from './disruption.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { Monitors } from './monitors.js';
-import { CONTROLLERS, type ControllerName, parseControllerList } from './names.js';
-import { DEFAULT_SERVICE_ACCOUNT, rootCaConfigMap } from './namespace-defaults.js';
-import { NamespaceObjectController } from './namespace-objects.js';
+import { CONTROLLERS, type ControllerName, kcmName, parseControllerList } from './names.js';
 import { Operations } from './operations.js';
+import { type RunningController, STARTERS } from './starters.js';
 
 export { CONTROLLERS, ControllerListError, type ControllerName, parseControllerList } from './names.js';
 
@@ -76,8 +74,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
   const owned = !opts.client;
   const kube =
     opts.client ?? (await KubeClient.load({ kubeconfig: opts.kubeconfig, qps: 0, userAgent: USER_AGENT }));
-  const perNamespace: NamespaceObjectController[] = [];
-  let disruption: DisruptionController | undefined;
+  const running = new Map<ControllerName, RunningController>();
   let gc: GarbageCollector | undefined;
   let monitors: Monitors | undefined;
   let initialSync: Promise<void> | undefined;
@@ -86,7 +83,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     await initialSync;
     await monitors?.stop();
     await gc?.stop();
-    await Promise.all([...perNamespace.map((c) => c.stop()), disruption?.stop()]);
+    await Promise.all([...running.values()].map((c) => c.stop()));
     if (owned) await kube.close();
   };
   if (names.includes('garbagecollector')) {
@@ -119,19 +116,10 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
       },
     );
   }
-  const specs = [
-    ...(names.includes('serviceaccount') ? [DEFAULT_SERVICE_ACCOUNT] : []),
-    ...(names.includes('root-ca-cert-publisher') ? rootCaSpec(kube, log) : []),
-  ];
   try {
-    for (const spec of specs) {
-      const controller = new NamespaceObjectController(kube, spec, clock, log);
-      perNamespace.push(controller);
-      await controller.start();
-    }
-    if (names.includes('disruption')) {
-      disruption = new DisruptionController(kube, clock, log);
-      await disruption.start();
+    for (const name of names) {
+      const controller = await STARTERS[name]?.({ kube, clock, log, signal: abort.signal });
+      if (controller) running.set(name, controller);
     }
   } catch (err) {
     await close();
@@ -153,26 +141,11 @@ export async function startControllers(opts: ControllersOptions): Promise<Runnin
     stats: () => {
       const stats: Record<string, { syncs: number; failures: number }> = {};
       if (gc) stats['garbage-collector'] = { syncs: gc.syncs, failures: gc.failures };
-      for (const [i, c] of perNamespace.entries()) stats[specs[i]!.controller] = c.stats();
-      if (disruption) stats['disruption-controller'] = disruption.stats();
+      for (const [name, c] of running) stats[kcmName(name)] = c.stats();
       return stats;
     },
     close: () => (closing ??= close()),
   };
-}
-
-/**
- * The root CA publisher's spec: the CA the client trusts the server with (kube-controller-manager
- * takes its kubeconfig's when no `--root-ca-file` is given). A server reached over plain HTTP
- * has none: the publisher does not run, and says so.
- */
-function rootCaSpec(kube: KubeClient, log: (line: string) => void) {
-  const caPem = kube.transport.connection.caPem;
-  if (caPem) return [rootCaConfigMap(caPem)];
-  log(
-    'root-ca-certificate-publisher-controller: the server has no CA (plain HTTP): not publishing kube-root-ca.crt',
-  );
-  return [];
 }
 
 /** Resolves true once every monitor has listed; false when `timeoutMs` passes or `signal` aborts first. */

@@ -4,42 +4,46 @@
  * `GenericControllerManagerConfigurationOptions.Controllers`): a comma list
  * of names, `*` for every default one, `-name` to leave one out. Each
  * controller answers to kube-controller-manager's name
- * (`garbage-collector-controller`, `namespace-controller`,
- * `serviceaccount-controller`, `root-ca-certificate-publisher-controller`) and to its
- * older short name (`garbagecollector`, `namespace`, `serviceaccount`,
- * `root-ca-cert-publisher`); `gc` is watchmark's shorthand.
+ * (`garbage-collector-controller`, `namespace-controller`, ...) and to its
+ * older short name (`garbagecollector`, `namespace`, ...); `gc` is
+ * watchmark's shorthand for the garbage collector.
  */
 
-/** A controller watchmark can run. */
-export type ControllerName =
-  | 'namespace'
-  | 'garbagecollector'
-  | 'serviceaccount'
-  | 'root-ca-cert-publisher'
-  | 'disruption';
+/** A controller watchmark can run, with the names the flag accepts for it. */
+interface ControllerNames {
+  /** The short name (kube-controller-manager's name before 1.30): `garbagecollector`. */
+  readonly name: string;
+  /** kube-controller-manager's name (cmd/kube-controller-manager/names): `garbage-collector-controller`. */
+  readonly kcm: string;
+  /** More names it answers to. */
+  readonly aliases?: readonly string[];
+}
 
 /** Every controller, in the order they start (`*`: all of them, as kube-controller-manager's default set has them all). */
-export const CONTROLLERS: readonly ControllerName[] = [
-  'namespace',
-  'garbagecollector',
-  'serviceaccount',
-  'root-ca-cert-publisher',
-  'disruption',
-];
+export const CONTROLLER_NAMES = [
+  { name: 'namespace', kcm: 'namespace-controller' },
+  { name: 'garbagecollector', kcm: 'garbage-collector-controller', aliases: ['gc'] },
+  { name: 'serviceaccount', kcm: 'serviceaccount-controller' },
+  { name: 'root-ca-cert-publisher', kcm: 'root-ca-certificate-publisher-controller' },
+  { name: 'disruption', kcm: 'disruption-controller' },
+] as const satisfies readonly ControllerNames[];
 
-const ALIASES: Record<string, ControllerName> = {
-  namespace: 'namespace',
-  'namespace-controller': 'namespace',
-  garbagecollector: 'garbagecollector',
-  'garbage-collector-controller': 'garbagecollector',
-  gc: 'garbagecollector',
-  serviceaccount: 'serviceaccount',
-  'serviceaccount-controller': 'serviceaccount',
-  'root-ca-cert-publisher': 'root-ca-cert-publisher',
-  'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
-  disruption: 'disruption',
-  'disruption-controller': 'disruption',
-};
+/** A controller watchmark can run. */
+export type ControllerName = (typeof CONTROLLER_NAMES)[number]['name'];
+
+/** Every controller's short name, in start order. */
+export const CONTROLLERS: readonly ControllerName[] = CONTROLLER_NAMES.map((c) => c.name);
+
+/** kube-controller-manager's name of a controller (`disruption` → `disruption-controller`). */
+export function kcmName(name: ControllerName): string {
+  return CONTROLLER_NAMES.find((c) => c.name === name)!.kcm;
+}
+
+const ALIASES = new Map<string, ControllerName>(
+  CONTROLLER_NAMES.flatMap((c: ControllerNames) =>
+    [c.name, c.kcm, ...(c.aliases ?? [])].map((n) => [n, c.name]),
+  ) as [string, ControllerName][],
+);
 
 /** A `--controllers` list that names something unknown, or leaves out what cannot be. */
 export class ControllerListError extends Error {
@@ -50,10 +54,13 @@ export class ControllerListError extends Error {
 }
 
 function resolve(name: string): ControllerName {
-  const found = ALIASES[name];
+  const found = ALIASES.get(name);
   if (found) return found;
+  const known = CONTROLLER_NAMES.map(
+    (c: ControllerNames) => `${c.name} (${[...(c.aliases ?? []), c.kcm].join(', ')})`,
+  );
   throw new ControllerListError(
-    `unknown controller ${JSON.stringify(name)}: known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller), disruption (disruption-controller) and *`,
+    `unknown controller ${JSON.stringify(name)}: known are ${known.join(', ')} and *`,
   );
 }
 

@@ -1,6 +1,7 @@
 /** `--controllers` lists, read as kube-controller-manager reads its flag. */
 import { describe, expect, it } from 'vitest';
 import { ControllerListError, parseControllerList } from '../../src/controllers/index.js';
+import { CONTROLLER_NAMES } from '../../src/controllers/names.js';
 
 describe('parseControllerList', () => {
   it.each([
@@ -23,15 +24,19 @@ describe('parseControllerList', () => {
 
   it.each([
     [
-      'gc,foo',
-      'unknown controller "foo": known are namespace (namespace-controller), garbagecollector (gc, garbage-collector-controller), serviceaccount (serviceaccount-controller), root-ca-cert-publisher (root-ca-certificate-publisher-controller), disruption (disruption-controller) and *',
-    ],
-    [
       '-namespace',
       'the namespace controller runs inside the API server and cannot be turned off: drop -namespace',
     ],
     ['', 'empty controller list: name at least one, or *'],
   ])('refuses %j', (text, message) => {
     expect(() => parseControllerList(text)).toThrow(new ControllerListError(message));
+  });
+
+  it('names every controller it knows when one is unknown', () => {
+    const message = `unknown controller "foo": known are ${CONTROLLER_NAMES.map(
+      (c) => `${c.name} (${['aliases' in c ? c.aliases : [], c.kcm].flat().join(', ')})`,
+    ).join(', ')} and *`;
+    expect(message).toContain('garbagecollector (gc, garbage-collector-controller), serviceaccount');
+    expect(() => parseControllerList('gc,foo')).toThrow(new ControllerListError(message));
   });
 });

@@ -6,6 +6,8 @@
  *
  *   npm run fidelity                      the whole corpus, report written
  *   npm run fidelity -- --only watch/     cases whose id starts so; prints their differences, writes nothing
+ *   npm run fidelity -- --only a/,b/      cases whose id starts with any of them
+ *   npm run fidelity -- --grep HPA.v1     cases whose id contains it (several: comma-separated)
  *   npm run fidelity -- --show ID         both servers' normalised answers of one case
  */
 
@@ -20,6 +22,7 @@ import { runCorpus } from './run.js';
 const args = process.argv.slice(2);
 const only = flagValue('--only');
 const show = flagValue('--show');
+const grep = flagValue('--grep');
 
 function flagValue(flag: string): string | undefined {
   const i = args.indexOf(flag);
@@ -28,7 +31,12 @@ function flagValue(flag: string): string | undefined {
 
 async function main(): Promise<number> {
   const known = loadKnown();
-  const filter = (id: string) => (show ? id === show : only ? id.startsWith(only) : true);
+  const prefixes = only?.split(',');
+  const parts = grep?.split(',');
+  const filter = (id: string) =>
+    show
+      ? id === show
+      : (!prefixes || prefixes.some((p) => id.startsWith(p))) && (!parts || parts.some((p) => id.includes(p)));
   const corpus = allCases(filter);
   const summary = await runCorpus(corpus.written, {
     known,
@@ -59,7 +67,7 @@ async function main(): Promise<number> {
   process.stderr.write(
     `${report.cases} cases: ${report.totals.matched} matched, ${report.totals.known} known, ${report.totals.differing} differing (${report.elapsedSeconds} s)\n`,
   );
-  if (!only) {
+  if (!only && !grep) {
     writeFileSync(
       new URL('../../docs/fidelity.md', import.meta.url),
       renderMarkdown(report, 'npm run fidelity'),

@@ -23,9 +23,11 @@ function decodeFor(kind: ResourceKind, value: string, revision: number, written 
 /**
  * The cache of a kind: one per served kind, so each version of a custom resource has its own,
  * holding objects in that version, as apiextensions-apiserver gives every served version its
- * own storage and watch cache (customresource_handler.go `getOrCreateServingInfoFor`).
+ * own storage and watch cache (customresource_handler.go `getOrCreateServingInfoFor`); so do
+ * the built-ins served over another resource's objects (events.k8s.io's events, autoscaling/v1's
+ * HorizontalPodAutoscalers), each REST storage of kube-apiserver having its own cacher.
  */
-const cacheId = (kind: ResourceKind): string => `${resourceId(kind)}@${kind.version}`;
+const cacheId = (kind: ResourceKind): string => `${kind.group || 'core'}/${kind.plural}@${kind.version}`;
 
 /**
  * The entries of every cache at one moment ({@link Cacher.captureEntries}), for a later

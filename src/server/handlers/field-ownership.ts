@@ -112,6 +112,15 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         reportingComponent: '',
         reportingInstance: '',
       };
+    case 'events.k8s.io/Event':
+      return {
+        metadata: ZERO_META,
+        eventTime: null,
+        regarding: {},
+        deprecatedSource: {},
+        deprecatedFirstTimestamp: null,
+        deprecatedLastTimestamp: null,
+      };
     case '/PodTemplate':
       return { metadata: ZERO_META, template: ZERO_TEMPLATE };
     case 'apps/Deployment':
@@ -147,6 +156,8 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
       return { metadata: ZERO_META, spec: {} };
     case 'storagemigration.k8s.io/StorageVersionMigration':
       return { metadata: ZERO_META, spec: { resource: { group: '', resource: '' } }, status: {} };
+    case 'discovery.k8s.io/EndpointSlice':
+      return { metadata: ZERO_META, addressType: '', endpoints: null, ports: null };
     case 'rbac.authorization.k8s.io/Role':
     case 'rbac.authorization.k8s.io/ClusterRole':
       return { metadata: ZERO_META, rules: null };

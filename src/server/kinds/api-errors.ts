@@ -12,6 +12,16 @@ export function qualifiedResource(kind: ResourceKind): string {
   return kind.group ? `${kind.plural}.${kind.group}` : kind.plural;
 }
 
+/**
+ * The group of the Go type a kind's objects are decoded into, which Invalid and precondition
+ * errors name (`errors.NewInvalid(kind.GroupKind(), ...)` with the internal object's kind): a
+ * kind served over another resource's objects is that resource's type (an events.k8s.io Event
+ * is a core Event there), while NotFound and Conflict name the resource the request named.
+ */
+export function typeGroup(kind: Pick<ResourceKind, 'group' | 'storage'>): string {
+  return kind.storage ? kind.storage.group : kind.group;
+}
+
 /** A 404 Status for one object, worded as kube-apiserver words it. */
 export function notFound(kind: ResourceKind, name: string): StatusError {
   return StatusError.of('NotFound', `${qualifiedResource(kind)} "${name}" not found`, {

@@ -8,6 +8,7 @@
  */
 import type { KubeObject, ObjectMeta } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { typeGroup } from '../kinds/api-errors.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { metaOf, rfc3339 } from './meta.js';
 
@@ -33,10 +34,11 @@ export function checkPreconditions(
   const namespace = isNamespace(kind);
   const conflict = (text: string) => {
     const resource = namespace ? kind.plural : kind.kind;
-    const qualified = kind.group ? `${resource}.${kind.group}` : resource;
+    const group = namespace ? kind.group : typeGroup(kind);
+    const qualified = group ? `${resource}.${group}` : resource;
     return StatusError.of('Conflict', `Operation cannot be fulfilled on ${qualified} "${name}": ${text}`, {
       name,
-      group: kind.group || undefined,
+      group: group || undefined,
       kind: resource,
     });
   };

@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
+import { typeGroup } from '../kinds/api-errors.js';
 import { apiVersionOf, type FieldError, type ResourceKind } from '../kinds/types.js';
 import { formatInvalidMessage, invalid } from '../kinds/validation.js';
 
@@ -45,8 +46,10 @@ export function failOn(kindIn: ResourceKind, obj: KubeObject, errors: FieldError
   if (errors.length === 0) return;
   // An unstructured object's error names the kind the object says it is (rest.BeforeCreate and
   // BeforeUpdate take it from the object): a custom object sent with another kind.
-  const kind =
+  const named =
     kindIn.custom && typeof obj.kind === 'string' && obj.kind !== '' ? { ...kindIn, kind: obj.kind } : kindIn;
+  // The error names the Go type the object decodes into (an events.k8s.io Event is core's).
+  const kind = { kind: named.kind, group: typeGroup(named) };
   const name = obj.metadata?.name ?? '';
   throw StatusError.of('Invalid', formatInvalidMessage(kind, name, errors), {
     // StatusDetails.Name is omitempty: an object without a name has none.

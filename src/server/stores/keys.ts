@@ -6,9 +6,13 @@ import type { ResourceKind } from '../kinds/types.js';
  * order is list order (namespace, then name), as in kube-apiserver over etcd.
  */
 
-/** The identifier of a resource inside keys: `core/pods`, `apps/deployments`. */
-export function resourceId(kind: Pick<ResourceKind, 'group' | 'plural'>): string {
-  return `${kind.group || 'core'}/${kind.plural}`;
+/**
+ * The identifier of a resource inside keys: `core/pods`, `apps/deployments`. A kind served over
+ * another resource's objects (`storage`: events.k8s.io's `events` are core's) keys as that one.
+ */
+export function resourceId(kind: Pick<ResourceKind, 'group' | 'plural' | 'storage'>): string {
+  const stored = kind.storage ?? kind;
+  return `${stored.group || 'core'}/${stored.plural}`;
 }
 
 /** The prefix every key of `kind` starts with (in `namespace`, when given). */

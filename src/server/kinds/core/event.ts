@@ -42,12 +42,19 @@ const LIMITS = { reportingInstance: 128, action: 128, reason: 128, message: 1024
  * pkg/registry/rest/create.go `ValidateCreate`).
  */
 export function validateEvent(obj: KubeObject): FieldError[] {
-  const errors = validateLegacyEvent(obj);
+  const errors = validateLegacyEvent(obj, 'reportingComponent');
   return errors.length > 0 ? errors : validateObjectMeta(obj, isPathSegmentName);
 }
 
-/** pkg/apis/core/validation/events.go `legacyValidateEvent`. */
-function validateLegacyEvent(obj: KubeObject): FieldError[] {
+/**
+ * pkg/apis/core/validation/events.go `legacyValidateEvent`, on a core/v1 Event (events.k8s.io's
+ * converted first). Its paths are the internal type's (`message`, `involvedObject`) but the
+ * reporter's, which is named as the request's version names it (`controllerField`).
+ */
+export function validateLegacyEvent(
+  obj: KubeObject,
+  controllerField: 'reportingComponent' | 'reportingController',
+): FieldError[] {
   const errors: FieldError[] = [];
   const namespace = str(obj.metadata?.namespace);
   const involved = rec(obj.involvedObject);
@@ -61,12 +68,11 @@ function validateLegacyEvent(obj: KubeObject): FieldError[] {
   }
   if (involvedNs === '' && namespace !== 'default' && namespace !== 'kube-system') errors.push(mismatch());
   const controller = str(obj.reportingComponent);
-  if (controller === '') errors.push(required('reportingComponent'));
-  for (const msg of isQualifiedName(controller)) errors.push(invalid('reportingComponent', controller, msg));
-  for (const key of ['reportingInstance', 'action', 'reason'] as const) {
-    if (str(obj[key]) === '') errors.push(required(key));
-  }
+  if (controller === '') errors.push(required(controllerField));
+  for (const msg of isQualifiedName(controller)) errors.push(invalid(controllerField, controller, msg));
+  // Each field's presence, then its length, in the order events.go checks them.
   for (const [key, limit] of Object.entries(LIMITS)) {
+    if (key !== 'message' && str(obj[key]) === '') errors.push(required(key));
     if (str(obj[key]).length > limit) errors.push(invalid(key, '', `can have at most ${limit} characters`));
   }
   return errors;

@@ -11,6 +11,7 @@ import { batchSamples } from './samples/batch.js';
 import { certificatesSamples } from './samples/certificates.js';
 import { coreMoreSamples } from './samples/core-more.js';
 import { core, grouped, type KindSample, meta, podSpec, template, webhook } from './samples/kit.js';
+import { multiVersionSamples } from './samples/multiversion.js';
 import { networkingSamples } from './samples/networking.js';
 import { policySamples } from './samples/policy.js';
 import { virtualSamples } from './samples/virtual.js';
@@ -220,6 +221,7 @@ export const SAMPLES: KindSample[] = [
   ...policySamples,
   ...virtualSamples,
   ...apiserverSamples,
+  ...multiVersionSamples,
 ];
 
 export function sampleName(sample: KindSample, base: string): string {

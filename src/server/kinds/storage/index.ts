@@ -5,6 +5,7 @@ import { csiDriverKind } from './csidriver.js';
 import { csiNodeKind } from './csinode.js';
 import { csiStorageCapacityKind } from './csistoragecapacity.js';
 import { storageClassKind } from './storageclass.js';
+import { volumeAttachmentKind } from './volumeattachment.js';
 import { volumeAttributesClassKind } from './volumeattributesclass.js';
 
 /** The storage.k8s.io group's kinds. */
@@ -14,4 +15,5 @@ export const storageKinds: ResourceKind[] = [
   csiNodeKind,
   csiStorageCapacityKind,
   volumeAttributesClassKind,
+  volumeAttachmentKind,
 ];

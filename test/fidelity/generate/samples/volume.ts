@@ -96,6 +96,17 @@ const storageSamples: KindSample[] = [
     }),
     change: { path: ['metadata', 'labels', 'tier'], value: 'data' },
   },
+  {
+    ...storage('VolumeAttachment', 'volumeattachments'),
+    subresources: ['status'],
+    object: (name) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: meta(name),
+      spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } },
+    }),
+    change: { path: ['metadata', 'labels', 'tier'], value: 'data' },
+  },
 ];
 
 export const volumeSamples: KindSample[] = [...coreVolumeSamples, ...storageSamples];

@@ -10,6 +10,7 @@ import { apiserverSamples } from './samples/apiserver.js';
 import { batchSamples } from './samples/batch.js';
 import { certificatesSamples } from './samples/certificates.js';
 import { coreMoreSamples } from './samples/core-more.js';
+import { discoverySamples } from './samples/discovery.js';
 import { core, grouped, type KindSample, meta, podSpec, template, webhook } from './samples/kit.js';
 import { multiVersionSamples } from './samples/multiversion.js';
 import { networkingSamples } from './samples/networking.js';
@@ -221,6 +222,7 @@ export const SAMPLES: KindSample[] = [
   ...policySamples,
   ...virtualSamples,
   ...apiserverSamples,
+  ...discoverySamples,
   ...multiVersionSamples,
 ];
 

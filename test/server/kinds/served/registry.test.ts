@@ -51,7 +51,6 @@ describe('REGISTRY', () => {
     'apiextensions.k8s.io/v1/customresourcedefinitions',
     'autoscaling/v2/horizontalpodautoscalers',
     'autoscaling/v1/horizontalpodautoscalers',
-    'discovery.k8s.io/v1/endpointslices',
     'resource.k8s.io/v1/deviceclasses',
     'resource.k8s.io/v1/devicetaintrules',
     'resource.k8s.io/v1/resourceclaims',

@@ -7,6 +7,9 @@
  * One schema serves every version here: a manager's set recorded at another apiVersion is compared
  * against the same object (smd converts the object to each manager's version first; the servers'
  * versions of one kind share their field layout, and watchmark does not convert between them).
+ * A set recorded in another group (an events.k8s.io/v1 write's, seen through core/v1) is dropped:
+ * the endpoint's converter knows only its own group's versions, and smd drops a manager whose
+ * version it cannot convert to (`IsMissingVersionError`).
  */
 import { type Comparison, compare, excludeFields } from './compare.js';
 import { type Conflict, ConflictsError, conflictsFromManagers } from './conflict.js';
@@ -34,6 +37,12 @@ export interface UpdaterOptions {
   readonly ignoredFields?: FieldSet | undefined;
 }
 
+/** The group of an apiVersion (`''` for `v1`). */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
 /** smd `Updater.update`: managers other than `workflow` lose changed fields; conflicts unless `force`. */
 function updateManagers(
   live: unknown,
@@ -48,8 +57,13 @@ function updateManagers(
   const conflicts = new Map<string, FieldSet>();
   const removedFrom: string[] = [];
   const anyRemoved = !cmp.removed.empty();
+  const group = groupOf(opts.apiVersion);
   for (const [manager, vs] of managers) {
     if (manager === workflow) continue;
+    if (vs.apiVersion !== opts.apiVersion && groupOf(vs.apiVersion) !== group) {
+      managers.delete(manager);
+      continue;
+    }
     // An entry read as it was stored is asked on its FieldsV1 first: most share nothing with the change.
     if (vs.raw === undefined || rawHasAny(vs.raw, changed)) {
       const conflict = vs.set.intersection(changed);

@@ -26,6 +26,7 @@ export const CONTROLLER_NAMES = [
   { name: 'serviceaccount', kcm: 'serviceaccount-controller' },
   { name: 'root-ca-cert-publisher', kcm: 'root-ca-certificate-publisher-controller' },
   { name: 'disruption', kcm: 'disruption-controller' },
+  { name: 'clusterrole-aggregation', kcm: 'clusterrole-aggregation-controller' },
 ] as const satisfies readonly ControllerNames[];
 
 /** A controller watchmark can run. */

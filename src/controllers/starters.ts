@@ -5,6 +5,7 @@
  */
 import type { KubeClient } from '../client/client.js';
 import type { Clock } from '../protocol/clock.js';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation.js';
 import { DisruptionController } from './disruption.js';
 import type { ControllerName } from './names.js';
 import { DEFAULT_SERVICE_ACCOUNT, rootCaConfigMap } from './namespace-defaults.js';
@@ -61,4 +62,6 @@ export const STARTERS: Partial<Record<ControllerName, ControllerStarter>> = {
     return started(new NamespaceObjectController(kube, rootCaConfigMap(caPem), clock, log));
   },
   disruption: ({ kube, clock, log }) => started(new DisruptionController(kube, clock, log)),
+  'clusterrole-aggregation': ({ kube, clock, log }) =>
+    started(new ClusterRoleAggregationController(kube, clock, log)),
 };

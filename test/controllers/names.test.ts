@@ -10,8 +10,22 @@ describe('parseControllerList', () => {
     ['garbage-collector-controller', ['garbagecollector']],
     ['garbagecollector', ['garbagecollector']],
     ['namespace-controller', ['namespace']],
-    ['*', ['namespace', 'garbagecollector', 'serviceaccount', 'root-ca-cert-publisher', 'disruption']],
-    ['*,-gc', ['namespace', 'serviceaccount', 'root-ca-cert-publisher', 'disruption']],
+    [
+      '*',
+      [
+        'namespace',
+        'garbagecollector',
+        'serviceaccount',
+        'root-ca-cert-publisher',
+        'disruption',
+        'clusterrole-aggregation',
+      ],
+    ],
+    [
+      '*,-gc',
+      ['namespace', 'serviceaccount', 'root-ca-cert-publisher', 'disruption', 'clusterrole-aggregation'],
+    ],
+    ['clusterrole-aggregation-controller', ['clusterrole-aggregation']],
     ['disruption-controller', ['disruption']],
     [
       'serviceaccount-controller,root-ca-certificate-publisher-controller',

@@ -54,7 +54,14 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
       tls: true,
       controllers:
         profile === 'cluster'
-          ? ['namespace', 'gc', 'serviceaccount', 'root-ca-cert-publisher', 'disruption']
+          ? [
+              'namespace',
+              'gc',
+              'serviceaccount',
+              'root-ca-cert-publisher',
+              'disruption',
+              'clusterrole-aggregation',
+            ]
           : [],
       server: {
         tokenFile: SAME_USER_TOKEN_FILE,

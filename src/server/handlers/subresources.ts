@@ -10,8 +10,10 @@ import { routeMethodNotAllowed } from '../http/request-info.js';
 import type { ResourceKind } from '../kinds/types.js';
 import { serveCsrApproval } from './csr-approval.js';
 import { bindPod } from './pod-binding.js';
+import { podConnect } from './pod-connect.js';
 import { evictPod } from './pod-eviction.js';
 import { podLog } from './pod-log.js';
+import { serveProxy } from './proxy.js';
 import { isNamed, type RequestScope } from './request-scope.js';
 import { requestToken } from './service-account-token.js';
 
@@ -31,6 +33,14 @@ const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
   },
   // LogREST is a getter only, streaming from the pod's kubelet (pod-log.ts).
   '/pods/log': podLog,
+  // ExecREST, AttachREST and PortForwardREST: connecters for GET and POST (pod-connect.ts).
+  '/pods/exec': (scope) => podConnect(scope, 'exec'),
+  '/pods/attach': (scope) => podConnect(scope, 'attach'),
+  '/pods/portforward': (scope) => podConnect(scope, 'portforward'),
+  // The ProxyREST connecters of pods, services and nodes (proxy.ts).
+  '/pods/proxy': serveProxy,
+  '/services/proxy': serveProxy,
+  '/nodes/proxy': serveProxy,
   // TokenREST is a NamedCreater only.
   '/serviceaccounts/token': (scope) => {
     if (scope.method !== 'POST' || !isNamed(scope)) throw routeMethodNotAllowed();

@@ -180,7 +180,8 @@ export function parseResourcePath(
     rest = rest.slice(2);
   }
   const [plural, name, subresource, ...extra] = rest;
-  if (plural === undefined || extra.length > 0) throw routeNotFound();
+  // A proxy subresource passes the rest of the path on (ProxyREST's `path` option).
+  if (plural === undefined || (extra.length > 0 && subresource !== 'proxy')) throw routeNotFound();
   const kind = lookup(group, version, plural);
   if (!kind) throw routeNotFound();
   if (!kind.namespaced && namespace !== undefined) throw routeNotFound();

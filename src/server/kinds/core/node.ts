@@ -170,7 +170,7 @@ export const nodeKind: ResourceKind = {
   shortNames: ['no'],
   categories: [],
   fields: nodeFields,
-  subresources: ['status'],
+  subresources: ['status', 'proxy'],
   generationFields: [],
   defaults: defaultNode,
   admitCreate: taintNewNode,

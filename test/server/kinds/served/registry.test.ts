@@ -97,10 +97,10 @@ describe('REGISTRY', () => {
       REGISTRY.filter((k) => k.group !== 'events.k8s.io').map((k) => [k.plural, k.subresources]),
     );
     expect(sub).toMatchObject({
-      pods: ['status', 'binding', 'eviction', 'log'],
-      nodes: ['status'],
+      pods: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy'],
+      nodes: ['status', 'proxy'],
       namespaces: ['status', 'finalize'],
-      services: ['status'],
+      services: ['status', 'proxy'],
       deployments: ['status', 'scale'],
       replicasets: ['status', 'scale'],
       statefulsets: ['status', 'scale'],

@@ -48,7 +48,7 @@ export const podKind: ResourceKind = {
   shortNames: ['po'],
   categories: ['all'],
   fields: podFields,
-  subresources: ['status', 'binding', 'eviction', 'log'],
+  subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy'],
   // Pods carry metadata.generation since 1.34 (PodObservedGenerationTracking, KEP-5067; GA and
   // locked on in 1.35): 1 at create, bumped by any change of the defaulted spec
   // (pkg/registry/core/pod/strategy.go `PrepareForCreate`, `updatePodGeneration`), never by

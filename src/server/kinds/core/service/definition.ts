@@ -28,7 +28,7 @@ export const serviceKind: ResourceKind = {
   shortNames: ['svc'],
   categories: ['all'],
   fields: serviceFields,
-  subresources: ['status'],
+  subresources: ['status', 'proxy'],
   generationFields: [],
   defaults: defaultService,
   validate: validateService,

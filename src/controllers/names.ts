@@ -27,6 +27,7 @@ export const CONTROLLER_NAMES = [
   { name: 'root-ca-cert-publisher', kcm: 'root-ca-certificate-publisher-controller' },
   { name: 'disruption', kcm: 'disruption-controller' },
   { name: 'clusterrole-aggregation', kcm: 'clusterrole-aggregation-controller' },
+  { name: 'ttl-after-finished', kcm: 'ttl-after-finished-controller' },
 ] as const satisfies readonly ControllerNames[];
 
 /** A controller watchmark can run. */

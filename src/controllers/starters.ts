@@ -10,6 +10,7 @@ import { DisruptionController } from './disruption.js';
 import type { ControllerName } from './names.js';
 import { DEFAULT_SERVICE_ACCOUNT, rootCaConfigMap } from './namespace-defaults.js';
 import { NamespaceObjectController } from './namespace-objects.js';
+import { TtlAfterFinishedController } from './ttl-after-finished.js';
 
 /** A controller running. */
 export interface RunningController {
@@ -64,4 +65,5 @@ export const STARTERS: Partial<Record<ControllerName, ControllerStarter>> = {
   disruption: ({ kube, clock, log }) => started(new DisruptionController(kube, clock, log)),
   'clusterrole-aggregation': ({ kube, clock, log }) =>
     started(new ClusterRoleAggregationController(kube, clock, log)),
+  'ttl-after-finished': ({ kube, clock, log }) => started(new TtlAfterFinishedController(kube, clock, log)),
 };

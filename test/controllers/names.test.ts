@@ -19,13 +19,22 @@ describe('parseControllerList', () => {
         'root-ca-cert-publisher',
         'disruption',
         'clusterrole-aggregation',
+        'ttl-after-finished',
       ],
     ],
     [
       '*,-gc',
-      ['namespace', 'serviceaccount', 'root-ca-cert-publisher', 'disruption', 'clusterrole-aggregation'],
+      [
+        'namespace',
+        'serviceaccount',
+        'root-ca-cert-publisher',
+        'disruption',
+        'clusterrole-aggregation',
+        'ttl-after-finished',
+      ],
     ],
     ['clusterrole-aggregation-controller', ['clusterrole-aggregation']],
+    ['ttl-after-finished-controller', ['ttl-after-finished']],
     ['disruption-controller', ['disruption']],
     [
       'serviceaccount-controller,root-ca-certificate-publisher-controller',

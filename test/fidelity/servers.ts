@@ -61,6 +61,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
               'root-ca-cert-publisher',
               'disruption',
               'clusterrole-aggregation',
+              'ttl-after-finished',
             ]
           : [],
       server: {

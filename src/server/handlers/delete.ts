@@ -68,6 +68,9 @@ function answersDeletedObject(kind: ResourceKind, deleted: KubeObject): boolean 
   if (!kind.custom && kind.group === '' && RETURNS_DELETED_OBJECT.has(kind.kind)) return true;
   // pkg/registry/storage/*/storage/storage.go: every storage.k8s.io kind but CSIStorageCapacity.
   if (!kind.custom && kind.group === 'storage.k8s.io' && kind.kind !== 'CSIStorageCapacity') return true;
+  // pkg/registry/resource/*/storage/storage.go: every resource.k8s.io kind but DeviceTaintRule
+  // (whose v1 storage keeps the Status answer).
+  if (!kind.custom && kind.group === 'resource.k8s.io' && kind.kind !== 'DeviceTaintRule') return true;
   const meta = deleted.metadata ?? {};
   return meta.deletionTimestamp !== undefined && (meta.finalizers?.length ?? 0) > 0;
 }

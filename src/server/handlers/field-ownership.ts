@@ -188,6 +188,19 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         spec: { attacher: '', source: {}, nodeName: '' },
         status: { attached: false },
       };
+    case 'resource.k8s.io/DeviceClass':
+      return { metadata: ZERO_META, spec: {} };
+    case 'resource.k8s.io/ResourceClaim':
+      return { metadata: ZERO_META, spec: { devices: { requests: null } }, status: {} };
+    case 'resource.k8s.io/ResourceClaimTemplate':
+      return { metadata: ZERO_META, spec: { metadata: {}, spec: { devices: { requests: null } } } };
+    case 'resource.k8s.io/ResourceSlice':
+      return {
+        metadata: ZERO_META,
+        spec: { driver: '', pool: { name: '', generation: 0, resourceSliceCount: 0 } },
+      };
+    case 'resource.k8s.io/DeviceTaintRule':
+      return { metadata: ZERO_META, spec: { taint: { key: '', effect: '' } }, status: {} };
     case '/LimitRange':
       return { metadata: ZERO_META, spec: {} };
     case '/ResourceQuota':

@@ -15,6 +15,7 @@ import { core, grouped, type KindSample, meta, podSpec, template, webhook } from
 import { multiVersionSamples } from './samples/multiversion.js';
 import { networkingSamples } from './samples/networking.js';
 import { policySamples } from './samples/policy.js';
+import { resourceSamples } from './samples/resource.js';
 import { virtualSamples } from './samples/virtual.js';
 import { volumeSamples } from './samples/volume.js';
 
@@ -224,6 +225,7 @@ export const SAMPLES: KindSample[] = [
   ...apiserverSamples,
   ...discoverySamples,
   ...multiVersionSamples,
+  ...resourceSamples,
 ];
 
 export function sampleName(sample: KindSample, base: string): string {

@@ -1,0 +1,174 @@
+/**
+ * The ResourceClaim (resource.k8s.io/v1, namespaced, with /status): the spec's defaults and
+ * validation (claim-spec.ts), its strategy (pkg/registry/resource/resourceclaim/strategy.go: the
+ * status emptied on create and kept on a main update, a fixed spec, /status keeping the spec and
+ * metadata), the status rules (pkg/apis/resource/validation `validateResourceClaimStatusUpdate`:
+ * consumers need an allocation and their resource, name and uid; an allocation's results name
+ * the claim's requests, a driver, pool and device; an allocation stays as written) and the State
+ * column (printers.go `resourceClaimState`).
+ */
+
+import type { KubeObject } from '../../../protocol/events.js';
+import { arr, isObject, objects, rec, sameJson, specOf, statusOf, str } from '../access.js';
+import { translateTimestampSince } from '../age.js';
+import { builtinKind } from '../builtin.js';
+import { validateNodeSelector } from '../core/volume/node-selector.js';
+import { immutable, maxItems } from '../declarative.js';
+import type { FieldError, ResourceKind } from '../types.js';
+import { duplicate, forbidden, invalid, required, validateObjectMeta } from '../validation.js';
+import {
+  asJson,
+  defaultClaimSpec,
+  defaultTolerations,
+  dropDisabledClaimFields,
+  type SplitErrors,
+  validateDeviceClaim,
+  validateRequestNameRef,
+  validateToleration,
+} from './claim-spec.js';
+import { driverNameDeclarative, poolNameDeclarative, resetMetaForStatus, validateDNSLabel } from './names.js';
+
+/** `resource.ResourceClaimReservedForMaxSize` and `AllocationResultsMaxSize`. */
+const MAX_RESERVED_FOR = 256;
+const MAX_RESULTS = 32;
+
+/** The claim as the v1 type writes it (`spec`, `status` always there) with its defaults. */
+export function defaultResourceClaim(obj: KubeObject): void {
+  const spec = rec(obj.spec);
+  obj.spec = spec;
+  defaultClaimSpec(spec);
+  const status = rec(obj.status);
+  obj.status = status;
+  const allocation = rec(status.allocation);
+  for (const r of objects(rec(allocation.devices).results)) defaultTolerations(r.tolerations);
+}
+
+/** `ValidateResourceClaim` (create) and `ValidateResourceClaimUpdate` (a fixed spec). */
+export function validateResourceClaim(obj: KubeObject, old?: KubeObject): FieldError[] {
+  const errors = validateObjectMeta(obj);
+  if (old) {
+    if (!sameJson(specOf(obj), specOf(old))) errors.push(immutable('spec'));
+    return errors;
+  }
+  const { hand, dv } = validateDeviceClaim(specOf(obj).devices, 'spec.devices');
+  return [...errors, ...hand, ...dv];
+}
+
+/** The request names a claim declares, for the status' references. */
+function namesOf(obj: KubeObject): Map<string, Set<string> | null> {
+  const names = new Map<string, Set<string> | null>();
+  for (const r of objects(rec(specOf(obj).devices).requests)) {
+    const subs = objects(r.firstAvailable);
+    names.set(str(r.name), subs.length === 0 ? null : new Set(subs.map((s) => str(s.name))));
+  }
+  return names;
+}
+
+/** `validateDeviceRequestAllocationResult` of each result, the driver and pool declarative. */
+function validateAllocation(allocation: Record<string, unknown>, obj: KubeObject, out: SplitErrors): void {
+  const path = 'status.allocation.devices.results';
+  const results = rec(allocation.devices).results;
+  if (arr(results).length > MAX_RESULTS) {
+    out.dv.push(...maxItems(results, path, MAX_RESULTS));
+  } else {
+    const names = namesOf(obj);
+    objects(results).forEach((r, i) => {
+      const at = `${path}[${i}]`;
+      out.hand.push(...validateRequestNameRef(str(r.request), `${at}.request`, names));
+      out.dv.push(...driverNameDeclarative(r.driver, `${at}.driver`));
+      out.dv.push(...poolNameDeclarative(str(r.pool), `${at}.pool`));
+      out.hand.push(...validateDNSLabel(str(r.device), `${at}.device`));
+      objects(r.tolerations).forEach((t, j) => {
+        validateToleration(t, `${at}.tolerations[${j}]`, out);
+      });
+    });
+  }
+  if (isObject(allocation.nodeSelector)) {
+    out.hand.push(...validateNodeSelector(allocation.nodeSelector, 'status.allocation.nodeSelector'));
+  }
+}
+
+/** `ValidateResourceClaimStatusUpdate`. */
+export function validateResourceClaimStatus(obj: KubeObject, old: KubeObject): FieldError[] {
+  const status = statusOf(obj);
+  const oldStatus = statusOf(old);
+  const out: SplitErrors = { hand: [], dv: [] };
+  const reservedFor = status.reservedFor;
+  if (arr(reservedFor).length > MAX_RESERVED_FOR) {
+    out.dv.push(...maxItems(reservedFor, 'status.reservedFor', MAX_RESERVED_FOR));
+  } else {
+    const uids = new Set<string>();
+    objects(reservedFor).forEach((ref, i) => {
+      const at = `status.reservedFor[${i}]`;
+      if (str(ref.resource) === '') out.hand.push(required(`${at}.resource`));
+      if (str(ref.name) === '') out.hand.push(required(`${at}.name`));
+      if (str(ref.uid) === '') out.hand.push(required(`${at}.uid`));
+      const uid = str(ref.uid);
+      // The declarative uniqueness check prints the whole reference, as the v1 struct marshals.
+      const shown = asJson({
+        ...(str(ref.apiGroup) !== '' ? { apiGroup: ref.apiGroup } : {}),
+        resource: str(ref.resource),
+        name: str(ref.name),
+        uid,
+      });
+      if (uids.has(uid)) out.dv.push(duplicate(at, shown));
+      uids.add(uid);
+    });
+  }
+  const allocated = isObject(status.allocation);
+  if (arr(reservedFor).length > 0) {
+    if (!allocated) {
+      out.hand.push(forbidden('status.reservedFor', 'may not be specified when `allocated` is not set'));
+    } else if (obj.metadata?.deletionTimestamp) {
+      const before = new Set(objects(oldStatus.reservedFor).map((r) => JSON.stringify(r)));
+      if (objects(reservedFor).some((r) => !before.has(JSON.stringify(r)))) {
+        out.hand.push(
+          forbidden(
+            'status.reservedFor',
+            'new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set',
+          ),
+        );
+      }
+    }
+  }
+  if (allocated && isObject(oldStatus.allocation)) {
+    if (!sameJson(status.allocation, oldStatus.allocation)) {
+      out.dv.push(invalid('status.allocation', null, 'field cannot be modified once set'));
+    }
+  } else if (allocated) {
+    validateAllocation(rec(status.allocation), obj, out);
+  }
+  return [...out.hand, ...out.dv];
+}
+
+/** printers.go `resourceClaimState`: deleted, pending, allocated, reserved. */
+export function resourceClaimState(obj: KubeObject): string {
+  const states: string[] = [];
+  const deleted = Boolean(obj.metadata?.deletionTimestamp);
+  if (deleted) states.push('deleted');
+  const status = statusOf(obj);
+  if (!isObject(status.allocation)) {
+    if (!deleted) states.push('pending');
+  } else {
+    states.push('allocated');
+    if (arr(status.reservedFor).length > 0) states.push('reserved');
+  }
+  return states.join(',');
+}
+
+/** The ResourceClaim's entry in the served kinds. */
+export const resourceClaimKind: ResourceKind = builtinKind('resource.k8s.io', 'v1', 'resourceclaims', {
+  defaults: defaultResourceClaim,
+  prepareForCreate: (obj) => {
+    obj.status = {};
+    dropDisabledClaimFields(specOf(obj));
+  },
+  prepareForUpdate: (obj, old) => dropDisabledClaimFields(specOf(obj), specOf(old)),
+  validate: validateResourceClaim,
+  prepareForStatusUpdate: resetMetaForStatus,
+  validateStatusUpdate: validateResourceClaimStatus,
+  cells: {
+    State: resourceClaimState,
+    Age: (o, now) => translateTimestampSince(o.metadata?.creationTimestamp, now),
+  },
+});

@@ -1,5 +1,5 @@
 /**
- * The simulated cluster: deployment and ReplicaSet controllers, a scheduler,
+ * The simulated cluster: deployment, ReplicaSet and ReplicationController controllers, a scheduler,
  * the garbage collector and N kubelets, each a client of a watchmark (or any
  * Kubernetes) API server through watchmark's own client library, exactly as
  * the real ones are: shared informers feed work queues, writes go through
@@ -30,7 +30,7 @@ import { Kubelet } from './kubelet/kubelet.js';
 import { KUBELET_VERSION, NODE_LEASE_NAMESPACE } from './kubelet/node.js';
 import { ImageRegistry } from './kubelet/registry.js';
 import { NodeLifecycleController } from './node-lifecycle.js';
-import { ReplicaSetController } from './replicaset.js';
+import { REPLICATION_CONTROLLERS, ReplicaSetController } from './replicaset.js';
 import { Scheduler } from './scheduler.js';
 
 export type { Deployment, Pod } from './core/objects.js';
@@ -214,6 +214,12 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
         c,
         informers,
         broadcaster(control).recorder({ component: 'replicaset-controller' }),
+      ),
+      new ReplicaSetController(
+        c,
+        { replicaSets: informers.replicationControllers, pods: informers.pods },
+        broadcaster(control).recorder({ component: REPLICATION_CONTROLLERS.component }),
+        REPLICATION_CONTROLLERS,
       ),
       new NodeLifecycleController(c, informers.nodes),
       new Scheduler(

@@ -13,6 +13,8 @@ import { controllerIndex, type Deployment, type Node, type Pod, type ReplicaSet 
 export interface ControlPlaneInformers {
   deployments: Informer<Deployment>;
   replicaSets: Informer<ReplicaSet>;
+  /** v1 ReplicationControllers, read through the ReplicaSet shape (their selector is a label map). */
+  replicationControllers: Informer<ReplicaSet>;
   pods: Informer<Pod>;
   nodes: Informer<Node>;
 }
@@ -22,6 +24,16 @@ function builtin(name: string): ResourceType {
   if (!t) throw new Error(`no built-in resource ${name}`);
   return t;
 }
+
+/** v1 ReplicationControllers (not among the client's built-in types, which kubectl's commands need). */
+const REPLICATION_CONTROLLERS_TYPE: ResourceType = {
+  group: '',
+  version: 'v1',
+  kind: 'ReplicationController',
+  plural: 'replicationcontrollers',
+  namespaced: true,
+  shortNames: ['rc'],
+};
 
 const ownership = {
   /** `uid:<controller uid>` or `orphan:<namespace>`. */
@@ -34,6 +46,7 @@ export function controlPlaneInformers(kube: KubeClient): ControlPlaneInformers {
   return {
     deployments: f.informerFor<Deployment>({ type: builtin('deployments') }, { indexers: ownership }),
     replicaSets: f.informerFor<ReplicaSet>({ type: builtin('replicasets') }, { indexers: ownership }),
+    replicationControllers: f.informerFor<ReplicaSet>({ type: REPLICATION_CONTROLLERS_TYPE }),
     pods: f.informerFor<Pod>(
       { type: builtin('pods') },
       { indexers: { ...ownership, node: (o: KubeObject) => [(o as Pod).spec?.nodeName ?? ''] } },

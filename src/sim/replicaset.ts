@@ -4,10 +4,18 @@
  * slow-start batches (1, 2, 4 ... at most 500 per sync), guarded by
  * expectations so a lagging cache never doubles a create or a delete; and
  * writes replicas/fullyLabeled/ready/available counts through `status`.
+ *
+ * The same controller serves ReplicationControllers, as kube-controller-manager's replication
+ * manager is this controller over a conversion (pkg/controller/replication/replication_controller.go
+ * `NewReplicationManager`: the ReplicaSet controller given the v1 ReplicationController's kind,
+ * informer and client): {@link REPLICATION_CONTROLLERS} says what differs, the kind in owner
+ * references, the resource written, the component named in events, and the selector, a plain
+ * label map on an RC (conversion.go: `matchLabels`).
  */
 import type { Informer } from '../client/informer/informer.js';
 import type { ResourceClient } from '../client/rest.js';
 import type { OwnerReference } from '../protocol/events.js';
+import type { LabelSelectorObject } from '../protocol/labels.js';
 import { isConflict, isNotFound } from '../protocol/status.js';
 import { claimObjects, recheckOwner } from './core/claim.js';
 import { Controller, type SimContext } from './core/controller.js';
@@ -17,6 +25,7 @@ import {
   controllerOf,
   controllerRef,
   findCondition,
+  type GroupVersionKind,
   isDeleting,
   keyOf,
   type Pod,
@@ -37,11 +46,45 @@ const BURST_REPLICAS = 500;
 /** Pod creates/deletes in flight: slow-start batches grow to 256, the connection pool need not. */
 const REQUESTS_IN_FLIGHT = 32;
 
-/** The informers the ReplicaSet controller reads. */
+/** The informers the ReplicaSet controller reads (`replicaSets`: the kind's own, ReplicationControllers for {@link REPLICATION_CONTROLLERS}). */
 export interface ReplicaSetInformers {
   replicaSets: Informer<ReplicaSet>;
   pods: Informer<Pod>;
 }
+
+/** The kind a {@link ReplicaSetController} keeps the pods of. */
+export interface ReplicatedKind {
+  /** kube-controller-manager's name of the controller, for logs, stats and events. */
+  controller: string;
+  /** The component its events name (`EventSource.Component`). */
+  component: string;
+  gvk: GroupVersionKind;
+  /** The resource its status is written to. */
+  resource: string;
+  /** The pods it selects. */
+  selector(owner: ReplicaSet): LabelSelectorObject | undefined;
+}
+
+/** apps/v1 ReplicaSets. */
+export const REPLICA_SETS: ReplicatedKind = {
+  controller: 'replicaset-controller',
+  component: 'replicaset-controller',
+  gvk: REPLICA_SET_KIND,
+  resource: 'replicasets',
+  selector: (rs) => rs.spec.selector,
+};
+
+/** v1 ReplicationControllers: a selector is a label map (replication's conversion.go). */
+export const REPLICATION_CONTROLLERS: ReplicatedKind = {
+  controller: 'replicationcontroller-controller',
+  component: 'replication-controller',
+  gvk: { apiVersion: 'v1', kind: 'ReplicationController' },
+  resource: 'replicationcontrollers',
+  selector: (rc) => {
+    const labels = rc.spec.selector as Record<string, string> | undefined;
+    return labels ? { matchLabels: labels } : undefined;
+  },
+};
 
 /** `slowStartBatch`: run `fn` count times in doubling batches, stopping at the first failing batch. */
 export async function slowStartBatch(
@@ -69,8 +112,13 @@ export class ReplicaSetController extends Controller {
   private readonly slots = new Semaphore(REQUESTS_IN_FLIGHT);
   private readonly removers: Array<() => void> = [];
 
-  constructor(ctx: SimContext, informers: ReplicaSetInformers, recorder: EventRecorder) {
-    super('replicaset-controller', ctx);
+  constructor(
+    ctx: SimContext,
+    informers: ReplicaSetInformers,
+    recorder: EventRecorder,
+    private readonly kind: ReplicatedKind = REPLICA_SETS,
+  ) {
+    super(kind.controller, ctx);
     this.informers = informers;
     this.recorder = recorder;
     this.expectations = new Expectations(ctx.clock);
@@ -99,14 +147,14 @@ export class ReplicaSetController extends Controller {
   // --- pod events: find the ReplicaSet, note expectations, queue it ---
 
   private resolve(pod: Pod, ref: OwnerReference | undefined): ReplicaSet | undefined {
-    if (ref?.kind !== 'ReplicaSet') return undefined;
+    if (ref?.kind !== this.kind.gvk.kind) return undefined;
     const rs = this.informers.replicaSets.get(`${pod.metadata?.namespace}/${ref.name}`);
     return rs?.metadata?.uid === ref.uid ? rs : undefined;
   }
 
   private enqueueMatching(pod: Pod): void {
     for (const rs of this.informers.replicaSets.byIndex('namespace', pod.metadata?.namespace ?? '')) {
-      if (selectorMatches(rs.spec.selector, pod.metadata?.labels)) this.enqueue(keyOf(rs));
+      if (selectorMatches(this.kind.selector(rs), pod.metadata?.labels)) this.enqueue(keyOf(rs));
     }
   }
 
@@ -176,12 +224,12 @@ export class ReplicaSetController extends Controller {
       ...this.informers.pods.byIndex('controller', `uid:${rs.metadata?.uid}`),
       ...this.informers.pods.byIndex('controller', `orphan:${ns}`),
     ].filter(isPodActive);
-    const rsClient = this.ctx.kube.resource<ReplicaSet>('replicasets', ns);
+    const rsClient = this.ctx.kube.resource<ReplicaSet>(this.kind.resource, ns);
     const pods = await claimObjects(
       {
         owner: rs,
-        ownerKind: REPLICA_SET_KIND,
-        selector: rs.spec.selector,
+        ownerKind: this.kind.gvk,
+        selector: this.kind.selector(rs),
         client: this.podClient(ns),
         signal: this.ctx.signal,
       },
@@ -245,7 +293,7 @@ export class ReplicaSetController extends Controller {
         namespace: rs.metadata?.namespace,
         labels: { ...template.metadata?.labels },
         ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-        ownerReferences: [controllerRef(rs, REPLICA_SET_KIND)],
+        ownerReferences: [controllerRef(rs, this.kind.gvk)],
       },
       spec: structuredClone(template.spec ?? {}),
     };
@@ -253,7 +301,7 @@ export class ReplicaSetController extends Controller {
       const pods = this.podClient(rs.metadata?.namespace ?? '');
       const created = await this.slots.run(() => pods.create(pod, { signal: this.ctx.signal }));
       this.recorder.event(
-        typed(rs, REPLICA_SET_KIND),
+        typed(rs, this.kind.gvk),
         'Normal',
         'SuccessfulCreate',
         `Created pod: ${created.metadata?.name}`,
@@ -261,7 +309,7 @@ export class ReplicaSetController extends Controller {
     } catch (err) {
       if (!this.ctx.signal.aborted)
         this.recorder.event(
-          typed(rs, REPLICA_SET_KIND),
+          typed(rs, this.kind.gvk),
           'Warning',
           'FailedCreate',
           `Error creating: ${(err as Error).message}`,
@@ -277,14 +325,14 @@ export class ReplicaSetController extends Controller {
       await this.slots.run(() =>
         pods.delete(name, { preconditions: { uid: pod.metadata?.uid }, signal: this.ctx.signal }),
       );
-      this.recorder.event(typed(rs, REPLICA_SET_KIND), 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+      this.recorder.event(typed(rs, this.kind.gvk), 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
     } catch (err) {
       // Either way no deletion event will come for it from this request.
       this.expectations.deletionObserved(keyOf(rs), keyOf(pod));
       if (isNotFound(err)) return;
       if (!this.ctx.signal.aborted)
         this.recorder.event(
-          typed(rs, REPLICA_SET_KIND),
+          typed(rs, this.kind.gvk),
           'Warning',
           'FailedDelete',
           `Error deleting: ${(err as Error).message}`,

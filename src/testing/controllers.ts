@@ -2,7 +2,7 @@
  * Which controllers a test cluster runs: kube-controller-manager's
  * (controllers/: namespace, garbage collector) by default, because a real
  * cluster runs them; the simulated cluster's (sim/: Deployment and
- * ReplicaSet controllers, scheduler, kubelets) on request, as one unit,
+ * ReplicaSet and ReplicationController controllers, scheduler, kubelets) on request, as one unit,
  * since none of them does anything useful without the others.
  */
 import { ControllerListError, parseControllerList, startControllers } from '../controllers/index.js';
@@ -14,6 +14,8 @@ const SIMULATION_NAMES = new Set([
   'deployment-controller',
   'replicaset',
   'replicaset-controller',
+  'replicationcontroller',
+  'replicationcontroller-controller',
   'scheduler',
   'kube-scheduler',
   'kubelet',

@@ -45,6 +45,10 @@ export function resetFieldsV1(kind: ResourceKind, scope: UpdateScope): Record<st
   if (kind.group === 'certificates.k8s.io' && kind.kind === 'CertificateSigningRequest') {
     return CSR_RESET_FIELDS[scope];
   }
+  // pods/ephemeralcontainers resets nothing: kube-apiserver's field manager records whatever the
+  // write sent (labels, other spec fields) though the strategy then drops all but the ephemeral
+  // containers (observed on the reference: its include filter leaves every field to the writer).
+  if (scope === 'ephemeralcontainers') return undefined;
   if (scope === 'main' || scope === 'finalize') return { 'f:status': {} };
   if (kind.custom || (kind.group === 'apiextensions.k8s.io' && kind.kind === 'CustomResourceDefinition')) {
     return { 'f:metadata': {}, 'f:spec': {} };
@@ -120,6 +124,15 @@ export function emptyObjectOf(kind: ResourceKind): Record<string, unknown> {
         deprecatedSource: {},
         deprecatedFirstTimestamp: null,
         deprecatedLastTimestamp: null,
+      };
+    case 'autoscaling/HorizontalPodAutoscaler':
+      return {
+        metadata: ZERO_META,
+        spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 },
+        status:
+          kind.version === 'v1'
+            ? { currentReplicas: 0, desiredReplicas: 0 }
+            : { desiredReplicas: 0, currentMetrics: null },
       };
     case '/PodTemplate':
       return { metadata: ZERO_META, template: ZERO_TEMPLATE };

@@ -108,3 +108,20 @@ export function canonicalJson(value: unknown): string {
 export function sameJson(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
+
+/**
+ * Replaces `obj`'s fields with `fields`, in place: a version conversion of an object the write
+ * pipeline holds. The `metadata` object stays the same object (the pipeline may hold it, to name
+ * the object or set its generation later), its fields replaced by those of `fields.metadata`.
+ * Nested values of `fields` are taken as they are, and nested values of `obj` are never changed.
+ */
+export function replaceFields(obj: JsonObject, fields: JsonObject): void {
+  const meta = obj.metadata;
+  for (const key of Object.keys(obj)) delete obj[key];
+  Object.assign(obj, fields);
+  if (!isObject(meta) || !isObject(fields.metadata) || meta === fields.metadata) return;
+  const next = fields.metadata;
+  for (const key of Object.keys(meta)) if (!(key in next)) delete meta[key];
+  Object.assign(meta, next);
+  obj.metadata = meta;
+}

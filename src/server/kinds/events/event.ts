@@ -14,7 +14,7 @@
  */
 
 import type { KubeObject } from '../../../protocol/events.js';
-import { type JsonObject, num, rec, sameJson, str } from '../access.js';
+import { type JsonObject, num, rec, replaceFields, sameJson, str } from '../access.js';
 import { builtinKind, type ColumnCells } from '../builtin.js';
 import { defaultEvent, eventColumns, validateLegacyEvent } from '../core/event.js';
 import { goStruct } from '../field-value.js';
@@ -34,12 +34,6 @@ const RENAMED: ReadonlyArray<readonly [string, string]> = [
 ];
 /** The fields both versions name alike. */
 const SAME = ['eventTime', 'series', 'reportingInstance', 'action', 'reason', 'related', 'type'];
-
-/** Replaces `obj`'s fields with `fields`, in place (the object may be a shallow copy: nested values are shared, never changed). */
-function replaceFields(obj: JsonObject, fields: JsonObject): void {
-  for (const key of Object.keys(obj)) delete obj[key];
-  Object.assign(obj, fields);
-}
 
 /**
  * A core/v1 Event's fields from an events.k8s.io/v1 one (`Convert_v1_Event_To_core_Event`), with

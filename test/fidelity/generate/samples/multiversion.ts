@@ -26,4 +26,61 @@ export const multiVersionSamples: KindSample[] = [
     // A series is what an update of an events.k8s.io Event may change (the rest is immutable).
     change: { path: ['series'], value: { count: 2, lastObservedTime: '2026-01-02T03:05:05.000000Z' } },
   },
+  {
+    ...grouped(
+      'autoscaling',
+      'v2',
+      'HorizontalPodAutoscaler',
+      'horizontalpodautoscalers',
+      true,
+      'autoscaling',
+    ),
+    label: 'HorizontalPodAutoscaler.v2',
+    subresources: ['status'],
+    object: (name) => ({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: meta(name),
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        maxReplicas: 5,
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+          },
+          {
+            type: 'Pods',
+            pods: { metric: { name: 'requests' }, target: { type: 'AverageValue', averageValue: '10' } },
+          },
+        ],
+        behavior: { scaleDown: { stabilizationWindowSeconds: 120 } },
+      },
+    }),
+    change: { path: ['spec', 'maxReplicas'], value: 8 },
+  },
+  {
+    ...grouped(
+      'autoscaling',
+      'v1',
+      'HorizontalPodAutoscaler',
+      'horizontalpodautoscalers',
+      true,
+      'autoscaling',
+    ),
+    label: 'HorizontalPodAutoscaler.v1',
+    subresources: ['status'],
+    object: (name) => ({
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: meta(name),
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        minReplicas: 2,
+        maxReplicas: 5,
+        targetCPUUtilizationPercentage: 60,
+      },
+    }),
+    change: { path: ['spec', 'targetCPUUtilizationPercentage'], value: 75 },
+  },
 ];

@@ -1,5 +1,5 @@
 /**
- * kubectl 1.33's exec, attach, port-forward, logs and `get --raw` of a proxy, run against the
+ * kubectl 1.33's exec, attach, port-forward, logs, debug and `get --raw` of a proxy, run against the
  * reference kube-apiserver and against watchmark with the same objects and no kubelet: each
  * command prints the same and exits the same. kubectl 1.33 speaks the v5 WebSocket for exec and
  * attach (falling back to SPDY) and tunnels port-forward over a WebSocket, so this is what a
@@ -65,6 +65,18 @@ const COMMANDS: string[][] = [
   ['get', '--raw', '/api/v1/namespaces/kc/services/svc:http/proxy/'],
   ['get', '--raw', '/api/v1/namespaces/kc/pods/idle/proxy/'],
   ['get', '--raw', '/api/v1/nodes/kc-node/proxy/metrics'],
+  // kubectl debug adds an ephemeral container through pods/ephemeralcontainers.
+  ['-n', 'kc', 'debug', 'idle', '--image=busybox', '--target=c', '-c', 'dbg'],
+  ['-n', 'kc', 'debug', 'idle', '--image=busybox', '-c', 'dbg'],
+  [
+    '-n',
+    'kc',
+    'get',
+    'pod',
+    'idle',
+    '-o',
+    'jsonpath={.spec.ephemeralContainers[*].name} {.metadata.generation}',
+  ],
 ];
 
 function run(kubeconfig: string, args: string[], stdin?: string): Promise<string> {

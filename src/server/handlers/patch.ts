@@ -108,7 +108,10 @@ export async function patchResource(scope: NamedScope): Promise<void> {
     return reply(scope, 200, scale);
   }
   const write = typedWrite(scope, rules.decodeTargetOf(kind), 'PatchOptions');
-  const updates = subresource === 'status' || subresource === 'approval' ? subresource : 'main';
+  const updates =
+    subresource === 'status' || subresource === 'approval' || subresource === 'ephemeralcontainers'
+      ? subresource
+      : 'main';
   const options = {
     dryRun: isDryRun,
     fieldManager: writeManager(scope),

@@ -55,7 +55,9 @@ export async function serverSideApply(scope: NamedScope, raw: Buffer, isDryRun: 
     throw err instanceof StatusError && err.code === 500 ? keyedPaths(err, applied, node) : err;
   }
   const updateScope: UpdateScope =
-    subresource === 'status' || subresource === 'approval' ? subresource : 'main';
+    subresource === 'status' || subresource === 'approval' || subresource === 'ephemeralcontainers'
+      ? subresource
+      : 'main';
   const reset = resetFieldsV1(kind, updateScope);
   const empty = emptyObjectOf(kind);
   // applyPatcher reads the configuration strictly only once the field manager took it (its

@@ -11,6 +11,7 @@ import type { ResourceKind } from '../kinds/types.js';
 import { serveCsrApproval } from './csr-approval.js';
 import { bindPod } from './pod-binding.js';
 import { podConnect } from './pod-connect.js';
+import { servePodEphemeralContainers } from './pod-ephemeral-containers.js';
 import { evictPod } from './pod-eviction.js';
 import { podLog } from './pod-log.js';
 import { serveProxy } from './proxy.js';
@@ -37,6 +38,8 @@ const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
   '/pods/exec': (scope) => podConnect(scope, 'exec'),
   '/pods/attach': (scope) => podConnect(scope, 'attach'),
   '/pods/portforward': (scope) => podConnect(scope, 'portforward'),
+  // EphemeralContainersREST: a getter and an updater, as /status is.
+  '/pods/ephemeralcontainers': servePodEphemeralContainers,
   // The ProxyREST connecters of pods, services and nodes (proxy.ts).
   '/pods/proxy': serveProxy,
   '/services/proxy': serveProxy,

@@ -35,7 +35,10 @@ export async function updateResource(scope: NamedScope): Promise<void> {
   rules.decodeBody(typedWrite(scope, rules.decodeTargetOf(kind), 'UpdateOptions'), body);
   checkBodyNamed(body, scope.name);
   const updates =
-    subresource === 'status' || subresource === 'finalize' || subresource === 'approval'
+    subresource === 'status' ||
+    subresource === 'finalize' ||
+    subresource === 'approval' ||
+    subresource === 'ephemeralcontainers'
       ? subresource
       : 'main';
   const isDryRun = dryRun(query);

@@ -13,9 +13,10 @@ import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
  * Which part of an object an update may change: the object (`main`), its
  * status (`status`), or, for a Namespace, its spec.finalizers as well
  * (`finalize`, the `namespaces/NAME/finalize` subresource); `approval` is a
- * CertificateSigningRequest's status-like endpoint for its approval conditions.
+ * CertificateSigningRequest's status-like endpoint for its approval conditions;
+ * `ephemeralcontainers` a Pod's spec.ephemeralContainers alone.
  */
-export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding' | 'approval';
+export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding' | 'approval' | 'ephemeralcontainers';
 
 /**
  * Whether `obj`'s own kind stays as sent: a custom object's kind is unstructured data that
@@ -102,6 +103,26 @@ export function prepareUpdate(
   // (pkg/registry/core/pod/storage/storage.go `setPodHostAndAnnotations`): its change, the node,
   // annotations and the PodScheduled condition, is the whole write, status included.
   if (scope === 'binding') return next;
+  // pkg/registry/core/pod/strategy.go `dropNonEphemeralContainerUpdates`: the old pod with the
+  // new ephemeral containers, its metadata as ResetObjectMetaForStatus leaves it (the old one's,
+  // managedFields the write's), and `updatePodGeneration` bumping the generation.
+  if (scope === 'ephemeralcontainers') {
+    // The field manager sees the pod as sent (update.go runs it before PrepareForUpdate, and this
+    // strategy resets no field): recordOwnership records on this view.
+    const sentView = prepareUpdate(kind, current, structuredClone(next), 'main');
+    const kept = structuredClone(current);
+    const spec = { ...(kept.spec as Record<string, unknown>) };
+    const sent = (next.spec as Record<string, unknown> | undefined)?.ephemeralContainers;
+    if (sent === undefined) delete spec.ephemeralContainers;
+    else spec.ephemeralContainers = sent;
+    kept.spec = spec;
+    keepManagedFields(kept, meta);
+    kind.defaults?.(kept);
+    const keptMeta = metaOf(kept);
+    keptMeta.generation = (cur.generation ?? 1) + (jsonEqual(kept.spec, current.spec) ? 0 : 1);
+    OWNERSHIP_VIEWS.set(kept, sentView);
+    return kept;
+  }
   if (kind.subresources.includes('status')) {
     if (scope === 'main' || scope === 'finalize') {
       if (current.status === undefined) delete next.status;
@@ -244,8 +265,20 @@ export async function recordOwnership(
     else meta.managedFields = kept;
     return next;
   }
-  return fieldManager(kind, live, next, scope, writer.manager, now, sentSpec);
+  const view = OWNERSHIP_VIEWS.get(next);
+  if (view === undefined) return fieldManager(kind, live, next, scope, writer.manager, now, sentSpec);
+  const owned = await fieldManager(kind, live, view, scope, writer.manager, now, sentSpec);
+  const meta = metaOf(next);
+  if (owned.metadata?.managedFields === undefined) delete meta.managedFields;
+  else meta.managedFields = owned.metadata.managedFields;
+  return next;
 }
+
+/**
+ * The object a write's field manager records instead of the prepared one, where the strategy
+ * drops what the write sent after the field manager saw it (pods/ephemeralcontainers).
+ */
+const OWNERSHIP_VIEWS = new WeakMap<KubeObject, KubeObject>();
 
 /**
  * ObjectMeta's lists and maps are `omitempty` (k8s.io/apimachinery/pkg/apis/meta/v1/types.go):

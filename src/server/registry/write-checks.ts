@@ -31,7 +31,10 @@ export function checkTypeMeta(kind: ResourceKind, obj: KubeObject): void {
 /** The kind's validation of a create (`old` undefined) or an update, thrown as one 422. */
 export function validateWrite(kind: ResourceKind, obj: KubeObject, old?: KubeObject, scope?: string): void {
   // A status-like endpoint with a validation of its own (the status strategy's ValidateUpdate).
-  const statusLike = old && kind.validateStatusUpdate && (scope === 'status' || scope === 'approval');
+  const statusLike =
+    old &&
+    kind.validateStatusUpdate &&
+    (scope === 'status' || scope === 'approval' || scope === 'ephemeralcontainers');
   const errors = [
     ...(old ? immutableMeta(obj, old) : []),
     ...(statusLike

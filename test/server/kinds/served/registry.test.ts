@@ -90,7 +90,17 @@ describe('REGISTRY', () => {
       REGISTRY.filter((k) => k.group !== 'events.k8s.io').map((k) => [k.plural, k.subresources]),
     );
     expect(sub).toMatchObject({
-      pods: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy'],
+      pods: [
+        'status',
+        'binding',
+        'eviction',
+        'log',
+        'exec',
+        'attach',
+        'portforward',
+        'proxy',
+        'ephemeralcontainers',
+      ],
       nodes: ['status', 'proxy'],
       namespaces: ['status', 'finalize'],
       services: ['status', 'proxy'],

@@ -9,6 +9,7 @@ import { boolField, type FieldGetter, pathField } from '../../selectable-fields.
 import type { ResourceKind } from '../../types.js';
 import { podColumns } from './columns.js';
 import { defaultPod, type PodAdmissionPlugins } from './defaults.js';
+import { validatePodEphemeralContainersUpdate } from './ephemeral-containers.js';
 import { markPodDeleted, preparePodCreate, preservePodObservedGeneration } from './strategy.js';
 import { validatePodUpdate } from './update-validation.js';
 import { validatePod } from './validation.js';
@@ -48,7 +49,17 @@ export const podKind: ResourceKind = {
   shortNames: ['po'],
   categories: ['all'],
   fields: podFields,
-  subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy'],
+  subresources: [
+    'status',
+    'binding',
+    'eviction',
+    'log',
+    'exec',
+    'attach',
+    'portforward',
+    'proxy',
+    'ephemeralcontainers',
+  ],
   // Pods carry metadata.generation since 1.34 (PodObservedGenerationTracking, KEP-5067; GA and
   // locked on in 1.35): 1 at create, bumped by any change of the defaulted spec
   // (pkg/registry/core/pod/strategy.go `PrepareForCreate`, `updatePodGeneration`), never by
@@ -60,6 +71,12 @@ export const podKind: ResourceKind = {
   deleteGracefully: markPodDeleted,
   validate: validatePod,
   validateUpdate: validatePodUpdate,
+  // A write through /status validates as every pod update does; /ephemeralcontainers has the
+  // ephemeral containers strategy's own ValidateUpdate (ephemeral-containers.ts).
+  validateStatusUpdate: (obj, old, subresource) =>
+    subresource === 'ephemeralcontainers'
+      ? validatePodEphemeralContainersUpdate(obj, old)
+      : [...validatePod(obj), ...validatePodUpdate(obj, old)],
   columns: podColumns,
   withAdmissionPluginsOff: (disabled) => {
     const plugins = pluginsOn(disabled);

@@ -58,7 +58,11 @@ function validatePorts(ports: unknown, path: string): FieldError[] {
 }
 
 /** One container's own rules; `names` collects names across init and regular containers. */
-function validateContainer(c: Record<string, unknown>, path: string, names: Set<string>): FieldError[] {
+export function validateContainer(
+  c: Record<string, unknown>,
+  path: string,
+  names: Set<string>,
+): FieldError[] {
   const errors: FieldError[] = [];
   const name = str(c.name);
   if (name === '') errors.push(required(`${path}.name`));

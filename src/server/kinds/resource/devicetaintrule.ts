@@ -6,13 +6,15 @@
  * (pkg/registry/resource/devicetaintrule/strategy.go: the status emptied on create and kept on a
  * main update, generation 1 then bumped by a spec change, a new time added when the effect
  * changes and the time does not, updates needing a resourceVersion; /status keeps the spec and
- * metadata and allows at most 8 conditions) and the columns (printers.go `printDeviceTaint`).
+ * metadata and checks the conditions, at most 8) and the columns (printers.go `printDeviceTaint`).
  */
 
 import type { KubeObject } from '../../../protocol/events.js';
 import { arr, isObject, rec, sameJson, specOf, statusOf, str } from '../access.js';
 import { translateTimestampSince } from '../age.js';
 import { builtinKind } from '../builtin.js';
+import { tooMany } from '../declarative.js';
+import { validateConditions } from '../policy/conditions.js';
 import type { FieldError, ResourceKind } from '../types.js';
 import { validateObjectMeta } from '../validation.js';
 import type { SplitErrors } from './claim-spec.js';
@@ -69,17 +71,13 @@ export function prepareDeviceTaintRuleUpdate(obj: KubeObject, old: KubeObject): 
   meta.generation = sameJson(specOf(copy), specOf(old)) ? generation : generation + 1;
 }
 
-/** `ValidateDeviceTaintRuleStatusUpdate`: at most 8 conditions. */
+/** `ValidateDeviceTaintRuleStatusUpdate`: metav1 conditions, at most 8 of them. */
 export function validateDeviceTaintRuleStatus(obj: KubeObject): FieldError[] {
   const conditions = arr(statusOf(obj).conditions);
-  if (conditions.length <= MAX_CONDITIONS) return [];
-  return [
-    {
-      type: 'FieldValueTooMany',
-      field: 'status.conditions',
-      message: `Too many: ${conditions.length}: must have at most ${MAX_CONDITIONS} items`,
-    },
-  ];
+  const errors = validateConditions(conditions, 'status.conditions');
+  if (conditions.length > MAX_CONDITIONS)
+    errors.push(tooMany('status.conditions', conditions.length, MAX_CONDITIONS));
+  return errors;
 }
 
 /** The DeviceTaintRule's entry in the served kinds. */

@@ -8,14 +8,17 @@
  * column (printers.go `resourceClaimState`).
  */
 
+import { isIP } from 'node:net';
 import type { KubeObject } from '../../../protocol/events.js';
 import { arr, isObject, objects, rec, sameJson, specOf, statusOf, str } from '../access.js';
 import { translateTimestampSince } from '../age.js';
 import { builtinKind } from '../builtin.js';
 import { validateNodeSelector } from '../core/volume/node-selector.js';
-import { immutable, maxItems } from '../declarative.js';
+import { immutable, maxItems, tooMany } from '../declarative.js';
+import { goStruct } from '../field-value.js';
+import { validateConditions } from '../policy/conditions.js';
 import type { FieldError, ResourceKind } from '../types.js';
-import { duplicate, forbidden, invalid, required, validateObjectMeta } from '../validation.js';
+import { duplicate, forbidden, invalid, required, tooLong, validateObjectMeta } from '../validation.js';
 import {
   asJson,
   defaultClaimSpec,
@@ -26,7 +29,14 @@ import {
   validateRequestNameRef,
   validateToleration,
 } from './claim-spec.js';
-import { driverNameDeclarative, poolNameDeclarative, resetMetaForStatus, validateDNSLabel } from './names.js';
+import {
+  driverNameDeclarative,
+  driverNameHandwritten,
+  poolNameDeclarative,
+  resetMetaForStatus,
+  validateDNSLabel,
+  validatePoolName,
+} from './names.js';
 
 /** `resource.ResourceClaimReservedForMaxSize` and `AllocationResultsMaxSize`. */
 const MAX_RESERVED_FOR = 256;
@@ -41,6 +51,8 @@ export function defaultResourceClaim(obj: KubeObject): void {
   obj.status = status;
   const allocation = rec(status.allocation);
   for (const r of objects(rec(allocation.devices).results)) defaultTolerations(r.tolerations);
+  // AllocatedDeviceStatus.conditions has no omitempty.
+  for (const d of objects(status.devices)) if (!('conditions' in d)) d.conditions = null;
 }
 
 /** `ValidateResourceClaim` (create) and `ValidateResourceClaimUpdate` (a fixed spec). */
@@ -88,6 +100,97 @@ function validateAllocation(allocation: Record<string, unknown>, obj: KubeObject
   }
 }
 
+/** `resource.NetworkDeviceData*` limits and `AllocatedDeviceStatusDataMaxLength`. */
+const MAX_INTERFACE_NAME = 256;
+const MAX_HARDWARE_ADDRESS = 128;
+const MAX_IPS = 16;
+const MAX_DEVICE_CONDITIONS = 8;
+const MAX_DATA = 10 * 1024;
+
+/** The key a device is known by in an allocation and in the status: driver, pool, device, share. */
+const deviceKey = (d: Record<string, unknown>) =>
+  JSON.stringify([str(d.driver), str(d.pool), str(d.device), str(d.shareID)]);
+
+/** validation.IsValidInterfaceAddress: an address with its prefix length, in CIDR form. */
+function isInterfaceAddress(value: string): boolean {
+  const [ip = '', bits, ...rest] = value.split('/');
+  if (bits === undefined || rest.length > 0 || !/^\d{1,3}$/.test(bits)) return false;
+  const family = isIP(ip);
+  return family !== 0 && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `validateDeviceStatus` of each of `status.devices`: a driver, pool and device the allocation
+ * holds, conditions, data an object, network data (the sizes and duplicates declarative).
+ */
+function validateDeviceStatuses(status: Record<string, unknown>, out: SplitErrors): void {
+  const allocated = new Set(objects(rec(rec(status.allocation).devices).results).map(deviceKey));
+  const devices = objects(status.devices);
+  const itemsDv: FieldError[] = [];
+  const seen = new Set<string>();
+  const dupes: FieldError[] = [];
+  devices.forEach((d, i) => {
+    const at = `status.devices[${i}]`;
+    out.hand.push(...driverNameHandwritten(d.driver, `${at}.driver`));
+    out.hand.push(...validatePoolName(str(d.pool), `${at}.pool`));
+    out.hand.push(...validateDNSLabel(str(d.device), `${at}.device`));
+    if (!allocated.has(deviceKey(d))) {
+      const id = goStruct([
+        ['Driver', str(d.driver)],
+        ['Pool', str(d.pool)],
+        ['Device', str(d.device)],
+        ['ShareID', str(d.shareID)],
+      ]);
+      out.hand.push(invalid(at, id, 'must be an allocated device in the claim'));
+    }
+    const conditions = arr(d.conditions);
+    if (conditions.length > MAX_DEVICE_CONDITIONS) {
+      out.hand.push(tooMany(`${at}.conditions`, conditions.length, MAX_DEVICE_CONDITIONS));
+    }
+    out.hand.push(...validateConditions(d.conditions, `${at}.conditions`));
+    if (d.data !== undefined && d.data !== null) {
+      if (JSON.stringify(d.data).length > MAX_DATA) out.hand.push(tooLong(`${at}.data`, MAX_DATA));
+      else if (!isObject(d.data))
+        out.hand.push(invalid(`${at}.data`, '<value omitted>', 'must be a valid JSON object'));
+    }
+    const net = rec(d.networkData);
+    if (str(net.interfaceName).length > MAX_INTERFACE_NAME)
+      itemsDv.push(tooLong(`${at}.networkData.interfaceName`, MAX_INTERFACE_NAME));
+    if (str(net.hardwareAddress).length > MAX_HARDWARE_ADDRESS)
+      itemsDv.push(tooLong(`${at}.networkData.hardwareAddress`, MAX_HARDWARE_ADDRESS));
+    const ips = arr(net.ips).map(str);
+    if (ips.length > MAX_IPS) itemsDv.push(tooMany(`${at}.networkData.ips`, ips.length, MAX_IPS));
+    else {
+      const ipSeen = new Set<string>();
+      ips.forEach((ip, j) => {
+        const ipPath = `${at}.networkData.ips[${j}]`;
+        if (!isInterfaceAddress(ip)) {
+          out.hand.push(
+            invalid(ipPath, ip, 'must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)'),
+          );
+        }
+        if (ipSeen.has(ip)) itemsDv.push(duplicate(ipPath, ip));
+        ipSeen.add(ip);
+      });
+    }
+    const key = deviceKey(d);
+    if (seen.has(key)) {
+      const shown = asJson({
+        driver: str(d.driver),
+        pool: str(d.pool),
+        device: str(d.device),
+        ...(d.shareID !== undefined ? { shareID: d.shareID } : {}),
+        conditions: d.conditions ?? null,
+        ...(d.data !== undefined ? { data: d.data } : {}),
+        ...(d.networkData !== undefined ? { networkData: d.networkData } : {}),
+      });
+      dupes.push(duplicate(at, shown));
+    }
+    seen.add(key);
+  });
+  out.dv.push(...dupes, ...itemsDv);
+}
+
 /** `ValidateResourceClaimStatusUpdate`. */
 export function validateResourceClaimStatus(obj: KubeObject, old: KubeObject): FieldError[] {
   const status = statusOf(obj);
@@ -115,6 +218,7 @@ export function validateResourceClaimStatus(obj: KubeObject, old: KubeObject): F
       uids.add(uid);
     });
   }
+  validateDeviceStatuses(status, out);
   const allocated = isObject(status.allocation);
   if (arr(reservedFor).length > 0) {
     if (!allocated) {

@@ -56,3 +56,34 @@ export interface OpenApiTypeExtras {
   readonly top?: Readonly<Record<string, unknown>>;
   readonly properties?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
+
+/**
+ * What `/openapi/v2` takes from the reference kube-apiserver as data (openapi-v2.generated.ts,
+ * by scripts/openapi-v2-reference.ts): the texts and shapes no table of ours gives.
+ */
+export interface OpenApiV2Reference {
+  /** The document's `info`, `securityDefinitions` and `security`. */
+  readonly info: Readonly<Record<string, unknown>>;
+  readonly securityDefinitions: Readonly<Record<string, unknown>>;
+  readonly security: readonly unknown[];
+  /** The parameters of the resource routes, by label (`pretty`, `fieldManager@patch`), each as the reference writes it. */
+  readonly parameters: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Per `x-kubernetes-action`, the labels of the parameters its route takes beyond `name`, `namespace`, `pretty` and a kind body. */
+  readonly actionParameters: Readonly<Record<string, readonly string[]>>;
+  /** `<group>/<plural>` of the resources whose delete answers the object, not a Status. */
+  readonly deleteReturnsObject: readonly string[];
+  /** The server's own paths (`/api/`, `/apis/`, `/version/`, OIDC discovery), parameters inline. */
+  readonly staticPaths: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The special subresources' paths (exec, log, proxy, token, eviction, ...), parameters inline. */
+  readonly subresourcePaths: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * The texts of each built-in kind's List (by definition name; `''`: the apiVersion and kind
+   * texts every List shares), from which openapi-v2.ts builds it.
+   */
+  readonly lists: Readonly<Record<string, V2ListTexts>>;
+  /** Definitions the type table and the List rule do not build as the reference serves them (meta types), whole. */
+  readonly definitions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** A List definition's texts: its own, its `items`', its `metadata`'s (null: none). */
+export type V2ListTexts = readonly [string | null, string | null, string | null];

@@ -147,22 +147,25 @@ function schema(s: Json): Writer {
   return w;
 }
 
-/** openapi_v2.ParametersItem of one parameter (body, or a query/path sub-schema). */
-function parameter(p: Json): Writer {
-  let param: Writer;
+/** openapi_v2.Parameter: a body parameter, or a query or path parameter's sub-schema. */
+function parameterMessage(p: Json): Writer {
   if (p.in === 'body') {
     const body = new Writer().string(1, p.description).string(2, p.name).string(3, p.in).bool(4, p.required);
     if (isObject(p.schema)) body.message(5, schema(p.schema));
-    param = new Writer().message(1, body);
-  } else {
-    // Query and path sub-schemas share their first fields' numbers; the type sits at 6 in a
-    // query parameter (after allow_empty_value) and at 5 in a path parameter.
-    const sub = new Writer().bool(1, p.required).string(2, p.in).string(3, p.description).string(4, p.name);
-    if (p.in === 'query') sub.string(6, p.type).bool(20, p.uniqueItems);
-    else sub.string(5, p.type).bool(19, p.uniqueItems);
-    param = new Writer().message(2, new Writer().message(p.in === 'query' ? 3 : 4, sub));
+    return new Writer().message(1, body);
   }
-  return new Writer().message(1, param);
+  // Query and path sub-schemas share their first fields' numbers; the type sits at 6 in a
+  // query parameter (after allow_empty_value) and at 5 in a path parameter.
+  const sub = new Writer().bool(1, p.required).string(2, p.in).string(3, p.description).string(4, p.name);
+  if (p.in === 'query') sub.string(6, p.type).bool(20, p.uniqueItems);
+  else sub.string(5, p.type).bool(19, p.uniqueItems);
+  return new Writer().message(2, new Writer().message(p.in === 'query' ? 3 : 4, sub));
+}
+
+/** openapi_v2.ParametersItem: a parameter, or a JsonReference to the shared table (`#/parameters/...`). */
+function parameter(p: Json): Writer {
+  if (typeof p.$ref === 'string') return new Writer().message(2, new Writer().string(1, p.$ref));
+  return new Writer().message(1, parameterMessage(p));
 }
 
 /** openapi_v2.Operation. */
@@ -206,10 +209,31 @@ export function encodeOpenApiV2(doc: SwaggerDocument): Buffer {
   for (const [name, s] of Object.entries(doc.definitions)) {
     definitions.message(1, new Writer().string(1, name).message(2, schema(s)));
   }
-  return new Writer()
+  const parameters = new Writer();
+  for (const [name, p] of Object.entries(doc.parameters)) {
+    parameters.message(1, new Writer().string(1, name).message(2, parameterMessage(p)));
+  }
+  // The security requirements: each a map of scheme name to scopes (StringArray).
+  const security = doc.security.filter(isObject).map((requirement) => {
+    const w = new Writer();
+    for (const [name, scopes] of Object.entries(requirement)) {
+      w.message(1, new Writer().string(1, name).message(2, new Writer().strings(1, scopes)));
+    }
+    return w;
+  });
+  // Only API-key schemes (kube-apiserver's BearerToken) are written.
+  const securityDefinitions = new Writer();
+  for (const [name, d] of Object.entries(doc.securityDefinitions)) {
+    if (!isObject(d) || d.type !== 'apiKey') continue;
+    const apiKey = new Writer().string(1, d.type).string(2, d.name).string(3, d.in).string(4, d.description);
+    securityDefinitions.message(1, new Writer().string(1, name).message(2, new Writer().message(2, apiKey)));
+  }
+  const w = new Writer()
     .string(1, doc.swagger)
     .message(2, new Writer().string(1, doc.info.title).string(2, doc.info.version))
     .message(8, paths)
     .message(9, definitions)
-    .bytes();
+    .message(10, parameters);
+  for (const requirement of security) w.message(12, requirement);
+  return w.message(13, securityDefinitions).bytes();
 }

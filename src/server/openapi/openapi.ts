@@ -178,10 +178,7 @@ export async function openApiV2Response(
       import('./openapi-v2.js'),
       import('./openapi-v2-proto.js'),
     ]);
-    const documents = groupVersionsOf(kinds).map(({ group, version }) =>
-      openApiV3GroupDocument(kinds, group, version, descriptions),
-    );
-    const doc = buildOpenApiV2(kinds, documents);
+    const doc = buildOpenApiV2(kinds, descriptions);
     const body = form === 'protobuf' ? encodeOpenApiV2(doc) : Buffer.from(JSON.stringify(doc));
     built = { body, etag: createHash('sha512').update(body).digest('hex').toUpperCase() };
     cached[form] = built;

@@ -117,11 +117,14 @@ describe('/openapi/v2 with custom resources', () => {
       'application/apply-patch+yaml',
     ]);
     expect(patch.produces).toEqual(['application/json', 'application/yaml']);
-    expect(patch.parameters[0]).toEqual({
+    // The body (meta/v1 Patch) is shared in the top-level table; fieldValidation stays inline (kubectl reads it).
+    const body = patch.parameters[0].$ref.replace('#/parameters/', '');
+    expect(body).toMatch(/^body-[\w-]{8}$/);
+    expect(doc.parameters[body]).toEqual({
       name: 'body',
       in: 'body',
       required: true,
-      schema: { type: 'object' },
+      schema: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch' },
     });
     expect(patch.parameters.map((p: Json) => p.name)).toContain('fieldValidation');
     const read = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}'].get;
@@ -140,6 +143,10 @@ describe('/openapi/v2 with custom resources', () => {
     expect(fields(top.get(8)![0]!).get(2)!.length).toBe(Object.keys(doc.paths).length);
     const named = fields(top.get(9)![0]!).get(1)!;
     expect(named.map((n) => fields(n).get(1)![0]!.toString())).toEqual(Object.keys(doc.definitions));
+    // The shared parameters (ParameterDefinitions) and the BearerToken scheme.
+    const parameters = fields(top.get(10)![0]!).get(1)!;
+    expect(parameters.map((n) => fields(n).get(1)![0]!.toString())).toEqual(Object.keys(doc.parameters));
+    expect(top.get(13)![0]!.toString()).toContain('BearerToken');
     // Built once per kind table.
     expect((await openApiV2Response(table.all(), PROTOBUF)).body).toBe(proto.body);
   });

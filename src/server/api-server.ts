@@ -5,6 +5,7 @@ import { writeBootstrapObjects } from './bootstrap/index.js';
 import { Cacher } from './cache/cacher.js';
 import { CacheDelegator } from './cache/delegator.js';
 import { WatchWriter } from './cache/watch-sink.js';
+import { ApfConfigConsumer } from './controllers/apf-config-consumer.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { KubernetesServiceController } from './controllers/kubernetes-service.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
@@ -46,6 +47,7 @@ export class ApiServer implements RunningServer {
   private readonly objects: ObjectStorage;
   private readonly namespaces: NamespaceController;
   private readonly kubernetesService: KubernetesServiceController | undefined;
+  private readonly apfConsumer: ApfConfigConsumer | undefined;
   private readonly ctx: ResourceContext;
   private readonly compaction: CompactionLoop;
   private readonly snapshots: Snapshots;
@@ -87,7 +89,10 @@ export class ApiServer implements RunningServer {
       kinds: this.kinds,
       systemNamespaces: opts.systemNamespaces === false ? [] : SYSTEM_NAMESPACES,
     });
-    if (opts.systemNamespaces !== false) this.kubernetesService = new KubernetesServiceController(deps);
+    if (opts.systemNamespaces !== false) {
+      this.kubernetesService = new KubernetesServiceController(deps);
+      this.apfConsumer = new ApfConfigConsumer(deps);
+    }
     this.crds = new CrdController({ ...deps, kinds: this.kinds });
     const settings = watchSettings(opts);
     this.ctx = {
@@ -133,6 +138,7 @@ export class ApiServer implements RunningServer {
         await this.crds.idle();
         await this.namespaces.idle();
         await this.kubernetesService?.idle();
+        await this.apfConsumer?.idle();
         await Promise.allSettled([...this.background]);
       },
       forget: () => {
@@ -176,6 +182,7 @@ export class ApiServer implements RunningServer {
     await this.serving.start();
     Object.assign(this, this.serving.address);
     await this.kubernetesService?.start(Number(new URL(this.url).port));
+    this.apfConsumer?.start();
     // Over etcd the caches hear of the server's own start-up writes a moment later: the server
     // is started once they hold them, so its first resourceVersion is the store's.
     await this.cacher.waitForRevision(
@@ -233,6 +240,7 @@ export class ApiServer implements RunningServer {
     await this.crds.stop();
     await this.namespaces.stop();
     await this.kubernetesService?.stop();
+    await this.apfConsumer?.stop();
     this.cacher.stop();
     await this.serving?.close();
     await Promise.allSettled([...this.background]);

@@ -26,6 +26,8 @@ export const CONTROLLER_NAMES = [
   { name: 'serviceaccount', kcm: 'serviceaccount-controller' },
   { name: 'root-ca-cert-publisher', kcm: 'root-ca-certificate-publisher-controller' },
   { name: 'disruption', kcm: 'disruption-controller' },
+  { name: 'endpoint', kcm: 'endpoints-controller' },
+  { name: 'endpointslice', kcm: 'endpointslice-controller' },
   { name: 'clusterrole-aggregation', kcm: 'clusterrole-aggregation-controller' },
   { name: 'ttl-after-finished', kcm: 'ttl-after-finished-controller' },
 ] as const satisfies readonly ControllerNames[];

@@ -60,6 +60,8 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
               'serviceaccount',
               'root-ca-cert-publisher',
               'disruption',
+              'endpoint',
+              'endpointslice',
               'clusterrole-aggregation',
               'ttl-after-finished',
             ]

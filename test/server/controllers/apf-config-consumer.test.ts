@@ -47,10 +47,9 @@ describe('danglingCondition and withDangling', () => {
         message: 'This FlowSchema references the PriorityLevelConfiguration object named "x" and it exists',
       },
     ]);
-    expect((next.metadata?.managedFields as Array<{ manager: string }>).map((e) => e.manager)).toEqual([
-      APF_CONSUMER,
-      'kubectl',
-    ]);
+    expect(
+      (next.metadata?.managedFields as Array<{ manager: string }> | undefined)?.map((e) => e.manager),
+    ).toEqual([APF_CONSUMER, 'kubectl']);
   });
 });
 

@@ -116,9 +116,17 @@ function objectMeta(object: KubeObject): Record<string, unknown> {
   return meta;
 }
 
-/** The JSON text of `object` as a PartialObjectMetadata: only its metadata is serialised. */
-export function partialObjectMetadataJson(object: KubeObject, version: MetaVersion): string {
-  return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/${version}","metadata":${JSON.stringify(objectMeta(object))}}`;
+/**
+ * The JSON text of `object` as a PartialObjectMetadata: only its metadata is serialised, the
+ * internal object's where the kind serves another form (`ResourceKind.printed`).
+ */
+export function partialObjectMetadataJson(
+  object: KubeObject,
+  version: MetaVersion,
+  kind?: ResourceKind,
+): string {
+  const internal = kind?.printed?.(object) ?? object;
+  return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/${version}","metadata":${JSON.stringify(objectMeta(internal))}}`;
 }
 
 /**
@@ -126,13 +134,13 @@ export function partialObjectMetadataJson(object: KubeObject, version: MetaVersi
  * JSON text, when the cache holds it, is not looked at. An empty list's `items` is `null`, as the
  * Go list built by appending to a nil slice encodes.
  */
-export function renderPartialList(result: ListResult, version: MetaVersion): string {
+export function renderPartialList(result: ListResult, version: MetaVersion, kind?: ResourceKind): string {
   const metadata: Record<string, unknown> = { resourceVersion: String(result.resourceVersion) };
   if (result.continue) metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   const head = `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${version}","metadata":${JSON.stringify(metadata)},"items":`;
   if (result.items.length === 0) return `${head}null}`;
-  const items = result.items.map((item) => partialObjectMetadataJson(item.object, version));
+  const items = result.items.map((item) => partialObjectMetadataJson(item.object, version, kind));
   return `${head}[${items.join(',')}]}`;
 }
 
@@ -156,7 +164,7 @@ export function partialObjectAnswer(
   output: NonNullable<ReadOutput>,
 ): string {
   if (output.as === 'PartialObjectMetadataList') throw listOfObject(kind);
-  return partialObjectMetadataJson(object, output.version);
+  return partialObjectMetadataJson(object, output.version, kind);
 }
 
 /** A list's metadata-only answer (`output` not a Table): the PartialObjectMetadataList, or the 406. */
@@ -166,7 +174,7 @@ export function partialListAnswer(
   output: NonNullable<ReadOutput>,
 ): string {
   if (output.as === 'PartialObjectMetadata') throw partialOfList(kind);
-  return renderPartialList(result, output.version);
+  return renderPartialList(result, output.version, kind);
 }
 
 /** A watch's encoder and bookmark type when it asked for PartialObjectMetadata; else undefined. */

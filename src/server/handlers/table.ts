@@ -116,10 +116,11 @@ export function toTable(kind: ResourceKind, objects: KubeObject[], opts: TableOp
     metadata,
     columnDefinitions: opts.includeColumnDefinitions === false ? [] : columnDefinitions(kind),
     rows: objects.map((obj) => {
+      const printed = kind.printed?.(obj) ?? obj;
       const row: TableRow = {
         cells: [
           ...(kind.columnsIncludeName ? [] : [obj.metadata?.name ?? '']),
-          ...kind.columns.map((c) => c.cell(obj, opts.now)),
+          ...kind.columns.map((c) => c.cell(printed, opts.now)),
         ],
         object: null,
       };
@@ -127,7 +128,7 @@ export function toTable(kind: ResourceKind, objects: KubeObject[], opts: TableOp
         row.object = {
           kind: 'PartialObjectMetadata',
           apiVersion: `meta.k8s.io/${version}`,
-          metadata: internalMetadata(obj),
+          metadata: internalMetadata(printed),
         };
       } else if (include === 'Object') {
         row.object = {

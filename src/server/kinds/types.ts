@@ -148,6 +148,12 @@ export interface ResourceKind {
    * period), and answers that version. `now` is RFC 3339.
    */
   deleteGracefully?(obj: KubeObject, now: string): void;
+  /**
+   * The object the printers see, when not the one served: kube-apiserver prints the internal
+   * object, which for an autoscaling/v1 HorizontalPodAutoscaler is the stored v2 one (its metrics in
+   * their order, no round-trip annotations). The Table's cells and row metadata come from it.
+   */
+  printed?(obj: KubeObject): KubeObject;
   /** Table columns (after Name, which is always first). */
   columns: TableColumn[];
   /**

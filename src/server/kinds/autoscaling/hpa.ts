@@ -44,18 +44,32 @@ function rulesWithDefaults(given: unknown, defaults: JsonObject): JsonObject {
   return out;
 }
 
-/** `SetDefaults_HorizontalPodAutoscaler` (v2), plus the zero values v2's JSON always carries. */
-export function defaultHpa(obj: KubeObject): void {
-  const o = obj as JsonObject;
+/** The zero values v2's JSON always carries (fields without omitempty), on whatever path wrote the object. */
+function zeroValues(o: JsonObject): void {
   const spec = child(o, 'spec');
-  if (!spec) return;
-  const ref = child(spec, 'scaleTargetRef');
+  const ref = spec && child(spec, 'scaleTargetRef');
   if (ref) {
     ref.kind ??= '';
     ref.name ??= '';
   }
+  if (spec) spec.maxReplicas ??= 0;
+  const status = child(o, 'status');
+  if (!status) return;
+  status.desiredReplicas ??= 0;
+  if (status.currentMetrics === undefined) status.currentMetrics = null;
+}
+
+/**
+ * `SetDefaults_HorizontalPodAutoscaler` (v2), plus the zero values v2's JSON always carries. It
+ * runs on every decode of v2, so also on every object read from storage: an object written through
+ * v1 (whose conversion leaves a behavior undefaulted) is read back defaulted.
+ */
+export function defaultHpa(obj: KubeObject): void {
+  const o = obj as JsonObject;
+  zeroValues(o);
+  const spec = child(o, 'spec');
+  if (!spec) return;
   spec.minReplicas ??= 1;
-  spec.maxReplicas ??= 0;
   if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
     spec.metrics = [
       {
@@ -71,10 +85,6 @@ export function defaultHpa(obj: KubeObject): void {
       scaleDown: rulesWithDefaults(behavior.scaleDown, scaleDownDefaults()),
     };
   }
-  const status = child(o, 'status');
-  if (!status) return;
-  status.desiredReplicas ??= 0;
-  if (status.currentMetrics === undefined) status.currentMetrics = null;
 }
 
 /** An empty status as v2 writes it (the strategy's PrepareForCreate resets it). */
@@ -166,25 +176,34 @@ export const hpaV2Kind: ResourceKind = builtinKind('autoscaling', 'v2', 'horizon
   ...strategy,
   defaults: defaultHpa,
   validate: (obj, old) => validateHpa(obj, old),
+  // The storage decoder defaults what it reads (objects written through v1 included).
+  fromStorage: (obj) => defaultHpa(obj),
   cells: cellsOn((o) => o),
 });
 
-/** The v2 form of a v1 object, defaulted as a write through v1 stores it. */
+/**
+ * A v1 object's v2 form as a write through v1 makes it: v1's one default (minReplicas, v1
+ * defaults.go) on the v1 form, then the conversion, which brings the CPU target's 80 % default;
+ * v2's defaults do not run on this path (a behavior from the annotation stays as it was given).
+ */
 function v2Of(v1: JsonObject): JsonObject {
-  const v2 = hpaFromV1(v1);
-  defaultHpa(v2 as KubeObject);
+  const spec = rec(v1.spec);
+  const v2 = hpaFromV1(spec.minReplicas === undefined ? { ...v1, spec: { ...spec, minReplicas: 1 } } : v1);
+  zeroValues(v2);
   return v2;
 }
 
+/** The stored v2 form of each v1 object read from storage: what kube-apiserver's printers see. */
+const storedForm = new WeakMap<object, JsonObject>();
+
 /**
  * autoscaling/v1 HorizontalPodAutoscalers: the v2 objects seen through v1 (hpa-conversion.ts).
- * A write through v1 is converted to v2, defaulted and validated there, and answered as v1.
+ * A write through v1 is converted to v2 and validated there, and answered as v1; a read decodes
+ * (and defaults) the stored v2 object and converts it.
  */
 export const hpaV1Kind: ResourceKind = builtinKind('autoscaling', 'v1', 'horizontalpodautoscalers', {
   ...strategy,
   storage: { group: 'autoscaling', plural: 'horizontalpodautoscalers' },
-  // v1 defaults.go: minReplicas 1; the rest of v2's defaults land through the conversion, so the
-  // answer is the stored v2 object seen through v1 again.
   defaults: (obj) => replaceFields(obj as JsonObject, hpaToV1(v2Of(obj as JsonObject))),
   validate: (obj, old) =>
     validateHpa(
@@ -195,7 +214,15 @@ export const hpaV1Kind: ResourceKind = builtinKind('autoscaling', 'v1', 'horizon
     (obj as JsonObject).status = { currentReplicas: 0, desiredReplicas: 0 };
   },
   validateStatusUpdate: (obj) => validateHpaStatus(v2Of(obj as JsonObject) as KubeObject),
-  fromStorage: (obj) => replaceFields(obj as JsonObject, hpaToV1(obj as JsonObject)),
+  fromStorage: (obj) => {
+    const stored = { ...(obj as JsonObject), metadata: { ...obj.metadata } };
+    defaultHpa(stored as KubeObject);
+    replaceFields(obj as JsonObject, hpaToV1(stored));
+    storedForm.set(obj, stored);
+  },
   toStorage: (obj) => replaceFields(obj as JsonObject, v2Of(obj as JsonObject)),
-  cells: cellsOn((o) => hpaFromV1(o)),
+  // printers.go prints the internal object: the stored one, not its v1 round trip (whose metrics
+  // put the CPU target last, and whose metadata carries the round-trip annotations).
+  printed: (obj) => (storedForm.get(obj) ?? v2Of(obj as JsonObject)) as KubeObject,
+  cells: cellsOn((o) => o),
 });

@@ -58,17 +58,25 @@ describe('REGISTRY', () => {
     expect(missing).toEqual([]);
   });
 
-  it.each(REGISTRY.map((k) => [k.kind, k] as const))('%s is found by plural, kind and every name', (_, k) => {
-    expect(findByPlural(k.group, k.version, k.plural)).toBe(k);
-    expect(findByKind(apiVersionOf(k), k.kind)).toBe(k);
-    expect(findByKind(k.group, k.kind)).toBe(k);
-    expect(resolveResource(k.plural)).toBe(k);
-    expect(resolveResource(k.singular)).toBe(k);
-    expect(resolveResource(k.kind)).toBe(k);
-    for (const short of k.shortNames) expect(resolveResource(short)).toBe(k);
-    const qualified = k.group ? `${k.plural}.${k.group}` : k.plural;
-    expect(resolveResource(qualified.toUpperCase())).toBe(k);
-  });
+  it.each(REGISTRY.map((k) => [`${apiVersionOf(k)} ${k.kind}`, k] as const))(
+    '%s is found by plural, kind and every name',
+    (_, k) => {
+      expect(findByPlural(k.group, k.version, k.plural)).toBe(k);
+      expect(findByKind(apiVersionOf(k), k.kind)).toBe(k);
+      // A name several kinds answer to finds the first served: the group's preferred version
+      // (autoscaling/v2 before v1), the core group before events.k8s.io.
+      const sameKind = REGISTRY.find((x) => x.group === k.group && x.kind === k.kind);
+      expect(findByKind(k.group, k.kind)).toBe(sameKind);
+      const byName = (name: string) =>
+        REGISTRY.find((x) =>
+          [x.plural, x.singular, x.kind.toLowerCase(), ...x.shortNames].includes(name.toLowerCase()),
+        );
+      for (const name of [k.plural, k.singular, k.kind, ...k.shortNames])
+        expect(resolveResource(name)).toBe(byName(name));
+      const qualified = k.group ? `${k.plural}.${k.group}` : k.plural;
+      expect(resolveResource(qualified.toUpperCase())).toBe(sameKind);
+    },
+  );
 
   it('misses what is not served', () => {
     expect(findByPlural('', 'v1', 'deployments')).toBeUndefined();

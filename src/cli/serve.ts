@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { startServer } from '../server/index.js';
+import { generateServingCertificates, startServer } from '../server/index.js';
 import { startSimulation } from '../sim/index.js';
 import { CliError, durationArg, portArg, positiveIntArg } from './errors.js';
 import { controllerList, type ServeFlags, serveOptions, simRegistry } from './serve-options.js';
@@ -144,8 +144,11 @@ export function serveCommand(): Command {
           );
         }
         if (flags.simulate) {
-          // The simulation is a client like any other: it reaches the server through the kubeconfig.
+          // The simulation is a client like any other: it reaches the server through the kubeconfig,
+          // and the server reaches its kubelets' logs through their Nodes' address and port.
+          const serving = await generateServingCertificates({ hosts: ['localhost'] });
           const sim = await startSimulation({
+            kubeletServing: { key: serving.keyPem, cert: serving.certPem },
             kubeconfig,
             nodes: flags.nodes,
             // One garbage collector per cluster: --controllers gc has started it already.

@@ -27,6 +27,7 @@ import { DeploymentController } from './deployment/controller.js';
 import { EventBroadcaster, type EventStats } from './events/recorder.js';
 import { controlPlaneInformers } from './informers.js';
 import { Kubelet } from './kubelet/kubelet.js';
+import { KubeletLogServer } from './kubelet/logs.js';
 import { KUBELET_VERSION, NODE_LEASE_NAMESPACE } from './kubelet/node.js';
 import { ImageRegistry } from './kubelet/registry.js';
 import { NodeLifecycleController } from './node-lifecycle.js';
@@ -82,6 +83,12 @@ export interface SimulationOptions {
    * collectors would only race each other's deletes.
    */
   garbageCollector?: boolean;
+  /**
+   * The serving key and certificate (PEM) of the kubelets' API: when given, the kubelets serve
+   * their containers' logs (kubelet/logs.ts) on one loopback port, and the Nodes report it
+   * (`Hostname: localhost`, the kubelet port), so kube-apiserver's pods/log reads them there.
+   */
+  kubeletServing?: { key: string; cert: string };
 }
 
 /** Counters of a running simulation. */
@@ -180,6 +187,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
   const controllers: Controller[] = [];
   const kubelets: Kubelet[] = [];
   let gc: RunningControllers | undefined;
+  let logServer: KubeletLogServer | undefined;
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
@@ -187,6 +195,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
       await gc?.close();
       await Promise.all(controllers.map((c) => c.stop()));
       await Promise.all(kubelets.map((k) => k.stop()));
+      await logServer?.close();
       await Promise.all(broadcasters.map((b) => b.stop()));
       await control.close();
       await schedulerClient.close();
@@ -230,6 +239,21 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
     );
     const slots = new Semaphore(KUBELET_REQUESTS_IN_FLIGHT);
     const registry = opts.registry ?? ImageRegistry.builtIn();
+    let endpoint: { hostname: string; port: number } | undefined;
+    if (opts.kubeletServing) {
+      logServer = new KubeletLogServer({
+        tls: opts.kubeletServing,
+        clock,
+        findPod: (namespace, name) => {
+          for (const k of kubelets) {
+            const pod = k.pod(namespace, name);
+            if (pod) return pod;
+          }
+          return undefined;
+        },
+      });
+      endpoint = { hostname: 'localhost', port: await logServer.listen() };
+    }
     for (let i = 0; i < count; i++) {
       kubelets.push(
         new Kubelet(ctx(nodeClient), {
@@ -240,6 +264,7 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
           registry,
           slots,
           events: broadcaster(nodeClient),
+          endpoint,
         }),
       );
     }

@@ -6,6 +6,7 @@
  * since none of them does anything useful without the others.
  */
 import { ControllerListError, parseControllerList, startControllers } from '../controllers/index.js';
+import { generateServingCertificates } from '../server/index.js';
 import { startSimulation } from '../sim/index.js';
 
 /** Names that start the simulated cluster (kube-controller-manager's and the components' names). */
@@ -81,10 +82,13 @@ export async function runControllers(
     }
     if (choice.simulation) {
       // One garbage collector per cluster: the simulation runs its own only when the core one is off.
+      // The kubelets' API (their containers' logs) over a certificate of their own.
+      const serving = await generateServingCertificates({ hosts: ['localhost'] });
       const sim = await startSimulation({
         kubeconfig,
         nodes: opts.nodes ?? 1,
         log: opts.log,
+        kubeletServing: { key: serving.keyPem, cert: serving.certPem },
         garbageCollector: !choice.core.includes('garbagecollector'),
       });
       parts.push({ close: () => sim.stop() });

@@ -64,7 +64,11 @@ export async function podLog(scope: RequestScope): Promise<void> {
     for await (const c of answer) chunks.push(c as Buffer);
     const code = answer.statusCode ?? 500;
     const message = Buffer.concat(chunks).toString('utf8').trim() || `the kubelet answered ${code}`;
-    throw code === 404 ? StatusError.of('NotFound', message) : internalStatus(message);
+    // NewGenericServerResponse: the kubelet's code gives the reason (its 400s: a container
+    // waiting to start, no previous instance).
+    if (code === 404) throw StatusError.of('NotFound', message);
+    if (code === 400) throw StatusError.of('BadRequest', message);
+    throw internalStatus(message);
   }
   scope.res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-cache, private' });
   answer.pipe(scope.res);

@@ -18,7 +18,15 @@ import type { SimulationTiming } from '../core/timing.js';
 import type { EventBroadcaster, EventRecorder } from '../events/recorder.js';
 import type { ObjectReference } from '../events/types.js';
 import { ImageStore } from './images.js';
-import { leaseObject, NODE_LEASE_NAMESPACE, nodeConditions, nodeIP, nodeObject, podCIDR } from './node.js';
+import {
+  type KubeletEndpoint,
+  leaseObject,
+  NODE_LEASE_NAMESPACE,
+  nodeConditions,
+  nodeIP,
+  nodeObject,
+  podCIDR,
+} from './node.js';
 import { type KubeletHost, PodWorker } from './pod-worker.js';
 import type { ImageRegistry } from './registry.js';
 
@@ -36,6 +44,8 @@ export interface KubeletOptions {
   slots: Semaphore;
   /** This kubelet's own event broadcaster (each kubelet is its own process in a real cluster). */
   events: EventBroadcaster;
+  /** Where its API (the container logs, logs.ts) listens; absent: nowhere. */
+  endpoint?: KubeletEndpoint;
 }
 
 /** How often the kubelet re-reports node status when nothing changed (nodeStatusReportFrequency: 5 min). */
@@ -87,7 +97,13 @@ export class Kubelet implements KubeletHost {
   /** Registers (or re-registers) the Node, takes the Lease, starts heartbeats. */
   async register(): Promise<Node> {
     const nodes = this.ctx.kube.resource<Node>('nodes');
-    const wanted = nodeObject(this.nodeName, this.opts.index, this.opts.podCapacity, this.ctx.clock.now());
+    const wanted = nodeObject(
+      this.nodeName,
+      this.opts.index,
+      this.opts.podCapacity,
+      this.ctx.clock.now(),
+      this.opts.endpoint,
+    );
     this.recorder.event(this.nodeRef, 'Normal', 'Starting', 'Starting kubelet.');
     try {
       this.node = await nodes.create(wanted, { signal: this.ctx.signal });
@@ -221,6 +237,11 @@ export class Kubelet implements KubeletHost {
         subresource: 'status',
         signal: this.ctx.signal,
       });
+  }
+
+  /** The pod `namespace/name` as this kubelet last saw it, if it runs here. */
+  pod(namespace: string, name: string): Pod | undefined {
+    return this.informer?.get(`${namespace}/${name}`);
   }
 
   /** Stops heartbeats, the pod watch and every pod worker. */

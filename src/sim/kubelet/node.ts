@@ -52,8 +52,23 @@ export function nodeConditions(nowMs: number): Condition[] {
   ];
 }
 
-/** The Node a kubelet registers. */
-export function nodeObject(name: string, index: number, podCapacity: number, nowMs: number): Node {
+/** Where kube-apiserver reaches a kubelet: the Node's `Hostname` address and kubelet port. */
+export interface KubeletEndpoint {
+  hostname: string;
+  port: number;
+}
+
+/**
+ * The Node a kubelet registers; `endpoint`, when the kubelets serve their API (logs.ts), is the
+ * Hostname address and port they report instead of the node name and 10250.
+ */
+export function nodeObject(
+  name: string,
+  index: number,
+  podCapacity: number,
+  nowMs: number,
+  endpoint?: KubeletEndpoint,
+): Node {
   const capacity = {
     cpu: '4',
     'ephemeral-storage': '102626232Ki',
@@ -86,9 +101,9 @@ export function nodeObject(name: string, index: number, podCapacity: number, now
       conditions: nodeConditions(nowMs),
       addresses: [
         { type: 'InternalIP', address: nodeIP(index) },
-        { type: 'Hostname', address: name },
+        { type: 'Hostname', address: endpoint?.hostname ?? name },
       ],
-      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      daemonEndpoints: { kubeletEndpoint: { Port: endpoint?.port ?? 10250 } },
       nodeInfo: {
         machineID: createHash('md5').update(name).digest('hex'),
         systemUUID: uuidFrom(`system/${name}`),

@@ -24,6 +24,7 @@ import { groupVersionsOf, resourceVerbs } from './discovery.js';
 import { loadApiDescriptions } from './openapi-descriptions.js';
 import type { ApiDescriptionTable } from './openapi-model.js';
 import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
+import type { SwaggerDocument } from './openapi-v2.js';
 import { BUILTIN_MEDIA, type Gvk, type OpenApiPathItem, type OpSpec, operation } from './operations.js';
 import { P } from './parameters.js';
 import { KUBE_GIT_VERSION } from './version.js';
@@ -112,8 +113,11 @@ function buildDocuments(kinds: readonly ResourceKind[], descriptions?: ApiDescri
   return { root, documents };
 }
 
-/** Built v2 documents by kind table: JSON and protobuf bodies, each made on first use. */
-const builtV2 = new WeakMap<readonly ResourceKind[], Partial<Record<'json' | 'protobuf', OpenApiV2Body>>>();
+/** Built v2 documents by kind table: the document, and its JSON and protobuf bodies, each made on first use. */
+const builtV2 = new WeakMap<
+  readonly ResourceKind[],
+  Partial<Record<'json' | 'protobuf', OpenApiV2Body>> & { doc?: SwaggerDocument }
+>();
 
 /** A `/openapi/v2` body with its ETag (upper-case hex SHA-512, handler.go `computeETag`). */
 interface OpenApiV2Body {
@@ -178,7 +182,9 @@ export async function openApiV2Response(
       import('./openapi-v2.js'),
       import('./openapi-v2-proto.js'),
     ]);
-    const doc = buildOpenApiV2(kinds, descriptions);
+    // Both forms are made from one document, built once per kind table.
+    cached.doc ??= buildOpenApiV2(kinds, descriptions);
+    const doc = cached.doc;
     const body = form === 'protobuf' ? encodeOpenApiV2(doc) : Buffer.from(JSON.stringify(doc));
     built = { body, etag: createHash('sha512').update(body).digest('hex').toUpperCase() };
     cached[form] = built;

@@ -3,9 +3,12 @@
  * kubelet's options, and pods/log reading them through the Node's address and kubelet port.
  */
 import { execFile } from 'node:child_process';
+import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/protocol/clock.js';
+import { generateServingCertificates } from '../../src/server/index.js';
 import type { Pod } from '../../src/sim/core/objects.js';
-import { commandOutput, containerLog, renderLog } from '../../src/sim/kubelet/logs.js';
+import { commandOutput, containerLog, KubeletLogServer, renderLog } from '../../src/sim/kubelet/logs.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
 
@@ -117,4 +120,47 @@ describe.skipIf(!haveKubectl)('pods/log of a pod on a simulated node', () => {
       'Error from server (BadRequest): previous terminated container "c" in pod "talker" not found\n',
     );
   }, 60_000);
+});
+
+describe('the kubelet log server', () => {
+  it('follows a running container until it ends, and answers 400 for one waiting to start', async () => {
+    const serving = await generateServingCertificates({ hosts: ['localhost'] });
+    let current = pod({ running: { startedAt: started } });
+    const server = new KubeletLogServer({
+      tls: { key: serving.keyPem, cert: serving.certPem },
+      clock: systemClock,
+      findPod: (namespace, name) => (namespace === 'ns' && name === 'web' ? current : undefined),
+      followPollMs: 20,
+    });
+    const port = await server.listen();
+    const get = (path: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpsRequest(`https://127.0.0.1:${port}${path}`, { rejectUnauthorized: false }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const following = get('/containerLogs/ns/web/c?follow=true');
+      await new Promise((r) => setTimeout(r, 100));
+      current = pod({ terminated: { startedAt: started, finishedAt: finished, exitCode: 0 } });
+      expect(await following).toEqual({
+        status: 200,
+        text: '[simulated] container c started from image busybox\nhello\nbye now\n[simulated] container c exited with code 0\n',
+      });
+      current = pod({ waiting: { reason: 'ErrImagePull' } });
+      expect(await get('/containerLogs/ns/web/c')).toEqual({
+        status: 400,
+        text: 'container "c" in pod "web" is waiting to start: ErrImagePull',
+      });
+      expect((await get('/containerLogs/ns/other/c')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
 });

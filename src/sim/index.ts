@@ -84,6 +84,11 @@ export interface SimulationOptions {
    */
   garbageCollector?: boolean;
   /**
+   * Run the scheduler (default true). Off, pods stay unbound, as on a control plane without
+   * kube-scheduler (with `nodes: 0`: kube-controller-manager's workload controllers alone).
+   */
+  scheduler?: boolean;
+  /**
    * The serving key and certificate (PEM) of the kubelets' API: when given, the kubelets serve
    * their containers' logs (kubelet/logs.ts) on one loopback port, and the Nodes report it
    * (`Hostname: localhost`, the kubelet port), so kube-apiserver's pods/log reads them there.
@@ -231,12 +236,15 @@ export async function startSimulation(opts: SimulationOptions): Promise<Simulati
         REPLICATION_CONTROLLERS,
       ),
       new NodeLifecycleController(c, informers.nodes),
-      new Scheduler(
-        ctx(schedulerClient),
-        informers,
-        broadcaster(schedulerClient).recorder({ component: 'default-scheduler' }),
-      ),
     );
+    if (opts.scheduler !== false)
+      controllers.push(
+        new Scheduler(
+          ctx(schedulerClient),
+          informers,
+          broadcaster(schedulerClient).recorder({ component: 'default-scheduler' }),
+        ),
+      );
     const slots = new Semaphore(KUBELET_REQUESTS_IN_FLIGHT);
     const registry = opts.registry ?? ImageRegistry.builtIn();
     let endpoint: { hostname: string; port: number } | undefined;

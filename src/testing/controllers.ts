@@ -87,6 +87,8 @@ export async function runControllers(
       const sim = await startSimulation({
         kubeconfig,
         nodes: opts.nodes ?? 1,
+        // No nodes: the workload controllers alone, no scheduler marking every pod unschedulable.
+        scheduler: (opts.nodes ?? 1) > 0,
         log: opts.log,
         kubeletServing: { key: serving.keyPem, cert: serving.certPem },
         garbageCollector: !choice.core.includes('garbagecollector'),

@@ -52,6 +52,8 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
     startReferenceServer({ profile, binaries, log: log ?? null }),
     testCluster({
       tls: true,
+      // The simulation's workload controllers without nodes, a scheduler or kubelets, as the reference.
+      nodes: 0,
       controllers:
         profile === 'cluster'
           ? [
@@ -64,6 +66,8 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
               'endpointslice',
               'clusterrole-aggregation',
               'ttl-after-finished',
+              // kube-controller-manager's deployment, replicaset and replicationcontroller controllers.
+              'simulation',
             ]
           : [],
       server: {

@@ -70,3 +70,40 @@ describe('ReplicationControllers under the simulation', () => {
     }, 'the RC scaled to 1');
   });
 });
+
+describe('the workload controllers alone (nodes: 0)', () => {
+  let cluster: TestCluster;
+  beforeAll(async () => {
+    cluster = await testCluster({ controllers: ['simulation'], nodes: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  it('creates the pods and leaves them unbound, as a control plane without nodes', async () => {
+    const rcs = cluster.client.resource<Rc>('replicationcontrollers', 'default');
+    await rcs.create({
+      metadata: { name: 'alone' },
+      spec: {
+        replicas: 2,
+        template: {
+          metadata: { labels: { app: 'alone' } },
+          spec: { containers: [{ name: 'app', image: 'nginx' }] },
+        },
+      },
+    });
+    const status = await eventually(async () => {
+      const rc = await rcs.get('alone');
+      return rc.status?.replicas === 2 ? rc.status : undefined;
+    }, 'the RC to count 2 replicas');
+    expect(status).toEqual({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 });
+    await new Promise((r) => setTimeout(r, 200));
+    const pods = (await cluster.client.resource('pods', 'default').list({ labelSelector: 'app=alone' }))
+      .items;
+    expect(pods).toHaveLength(2);
+    for (const pod of pods) {
+      expect((pod.spec as { nodeName?: string }).nodeName).toBeUndefined();
+      expect(pod.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    }
+  });
+});

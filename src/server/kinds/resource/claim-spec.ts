@@ -8,16 +8,15 @@
  * Validation returns two lists: the handwritten errors declarative validation leaves alone, and
  * the declarative ones (zz_generated.validations.go: list sizes and uniqueness, enums, the
  * tolerations' keys, attribute names, the config's driver), which kube-apiserver reports after
- * them, in the type's field order. CEL selectors are checked as far as watchmark's CEL parser
- * tells: an empty expression, and a reference to another variable than `device`.
+ * them, in the type's field order. CEL selectors are checked in cel.ts.
  */
 
-import { Environment } from '@marcbachmann/cel-js';
 import { arr, isObject, objects, rec, str } from '../access.js';
 import { maxItems } from '../declarative.js';
 import { GoRendered } from '../field-value.js';
 import type { FieldError } from '../types.js';
 import { duplicate, invalid, notSupported, required, tooLong } from '../validation.js';
+import { validateCELExpression } from './cel.js';
 import {
   driverNameDeclarative,
   fullyQualifiedNameDeclarative,
@@ -34,7 +33,6 @@ export const LIMITS = {
   selectors: 32,
   constraints: 32,
   config: 32,
-  celLength: 10 * 1024,
   parameters: 10 * 1024,
 } as const;
 
@@ -93,47 +91,6 @@ export function dropDisabledClaimFields(spec: Record<string, unknown>, old?: Rec
   for (const r of objects(rec(spec.devices).requests)) {
     if (isObject(r.exactly)) delete r.exactly.derivedAttributes;
     for (const sub of objects(r.firstAvailable)) delete sub.derivedAttributes;
-  }
-}
-
-let celEnv: Environment | undefined;
-
-/** `validateCELExpression` as far as it can be told here (see the file comment). */
-export function validateCELExpression(expression: string, path: string): FieldError[] {
-  if (expression.length > LIMITS.celLength) return [tooLong(path, LIMITS.celLength)];
-  if (expression.trim() === '') {
-    return [
-      invalid(
-        path,
-        expression,
-        "compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
-      ),
-    ];
-  }
-  if (celEnv === undefined) {
-    celEnv = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-    celEnv.registerVariable('device', 'dyn');
-  }
-  try {
-    const outcome = celEnv.parse(expression).check();
-    if (outcome.valid) return [];
-    const e = outcome.error as Error & { range?: { start: number } };
-    const unknown = /^Unknown variable: ([A-Za-z_][A-Za-z0-9_]*)/.exec(e.message);
-    if (unknown === null) return [];
-    const pos = e.range?.start ?? 0;
-    const col = pos - (expression.slice(0, pos).lastIndexOf('\n') + 1);
-    const line = expression.slice(0, pos).split('\n').length;
-    const text = expression.split('\n')[line - 1] ?? '';
-    return [
-      invalid(
-        path,
-        expression,
-        `compilation failed: ERROR: <input>:${line}:${col + 1}: undeclared reference to '${unknown[1]}' (in container '')\n | ${text}\n | ${'.'.repeat(col)}^`,
-      ),
-    ];
-  } catch {
-    // A syntax error: cel-js words it otherwise than cel-go, so none is claimed.
-    return [];
   }
 }
 
@@ -221,6 +178,59 @@ function duplicates(
 
 /** A list item as the duplicate error prints it: the versioned struct marshalled. */
 export const asJson = (item: unknown) => new GoRendered(JSON.stringify(item));
+
+/** The v1 struct field order of the request types (k8s.io/api resource/v1 types.go). */
+const FIELD_ORDER: Readonly<Record<string, readonly string[]>> = {
+  request: ['name', 'exactly', 'firstAvailable'],
+  exactly: [
+    'deviceClassName',
+    'selectors',
+    'allocationMode',
+    'count',
+    'adminAccess',
+    'tolerations',
+    'capacity',
+    'derivedAttributes',
+  ],
+  sub: [
+    'name',
+    'deviceClassName',
+    'selectors',
+    'allocationMode',
+    'count',
+    'tolerations',
+    'capacity',
+    'derivedAttributes',
+  ],
+  toleration: ['key', 'operator', 'value', 'effect', 'tolerationSeconds'],
+};
+
+/** `obj` with its known fields in `order` (unknown ones, which decoding dropped, left out). */
+function ordered(
+  obj: unknown,
+  order: readonly string[],
+  nested: Record<string, (v: unknown) => unknown> = {},
+): unknown {
+  const o = rec(obj);
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (k in o) out[k] = nested[k] ? nested[k](o[k]) : o[k];
+  return out;
+}
+
+const tolerations = (v: unknown) =>
+  Array.isArray(v) ? v.map((t) => ordered(t, FIELD_ORDER.toleration!)) : v;
+
+/** A request as encoding/json writes the v1 DeviceRequest: the duplicate error's value. */
+function requestJson(r: unknown): GoRendered {
+  return asJson(
+    ordered(r, FIELD_ORDER.request!, {
+      exactly: (e) => ordered(e, FIELD_ORDER.exactly!, { tolerations }),
+      firstAvailable: (f) => (Array.isArray(f) ? f.map((x) => subRequestJson(x)) : f),
+    }),
+  );
+}
+
+const subRequestJson = (s: unknown) => ordered(s, FIELD_ORDER.sub!, { tolerations });
 
 /** The request and subrequest names a claim declares (`gatherRequestNames`). */
 function requestNames(requests: Record<string, unknown>[]): Map<string, Set<string> | null> {
@@ -334,7 +344,12 @@ export function validateDeviceClaim(devicesIn: unknown, path: string): SplitErro
             validateRequestBody(s, sp, true, { hand: out.hand, dv: subDv });
           });
           itemsDv.push(
-            ...duplicates(subs, `${at}.firstAvailable`, (s) => str(rec(s).name), asJson),
+            ...duplicates(
+              subs,
+              `${at}.firstAvailable`,
+              (s) => str(rec(s).name),
+              (s) => asJson(subRequestJson(s)),
+            ),
             ...subDv,
           );
         }
@@ -342,7 +357,7 @@ export function validateDeviceClaim(devicesIn: unknown, path: string): SplitErro
         validateRequestBody(rec(r.exactly), `${at}.exactly`, false, item);
       }
     });
-    dv.push(...duplicates(requests, reqPath, (r) => str(rec(r).name), asJson), ...itemsDv);
+    dv.push(...duplicates(requests, reqPath, (r) => str(rec(r).name), requestJson), ...itemsDv);
     out.dv.push(...dv);
   }
   const constraintsPath = `${path}.constraints`;

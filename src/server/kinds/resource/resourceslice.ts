@@ -15,6 +15,8 @@ import { arr, isObject, objects, rec, sameJson, specOf, str } from '../access.js
 import { translateTimestampSince } from '../age.js';
 import { builtinKind } from '../builtin.js';
 import { validateNodeSelector } from '../core/volume/node-selector.js';
+import { tooMany } from '../declarative.js';
+import { GoRendered, goJsonMarshal } from '../field-value.js';
 import type { FieldError, ResourceKind } from '../types.js';
 import { duplicate, invalid, required, tooLong, validateObjectMeta } from '../validation.js';
 import { isDNS1123Subdomain } from '../validation-names.js';
@@ -67,6 +69,47 @@ export function dropDisabledSliceFields(spec: Record<string, unknown>, old?: Rec
     for (const d of devices)
       for (const a of Object.values(rec(d.attributes))) for (const k of listValues) delete rec(a)[k];
   }
+}
+
+/** `ResourceSliceMaxCounterSets` and `ResourceSliceMaxDeviceCounterConsumptionsPerDevice`. */
+const MAX_COUNTER_SETS = 8;
+const MAX_CONSUMPTIONS = 2;
+
+/**
+ * `validateCounterSet` and `validateDeviceCounterConsumption`, all declarative: a set's name (a DNS
+ * label), counters present and named as DNS labels (checked in key order).
+ */
+function validateCounters(name: unknown, counters: unknown, namePath: string, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const n = str(name);
+  if (n === '') errors.push(required(namePath));
+  else errors.push(...validateDNSLabel(n, namePath));
+  const keys = Object.keys(rec(counters)).sort();
+  if (keys.length === 0) errors.push(required(`${path}.counters`));
+  for (const key of keys) errors.push(...validateDNSLabel(key, `${path}.counters`));
+  return errors;
+}
+
+/** A list of counter sets (or consumptions) keyed by `key`: its size, duplicates and items, declarative. */
+function validateCounterList(list: unknown, path: string, key: string, max: number): FieldError[] {
+  const items = objects(list);
+  if (items.length > max) return [tooMany(path, items.length, max)];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = str(item[key]);
+    if (seen.has(k)) {
+      const shown = new GoRendered(
+        `{${goJsonMarshal(key)}:${goJsonMarshal(k)},"counters":${goJsonMarshal(item.counters ?? null)}}`,
+      );
+      errors.push(duplicate(`${path}[${i}]`, shown));
+    }
+    seen.add(k);
+  });
+  items.forEach((item, i) => {
+    errors.push(...validateCounters(item[key], item.counters, `${path}[${i}].${key}`, `${path}[${i}]`));
+  });
+  return errors;
 }
 
 /** The members of a device attribute's union, in the order declarative validation names them. */
@@ -124,6 +167,14 @@ function validateDevice(
     errors.push(...out.hand);
     dv.push(...out.dv);
   });
+  dv.push(
+    ...validateCounterList(
+      device.consumesCounters,
+      `${path}.consumesCounters`,
+      'counterSet',
+      MAX_CONSUMPTIONS,
+    ),
+  );
   const set: string[] = [];
   if (perDevice) {
     if (typeof device.nodeName === 'string') {
@@ -231,6 +282,7 @@ function validateSpec(spec: Record<string, unknown>, old: Record<string, unknown
     if (names.has(name)) errors.push(duplicate(`spec.devices[${i}]`, name));
     names.add(name);
   });
+  dv.push(...validateCounterList(spec.sharedCounters, 'spec.sharedCounters', 'name', MAX_COUNTER_SETS));
   return [...errors, ...dv];
 }
 

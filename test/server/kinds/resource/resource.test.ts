@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../src/protocol/events.js';
+import { validateCELExpression } from '../../../../src/server/kinds/resource/cel.js';
 import { deviceClassKind, validateDeviceClass } from '../../../../src/server/kinds/resource/deviceclass.js';
 import {
   defaultDeviceTaintRule,
@@ -197,6 +198,35 @@ describe('DeviceTaintRule', () => {
       'NoSchedule',
       '30s',
       '60s',
+    ]);
+  });
+});
+
+describe('CEL selectors and counters', () => {
+  it('refuses an empty expression and an undeclared variable, accepts device', () => {
+    expect(texts(validateCELExpression('device.driver == "x"', 'p'))).toEqual([]);
+    expect(texts(validateCELExpression('nodes.size() > 1', 'p'))).toEqual([
+      "p: Invalid value: \"nodes.size() > 1\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'nodes' (in container '')\n | nodes.size() > 1\n | ^",
+    ]);
+    expect(validateCELExpression('', 'p')[0]!.message).toContain("Syntax error: mismatched input '<EOF>'");
+  });
+
+  it('reports counter sets declaratively, duplicates first', () => {
+    const o = {
+      metadata: { name: 's' },
+      spec: {
+        driver: 'd.example.com',
+        allNodes: true,
+        pool: { name: 'p', resourceSliceCount: 1 },
+        sharedCounters: [
+          { name: 'ok', counters: { c: { value: '1' } } },
+          { name: 'ok', counters: {} },
+        ],
+      },
+    } as KubeObject;
+    expect(texts(validateResourceSlice(o))).toEqual([
+      'spec.sharedCounters[1]: Duplicate value: {"name":"ok","counters":{}}',
+      'spec.sharedCounters[1].counters: Required value',
     ]);
   });
 });

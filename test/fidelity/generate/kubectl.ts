@@ -21,6 +21,13 @@ export function kubectlCases(): FidelityCase[] {
   const out: FidelityCase[] = [];
   const served = new Set(REGISTRY.map((k) => `${k.group}/${k.version}/${k.plural}`));
   served.add('apiextensions.k8s.io/v1/customresourcedefinitions');
+  // The whole list, as a user types it: every resource of every group, in the reference's order.
+  out.push({
+    id: 'kubectl/api-resources/all',
+    area: 'kubectl',
+    namespace: false,
+    steps: [{ kubectl: ['api-resources', '-o', 'wide'] }],
+  });
   for (const { group } of BUILTIN_GROUPS) {
     const resources = BUILTIN_RESOURCES.filter((r) => r.group === group);
     // A group not served whole would differ by what is missing: registry.test.ts's NOT_YET lists it.

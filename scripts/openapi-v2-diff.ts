@@ -38,7 +38,28 @@ const { values: args } = parseArgs({
 });
 const SHOW = Number(args.show);
 
-/** The CRD created on both with `--crd`: a schema touching the v2 conversion rules. */
+/** The CRDs created on both with `--crd`: a schema touching the v2 conversion rules, and a cluster-scoped one with two versions. */
+const CLUSTER_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'racks.diff.example.com' },
+  spec: {
+    group: 'diff.example.com',
+    scope: 'Cluster',
+    names: { plural: 'racks', singular: 'rack', kind: 'Rack' },
+    versions: ['v1', 'v1beta1'].map((name) => ({
+      name,
+      served: true,
+      storage: name === 'v1',
+      schema: {
+        openAPIV3Schema: {
+          type: 'object',
+          properties: { spec: { type: 'object', properties: { units: { type: 'integer' } } } },
+        },
+      },
+    })),
+  },
+};
 const CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
@@ -108,14 +129,16 @@ async function fetchBoth(): Promise<[string, string]> {
   const ref = await startReferenceServer({ profile: 'envtest', binaries, log: null });
   const wm = await startServer({});
   try {
-    const waitFor = args.crd ? 'diff.example.com' : undefined;
+    const waitFor = args.crd ? 'com.example.diff.v1beta1.Rack' : undefined;
     if (args.crd) {
       for (const s of [
         { url: ref.url, token: ref.token, ca: ref.caPem },
         { url: wm.url, token: wm.token, ca: wm.caPem },
       ]) {
-        const code = await post(`${s.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, s.token, s.ca, CRD);
-        if (code !== 201) throw new Error(`creating the CRD on ${s.url}: ${code}`);
+        for (const crd of [CRD, CLUSTER_CRD]) {
+          const code = await post(`${s.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, s.token, s.ca, crd);
+          if (code !== 201) throw new Error(`creating the CRD on ${s.url}: ${code}`);
+        }
       }
     }
     return await Promise.all([

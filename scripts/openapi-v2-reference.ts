@@ -162,6 +162,25 @@ function main(doc: Swagger): OpenApiV2Reference {
   };
 }
 
+/** `data` with each long text that occurs more than once replaced by `{ $text: i }`, and the texts. */
+function shareTexts(data: unknown): { texts: string[]; compact: unknown } {
+  const counts = new Map<string, number>();
+  const count = (n: unknown): void => {
+    if (typeof n === 'string' && n.length >= 40) counts.set(n, (counts.get(n) ?? 0) + 1);
+    else if (n && typeof n === 'object') for (const v of Object.values(n)) count(v);
+  };
+  count(data);
+  const texts = [...counts].filter(([, c]) => c > 1).map(([t]) => t);
+  const index = new Map(texts.map((t, i) => [t, i]));
+  const replace = (n: unknown): unknown => {
+    if (typeof n === 'string') return index.has(n) ? { $text: index.get(n) } : n;
+    if (Array.isArray(n)) return n.map(replace);
+    if (n && typeof n === 'object') return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, replace(v)]));
+    return n;
+  };
+  return { texts, compact: replace(data) };
+}
+
 async function run(): Promise<void> {
   const binaries = findReferenceBinaries();
   if (!binaries) throw new Error('the reference binaries are not built: run bash reference/build.sh');
@@ -181,11 +200,17 @@ async function run(): Promise<void> {
  *
  * Imported on the first /openapi/v2 request (openapi.ts loads openapi-v2.ts lazily), never at start-up.
  */`;
+  const { texts, compact } = shareTexts(data);
   const text = `${header}
 import type { OpenApiV2Reference } from './openapi-model.js';
 
-/** One JSON string, parsed on load. */
-export const V2_REFERENCE: OpenApiV2Reference = JSON.parse(${JSON.stringify(JSON.stringify(data))});
+/** The long texts that occur more than once, each once. */
+const TEXTS: readonly string[] = JSON.parse(${JSON.stringify(JSON.stringify(texts))});
+
+/** One JSON string, parsed on load; \`{"$text": i}\` stands for TEXTS[i]. */
+export const V2_REFERENCE: OpenApiV2Reference = JSON.parse(${JSON.stringify(JSON.stringify(compact))}, (_key, value) =>
+  typeof value?.$text === 'number' ? TEXTS[value.$text] : value,
+);
 `;
   writeFileSync(`${REPO}/${OUT}`, text);
   console.log(

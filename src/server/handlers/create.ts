@@ -2,7 +2,7 @@
 import { StatusError } from '../../protocol/status.js';
 import { replyObject } from './reply.js';
 import type { RequestScope } from './request-scope.js';
-import { writeAdmission } from './write-admission.js';
+import { warnTo, writeAdmission } from './write-admission.js';
 import {
   dryRun,
   goKindOf,
@@ -34,6 +34,7 @@ export async function createResource(scope: RequestScope): Promise<void> {
     fieldManager: writeManager(scope),
     admission: writeAdmission(scope, { dryRun: isDryRun }),
     user: scope.user,
+    warn: warnTo(scope),
   });
   return replyObject(scope, 201, created);
 }

@@ -12,7 +12,7 @@ import type { TypedWrite } from '../schema/write-rules.js';
 import { reply, replyObject } from './reply.js';
 import type { NamedScope } from './request-scope.js';
 import { updateScale } from './scale.js';
-import { writeAdmission } from './write-admission.js';
+import { warnTo, writeAdmission } from './write-admission.js';
 import {
   dryRun,
   loadWriteRules,
@@ -116,6 +116,7 @@ export async function patchResource(scope: NamedScope): Promise<void> {
     dryRun: isDryRun,
     fieldManager: writeManager(scope),
     admission: writeAdmission(scope, { subresource, dryRun: isDryRun }),
+    warn: warnTo(scope),
   };
   const updated = await server.objects.guaranteedUpdate(
     kind,

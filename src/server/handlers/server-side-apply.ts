@@ -12,7 +12,7 @@ import { emptyObjectOf, loadSsa, mergeNodeFor, resetFieldsV1 } from './field-own
 import { reply, replyObject } from './reply.js';
 import type { NamedScope } from './request-scope.js';
 import { SCALE_API_VERSION, SCALE_TYPE, scaleAdmission, writeScale } from './scale.js';
-import { writeAdmission } from './write-admission.js';
+import { warnTo, writeAdmission } from './write-admission.js';
 import { loadWriteRules, typedWrite } from './write-input.js';
 
 /**
@@ -102,6 +102,7 @@ export async function serverSideApply(scope: NamedScope, raw: Buffer, isDryRun: 
       subresource: updateScope === 'main' ? undefined : updateScope,
       dryRun: isDryRun,
     }),
+    warn: warnTo(scope),
   };
   try {
     const updated = await server.objects.guaranteedUpdate(

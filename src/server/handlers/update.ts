@@ -5,7 +5,7 @@
 import { reply, replyObject } from './reply.js';
 import type { NamedScope } from './request-scope.js';
 import { updateScale } from './scale.js';
-import { writeAdmission } from './write-admission.js';
+import { warnTo, writeAdmission } from './write-admission.js';
 import {
   checkBodyNamed,
   dryRun,
@@ -54,6 +54,7 @@ export async function updateResource(scope: NamedScope): Promise<void> {
       fieldManager: writeManager(scope),
       admission: writeAdmission(scope, { subresource, dryRun: isDryRun }),
       user: scope.user,
+      warn: warnTo(scope),
     },
   );
   return replyObject(scope, created ? 201 : 200, object);

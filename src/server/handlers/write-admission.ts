@@ -47,6 +47,15 @@ export function writeAdmission(scope: RequestScope, target: AdmissionTarget): Wr
   });
 }
 
+/** Where a write's kind warnings go: one recorder for the answer's `Warning` headers. */
+export function warnTo(scope: RequestScope): (text: string) => void {
+  let warnings: WarningRecorder | undefined;
+  return (text) => {
+    warnings ??= new WarningRecorder(scope.res);
+    warnings.add(text);
+  };
+}
+
 /** authentication/v1 UserInfo of the request's user; `system:anonymous` when none authenticated it. */
 function userInfoOf(user: UserInfo | undefined): AdmissionUserInfo {
   if (!user) return { username: 'system:anonymous', groups: ['system:unauthenticated'] };

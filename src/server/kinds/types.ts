@@ -70,6 +70,8 @@ export interface ResourceKind {
    * run after {@link ResourceKind.validate} on updates only.
    */
   validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** The strategy's WarningsOnCreate (`old` undefined) and WarningsOnUpdate of a valid write. */
+  warnings?(obj: KubeObject, old?: KubeObject): string[];
   /**
    * Create-only additions (the strategy's `PrepareForCreate`) that must not be
    * re-applied on updates, e.g. a Namespace's `spec.finalizers: [kubernetes]`,

@@ -155,7 +155,7 @@ export class ObjectStorage {
     if (opts.admission) obj = await mutateCreate(kind, obj, sentName, opts.admission, this.clock.now());
     kind.prepareForCreate?.(obj, opts.user);
     if (isService(kind)) failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
-    validateWrite(kind, obj);
+    validateWrite(kind, obj, undefined, undefined, opts.warn);
     await opts.admission?.validate(obj, undefined);
     if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
     const key = objectKey(kind, namespace, meta.name!);
@@ -262,7 +262,7 @@ export class ObjectStorage {
       }
       // A binding bypasses the strategy (and so its update validation), as BindingREST's
       // GuaranteedUpdate on the pod store does.
-      if (scope !== 'binding') validateWrite(kind, next, current, scope);
+      if (scope !== 'binding') validateWrite(kind, next, current, scope, opts.warn);
       await opts.admission?.validate(next, current);
       if (opts.dryRun) return next;
       const meta = metaOf(next);

@@ -28,8 +28,17 @@ export function checkTypeMeta(kind: ResourceKind, obj: KubeObject): void {
   }
 }
 
-/** The kind's validation of a create (`old` undefined) or an update, thrown as one 422. */
-export function validateWrite(kind: ResourceKind, obj: KubeObject, old?: KubeObject, scope?: string): void {
+/**
+ * The kind's validation of a create (`old` undefined) or an update, thrown as one 422; then, on a
+ * create or a main update, the strategy's warnings to `warn` (rest.BeforeCreate, BeforeUpdate).
+ */
+export function validateWrite(
+  kind: ResourceKind,
+  obj: KubeObject,
+  old?: KubeObject,
+  scope?: string,
+  warn?: (text: string) => void,
+): void {
   // A status-like endpoint with a validation of its own (the status strategy's ValidateUpdate).
   const statusLike =
     old &&
@@ -42,6 +51,7 @@ export function validateWrite(kind: ResourceKind, obj: KubeObject, old?: KubeObj
       : [...(kind.validate?.(obj, old) ?? []), ...(old ? (kind.validateUpdate?.(obj, old) ?? []) : [])]),
   ];
   failOn(kind, obj, errors);
+  if (warn && (!old || scope === 'main')) for (const text of kind.warnings?.(obj, old) ?? []) warn(text);
 }
 
 /** Throws the 422 of `errors`, if any. */

@@ -23,6 +23,8 @@ export interface WriteOptions {
   admission?: WriteAdmission;
   /** Who sends the write, when authenticated: a create hands it to the kind's `prepareForCreate`. */
   user?: RequestUser;
+  /** Where the kind's warnings (ResourceKind.warnings) go: the answer's `Warning` headers. */
+  warn?: (text: string) => void;
 }
 
 /** What a PUT did: the object as stored, and whether it was created (a 201). */

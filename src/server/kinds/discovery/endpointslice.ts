@@ -6,14 +6,18 @@
  * a PUT need not name the resourceVersion) and Table (printers.go `printEndpointSlice`,
  * `formatDiscoveryPorts`, `formatDiscoveryEndpoints`).
  *
- * Not served here: the strategy's warnings (an FQDN address type, non-canonical IPs), which the
- * kinds have no way to send. `hints.forNodes` stays: PreferSameTrafficDistribution is GA and on.
+ * The strategy's warnings: an FQDN address type (on create) and addresses in a non-standard or
+ * non-canonical form (apimachinery `GetWarningsForIP`), except in the controllers' slices.
+ * `hints.forNodes` stays: PreferSameTrafficDistribution is GA and on.
  */
 
 import type { KubeObject } from '../../../protocol/events.js';
 import { objects, sameJson, str } from '../access.js';
 import { builtinKind } from '../builtin.js';
 import { ageColumn } from '../columns.js';
+import { parseIPSloppy } from '../core/endpoint-ip.js';
+import { goQuote } from '../field-value.js';
+import { ipString } from '../networking/ip.js';
 import type { ResourceKind } from '../types.js';
 import { validateEndpointSlice } from './endpointslice-validation.js';
 
@@ -44,6 +48,46 @@ function dropTopology(obj: KubeObject, old?: KubeObject): void {
   for (const endpoint of objects(obj.endpoints)) delete endpoint.deprecatedTopology;
 }
 
+/** The managed-by values of the controllers that write canonical addresses (strategy.go `warnOnBadIPs`). */
+const CANONICAL_WRITERS = ['endpointslice-controller.k8s.io', 'endpointslicemirroring-controller.k8s.io'];
+
+/**
+ * apimachinery `GetWarningsForIP`: an address ParseIPSloppy reads (octets of any length) that
+ * netip refuses (a leading 0, an IPv4-mapped IPv6 form), or an IPv6 one not in RFC 5952 form.
+ */
+function ipWarning(path: string, value: string): string | undefined {
+  const bytes = parseIPSloppy(value);
+  if (!bytes) return undefined;
+  const v4 = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255;
+  const canonical = ipString(bytes);
+  const octets = value.slice(value.lastIndexOf(':') + 1).split('.');
+  const leadingZero = octets.length === 4 && octets.some((o) => o.length > 1 && o.startsWith('0'));
+  if (leadingZero || (v4 && value.includes(':'))) {
+    return `${path}: non-standard IP address ${goQuote(value)} is invalid: use ${goQuote(canonical)}`;
+  }
+  if (!v4 && canonical !== value) {
+    return `${path}: IPv6 address ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(canonical)})`;
+  }
+  return undefined;
+}
+
+/** strategy.go `WarningsOnCreate` (`old` undefined) and `WarningsOnUpdate`. */
+export function endpointSliceWarnings(obj: KubeObject, old?: KubeObject): string[] {
+  const warnings: string[] = [];
+  if (!old && obj.addressType === 'FQDN') warnings.push('spec.addressType: FQDN endpoints are deprecated');
+  const managedBy = (obj.metadata?.labels as Record<string, string> | undefined)?.[
+    'endpointslice.kubernetes.io/managed-by'
+  ];
+  if (managedBy !== undefined && CANONICAL_WRITERS.includes(managedBy)) return warnings;
+  objects(obj.endpoints).forEach((endpoint, i) => {
+    (Array.isArray(endpoint.addresses) ? endpoint.addresses : []).forEach((a, j) => {
+      const w = ipWarning(`endpoints[${i}].addresses[${j}]`, str(a));
+      if (w) warnings.push(w);
+    });
+  });
+  return warnings;
+}
+
 /** printers.go `listWithMoreString`: the list, `+ N more...` past 3, `<unset>` when empty. */
 function listWithMore(list: string[], count: number): string {
   const max = 3;
@@ -71,6 +115,7 @@ export function formatDiscoveryEndpoints(obj: KubeObject): string {
 export const endpointSliceKind: ResourceKind = builtinKind('discovery.k8s.io', 'v1', 'endpointslices', {
   defaults: defaultEndpointSlice,
   validate: validateEndpointSlice,
+  warnings: endpointSliceWarnings,
   prepareForCreate: (obj) => dropTopology(obj),
   prepareForUpdate: (obj, old) => dropTopology(obj, old),
   // PrepareForUpdate: anything but the metadata, or the labels, bumps the generation.

@@ -81,3 +81,29 @@ describe('EndpointSlice', () => {
     ]);
   });
 });
+
+describe('EndpointSlice warnings', () => {
+  it('warns of FQDN slices on create and of non-standard addresses outside the controllers’ slices', () => {
+    const warnings = kind(V1, 'EndpointSlice').warnings!;
+    const fqdn = slice({ addressType: 'FQDN', endpoints: [{ addresses: ['010.0.0.1', 'web.example.com'] }] });
+    expect(warnings(fqdn)).toEqual([
+      'spec.addressType: FQDN endpoints are deprecated',
+      'endpoints[0].addresses[0]: non-standard IP address "010.0.0.1" is invalid: use "10.0.0.1"',
+    ]);
+    expect(warnings(fqdn, fqdn)).toEqual([
+      'endpoints[0].addresses[0]: non-standard IP address "010.0.0.1" is invalid: use "10.0.0.1"',
+    ]);
+    const v6 = slice({ addressType: 'IPv6', endpoints: [{ addresses: ['fd00:0:0::1'] }] });
+    expect(warnings(v6)).toEqual([
+      'endpoints[0].addresses[0]: IPv6 address "fd00:0:0::1" should be in RFC 5952 canonical format ("fd00::1")',
+    ]);
+    const managed = {
+      ...v6,
+      metadata: {
+        name: 's',
+        labels: { 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' },
+      },
+    };
+    expect(warnings(managed)).toEqual([]);
+  });
+});

@@ -29,6 +29,7 @@ import {
   validateRequestNameRef,
   validateToleration,
 } from './claim-spec.js';
+import { validateBindingParameters } from './device-extras.js';
 import {
   driverNameDeclarative,
   driverNameHandwritten,
@@ -90,6 +91,9 @@ function validateAllocation(allocation: Record<string, unknown>, obj: KubeObject
       out.dv.push(...driverNameDeclarative(r.driver, `${at}.driver`));
       out.dv.push(...poolNameDeclarative(str(r.pool), `${at}.pool`));
       out.hand.push(...validateDNSLabel(str(r.device), `${at}.device`));
+      const [binding, bindingDv] = validateBindingParameters(r, at);
+      out.hand.push(...binding);
+      out.dv.push(...bindingDv);
       objects(r.tolerations).forEach((t, j) => {
         validateToleration(t, `${at}.tolerations[${j}]`, out);
       });

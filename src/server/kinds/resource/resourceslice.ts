@@ -20,6 +20,7 @@ import { GoRendered, goJsonMarshal } from '../field-value.js';
 import type { FieldError, ResourceKind } from '../types.js';
 import { duplicate, invalid, required, tooLong, validateObjectMeta } from '../validation.js';
 import { isDNS1123Subdomain } from '../validation-names.js';
+import { validateBindingParameters, validateCapacityPolicy, validateVersionValue } from './device-extras.js';
 import { timeAddedNow, validateDeviceTaint } from './devicetaint.js';
 import { driverNameHandwritten, validateDNSLabel, validatePoolName, validateQualifiedName } from './names.js';
 
@@ -122,6 +123,11 @@ const ATTRIBUTE_MEMBERS = ['int', 'bool', 'string', 'version', 'ints', 'bools', 
 function validateAttribute(attribute: Record<string, unknown>, path: string, dv: FieldError[]): FieldError[] {
   const errors: FieldError[] = [];
   const set = ATTRIBUTE_MEMBERS.filter((k) => attribute[k] !== undefined && attribute[k] !== null);
+  if (typeof attribute.version === 'string') {
+    errors.push(...validateVersionValue(attribute.version, `${path}.version`));
+    if (attribute.version.length > MAX_VALUE_LENGTH)
+      errors.push(tooLong(`${path}.version`, MAX_VALUE_LENGTH));
+  }
   for (const key of ['string', 'bools', 'ints', 'strings', 'versions']) {
     if (!set.includes(key)) continue;
     if (key === 'string' && str(attribute[key]).length > MAX_VALUE_LENGTH)
@@ -160,7 +166,11 @@ function validateDevice(
     errors.push(...validateQualifiedName(key, `${path}.attributes`));
     errors.push(...validateAttribute(rec(value), `${path}.attributes[${key}]`, dv));
   }
-  for (const key of Object.keys(capacity)) errors.push(...validateQualifiedName(key, `${path}.capacity`));
+  const multiple = device.allowMultipleAllocations === true;
+  for (const [key, value] of Object.entries(capacity)) {
+    errors.push(...validateQualifiedName(key, `${path}.capacity`));
+    errors.push(...validateCapacityPolicy(value, multiple, `${path}.capacity[${key}]`));
+  }
   objects(device.taints).forEach((t, i) => {
     const out = { hand: [] as FieldError[], dv: [] as FieldError[] };
     validateDeviceTaint(t, undefined, `${path}.taints[${i}]`, out);
@@ -205,6 +215,9 @@ function validateDevice(
       ),
     );
   }
+  const [binding, bindingDv] = validateBindingParameters(device, path);
+  errors.push(...binding);
+  dv.push(...bindingDv);
   return errors;
 }
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../src/protocol/events.js';
 import { validateCELExpression } from '../../../../src/server/kinds/resource/cel.js';
+import {
+  validateBindingParameters,
+  validateCapacityPolicy,
+  validateVersionValue,
+} from '../../../../src/server/kinds/resource/device-extras.js';
 import { deviceClassKind, validateDeviceClass } from '../../../../src/server/kinds/resource/deviceclass.js';
 import {
   defaultDeviceTaintRule,
@@ -228,5 +233,19 @@ describe('CEL selectors and counters', () => {
       'spec.sharedCounters[1]: Duplicate value: {"name":"ok","counters":{}}',
       'spec.sharedCounters[1].counters: Required value',
     ]);
+  });
+});
+
+describe('device extras', () => {
+  it('checks binding conditions both ways and a policy only for shared devices', () => {
+    const [hand, dv] = validateBindingParameters({ bindingFailureConditions: ['Failed'] }, 'd');
+    expect(texts(hand)).toEqual([
+      'd.bindingConditions: Invalid value: null: bindingConditions are required to use bindingFailureConditions',
+    ]);
+    expect(dv).toEqual([]);
+    expect(texts(validateCapacityPolicy({ requestPolicy: { default: '1' } }, false, 'c'))).toEqual([
+      'c.requestPolicy: Forbidden: allowMultipleAllocations must be true',
+    ]);
+    expect(validateVersionValue('1.2.3-rc.1', 'v')).toEqual([]);
   });
 });

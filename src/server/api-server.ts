@@ -1,11 +1,13 @@
 import { type Clock, systemClock } from '../protocol/clock.js';
 import { Admission } from './admission/admission.js';
 import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { writeFlowControlConfiguration } from './bootstrap/flowcontrol-config.js';
 import { writeBootstrapObjects } from './bootstrap/index.js';
 import { Cacher } from './cache/cacher.js';
 import { CacheDelegator } from './cache/delegator.js';
 import { WatchWriter } from './cache/watch-sink.js';
 import { ApfConfigConsumer } from './controllers/apf-config-consumer.js';
+import { ApfConfigProducer } from './controllers/apf-config-producer.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { KubernetesServiceController } from './controllers/kubernetes-service.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
@@ -48,6 +50,7 @@ export class ApiServer implements RunningServer {
   private readonly namespaces: NamespaceController;
   private readonly kubernetesService: KubernetesServiceController | undefined;
   private readonly apfConsumer: ApfConfigConsumer | undefined;
+  private readonly apfProducer: ApfConfigProducer | undefined;
   private readonly ctx: ResourceContext;
   private readonly compaction: CompactionLoop;
   private readonly snapshots: Snapshots;
@@ -92,6 +95,7 @@ export class ApiServer implements RunningServer {
     if (opts.systemNamespaces !== false) {
       this.kubernetesService = new KubernetesServiceController(deps);
       this.apfConsumer = new ApfConfigConsumer(deps);
+      this.apfProducer = new ApfConfigProducer({ ...deps, ensure: writeFlowControlConfiguration });
     }
     this.crds = new CrdController({ ...deps, kinds: this.kinds });
     const settings = watchSettings(opts);
@@ -183,6 +187,7 @@ export class ApiServer implements RunningServer {
     Object.assign(this, this.serving.address);
     await this.kubernetesService?.start(Number(new URL(this.url).port));
     this.apfConsumer?.start();
+    this.apfProducer?.start();
     // Over etcd the caches hear of the server's own start-up writes a moment later: the server
     // is started once they hold them, so its first resourceVersion is the store's.
     await this.cacher.waitForRevision(
@@ -240,6 +245,7 @@ export class ApiServer implements RunningServer {
     await this.crds.stop();
     await this.namespaces.stop();
     await this.kubernetesService?.stop();
+    await this.apfProducer?.stop();
     await this.apfConsumer?.stop();
     this.cacher.stop();
     await this.serving?.close();

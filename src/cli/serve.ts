@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { CONTROLLERS } from '../controllers/index.js';
 import { generateServingCertificates, startServer } from '../server/index.js';
 import { startSimulation } from '../sim/index.js';
 import { CliError, durationArg, portArg, positiveIntArg } from './errors.js';
@@ -69,7 +70,7 @@ export function serveCommand(): Command {
     )
     .option(
       '--controllers <list>',
-      'controllers to run: namespace, garbagecollector (gc), serviceaccount, root-ca-cert-publisher, disruption, * for all, -name to leave one out; namespace runs inside the server and is always on',
+      `controllers to run, as kube-controller-manager names them: ${CONTROLLERS.join(', ')} (gc for the garbage collector), * for all, -name to leave one out; namespace runs inside the server and is always on`,
       'namespace',
     )
     .option(

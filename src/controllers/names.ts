@@ -30,6 +30,8 @@ export const CONTROLLER_NAMES = [
   { name: 'endpointslice', kcm: 'endpointslice-controller' },
   { name: 'clusterrole-aggregation', kcm: 'clusterrole-aggregation-controller' },
   { name: 'ttl-after-finished', kcm: 'ttl-after-finished-controller' },
+  { name: 'job', kcm: 'job-controller' },
+  { name: 'cronjob', kcm: 'cronjob-controller' },
 ] as const satisfies readonly ControllerNames[];
 
 /** A controller watchmark can run. */

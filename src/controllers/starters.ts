@@ -6,9 +6,11 @@
 import type { KubeClient } from '../client/client.js';
 import type { Clock } from '../protocol/clock.js';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js';
+import { CronJobController } from './cronjob/controller.js';
 import { DisruptionController } from './disruption.js';
 import { EndpointsController } from './endpoints.js';
 import { EndpointSliceController } from './endpointslice.js';
+import { JobController } from './job/controller.js';
 import type { ControllerName } from './names.js';
 import { DEFAULT_SERVICE_ACCOUNT, rootCaConfigMap } from './namespace-defaults.js';
 import { NamespaceObjectController } from './namespace-objects.js';
@@ -65,6 +67,8 @@ export const STARTERS: Partial<Record<ControllerName, ControllerStarter>> = {
     return started(new NamespaceObjectController(kube, rootCaConfigMap(caPem), clock, log));
   },
   disruption: ({ kube, clock, log }) => started(new DisruptionController(kube, clock, log)),
+  job: ({ kube, clock, log }) => started(new JobController(kube, clock, log)),
+  cronjob: ({ kube, clock, log }) => started(new CronJobController(kube, clock, log)),
   endpoint: ({ kube, clock, log }) => started(new EndpointsController(kube, clock, log)),
   endpointslice: ({ kube, clock, log }) => started(new EndpointSliceController(kube, clock, log)),
   'clusterrole-aggregation': ({ kube, clock, log }) =>

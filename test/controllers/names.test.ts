@@ -22,6 +22,8 @@ describe('parseControllerList', () => {
         'endpointslice',
         'clusterrole-aggregation',
         'ttl-after-finished',
+        'job',
+        'cronjob',
       ],
     ],
     [
@@ -35,11 +37,14 @@ describe('parseControllerList', () => {
         'endpointslice',
         'clusterrole-aggregation',
         'ttl-after-finished',
+        'job',
+        'cronjob',
       ],
     ],
     ['clusterrole-aggregation-controller', ['clusterrole-aggregation']],
     ['ttl-after-finished-controller', ['ttl-after-finished']],
     ['disruption-controller', ['disruption']],
+    ['job-controller,cronjob-controller', ['job', 'cronjob']],
     ['endpoints-controller,endpointslice-controller', ['endpoint', 'endpointslice']],
     [
       'serviceaccount-controller,root-ca-certificate-publisher-controller',

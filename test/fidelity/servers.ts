@@ -5,8 +5,9 @@
  * lives in the server and is always on), and the ServiceAccount admission
  * plugin off on both, as envtest starts kube-apiserver. `cluster`: kube-controller-manager
  * beside kube-apiserver; beside watchmark its namespace and garbage collectors, the
- * per-namespace defaults (the `default` ServiceAccount, `kube-root-ca.crt`) and the disruption
- * controller.
+ * per-namespace defaults (the `default` ServiceAccount, `kube-root-ca.crt`), the disruption
+ * controller and the others names.ts lists, and the simulation's workload controllers
+ * (Deployments, ReplicaSets, ReplicationControllers) with no nodes, scheduler or kubelet.
  */
 
 import { randomBytes } from 'node:crypto';

@@ -23,6 +23,7 @@ import {
 import type { Semaphore } from '../core/semaphore.js';
 import type { SimulationTiming } from '../core/timing.js';
 import type { EventRecorder } from '../events/recorder.js';
+import { type CompletingRun, runPodToCompletion, runsToCompletion, terminatedState } from './completion.js';
 import { containerID, type ImageStore, imageID, imageSize, normalizeImage, pullPolicy } from './images.js';
 import type { ImageRegistry, PullResult } from './registry.js';
 
@@ -42,13 +43,9 @@ export interface KubeletHost {
 }
 
 /** The runtime state of one container. */
-interface Run {
+interface Run extends CompletingRun {
   spec: Container;
   init: boolean;
-  containerID?: string;
-  startedAt?: string;
-  finishedAt?: string;
-  waiting?: { reason: string; message?: string };
 }
 
 /** See the module comment. */
@@ -81,14 +78,10 @@ export class PodWorker {
     }));
   }
 
-  private get signal(): AbortSignal {
-    return this.abort.signal;
-  }
-
   /** Starts the pod's life (once). */
   start(): void {
     this.running ??= this.run().catch((err: unknown) => {
-      if (!this.signal.aborted)
+      if (!this.abort.signal.aborted)
         this.host.ctx.log(`kubelet ${this.host.nodeName}: pod ${this.name}: ${(err as Error).message}`);
     });
   }
@@ -114,7 +107,7 @@ export class PodWorker {
   }
 
   private wait(ms: number): Promise<boolean> {
-    return sleep(this.clock, ms, this.signal);
+    return sleep(this.clock, ms, this.abort.signal);
   }
 
   private event(type: 'Normal' | 'Warning', reason: string, message: string, run?: Run): void {
@@ -131,6 +124,7 @@ export class PodWorker {
     }
     this.phase = 'Running';
     const t = this.host.timing;
+    if (runsToCompletion(this.pod.spec.restartPolicy as string | undefined)) return this.complete();
     this.ready = t.readyMs <= 0;
     this.publish();
     if (t.readyMs > 0) {
@@ -138,6 +132,28 @@ export class PodWorker {
       this.ready = true;
       this.publish();
     }
+  }
+
+  /** A Job's pod: Ready (no probe) while its containers run to their exits (completion.ts). */
+  private async complete(): Promise<void> {
+    this.ready = true;
+    this.publish();
+    const m = this.pod.metadata;
+    const host = {
+      wait: (ms: number) => this.wait(ms),
+      publish: () => this.publish(),
+      now: () => rfc3339(this.clock.now()),
+      event: (type: 'Normal' | 'Warning', reason: string, message: string, r: object) =>
+        this.event(type, reason, message, r as Run),
+      podRef: `${m?.name}_${m?.namespace}(${m?.uid})`,
+      backoffMs: this.host.timing.backoffMs,
+    };
+    const mains = this.runs.filter((r) => !r.init);
+    const phase = await runPodToCompletion(host, mains, this.pod, this.host.timing.readyMs);
+    if (!phase) return;
+    this.ready = false;
+    this.phase = phase;
+    this.publish();
   }
 
   private async runContainer(r: Run): Promise<boolean> {
@@ -190,7 +206,7 @@ export class PodWorker {
       this.event('Normal', 'Pulling', `Pulling image "${image}"`, r);
       const started = this.clock.now();
       const result = await (h.images.inFlight(image) ?? h.images.pull(image, () => this.pull(image)));
-      if (this.signal.aborted) return false;
+      if (this.abort.signal.aborted) return false;
       // Another pod's pull of the same image was abandoned: pull again ourselves.
       if (result === undefined) continue;
       if (result.ok) {
@@ -226,7 +242,7 @@ export class PodWorker {
 
   /** One pull from the simulated registry; undefined when the pod went away meanwhile. */
   private async pull(image: string): Promise<PullResult | undefined> {
-    if (!(await sleep(this.clock, this.host.timing.pullMs, this.signal))) return undefined;
+    if (!(await sleep(this.clock, this.host.timing.pullMs, this.abort.signal))) return undefined;
     return this.host.registry.resolve(image);
   }
 
@@ -289,24 +305,16 @@ export class PodWorker {
     const state = r.waiting
       ? { waiting: r.waiting }
       : r.finishedAt
-        ? {
-            terminated: {
-              exitCode: 0,
-              reason: 'Completed',
-              startedAt: r.startedAt,
-              finishedAt: r.finishedAt,
-              containerID: r.containerID,
-            },
-          }
+        ? { terminated: terminatedState(r) }
         : { running: { startedAt: r.startedAt } };
     return {
       name: r.spec.name,
       image: r.containerID ? normalizeImage(image) : image,
       imageID: r.containerID ? imageID(image) : '',
       ...(r.containerID ? { containerID: r.containerID } : {}),
-      lastState: {},
+      lastState: r.lastTerminated ? { terminated: r.lastTerminated } : {},
       ready: r.init ? Boolean(r.finishedAt) : running && this.ready,
-      restartCount: 0,
+      restartCount: r.restarts ?? 0,
       started: running,
       state,
     };
@@ -321,7 +329,11 @@ export class PodWorker {
       this.runs.some((r) => r.containerID) ||
       this.runs.some((r) => r.waiting?.reason.startsWith('Err') || r.waiting?.reason === 'ImagePullBackOff');
     if (sandbox) this.podIP ??= this.host.allocatePodIP();
-    const notReady = `containers with unready status: [${unready.join(' ')}]`;
+    // A pod whose containers all completed is not ready for that reason (kubelet's PodCompleted).
+    const notReadyWhy: [string, string | undefined] =
+      this.phase === 'Succeeded'
+        ? ['PodCompleted', undefined]
+        : ['ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`];
     const status: Record<string, unknown> = {
       phase: this.phase,
       conditions: [
@@ -332,8 +344,8 @@ export class PodWorker {
           'ContainersNotInitialized',
           `containers with incomplete status: [${pendingInits.join(' ')}]`,
         ),
-        this.condition('Ready', unready.length === 0, 'ContainersNotReady', notReady),
-        this.condition('ContainersReady', unready.length === 0, 'ContainersNotReady', notReady),
+        this.condition('Ready', unready.length === 0, ...notReadyWhy),
+        this.condition('ContainersReady', unready.length === 0, ...notReadyWhy),
         this.condition('PodScheduled', true),
       ],
       hostIP: this.host.hostIP,

@@ -261,7 +261,7 @@ export function validateRequestNameRef(
 }
 
 /** A list of request names (`constraints[].requests`, `config[].requests`): size and uniqueness declarative. */
-function validateNameRefs(
+export function validateNameRefs(
   list: unknown,
   path: string,
   names: Map<string, Set<string> | null>,

@@ -18,7 +18,15 @@ import { immutable, maxItems, tooMany } from '../declarative.js';
 import { goStruct } from '../field-value.js';
 import { validateConditions } from '../policy/conditions.js';
 import type { FieldError, ResourceKind } from '../types.js';
-import { duplicate, forbidden, invalid, required, tooLong, validateObjectMeta } from '../validation.js';
+import {
+  duplicate,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+  validateObjectMeta,
+} from '../validation.js';
 import {
   asJson,
   defaultClaimSpec,
@@ -26,6 +34,8 @@ import {
   dropDisabledClaimFields,
   type SplitErrors,
   validateDeviceClaim,
+  validateDeviceConfiguration,
+  validateNameRefs,
   validateRequestNameRef,
   validateToleration,
 } from './claim-spec.js';
@@ -42,6 +52,8 @@ import {
 /** `resource.ResourceClaimReservedForMaxSize` and `AllocationResultsMaxSize`. */
 const MAX_RESERVED_FOR = 256;
 const MAX_RESULTS = 32;
+/** The sources of an allocation's configuration, as the message lists them. */
+const CONFIG_SOURCES = ['FromClaim', 'FromClass'];
 
 /** The claim as the v1 type writes it (`spec`, `status` always there) with its defaults. */
 export function defaultResourceClaim(obj: KubeObject): void {
@@ -97,6 +109,22 @@ function validateAllocation(allocation: Record<string, unknown>, obj: KubeObject
       objects(r.tolerations).forEach((t, j) => {
         validateToleration(t, `${at}.tolerations[${j}]`, out);
       });
+    });
+  }
+  const configPath = 'status.allocation.devices.config';
+  const config = rec(allocation.devices).config;
+  if (arr(config).length > 2 * MAX_RESULTS) out.dv.push(...maxItems(config, configPath, 2 * MAX_RESULTS));
+  else {
+    const names = namesOf(obj);
+    objects(config).forEach((c, i) => {
+      const at = `${configPath}[${i}]`;
+      // validateAllocationConfigSource: declarative (+k8s:required, +k8s:enum).
+      const source = str(c.source);
+      if (source === '') out.dv.push(required(`${at}.source`));
+      else if (!CONFIG_SOURCES.includes(source))
+        out.dv.push(notSupported(`${at}.source`, source, CONFIG_SOURCES));
+      validateNameRefs(c.requests, `${at}.requests`, names, out);
+      validateDeviceConfiguration(c, at, out);
     });
   }
   if (isObject(allocation.nodeSelector)) {

@@ -41,7 +41,11 @@ export function validateBindingParameters(
     [failures, 'bindingFailureConditions'],
   ] as const) {
     if (list.length > MAX_CONDITIONS) dv.push(tooMany(`${path}.${name}`, list.length, MAX_CONDITIONS));
-    else list.forEach((c, i) => hand.push(...validateLabelName(c, `${path}.${name}[${i}]`)));
+    else {
+      list.forEach((c, i) => {
+        hand.push(...validateLabelName(c, `${path}.${name}[${i}]`));
+      });
+    }
   }
   const seen = new Set<string>();
   conditions.forEach((c, i) => {

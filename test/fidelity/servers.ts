@@ -66,6 +66,8 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
               'endpoint',
               'endpointslice',
               'clusterrole-aggregation',
+              'job',
+              'cronjob',
               'ttl-after-finished',
               // kube-controller-manager's deployment, replicaset and replicationcontroller controllers.
               'simulation',

@@ -3,9 +3,9 @@
  * every address once per port, an address not ready on a port staying not ready, the ports that
  * hold the same addresses in one subset, addresses sorted by IP then pod uid.
  *
- * Upstream orders the ports of a subset, and the subsets, by an FNV hash of their Go printing;
- * here they are ordered by name, port and first address, which is the same for the usual single
- * subset with a single port.
+ * The ports of a subset are ordered as upstream's, by the FNV-128a hash of their Go printing;
+ * subsets of different port sets (upstream: by the hash of the whole subset's printing) are ordered
+ * here by their first port's, then their first address.
  */
 
 /** A `v1.ObjectReference` as the controller writes it (Go's field order). */
@@ -57,10 +57,31 @@ function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
   return ua < ub ? -1 : 1;
 }
 
+const FNV128_OFFSET = 0x6c62272e07bb014262b821756295c58dn;
+const FNV128_PRIME = 0x0000000001000000000000000000013bn;
+const MASK128 = (1n << 128n) - 1n;
+
+/** FNV-1a, 128 bits (Go's hash/fnv `New128a`), of a text's UTF-8 bytes. */
+export function fnv128a(text: string): bigint {
+  let hash = FNV128_OFFSET;
+  for (const byte of Buffer.from(text, 'utf8')) hash = ((hash ^ BigInt(byte)) * FNV128_PRIME) & MASK128;
+  return hash;
+}
+
+/**
+ * What pkg/util/hash `DeepHashObject` feeds the hasher for a port: k8s.io/utils dump `ForHash`,
+ * spew's `%#v` with methods off and pointers followed.
+ */
+export function portPrinted(p: EndpointPort): string {
+  const app = p.appProtocol === undefined ? '<nil>' : p.appProtocol;
+  return `(v1.EndpointPort){Name:(string)${p.name ?? ''} Port:(int32)${p.port} Protocol:(v1.Protocol)${p.protocol ?? ''} AppProtocol:(*string)${app}}`;
+}
+
+/** `portsByHash`: by the FNV-128a hash of each port's printing. */
 function comparePorts(a: EndpointPort, b: EndpointPort): number {
-  const ka = portKey(a);
-  const kb = portKey(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+  const ha = fnv128a(portPrinted(a));
+  const hb = fnv128a(portPrinted(b));
+  return ha < hb ? -1 : ha > hb ? 1 : 0;
 }
 
 /** `RepackSubsets`. */

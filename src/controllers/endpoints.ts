@@ -9,8 +9,9 @@
  * and over 1000 addresses the `endpoints.kubernetes.io/over-capacity: truncated` annotation.
  * A Service deleted takes its Endpoints with it; Endpoints deleted are made again.
  *
- * Not as upstream: subsets with different port sets, and the ports of one subset, are ordered by
- * name rather than by their spew-and-FNV hash; no events are recorded.
+ * Not as upstream: subsets with different port sets are ordered by their first port and address
+ * rather than by the hash of their whole printing (a subset's ports are in upstream's order); no
+ * events are recorded.
  */
 import type { KubeClient } from '../client/client.js';
 import type { Informer } from '../client/informer/informer.js';

@@ -3,7 +3,7 @@
  * k8s.io/endpointslice reconciler; `endpointslice-controller.k8s.io`): for every Service with a
  * selector, EndpointSlices of its address family holding an endpoint per pod it picks (the pod's
  * addresses; ready, serving and terminating conditions; node, zone, hostname; a reference to the
- * pod), one slice per set of resolved ports, named `<service>-<random>` (generateName), owned by
+ * pod), one slice per set of resolved ports (in upstream's hash order), named `<service>-<random>` (generateName), owned by
  * the Service, labelled with its labels, `kubernetes.io/service-name` and
  * `endpointslice.kubernetes.io/managed-by`, with the last-change trigger time. A Service picking
  * no pod keeps one empty placeholder slice. Slices of a deleted Service go with it (the garbage
@@ -35,6 +35,7 @@ import {
   TRIGGER_TIME_ANNOTATION,
   TriggerTimeTracker,
 } from './endpoints-pods.js';
+import { fnv128a } from './endpoints-repack.js';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const SLICE_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
@@ -306,7 +307,12 @@ function portsOf(service: Service, pod: Pod): SlicePort[] {
       ...(sp.appProtocol !== undefined ? { appProtocol: sp.appProtocol } : {}),
     });
   }
-  return out;
+  // util/controller_utils.go `NewPortMapKey` sorts them in place (`portsInOrder`): by the
+  // FNV-128a hash of each port's dump.ForHash printing.
+  const printed = (p: SlicePort) =>
+    `(v1.EndpointPort){Name:(*string)${p.name} Protocol:(*v1.Protocol)${p.protocol} Port:(*int32)${p.port} AppProtocol:(*string)${p.appProtocol ?? '<nil>'}}`;
+  const hashes = new Map(out.map((p) => [p, fnv128a(printed(p))]));
+  return out.sort((a, b) => (hashes.get(a)! < hashes.get(b)! ? -1 : hashes.get(a)! > hashes.get(b)! ? 1 : 0));
 }
 
 /** `setEndpointSliceLabels`: the Service's labels but the reserved ones, the headless mark, the name and manager. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPort, TriggerTimeTracker } from '../../src/controllers/endpoints-pods.js';
-import { repackSubsets } from '../../src/controllers/endpoints-repack.js';
+import { fnv128a, portPrinted, repackSubsets } from '../../src/controllers/endpoints-repack.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
 
@@ -30,6 +30,16 @@ describe('repackSubsets', () => {
       },
     ]);
     expect(repackSubsets([])).toEqual([]);
+  });
+
+  it("orders a subset's ports by the FNV-128a hash of their Go printing, as kube-controller-manager", () => {
+    // The hashes pkg/util/hash DeepHashObject gives these ports (a Go probe against k8s.io/api v0.37.2).
+    expect(fnv128a(portPrinted({ name: 'http', port: 8080, protocol: 'TCP' })).toString(16)).toBe(
+      '25304a33da9e6ece350a4142a45f5b75',
+    );
+    expect(
+      fnv128a(portPrinted({ name: 'metrics', port: 9090, protocol: 'TCP', appProtocol: 'h2c' })).toString(16),
+    ).toBe('fe588e06928bb3261a45d00ee87af75c');
   });
 });
 

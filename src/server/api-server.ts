@@ -1,16 +1,14 @@
 import { type Clock, systemClock } from '../protocol/clock.js';
 import { Admission } from './admission/admission.js';
 import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
-import { writeFlowControlConfiguration } from './bootstrap/flowcontrol-config.js';
+import { writeFlowControlConfiguration as ensureFlowControl } from './bootstrap/flowcontrol-config.js';
 import { writeBootstrapObjects } from './bootstrap/index.js';
 import { Cacher } from './cache/cacher.js';
 import { CacheDelegator } from './cache/delegator.js';
 import { WatchWriter } from './cache/watch-sink.js';
-import { ApfConfigConsumer } from './controllers/apf-config-consumer.js';
-import { ApfConfigProducer } from './controllers/apf-config-producer.js';
 import { CrdController } from './controllers/crd-controller.js';
-import { KubernetesServiceController } from './controllers/kubernetes-service.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { SystemControllers } from './controllers/system-controllers.js';
 import { CUSTOM_RESOURCE_DEFINITIONS } from './crd/serve/crd-kind.js';
 import { Faults } from './faults/server-faults.js';
 import { recordUpdateOwnership } from './handlers/field-ownership.js';
@@ -48,9 +46,7 @@ export class ApiServer implements RunningServer {
   private readonly cacher: Cacher;
   private readonly objects: ObjectStorage;
   private readonly namespaces: NamespaceController;
-  private readonly kubernetesService: KubernetesServiceController | undefined;
-  private readonly apfConsumer: ApfConfigConsumer | undefined;
-  private readonly apfProducer: ApfConfigProducer | undefined;
+  private readonly system: SystemControllers | undefined;
   private readonly ctx: ResourceContext;
   private readonly compaction: CompactionLoop;
   private readonly snapshots: Snapshots;
@@ -92,11 +88,7 @@ export class ApiServer implements RunningServer {
       kinds: this.kinds,
       systemNamespaces: opts.systemNamespaces === false ? [] : SYSTEM_NAMESPACES,
     });
-    if (opts.systemNamespaces !== false) {
-      this.kubernetesService = new KubernetesServiceController(deps);
-      this.apfConsumer = new ApfConfigConsumer(deps);
-      this.apfProducer = new ApfConfigProducer({ ...deps, ensure: writeFlowControlConfiguration });
-    }
+    if (opts.systemNamespaces !== false) this.system = new SystemControllers({ ...deps, ensureFlowControl });
     this.crds = new CrdController({ ...deps, kinds: this.kinds });
     const settings = watchSettings(opts);
     this.ctx = {
@@ -141,8 +133,7 @@ export class ApiServer implements RunningServer {
         await Promise.allSettled([...this.inFlight]);
         await this.crds.idle();
         await this.namespaces.idle();
-        await this.kubernetesService?.idle();
-        await this.apfConsumer?.idle();
+        await this.system?.idle();
         await Promise.allSettled([...this.background]);
       },
       forget: () => {
@@ -185,9 +176,7 @@ export class ApiServer implements RunningServer {
     });
     await this.serving.start();
     Object.assign(this, this.serving.address);
-    await this.kubernetesService?.start(Number(new URL(this.url).port));
-    this.apfConsumer?.start();
-    this.apfProducer?.start();
+    await this.system?.start(Number(new URL(this.url).port));
     // Over etcd the caches hear of the server's own start-up writes a moment later: the server
     // is started once they hold them, so its first resourceVersion is the store's.
     await this.cacher.waitForRevision(
@@ -244,9 +233,7 @@ export class ApiServer implements RunningServer {
     for (const cache of this.cacher.all()) for (const w of cache.watchers.all()) w.close('shutdown');
     await this.crds.stop();
     await this.namespaces.stop();
-    await this.kubernetesService?.stop();
-    await this.apfProducer?.stop();
-    await this.apfConsumer?.stop();
+    await this.system?.stop();
     this.cacher.stop();
     await this.serving?.close();
     await Promise.allSettled([...this.background]);

@@ -45,10 +45,11 @@ export function resetFieldsV1(kind: ResourceKind, scope: UpdateScope): Record<st
   if (kind.group === 'certificates.k8s.io' && kind.kind === 'CertificateSigningRequest') {
     return CSR_RESET_FIELDS[scope];
   }
-  // pods/ephemeralcontainers resets nothing: kube-apiserver's field manager records whatever the
-  // write sent (labels, other spec fields) though the strategy then drops all but the ephemeral
-  // containers (observed on the reference: its include filter leaves every field to the writer).
-  if (scope === 'ephemeralcontainers') return undefined;
+  // pods/ephemeralcontainers and pods/resize reset nothing: kube-apiserver's field manager records
+  // whatever the write sent (labels, other spec fields) though the strategy then drops all but the
+  // ephemeral containers, or the resources (observed on the reference: EphemeralContainersREST and
+  // ResizeREST implement neither ResetFieldsStrategy nor ResetFieldsFilterStrategy).
+  if (scope === 'ephemeralcontainers' || scope === 'resize') return undefined;
   if (scope === 'main' || scope === 'finalize') return { 'f:status': {} };
   if (kind.custom || (kind.group === 'apiextensions.k8s.io' && kind.kind === 'CustomResourceDefinition')) {
     return { 'f:metadata': {}, 'f:spec': {} };

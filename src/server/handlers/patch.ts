@@ -109,7 +109,10 @@ export async function patchResource(scope: NamedScope): Promise<void> {
   }
   const write = typedWrite(scope, rules.decodeTargetOf(kind), 'PatchOptions');
   const updates =
-    subresource === 'status' || subresource === 'approval' || subresource === 'ephemeralcontainers'
+    subresource === 'status' ||
+    subresource === 'approval' ||
+    subresource === 'ephemeralcontainers' ||
+    subresource === 'resize'
       ? subresource
       : 'main';
   const options = {

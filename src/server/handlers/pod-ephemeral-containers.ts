@@ -4,7 +4,8 @@
  * `podEphemeralContainersStrategy`): GET answers the Pod, PUT and PATCH change its
  * spec.ephemeralContainers and nothing else. The write is the generic update's, scoped
  * `ephemeralcontainers` (registry/prepare-write.ts keeps the rest of the old pod; the Pod kind's
- * `validateStatusUpdate` holds the strategy's validation).
+ * `validateStatusUpdate` holds the strategy's validation). `pods/NAME/resize` (`ResizeREST`, the
+ * same getter and updater with `podResizeStrategy`) is served by the same function, scoped `resize`.
  */
 import { failureStatus, StatusError } from '../../protocol/status.js';
 import { mediaType } from '../http/http-io.js';

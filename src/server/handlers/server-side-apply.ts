@@ -55,7 +55,10 @@ export async function serverSideApply(scope: NamedScope, raw: Buffer, isDryRun: 
     throw err instanceof StatusError && err.code === 500 ? keyedPaths(err, applied, node) : err;
   }
   const updateScope: UpdateScope =
-    subresource === 'status' || subresource === 'approval' || subresource === 'ephemeralcontainers'
+    subresource === 'status' ||
+    subresource === 'approval' ||
+    subresource === 'ephemeralcontainers' ||
+    subresource === 'resize'
       ? subresource
       : 'main';
   const reset = resetFieldsV1(kind, updateScope);

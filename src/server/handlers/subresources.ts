@@ -40,6 +40,8 @@ const HANDLERS: Readonly<Record<string, SubresourceHandler>> = {
   '/pods/portforward': (scope) => podConnect(scope, 'portforward'),
   // EphemeralContainersREST: a getter and an updater, as /status is.
   '/pods/ephemeralcontainers': servePodEphemeralContainers,
+  // ResizeREST: the same getter and updater over the pod store, with podResizeStrategy.
+  '/pods/resize': servePodEphemeralContainers,
   // The ProxyREST connecters of pods, services and nodes (proxy.ts).
   '/pods/proxy': serveProxy,
   '/services/proxy': serveProxy,

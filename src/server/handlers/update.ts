@@ -38,7 +38,8 @@ export async function updateResource(scope: NamedScope): Promise<void> {
     subresource === 'status' ||
     subresource === 'finalize' ||
     subresource === 'approval' ||
-    subresource === 'ephemeralcontainers'
+    subresource === 'ephemeralcontainers' ||
+    subresource === 'resize'
       ? subresource
       : 'main';
   const isDryRun = dryRun(query);

@@ -14,9 +14,17 @@ import { generateName, jsonEqual, metaOf, newUid, rfc3339 } from './meta.js';
  * status (`status`), or, for a Namespace, its spec.finalizers as well
  * (`finalize`, the `namespaces/NAME/finalize` subresource); `approval` is a
  * CertificateSigningRequest's status-like endpoint for its approval conditions;
- * `ephemeralcontainers` a Pod's spec.ephemeralContainers alone.
+ * `ephemeralcontainers` a Pod's spec.ephemeralContainers alone; `resize` its containers'
+ * resources and resize policies and its pod-level resources (the kind's `subresourceSpec`).
  */
-export type UpdateScope = 'main' | 'status' | 'finalize' | 'binding' | 'approval' | 'ephemeralcontainers';
+export type UpdateScope =
+  | 'main'
+  | 'status'
+  | 'finalize'
+  | 'binding'
+  | 'approval'
+  | 'ephemeralcontainers'
+  | 'resize';
 
 /**
  * Whether `obj`'s own kind stays as sent: a custom object's kind is unstructured data that
@@ -105,16 +113,19 @@ export function prepareUpdate(
   if (scope === 'binding') return next;
   // pkg/registry/core/pod/strategy.go `dropNonEphemeralContainerUpdates`: the old pod with the
   // new ephemeral containers, its metadata as ResetObjectMetaForStatus leaves it (the old one's,
-  // managedFields the write's), and `updatePodGeneration` bumping the generation.
-  if (scope === 'ephemeralcontainers') {
-    // The field manager sees the pod as sent (update.go runs it before PrepareForUpdate, and this
-    // strategy resets no field): recordOwnership records on this view.
+  // managedFields the write's), and `updatePodGeneration` bumping the generation. pods/resize
+  // (`podResizeStrategy.PrepareForUpdate`) is the same with the spec the kind keeps.
+  if (scope === 'ephemeralcontainers' || scope === 'resize') {
+    // The field manager sees the pod as sent (update.go runs it before PrepareForUpdate, and these
+    // strategies reset no field): recordOwnership records on this view.
     const sentView = prepareUpdate(kind, current, structuredClone(next), 'main');
     const kept = structuredClone(current);
-    const spec = { ...(kept.spec as Record<string, unknown>) };
-    const sent = (next.spec as Record<string, unknown> | undefined)?.ephemeralContainers;
-    if (sent === undefined) delete spec.ephemeralContainers;
-    else spec.ephemeralContainers = sent;
+    const oldSpec = (kept.spec ?? {}) as Record<string, unknown>;
+    const sentSpec = (next.spec ?? {}) as Record<string, unknown>;
+    let spec = { ...oldSpec };
+    if (scope === 'resize') spec = kind.subresourceSpec?.(sentSpec, oldSpec, scope) ?? spec;
+    else if (sentSpec.ephemeralContainers === undefined) delete spec.ephemeralContainers;
+    else spec.ephemeralContainers = sentSpec.ephemeralContainers;
     kept.spec = spec;
     keepManagedFields(kept, meta);
     kind.defaults?.(kept);

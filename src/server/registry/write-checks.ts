@@ -43,7 +43,7 @@ export function validateWrite(
   const statusLike =
     old &&
     kind.validateStatusUpdate &&
-    (scope === 'status' || scope === 'approval' || scope === 'ephemeralcontainers');
+    (scope === 'status' || scope === 'approval' || scope === 'ephemeralcontainers' || scope === 'resize');
   const errors = [
     ...(old ? immutableMeta(obj, old) : []),
     ...(statusLike

@@ -30,8 +30,8 @@ const available = requireTool(
 );
 
 /**
- * The reference's routes of special subresources watchmark's discovery does not list (pods'
- * ephemeralcontainers and resize, until served): the document lists what the server serves.
+ * The reference's routes of special subresources watchmark's discovery does not list (none since
+ * pods' ephemeralcontainers and resize are served): the document lists what the server serves.
  */
 async function unservedSubresourcePaths(t: Target, ref: Json, wm: Json): Promise<string[]> {
   const out: string[] = [];

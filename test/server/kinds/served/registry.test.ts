@@ -108,6 +108,7 @@ describe('REGISTRY', () => {
         'portforward',
         'proxy',
         'ephemeralcontainers',
+        'resize',
       ],
       nodes: ['status', 'proxy'],
       namespaces: ['status', 'finalize'],

@@ -10,6 +10,7 @@ import type { ResourceKind } from '../../types.js';
 import { podColumns } from './columns.js';
 import { defaultPod, type PodAdmissionPlugins } from './defaults.js';
 import { validatePodEphemeralContainersUpdate } from './ephemeral-containers.js';
+import { resizedSpec, validatePodResize } from './resize.js';
 import { markPodDeleted, preparePodCreate, preservePodObservedGeneration } from './strategy.js';
 import { validatePodUpdate } from './update-validation.js';
 import { validatePod } from './validation.js';
@@ -59,6 +60,7 @@ export const podKind: ResourceKind = {
     'portforward',
     'proxy',
     'ephemeralcontainers',
+    'resize',
   ],
   // Pods carry metadata.generation since 1.34 (PodObservedGenerationTracking, KEP-5067; GA and
   // locked on in 1.35): 1 at create, bumped by any change of the defaulted spec
@@ -71,12 +73,15 @@ export const podKind: ResourceKind = {
   deleteGracefully: markPodDeleted,
   validate: validatePod,
   validateUpdate: validatePodUpdate,
-  // A write through /status validates as every pod update does; /ephemeralcontainers has the
-  // ephemeral containers strategy's own ValidateUpdate (ephemeral-containers.ts).
-  validateStatusUpdate: (obj, old, subresource) =>
-    subresource === 'ephemeralcontainers'
-      ? validatePodEphemeralContainersUpdate(obj, old)
-      : [...validatePod(obj), ...validatePodUpdate(obj, old)],
+  // A write through /status validates as every pod update does; /ephemeralcontainers and
+  // /resize have their strategies' own ValidateUpdate (ephemeral-containers.ts, resize.ts).
+  validateStatusUpdate: (obj, old, subresource) => {
+    if (subresource === 'ephemeralcontainers') return validatePodEphemeralContainersUpdate(obj, old);
+    if (subresource === 'resize') return validatePodResize(obj, old);
+    return [...validatePod(obj), ...validatePodUpdate(obj, old)];
+  },
+  // pods/resize keeps the old spec but the resources and resize policies (resize.ts).
+  subresourceSpec: (sent, old) => resizedSpec(sent, old),
   columns: podColumns,
   withAdmissionPluginsOff: (disabled) => {
     const plugins = pluginsOn(disabled);

@@ -1,6 +1,6 @@
 /**
- * kubectl 1.33's exec, attach, port-forward, logs, debug and `get --raw` of a proxy, run against the
- * reference kube-apiserver and against watchmark with the same objects and no kubelet: each
+ * kubectl 1.33's exec, attach, port-forward, logs, debug, patch --subresource resize and
+ * `get --raw` of a proxy, run against the reference kube-apiserver and against watchmark with the same objects and no kubelet: each
  * command prints the same and exits the same. kubectl 1.33 speaks the v5 WebSocket for exec and
  * attach (falling back to SPDY) and tunnels port-forward over a WebSocket, so this is what a
  * user sees of pod-connect.ts, connect-upgrade.ts and proxy.ts.
@@ -41,10 +41,17 @@ items:
   metadata: {name: web, namespace: kc}
   spec: {nodeName: kc-node, containers: [{name: c, image: nginx}, {name: d, image: nginx}]}
 - apiVersion: v1
+  kind: Pod
+  metadata: {name: sized, namespace: kc}
+  spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m}}}]}
+- apiVersion: v1
   kind: Service
   metadata: {name: svc, namespace: kc}
   spec: {selector: {app: web}, ports: [{name: http, port: 80}]}
 `;
+
+/** A resize of container c's cpu request (kubectl patch --subresource resize). */
+const RESIZE = '{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"200m"}}}]}}';
 
 const COMMANDS: string[][] = [
   ['-n', 'kc', 'exec', 'idle', '--', 'ls'],
@@ -76,6 +83,18 @@ const COMMANDS: string[][] = [
     'idle',
     '-o',
     'jsonpath={.spec.ephemeralContainers[*].name} {.metadata.generation}',
+  ],
+  // kubectl 1.33's patch --subresource resize: refused where the QoS class would change.
+  ['-n', 'kc', 'patch', 'pod', 'idle', '--subresource', 'resize', '-p', RESIZE],
+  ['-n', 'kc', 'patch', 'pod', 'sized', '--subresource', 'resize', '-p', RESIZE],
+  [
+    '-n',
+    'kc',
+    'get',
+    'pod',
+    'sized',
+    '-o',
+    'jsonpath={.spec.containers[0].resources} {.metadata.generation}',
   ],
 ];
 

@@ -1,9 +1,10 @@
 /**
  * kubectl 1.33's exec, attach, port-forward, logs, debug, patch --subresource resize and
- * `get --raw` of a proxy, run against the reference kube-apiserver and against watchmark with the same objects and no kubelet: each
- * command prints the same and exits the same. kubectl 1.33 speaks the v5 WebSocket for exec and
- * attach (falling back to SPDY) and tunnels port-forward over a WebSocket, so this is what a
- * user sees of pod-connect.ts, connect-upgrade.ts and proxy.ts.
+ * `get --raw` of a proxy, run against the reference kube-apiserver and against watchmark with
+ * the same objects and no kubelet: each command prints the same and exits the same. kubectl
+ * 1.33 speaks the v5 WebSocket for exec and attach (falling back to SPDY) and tunnels
+ * port-forward over a WebSocket, so this is what a user sees of pod-connect.ts,
+ * connect-upgrade.ts and proxy.ts.
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

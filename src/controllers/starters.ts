@@ -67,10 +67,10 @@ export const STARTERS: Partial<Record<ControllerName, ControllerStarter>> = {
     return started(new NamespaceObjectController(kube, rootCaConfigMap(caPem), clock, log));
   },
   disruption: ({ kube, clock, log }) => started(new DisruptionController(kube, clock, log)),
-  job: ({ kube, clock, log }) => started(new JobController(kube, clock, log)),
-  cronjob: ({ kube, clock, log }) => started(new CronJobController(kube, clock, log)),
   endpoint: ({ kube, clock, log }) => started(new EndpointsController(kube, clock, log)),
   endpointslice: ({ kube, clock, log }) => started(new EndpointSliceController(kube, clock, log)),
+  job: ({ kube, clock, log }) => started(new JobController(kube, clock, log)),
+  cronjob: ({ kube, clock, log }) => started(new CronJobController(kube, clock, log)),
   'clusterrole-aggregation': ({ kube, clock, log }) =>
     started(new ClusterRoleAggregationController(kube, clock, log)),
   'ttl-after-finished': ({ kube, clock, log }) => started(new TtlAfterFinishedController(kube, clock, log)),

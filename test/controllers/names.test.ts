@@ -44,8 +44,8 @@ describe('parseControllerList', () => {
     ['clusterrole-aggregation-controller', ['clusterrole-aggregation']],
     ['ttl-after-finished-controller', ['ttl-after-finished']],
     ['disruption-controller', ['disruption']],
-    ['job-controller,cronjob-controller', ['job', 'cronjob']],
     ['endpoints-controller,endpointslice-controller', ['endpoint', 'endpointslice']],
+    ['job-controller,cronjob-controller', ['job', 'cronjob']],
     [
       'serviceaccount-controller,root-ca-certificate-publisher-controller',
       ['serviceaccount', 'root-ca-cert-publisher'],

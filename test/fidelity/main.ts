@@ -36,7 +36,8 @@ async function main(): Promise<number> {
   const filter = (id: string) =>
     show
       ? id === show
-      : (!prefixes || prefixes.some((p) => id.startsWith(p))) && (!parts || parts.some((p) => id.includes(p)));
+      : (!prefixes || prefixes.some((p) => id.startsWith(p))) &&
+        (!parts || parts.some((p) => id.includes(p)));
   const corpus = allCases(filter);
   const summary = await runCorpus(corpus.written, {
     known,

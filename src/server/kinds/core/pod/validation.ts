@@ -57,11 +57,15 @@ function validatePorts(ports: unknown, path: string): FieldError[] {
   return errors;
 }
 
-/** One container's own rules; `names` collects names across init and regular containers. */
+/**
+ * One container's own rules; `names` collects names across init and regular containers,
+ * `podRestartPolicy` the pod's, given for a regular container (its resize policies depend on it).
+ */
 export function validateContainer(
   c: Record<string, unknown>,
   path: string,
   names: Set<string>,
+  podRestartPolicy?: string,
 ): FieldError[] {
   const errors: FieldError[] = [];
   const name = str(c.name);
@@ -86,7 +90,62 @@ export function validateContainer(
     errors.push(notSupported(`${path}.terminationMessagePolicy`, tmp, TERMINATION_MESSAGE_POLICIES));
   }
   errors.push(...validatePorts(c.ports, `${path}.ports`));
+  // An init container's are checked after the containers' (validatePodSpec).
+  if (podRestartPolicy !== undefined) {
+    errors.push(...validateResizePolicy(c.resizePolicy, `${path}.resizePolicy`, podRestartPolicy));
+  }
   return errors;
+}
+
+function pushOnce(errors: FieldError[], e: FieldError): void {
+  if (!errors.some((x) => x.field === e.field && x.message === e.message)) errors.push(e);
+}
+
+const RESIZE_RESOURCES = ['cpu', 'memory'];
+const RESIZE_POLICIES = ['NotRequired', 'RestartContainer'];
+
+/**
+ * validation.go `validateResizePolicy`: each of cpu and memory at most once, a supported restart
+ * policy, and NotRequired alone in a pod never restarted.
+ */
+function validateResizePolicy(list: unknown, path: string, podRestartPolicy: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  objects(list).forEach((p, i) => {
+    const name = str(p.resourceName);
+    if (seen.has(name)) errors.push(duplicate(`${path}[${i}]`, name));
+    seen.add(name);
+    // Two identical errors are one (the ErrorList's aggregate drops repeats).
+    if (name === '') pushOnce(errors, required(path));
+    else if (!RESIZE_RESOURCES.includes(name)) errors.push(notSupported(path, name, RESIZE_RESOURCES));
+    const policy = str(p.restartPolicy);
+    if (policy === '') pushOnce(errors, required(path));
+    else if (!RESIZE_POLICIES.includes(policy)) errors.push(notSupported(path, policy, RESIZE_POLICIES));
+    if (podRestartPolicy === 'Never' && policy !== 'NotRequired') {
+      errors.push(invalid(path, policy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"));
+    }
+  });
+  return errors;
+}
+
+/**
+ * `validateInitContainers`' resize rule: a non-sidecar init container is never restarted to
+ * resize, so RestartContainer is refused (on create; 1.37 keeps an existing one, which no
+ * create can make any more).
+ */
+function validateInitResizePolicy(c: Record<string, unknown>, path: string): FieldError[] {
+  if (str(c.restartPolicy) === 'Always') return [];
+  return objects(c.resizePolicy).flatMap((p, j) =>
+    str(p.restartPolicy) === 'RestartContainer'
+      ? [
+          invalid(
+            `${path}.resizePolicy[${j}].restartPolicy`,
+            'RestartContainer',
+            "must not be set to 'RestartContainer' for non-sidecar initContainers",
+          ),
+        ]
+      : [],
+  );
 }
 
 /**
@@ -98,15 +157,23 @@ export function validatePodSpec(spec: unknown, path: string, rules: PodSpecRules
   if (!isObject(spec)) return [required(path)];
   const errors: FieldError[] = [];
   const names = new Set<string>();
+  const restart = str(spec.restartPolicy);
   objects(spec.initContainers).forEach((c, i) => {
     errors.push(...validateContainer(c, `${path}.initContainers[${i}]`, names));
   });
   const containers = objects(spec.containers);
   if (containers.length === 0) errors.push(required(`${path}.containers`));
   containers.forEach((c, i) => {
-    errors.push(...validateContainer(c, `${path}.containers[${i}]`, names));
+    errors.push(...validateContainer(c, `${path}.containers[${i}]`, names, restart));
   });
-  const restart = str(spec.restartPolicy);
+  // ValidatePodSpec checks the containers before the init containers: their resize policies'
+  // errors come after the containers' (validateContainerCommon, validateInitContainers).
+  objects(spec.initContainers).forEach((c, i) => {
+    errors.push(
+      ...validateResizePolicy(c.resizePolicy, `${path}.initContainers[${i}].resizePolicy`, restart),
+    );
+    errors.push(...validateInitResizePolicy(c, `${path}.initContainers[${i}]`));
+  });
   const allowed = rules.restartPolicies ?? RESTART_POLICIES;
   if (restart === '') errors.push(required(`${path}.restartPolicy`));
   else if (!allowed.includes(restart)) errors.push(notSupported(`${path}.restartPolicy`, restart, allowed));

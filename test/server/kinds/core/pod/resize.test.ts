@@ -11,6 +11,7 @@ import {
   semanticEqual,
   validatePodResize,
 } from '../../../../../src/server/kinds/core/pod/resize.js';
+import { validatePod } from '../../../../../src/server/kinds/core/pod/validation.js';
 
 function pod(resources: Record<string, unknown>, extra: Record<string, unknown> = {}): KubeObject {
   const p: KubeObject = {
@@ -82,5 +83,26 @@ describe('pods/resize', () => {
     expect(validatePodResize(pod({ requests: { cpu: '200m' } }), pod({ requests: { cpu: '100m' } }))).toEqual(
       [],
     );
+  });
+
+  it('validates resize policies at create (validateResizePolicy, the init containers rule)', () => {
+    const p = pod({}, { restartPolicy: 'Never' });
+    const spec = p.spec as Record<string, unknown>;
+    (spec.containers as Record<string, unknown>[])[0].resizePolicy = [
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: 'cpu', restartPolicy: 'NotRequired' },
+      { resourceName: '', restartPolicy: '' },
+    ];
+    spec.initContainers = [
+      { name: 'i', image: 'b', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }] },
+    ];
+    defaultPod(p);
+    expect(text(validatePod(p))).toEqual([
+      'spec.containers[0].resizePolicy[1]: Duplicate value: "cpu"',
+      'spec.containers[0].resizePolicy: Required value',
+      `spec.containers[0].resizePolicy: Invalid value: "": must be 'NotRequired' when pod \`restartPolicy\` is 'Never'`,
+      `spec.initContainers[0].resizePolicy: Invalid value: "RestartContainer": must be 'NotRequired' when pod \`restartPolicy\` is 'Never'`,
+      `spec.initContainers[0].resizePolicy[0].restartPolicy: Invalid value: "RestartContainer": must not be set to 'RestartContainer' for non-sidecar initContainers`,
+    ]);
   });
 });

@@ -57,12 +57,34 @@ export interface ChaosConfig {
 /** RBAC Roles and NetworkPolicies: kinds of the later API groups, written like ConfigMaps. */
 export const ROLES = 'roles.rbac.authorization.k8s.io';
 export const NETWORK_POLICIES = 'networkpolicies.networking.k8s.io';
+/**
+ * HorizontalPodAutoscalers, written through autoscaling/v2 (the preferred version); the server
+ * caches of both versions (`HPAS_V1` is autoscaling/v1's, over the same objects) must equal the
+ * store at the end of every run (checks.ts `serverCachesMatch`).
+ */
+export const HPAS = 'horizontalpodautoscalers.autoscaling';
+export const HPAS_V1 = 'horizontalpodautoscalers.v1.autoscaling';
 
 /** A resource the writer touches: four built-in types and the run's custom type (crd.ts). */
-export type Res = 'pods' | 'configmaps' | typeof ROLES | typeof NETWORK_POLICIES | typeof WIDGETS;
+export type Res =
+  | 'pods'
+  | 'configmaps'
+  | typeof ROLES
+  | typeof NETWORK_POLICIES
+  | typeof HPAS
+  | typeof HPAS_V1
+  | typeof WIDGETS;
 
 /** Every {@link Res}: what the checks compare the servers' watch caches on. */
-export const RESOURCES: readonly Res[] = ['pods', 'configmaps', ROLES, NETWORK_POLICIES, WIDGETS];
+export const RESOURCES: readonly Res[] = [
+  'pods',
+  'configmaps',
+  ROLES,
+  NETWORK_POLICIES,
+  HPAS,
+  HPAS_V1,
+  WIDGETS,
+];
 
 /** A resource with a `status` the writer changes through the status subresource. */
 export type PhasedRes = 'pods' | typeof WIDGETS;
@@ -221,9 +243,19 @@ function planWrite(rng: () => number, model: Model): Step {
           ? ROLES
           : which < 0.78
             ? NETWORK_POLICIES
-            : WIDGETS;
+            : which < 0.84
+              ? HPAS
+              : WIDGETS;
   const ns = pick(rng, NAMESPACES);
-  const prefix = { pods: 'p', configmaps: 'c', [ROLES]: 'r', [NETWORK_POLICIES]: 'n', [WIDGETS]: 'w' }[res];
+  const prefix = {
+    pods: 'p',
+    configmaps: 'c',
+    [ROLES]: 'r',
+    [NETWORK_POLICIES]: 'n',
+    [HPAS]: 'h',
+    [HPAS_V1]: 'h',
+    [WIDGETS]: 'w',
+  }[res];
   const name = `${prefix}${Math.floor(rng() * NAMES_PER_NS)}`;
   const id = `${res}/${ns}/${name}`;
   if (!model.exists.has(id)) {

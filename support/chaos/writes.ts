@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { type KubeClient, type KubeObject, StatusError, TransportError } from '../../src/index.js';
 import { buildPod } from '../../src/sim/index.js';
 import { WIDGETS } from './crd.js';
-import { NETWORK_POLICIES, ROLES, type Step } from './schedule.js';
+import { HPAS, NETWORK_POLICIES, ROLES, type Step } from './schedule.js';
 
 /** A write step of a schedule. */
 export type WriteStep = Extract<Step, { ns: string }>;
@@ -61,6 +61,24 @@ function content(res: WriteStep['res'], data: string): Record<string, unknown> {
   if (res === ROLES)
     return { rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'], resourceNames: [data] }] };
   // A label value holds 63 characters of [-A-Za-z0-9_.]: the data's digest, so any data will do.
+  // A HorizontalPodAutoscaler's maximum and a Pods metric named by the data (v1 sees the metric
+  // only in its annotation). A merge patch of this replaces the metrics whole.
+  if (res === HPAS)
+    return {
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        maxReplicas: 1 + (data.length % 9),
+        metrics: [
+          {
+            type: 'Pods',
+            pods: {
+              metric: { name: `m-${createHash('sha256').update(data).digest('hex').slice(0, 20)}` },
+              target: { type: 'AverageValue', averageValue: '1' },
+            },
+          },
+        ],
+      },
+    };
   if (res === NETWORK_POLICIES)
     return {
       spec: {

@@ -65,7 +65,7 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
     reason: 'the two servers are started at different times',
   },
   {
-    rule: "kubectl output: a Service's cluster IP (in 10.96.0.0/12) becomes <ip>, and then runs of spaces are one",
+    rule: "kubectl output: a Service's cluster IP (in 10.96.0.0/12, or in the 10.250.0.0/24 ServiceCIDR a sample creates) becomes <ip>, and then runs of spaces are one",
     reason: 'each server allocates cluster IPs at random; the columns are as wide as the addresses',
   },
   {
@@ -310,7 +310,8 @@ function decodeContinue(token: string): { rv?: unknown; start?: unknown } | unde
   }
 }
 
-const CLUSTER_IP = /(?<![\d.])10\.(9[6-9]|10\d|11[01])\.\d{1,3}\.\d{1,3}(?![\d.])/g;
+/** In the default service range (10.96.0.0/12), or the ServiceCIDR a sample adds (10.250.0.0/24), whose range the reference allocates from too. */
+const CLUSTER_IP = /(?<![\d.])10\.((9[6-9]|10\d|11[01])\.\d{1,3}|250\.0)\.\d{1,3}(?![\d.])/g;
 
 function kubectlText(text: string): string {
   const masked = CLUSTER_IP.test(text) ? text.replace(CLUSTER_IP, '<ip>').replace(/ {2,}/g, ' ') : text;

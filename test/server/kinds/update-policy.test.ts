@@ -38,6 +38,8 @@ describe('the update policy of every built-in kind', () => {
     CSIStorageCapacity: [false, false],
     RuntimeClass: [true, false],
     StorageVersionMigration: [false, false],
+    VolumeAttachment: [false, false],
+    DeviceTaintRule: [false, false],
     CustomResourceDefinition: [false, false],
   };
   it.each([...REGISTRY, CUSTOM_RESOURCE_DEFINITIONS].map((k) => [k.kind, k] as const))('%s', (kind, k) => {

@@ -255,7 +255,12 @@ async function discovery({ kubectl, kinds }: ScenarioContext): Promise<void> {
   const resources = await kubectl.run(['api-resources']);
   expectOk(resources, /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\n/);
   const rows = tableByHeader(resources.stdout);
-  const expected = kinds.map((k) => ({
+  // One row per resource of a group: its preferred version, the first served (autoscaling/v2's
+  // HorizontalPodAutoscalers, not v1's).
+  const preferred = kinds.filter(
+    (k, i) => kinds.findIndex((x) => x.group === k.group && x.plural === k.plural) === i,
+  );
+  const expected = preferred.map((k) => ({
     NAME: k.plural,
     SHORTNAMES: k.shortNames.join(','),
     APIVERSION: apiVersionOf(k),

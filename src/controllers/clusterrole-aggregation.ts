@@ -20,6 +20,7 @@ import type { KubeObject } from '../protocol/events.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../protocol/label-object.js';
 import { matchesLabels } from '../protocol/labels.js';
 import { WorkQueue } from '../protocol/workqueue.js';
+import { runQueueWorker } from './queue-worker.js';
 
 /** The field manager of its writes (`applyClusterRoles`). */
 export const AGGREGATION_FIELD_MANAGER = 'clusterrole-aggregation-controller';
@@ -136,22 +137,16 @@ export class ClusterRoleAggregationController {
     }
   }
 
-  private async work(): Promise<void> {
-    for (;;) {
-      const name = await this.queue.get();
-      if (name === undefined) return;
-      try {
-        await this.sync(name);
+  private work(): Promise<void> {
+    return runQueueWorker(this.queue, (key) => this.sync(key), {
+      synced: () => {
         this.syncs++;
-        this.queue.forget(name);
-      } catch (err) {
+      },
+      failed: (key, err) => {
         this.failures++;
-        this.log(`${AGGREGATION_FIELD_MANAGER}: ${name} failed with : ${(err as Error).message}`);
-        this.queue.addRateLimited(name);
-      } finally {
-        this.queue.done(name);
-      }
-    }
+        this.log(`${AGGREGATION_FIELD_MANAGER}: ${key} failed with : ${(err as Error).message}`);
+      },
+    });
   }
 
   private async sync(name: string): Promise<void> {

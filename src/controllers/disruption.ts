@@ -22,6 +22,7 @@ import { type LabelSelectorObject, labelSelectorFromObject } from '../protocol/l
 import { matchesLabels } from '../protocol/labels.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
+import { isConflict, runQueueWorker } from './queue-worker.js';
 
 /** How long an evicted pod counts as going away before it counts again (disruption.go `DeletionTimeout`). */
 export const DELETION_TIMEOUT_MS = 2 * 60 * 1000;
@@ -137,23 +138,16 @@ export class DisruptionController {
     });
   }
 
-  private async work(): Promise<void> {
-    for (;;) {
-      const key = await this.queue.get();
-      if (key === undefined) return;
-      try {
-        await this.sync(key);
+  private work(): Promise<void> {
+    return runQueueWorker(this.queue, (key) => this.sync(key), {
+      synced: () => {
         this.syncs++;
-        this.queue.forget(key);
-      } catch (err) {
+      },
+      failed: (key, err) => {
         this.failures++;
-        if (!(err instanceof StatusError && err.code === 409))
-          this.log(`disruption-controller: syncing ${key}: ${(err as Error).message}`);
-        this.queue.addRateLimited(key);
-      } finally {
-        this.queue.done(key);
-      }
-    }
+        if (!isConflict(err)) this.log(`disruption-controller: syncing ${key}: ${(err as Error).message}`);
+      },
+    });
   }
 
   private async sync(key: string): Promise<void> {

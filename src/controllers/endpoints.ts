@@ -43,6 +43,7 @@ import {
   type EndpointSubset,
   repackSubsets,
 } from './endpoints-repack.js';
+import { isConflict, runQueueWorker } from './queue-worker.js';
 
 /** `endpoints.kubernetes.io/managed-by`, and this controller's value of it. */
 export const ENDPOINTS_MANAGED_BY = 'endpoints.kubernetes.io/managed-by';
@@ -118,23 +119,16 @@ export class EndpointsController {
     await Promise.all([...this.workers, this.services.stop(), this.pods.stop(), this.endpoints.stop()]);
   }
 
-  private async work(): Promise<void> {
-    for (;;) {
-      const key = await this.queue.get();
-      if (key === undefined) return;
-      try {
-        await this.sync(key);
+  private work(): Promise<void> {
+    return runQueueWorker(this.queue, (key) => this.sync(key), {
+      synced: () => {
         this.syncs++;
-        this.queue.forget(key);
-      } catch (err) {
+      },
+      failed: (key, err) => {
         this.failures++;
-        if (!(err instanceof StatusError && err.code === 409))
-          this.log(`endpoints-controller: syncing ${key}: ${(err as Error).message}`);
-        this.queue.addRateLimited(key);
-      } finally {
-        this.queue.done(key);
-      }
-    }
+        if (!isConflict(err)) this.log(`endpoints-controller: syncing ${key}: ${(err as Error).message}`);
+      },
+    });
   }
 
   /** `syncService`. */

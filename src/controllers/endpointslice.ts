@@ -36,6 +36,7 @@ import {
   TriggerTimeTracker,
 } from './endpoints-pods.js';
 import { fnv128a } from './endpoints-repack.js';
+import { isConflict, runQueueWorker } from './queue-worker.js';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const SLICE_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
@@ -127,23 +128,16 @@ export class EndpointSliceController {
     ]);
   }
 
-  private async work(): Promise<void> {
-    for (;;) {
-      const key = await this.queue.get();
-      if (key === undefined) return;
-      try {
-        await this.sync(key);
+  private work(): Promise<void> {
+    return runQueueWorker(this.queue, (key) => this.sync(key), {
+      synced: () => {
         this.syncs++;
-        this.queue.forget(key);
-      } catch (err) {
+      },
+      failed: (key, err) => {
         this.failures++;
-        if (!(err instanceof StatusError && err.code === 409))
-          this.log(`endpointslice-controller: syncing ${key}: ${(err as Error).message}`);
-        this.queue.addRateLimited(key);
-      } finally {
-        this.queue.done(key);
-      }
-    }
+        if (!isConflict(err)) this.log(`endpointslice-controller: syncing ${key}: ${(err as Error).message}`);
+      },
+    });
   }
 
   /** `syncService` and the reconciler's `reconcile`, for the Service's first address family. */

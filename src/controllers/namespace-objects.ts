@@ -13,6 +13,7 @@ import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
+import { runQueueWorker } from './queue-worker.js';
 
 /** What one such controller keeps. */
 export interface NamespaceObjectSpec {
@@ -75,22 +76,16 @@ export class NamespaceObjectController {
     await Promise.all([...this.workers, this.namespaces.stop(), this.objects.stop()]);
   }
 
-  private async work(): Promise<void> {
-    for (;;) {
-      const namespace = await this.queue.get();
-      if (namespace === undefined) return;
-      try {
-        await this.sync(namespace);
+  private work(): Promise<void> {
+    return runQueueWorker(this.queue, (key) => this.sync(key), {
+      synced: () => {
         this.syncs++;
-        this.queue.forget(namespace);
-      } catch (err) {
+      },
+      failed: (key, err) => {
         this.failures++;
-        this.log(`${this.spec.controller}: syncing namespace ${namespace}: ${(err as Error).message}`);
-        this.queue.addRateLimited(namespace);
-      } finally {
-        this.queue.done(namespace);
-      }
-    }
+        this.log(`${this.spec.controller}: syncing namespace ${key}: ${(err as Error).message}`);
+      },
+    });
   }
 
   private async sync(namespace: string): Promise<void> {

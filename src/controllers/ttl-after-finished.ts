@@ -17,6 +17,7 @@ import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
+import { runQueueWorker } from './queue-worker.js';
 
 const JOBS = 'jobs.batch';
 
@@ -91,24 +92,18 @@ export class TtlAfterFinishedController {
     await Promise.all([...this.workers, this.jobs.stop()]);
   }
 
-  private async work(): Promise<void> {
-    for (;;) {
-      const k = await this.queue.get();
-      if (k === undefined) return;
-      try {
-        await this.processJob(k);
+  private work(): Promise<void> {
+    return runQueueWorker(this.queue, (key) => this.processJob(key), {
+      synced: () => {
         this.syncs++;
-        this.queue.forget(k);
-      } catch (err) {
+      },
+      failed: (key, err) => {
         this.failures++;
         this.log(
-          `ttl-after-finished-controller: failed to clean up job ${k}, will retry: ${(err as Error).message}`,
+          `ttl-after-finished-controller: failed to clean up job ${key}, will retry: ${(err as Error).message}`,
         );
-        this.queue.addRateLimited(k);
-      } finally {
-        this.queue.done(k);
-      }
-    }
+      },
+    });
   }
 
   /** `processJob`: the cached Job, then the fresh one, each checked before the delete. */

@@ -10,8 +10,9 @@ import type { KubeClient } from '../../client/client.js';
 import type { Informer } from '../../client/informer/informer.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
-import { isNotFound, StatusError } from '../../protocol/status.js';
+import { isNotFound } from '../../protocol/status.js';
 import { WorkQueue } from '../../protocol/workqueue.js';
+import { isConflict, runQueueWorker } from '../queue-worker.js';
 import { SYNC_BATCH_PERIOD_MS, type SyncDeps } from './context.js';
 import { EventWriter } from './events.js';
 import { Expectations } from './expectations.js';
@@ -82,23 +83,16 @@ export class JobController {
     await this.events.flushed();
   }
 
-  private async work(queue: WorkQueue, fn: (k: string) => Promise<void>): Promise<void> {
-    for (;;) {
-      const k = await queue.get();
-      if (k === undefined) return;
-      try {
-        await fn(k);
+  private work(queue: WorkQueue, fn: (k: string) => Promise<void>): Promise<void> {
+    return runQueueWorker(queue, fn, {
+      synced: () => {
         this.syncs++;
-        queue.forget(k);
-      } catch (err) {
+      },
+      failed: (k, err) => {
         this.failures++;
-        if (!(err instanceof StatusError && err.code === 409))
-          this.log(`job-controller: syncing ${k}: ${(err as Error).message}`);
-        queue.addRateLimited(k);
-      } finally {
-        queue.done(k);
-      }
-    }
+        if (!isConflict(err)) this.log(`job-controller: syncing ${k}: ${(err as Error).message}`);
+      },
+    });
   }
 
   private batched(j: KubeObject): void {

@@ -125,8 +125,13 @@ describe('the cronjob controller on a manual clock', () => {
     expect(cj.status.lastScheduleTime).toBe(new Date(activation).toISOString().replace('.000Z', 'Z'));
 
     // The next minute: the first Job still runs, and Forbid holds the next one back.
+    const synced = controllers.stats()['cronjob-controller']!.syncs;
     clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // A positive barrier: the controller has synced the CronJob at the new minute.
+    await until(
+      async () => (controllers.stats()['cronjob-controller']!.syncs > synced ? true : undefined),
+      'a sync at the next minute',
+    );
     expect((await jobs.list()).items.map((j) => j.metadata?.name)).toEqual([first]);
 
     // The Job finishes: it leaves the active list and its completion time becomes lastSuccessfulTime.

@@ -104,7 +104,12 @@ describe('the APF configuration consumer', () => {
   it('leaves the bootstrap schemas as written at start', async () => {
     const before = (await call(server, 'GET', `${FS}/exempt`)).body;
     expect((await dangling('exempt'))?.reason).toBe('Found');
-    await new Promise((r) => setTimeout(r, 100));
+    // A positive barrier: a schema written after start gets its condition, so the consumer has
+    // worked through its queue since (and would have rewritten exempt's status by then).
+    await call(server, 'POST', FS, {
+      body: { metadata: { name: 'barrier' }, spec: { priorityLevelConfiguration: { name: 'exempt' } } },
+    });
+    await waitUntil(async () => (await dangling('barrier'))?.reason === 'Found', 'the barrier schema marked');
     expect((await call(server, 'GET', `${FS}/exempt`)).body.metadata.resourceVersion).toBe(
       before.metadata.resourceVersion,
     );

@@ -54,41 +54,51 @@ describe('the TTL-after-finished controller', () => {
 
   it('deletes a finished Job once its TTL has passed on the clock, Foreground', async () => {
     const jobs = cluster.client.resource<FinishedJob>('jobs.batch', 'default');
-    await jobs.create({
-      metadata: { name: 'done' },
-      spec: {
-        managedBy: 'example.com/custom',
-        ttlSecondsAfterFinished: 60,
-        template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } },
-      },
-    } as FinishedJob);
-    await jobs.patch(
-      'done',
-      {
-        status: {
-          startTime: '2026-01-01T00:00:00Z',
-          completionTime: '2026-01-01T00:01:00Z',
-          succeeded: 1,
-          conditions: [
-            { type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z' },
-            { type: 'Complete', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z' },
-          ],
+    const finished = async (name: string, ttl: number) => {
+      await jobs.create({
+        metadata: { name },
+        spec: {
+          managedBy: 'example.com/custom',
+          ttlSecondsAfterFinished: ttl,
+          template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } },
         },
-      },
-      'merge',
-      { subresource: 'status' },
-    );
+      } as FinishedJob);
+      await jobs.patch(
+        name,
+        {
+          status: {
+            startTime: '2026-01-01T00:00:00Z',
+            completionTime: '2026-01-01T00:01:00Z',
+            succeeded: 1,
+            conditions: [
+              { type: 'SuccessCriteriaMet', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z' },
+              { type: 'Complete', status: 'True', lastTransitionTime: '2026-01-01T00:01:00Z' },
+            ],
+          },
+        },
+        'merge',
+        { subresource: 'status' },
+      );
+    };
+    const deleted = async (name: string) => {
+      let job = await jobs.get(name);
+      for (let i = 0; i < 200 && !job.metadata?.deletionTimestamp; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        job = await jobs.get(name);
+      }
+      return job;
+    };
+    await finished('done', 60);
     // The controller queues it for when the TTL runs out.
     while (clock.pending === 0) await new Promise((r) => setTimeout(r, 10));
     clock.advance(30_000);
-    await new Promise((r) => setTimeout(r, 100));
+    // A positive barrier: a Job whose TTL ran out is deleted, so the controller has worked through
+    // what the advance made due (an early timer of `done` would have come first).
+    await finished('barrier', 0);
+    expect((await deleted('barrier')).metadata?.deletionTimestamp).toBeDefined();
     expect((await jobs.get('done')).metadata?.deletionTimestamp).toBeUndefined();
     clock.advance(30_000);
-    let job = await jobs.get('done');
-    for (let i = 0; i < 200 && !job.metadata?.deletionTimestamp; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      job = await jobs.get('done');
-    }
+    const job = await deleted('done');
     expect(job.metadata?.finalizers).toEqual(['foregroundDeletion']);
     expect(controllers.stats()['ttl-after-finished-controller']?.failures).toBe(0);
   });

@@ -19,8 +19,8 @@ import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../protocol/label-object.js';
 import { matchesLabels } from '../protocol/labels.js';
+import { runQueueWorker } from '../protocol/queue-worker.js';
 import { WorkQueue } from '../protocol/workqueue.js';
-import { runQueueWorker } from './queue-worker.js';
 
 /** The field manager of its writes (`applyClusterRoles`). */
 export const AGGREGATION_FIELD_MANAGER = 'clusterrole-aggregation-controller';

@@ -20,9 +20,9 @@ import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../protocol/label-object.js';
 import { matchesLabels } from '../protocol/labels.js';
+import { isConflict, runQueueWorker } from '../protocol/queue-worker.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
-import { isConflict, runQueueWorker } from './queue-worker.js';
 
 /** How long an evicted pod counts as going away before it counts again (disruption.go `DeletionTimeout`). */
 export const DELETION_TIMEOUT_MS = 2 * 60 * 1000;

@@ -17,6 +17,7 @@ import type { KubeClient } from '../client/client.js';
 import type { Informer } from '../client/informer/informer.js';
 import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
+import { isConflict, runQueueWorker } from '../protocol/queue-worker.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
 import {
@@ -43,7 +44,6 @@ import {
   type EndpointSubset,
   repackSubsets,
 } from './endpoints-repack.js';
-import { isConflict, runQueueWorker } from './queue-worker.js';
 
 /** `endpoints.kubernetes.io/managed-by`, and this controller's value of it. */
 export const ENDPOINTS_MANAGED_BY = 'endpoints.kubernetes.io/managed-by';

@@ -16,6 +16,7 @@ import type { KubeClient } from '../client/client.js';
 import type { Informer } from '../client/informer/informer.js';
 import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
+import { isConflict, runQueueWorker } from '../protocol/queue-worker.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
 import {
@@ -36,7 +37,6 @@ import {
   TriggerTimeTracker,
 } from './endpoints-pods.js';
 import { fnv128a } from './endpoints-repack.js';
-import { isConflict, runQueueWorker } from './queue-worker.js';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const SLICE_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';

@@ -11,9 +11,9 @@ import type { KubeClient } from '../client/client.js';
 import type { Informer } from '../client/informer/informer.js';
 import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
+import { runQueueWorker } from '../protocol/queue-worker.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
-import { runQueueWorker } from './queue-worker.js';
 
 /** What one such controller keeps. */
 export interface NamespaceObjectSpec {

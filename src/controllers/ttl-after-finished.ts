@@ -15,9 +15,9 @@ import type { KubeClient } from '../client/client.js';
 import type { Informer } from '../client/informer/informer.js';
 import type { Clock } from '../protocol/clock.js';
 import type { KubeObject } from '../protocol/events.js';
+import { runQueueWorker } from '../protocol/queue-worker.js';
 import { StatusError } from '../protocol/status.js';
 import { WorkQueue } from '../protocol/workqueue.js';
-import { runQueueWorker } from './queue-worker.js';
 
 const JOBS = 'jobs.batch';
 

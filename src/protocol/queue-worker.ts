@@ -3,8 +3,8 @@
  * (`processNextWorkItem`): take a key, sync it, forget its back-off on success, put it back
  * rate-limited on failure, mark it done either way; until the queue shuts down.
  */
-import { StatusError } from '../protocol/status.js';
-import type { WorkQueue } from '../protocol/workqueue.js';
+import { StatusError } from './status.js';
+import type { WorkQueue } from './workqueue.js';
 
 /** What a worker tells its controller. */
 export interface WorkerReport {

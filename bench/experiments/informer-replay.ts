@@ -11,7 +11,7 @@
  *
  *   node --expose-gc --import tsx bench/experiments/informer-replay.ts [rounds] [variants...]
  *
- * It imports watchmark from dist/ (build first: `npx tsc -p tsconfig.build.json`),
+ * It imports watchmark from dist/ (build first: `npm run build`),
  * as the client benchmark does; SRC=1 imports src/ through tsx instead, DIST=<url
  * relative to this file> another build (e.g. an ablation's copy).
  */

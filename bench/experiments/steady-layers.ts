@@ -19,7 +19,7 @@
  * the median time per twentieth of the stream: a cost that sits in the first
  * twentieth is a start (JIT warm-up), one spread over all is per event.
  *
- *   npx tsc -p tsconfig.build.json   # it runs watchmark from dist/, as users do
+ *   npm run build   # it runs watchmark from dist/, as users do
  *   [EVENTS=300000] [ROUNDS=5] npx tsx bench/experiments/steady-layers.ts floor stream watcher informer
  *
  * Results (2026-12-04, in bench/client/notes.md): at 60,000 events stream

@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The child script `name` beside the module at `moduleUrl`: `name.ts` under
- * tsx (tests, `npm run study`), `name.js` once built, with the node flags each needs.
+ * tsx, `name.js` beside a built one, with the node flags each needs. For scripts
+ * outside the package (support/); the package's own go through
+ * `packageScript` (protocol/package-files.ts), since its build is bundled.
  */
 export function siblingScript(moduleUrl: string, name: string): { path: string; execArgv: string[] } {
   const ts = moduleUrl.endsWith('.ts');

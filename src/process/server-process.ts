@@ -4,8 +4,10 @@
  * measure the same server (bench:reconnect) spawn it; whoever spawns a
  * server owns it and closes it on every path. The forking is server-fork.ts.
  */
+
+import { packageScript } from '../protocol/package-files.js';
 import type { ServerOptions, ServerStats } from '../server/index.js';
-import { forkServer, siblingScript } from './server-fork.js';
+import { forkServer } from './server-fork.js';
 
 /** The server's counters and resource use at one instant. */
 export interface ServerSample {
@@ -37,7 +39,7 @@ export async function spawnStudyServer(
   options: ServerOptions,
   startTimeoutMs = 30_000,
 ): Promise<StudyServer> {
-  const script = siblingScript(import.meta.url, 'server-child');
+  const script = packageScript('process/server-child');
   const child = await forkServer<ServerSample>({
     script: script.path,
     execArgv: [...script.execArgv, '--max-old-space-size=2048'],

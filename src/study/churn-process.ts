@@ -6,7 +6,8 @@
  * watcher. The run that spawns it owns it and closes it on every path; the
  * process plumbing is src/process.
  */
-import { forkServer, siblingScript, waitUntil } from '../process/index.js';
+import { forkServer, waitUntil } from '../process/index.js';
+import { packageScript } from '../protocol/package-files.js';
 import type { ChurnOptions, ChurnStats } from './churn.js';
 import type { Layout } from './options.js';
 
@@ -44,7 +45,7 @@ export interface ChurnWriter {
 
 /** Forks the churn writer; resolves once it is connected and ready to start. */
 export async function spawnChurnWriter(options: ChurnChildOptions): Promise<ChurnWriter> {
-  const script = siblingScript(import.meta.url, 'churn-child');
+  const script = packageScript('study/churn-child');
   const child = await forkServer<ChurnSample>({
     script: script.path,
     execArgv: script.execArgv,

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { packageFile } from '../../protocol/package-files.js';
 import { failureStatus, StatusError } from '../../protocol/status.js';
 import { readBody, sendJson } from '../http/http-io.js';
 import { loginPage } from './login-page.js';
 import { sessionCookie, UiSessions } from './session.js';
 import type { UiStream } from './stream.js';
 
-/** The page's files, shipped beside this module (`npm run build` copies them into dist/). */
+/** The page's files, under src/server/ui/static (`npm run build` copies them into dist/). */
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/ui': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/ui/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
@@ -172,7 +173,7 @@ export class UiRoutes {
   private asset(file: string): Buffer {
     let body = this.assets.get(file);
     if (!body) {
-      body = readFileSync(new URL(`./static/${file}`, import.meta.url));
+      body = readFileSync(packageFile(`server/ui/static/${file}`));
       this.assets.set(file, body);
     }
     return body;

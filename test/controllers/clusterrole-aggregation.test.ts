@@ -11,6 +11,7 @@ import {
   sameRules,
 } from '../../src/controllers/clusterrole-aggregation.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
+import { eventually } from '../helpers/wait.js';
 
 const role = (name: string, labels: Record<string, string>, rules: ClusterRole['rules']): ClusterRole => ({
   metadata: { name, labels },
@@ -75,12 +76,13 @@ describe('the cluster role aggregation controller', () => {
   const roles = () => cluster.client.resource<ClusterRole>('clusterroles.rbac.authorization.k8s.io');
 
   async function until(name: string, done: (r: ClusterRole) => boolean): Promise<ClusterRole> {
-    for (let i = 0; i < 200; i++) {
-      const r = await roles().get(name);
-      if (done(r)) return r;
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    throw new Error(`${name} never got there: ${JSON.stringify((await roles().get(name)).rules)}`);
+    let last: ClusterRole | undefined;
+    return eventually(async () => {
+      last = await roles().get(name);
+      return done(last) ? last : undefined;
+    }, `${name}'s aggregated rules`).catch((err: Error) => {
+      throw new Error(`${err.message}; its rules: ${JSON.stringify(last?.rules)}`);
+    });
   }
 
   it('fills the bootstrap admin, edit and view roles', async () => {

@@ -8,6 +8,7 @@ import { findPort, TriggerTimeTracker } from '../../src/controllers/endpoints-po
 import { fnv128a, portPrinted, repackSubsets } from '../../src/controllers/endpoints-repack.js';
 import type { KubeObject } from '../../src/protocol/events.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
+import { eventually } from '../helpers/wait.js';
 
 const ref = (uid: string) => ({ kind: 'Pod', namespace: 'ns', name: uid, uid });
 
@@ -106,30 +107,19 @@ describe("a Deployment's Service in the simulated cluster", () => {
       metadata: { name: 'web' },
       spec: { selector: labels, ports: [{ port: 80, targetPort: 'http' }] },
     } as KubeObject);
-    const endpoints = await waitFor(async () => {
+    const endpoints = await eventually(async () => {
       const ep = await cluster.client.resource('endpoints', ns).find('web');
       const subsets = (ep as { subsets?: Array<{ addresses?: unknown[]; ports?: unknown[] }> })?.subsets;
       return subsets?.[0]?.addresses?.length === 2 ? subsets : undefined;
-    });
+    }, 'Endpoints web with both ready pods');
     expect(endpoints[0]!.ports).toEqual([{ port: 8080, protocol: 'TCP' }]);
-    const slices = await waitFor(async () => {
+    const slices = await eventually(async () => {
       const list = await cluster.client
         .resource('endpointslices.discovery.k8s.io', ns)
         .list({ labelSelector: 'kubernetes.io/service-name=web' });
       const items = list.items as Array<{ endpoints?: Array<{ conditions?: { ready?: boolean } }> }>;
       return items[0]?.endpoints?.filter((e) => e.conditions?.ready).length === 2 ? items : undefined;
-    });
+    }, 'an EndpointSlice of web with both ready pods');
     expect(slices).toHaveLength(1);
   });
 });
-
-/** Polls `probe` until it answers (10 s at most). */
-async function waitFor<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -8,6 +8,7 @@ import { type RunningControllers, startControllers } from '../../src/controllers
 import { expiresAt, type FinishedJob, needsCleanup } from '../../src/controllers/ttl-after-finished.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
+import { eventually, waitUntil } from '../helpers/wait.js';
 
 const finished = (ttl: number | undefined, type = 'Complete', at: string | null = '2026-01-01T00:01:00Z') =>
   ({
@@ -80,17 +81,14 @@ describe('the TTL-after-finished controller', () => {
         { subresource: 'status' },
       );
     };
-    const deleted = async (name: string) => {
-      let job = await jobs.get(name);
-      for (let i = 0; i < 200 && !job.metadata?.deletionTimestamp; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-        job = await jobs.get(name);
-      }
-      return job;
-    };
+    const deleted = (name: string) =>
+      eventually(async () => {
+        const job = await jobs.get(name);
+        return job.metadata?.deletionTimestamp ? job : undefined;
+      }, `Job ${name} marked for deletion`);
     await finished('done', 60);
     // The controller queues it for when the TTL runs out.
-    while (clock.pending === 0) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => clock.pending > 0, 'the controller to queue the Job for its TTL');
     clock.advance(30_000);
     // A positive barrier: a Job whose TTL ran out is deleted, so the controller has worked through
     // what the advance made due (an early timer of `done` would have come first).

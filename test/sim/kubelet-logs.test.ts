@@ -2,6 +2,7 @@
  * The simulated kubelets' container logs (src/sim/kubelet/logs.ts): what a container writes, the
  * kubelet's options, and pods/log reading them through the Node's address and kubelet port.
  */
+
 import { execFile } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import type { Pod } from '../../src/sim/core/objects.js';
 import { commandOutput, containerLog, KubeletLogServer, renderLog } from '../../src/sim/kubelet/logs.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
 import { findKubectls, requireTool } from '../helpers/tools.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const kubectl = (await findKubectls())[0];
 const haveKubectl = requireTool('kubectl', kubectl !== undefined);
@@ -133,12 +135,16 @@ describe('the kubelet log server', () => {
       followPollMs: 20,
     });
     const port = await server.listen();
+    /** What the last request has received so far: a followed stream is read before it ends. */
+    let received = '';
     const get = (path: string) =>
       new Promise<{ status: number; text: string }>((resolve, reject) => {
+        received = '';
         const req = httpsRequest(`https://127.0.0.1:${port}${path}`, { rejectUnauthorized: false }, (res) => {
           let text = '';
           res.on('data', (c: Buffer) => {
             text += c.toString();
+            received = text;
           });
           res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
         });
@@ -147,7 +153,9 @@ describe('the kubelet log server', () => {
       });
     try {
       const following = get('/containerLogs/ns/web/c?follow=true');
-      await new Promise((r) => setTimeout(r, 100));
+      // The stream is being followed: what the running container printed so far has come, and
+      // the answer has not ended. Only then does the container end.
+      await waitUntil(() => received.includes('hello\n'), "the running container's lines");
       current = pod({ terminated: { startedAt: started, finishedAt: finished, exitCode: 0 } });
       expect(await following).toEqual({
         status: 200,

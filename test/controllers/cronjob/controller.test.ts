@@ -15,18 +15,13 @@ import { ManualClock } from '../../../src/protocol/clock.js';
 import { parseCronSchedule } from '../../../src/protocol/cron.js';
 import type { KubeObject } from '../../../src/protocol/events.js';
 import { type TestCluster, testCluster } from '../../../src/testing/index.js';
+import { eventually } from '../../helpers/wait.js';
 
 type Obj = KubeObject & { spec?: any; status?: any };
 
-async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls `fn` until it answers (15 s at most): test/helpers/wait.ts `eventually`. */
+const until = <T>(fn: () => Promise<T | undefined> | T | undefined, what: string) =>
+  eventually(fn, what, 15_000);
 
 describe('schedule arithmetic', () => {
   it('finds the most recent missed activation and counts many missed', () => {

@@ -4,9 +4,9 @@
  * suggested PriorityLevelConfigurations and FlowSchemas are ensured again, so a deleted one
  * (even `exempt` or `catch-all`) is back within a minute, as on the reference. The ensuring
  * itself is the start-up writer's (bootstrap/flowcontrol-config.ts, handed in by the server, so
- * this room imports no bootstrap code). Not done: putting back the spec of a bootstrap object a
- * user changed while its `apf.kubernetes.io/autoupdate-spec` annotation stays true
- * (ensurer/strategy.go), and deleting objects of an older release's bootstrap set.
+ * this room imports no bootstrap code): it also puts back the spec of a bootstrap object a user
+ * changed, while its `apf.kubernetes.io/autoupdate-spec` annotation stays true or it is mandatory,
+ * and deletes auto-updating objects outside the bootstrap set (bootstrap/flowcontrol-ensure.ts).
  */
 import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import type { ObjectStorage } from '../registry/object-storage.js';

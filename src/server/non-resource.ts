@@ -6,7 +6,6 @@
  * `/debug/watchmark/*` actions aside: debug-routes.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringify as stringifyYaml } from 'yaml';
 import type { Clock } from '../protocol/clock.js';
 import { StatusError } from '../protocol/status.js';
 import { alwaysHealthy, type HealthCheck, HealthEndpoints } from './http/health.js';
@@ -310,16 +309,25 @@ async function replyDocument(
   if (representation === undefined) {
     const refusal = notAcceptable(path, servedGroups(ctx.kinds));
     if (form !== 'yaml') throw refusal;
-    replyYaml(ctx, res, refusal.status.code, refusal.status);
+    await replyYaml(ctx, res, refusal.status.code, refusal.status);
   } else if (representation === 'yaml') {
-    replyYaml(ctx, res, 200, body);
+    await replyYaml(ctx, res, 200, body);
   } else {
     reply(ctx, res, 200, body);
   }
 }
 
-/** sigs.k8s.io/yaml's form: the JSON value, keys sorted, as YAML. */
-function replyYaml(ctx: NonResourceContext, res: ServerResponse, code: number, body: unknown): void {
+/**
+ * sigs.k8s.io/yaml's form: the JSON value, keys sorted, as YAML. The YAML library is loaded on
+ * the first such answer: importing the server does not pay for it.
+ */
+async function replyYaml(
+  ctx: NonResourceContext,
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+): Promise<void> {
+  const { stringify: stringifyYaml } = await import('yaml');
   const text = stringifyYaml(body, { sortMapEntries: true, indentSeq: false });
   res.writeHead(code, { 'Content-Type': 'application/yaml', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);

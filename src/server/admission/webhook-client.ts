@@ -8,7 +8,6 @@
  * (`Post "<url>": <cause>`), for failurePolicy to judge.
  */
 import { request as httpsRequest } from 'node:https';
-import { parse as parseYaml } from 'yaml';
 import { CallingWebhookError } from './errors.js';
 import type { AdmissionRequest, AdmissionStatus, JsonPatchOperation } from './types.js';
 import type { Webhook } from './webhooks.js';
@@ -128,7 +127,9 @@ function goJsonType(value: unknown): string {
  * plain text is a YAML string), then finds no apiVersion or kind in what that holds
  * (runtime/serializer/json `Decode`, whose error `Do().Into` returns as the call's).
  */
-function undecodable(text: string): Error {
+async function undecodable(text: string): Promise<Error> {
+  // The YAML parser is loaded only for such an answer: importing the server does not pay for it.
+  const { parse: parseYaml } = await import('yaml');
   let value: unknown;
   try {
     value = parseYaml(text);
@@ -141,14 +142,14 @@ function undecodable(text: string): Error {
 }
 
 /** request/admissionreview.go `VerifyAdmissionResponse` for an admission.k8s.io/v1 review. */
-function verify(uid: string, mutating: boolean, text: string): WebhookResult {
+async function verify(uid: string, mutating: boolean, text: string): Promise<WebhookResult> {
   let review: Record<string, unknown>;
   try {
     review = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw undecodable(text);
+    throw await undecodable(text);
   }
-  if (review === null || typeof review !== 'object' || Array.isArray(review)) throw undecodable(text);
+  if (review === null || typeof review !== 'object' || Array.isArray(review)) throw await undecodable(text);
   const invalid = (why: string) => new Error(`received invalid webhook response: ${why}`);
   const response = review.response as Record<string, unknown> | undefined;
   if (!response || typeof response !== 'object') throw invalid('webhook response was absent');
@@ -233,7 +234,7 @@ export async function callWebhook(
     }
     const answer = await post(url, display, body, cc.caPem, hook.timeoutSeconds * 1000);
     if (answer.status < 200 || answer.status > 299) throw new Error(httpError(answer.status, answer.text));
-    return verify(request.uid, mutating, answer.text);
+    return await verify(request.uid, mutating, answer.text);
   } catch (err) {
     const message = (err as Error).message;
     const reason = message.startsWith('received ') ? message : `failed to call webhook: ${message}`;

@@ -49,8 +49,9 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
     reason: 'the suffix is random (names.SimpleNameGenerator)',
   },
   {
-    rule: 'clusterIP, clusterIPs and nodePort values become <ip> and <port>',
-    reason: 'allocated from a random pool',
+    rule: "a cluster IP allocated at random (in the dynamic part of 10.96.0.0/12, 10.96.1.0 and up, or of a /24 ServiceCIDR the cases add in 10.250.0.0-10.254.255.255, .17 and up; or a range's network address, which a dry run answers) becomes <ip> wherever a value is one whole (clusterIP, clusterIPs, an IPAddress's name, a cell); nodePort values become <port>",
+    reason:
+      "kube-apiserver picks a free address at random in the upper part of a random ready ServiceCIDR (ipallocator.go allocateNextService); requested addresses, kept to the static parts below (10.96.0.1-10.96.0.255, .1-.16 of a case's /24), are compared",
   },
   {
     rule: 'loopback addresses with a port become <server>',
@@ -65,7 +66,7 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
     reason: 'the two servers are started at different times',
   },
   {
-    rule: "kubectl output: a Service's cluster IP (in 10.96.0.0/12, or in the 10.250.0.0/24 ServiceCIDR a sample creates) becomes <ip>, and then runs of spaces are one",
+    rule: "kubectl output: a Service's cluster IP allocated at random (as above) becomes <ip>, and then runs of spaces are one",
     reason: 'each server allocates cluster IPs at random; the columns are as wide as the addresses',
   },
   {
@@ -222,9 +223,9 @@ function collectGeneratedNames(value: unknown, into: Map<string, string>): void 
 }
 
 /** Table columns whose cells are normalised, and what they become. */
-const TABLE_CELLS: Record<string, string> = { Age: '<age>', 'Cluster-IP': '<ip>' };
+const TABLE_CELLS: Record<string, string> = { Age: '<age>' };
 
-/** A Table with its Age and Cluster-IP cells replaced. */
+/** A Table with its Age cells replaced (a random cluster IP's cell is masked as any value is). */
 function ages(value: unknown): unknown {
   const table = value as {
     kind?: string;
@@ -257,7 +258,7 @@ function walk(
   if (typeof value === 'number' && key === 'nodePort') return '<port>';
   if (Array.isArray(value)) {
     return value.map((v) =>
-      key === 'clusterIPs' && typeof v === 'string' ? ip(v) : walk(v, rank, undefined, generated),
+      typeof v === 'string' && randomClusterIp(v) ? '<ip>' : walk(v, rank, undefined, generated),
     );
   }
   if (value && typeof value === 'object') {
@@ -287,7 +288,7 @@ function scalar(value: string, rank: (rv: string) => string, key: string | undef
     if (!token) return '<continue>';
     return `<continue rv:${rank(String(token.rv))} start:${String(token.start)}>`;
   }
-  if (key === 'clusterIP') return ip(value);
+  if (randomClusterIp(value)) return '<ip>';
   if (UUID.test(value)) return '<uid>';
   if (RFC3339.test(value)) return '<time>';
   // Messages quote uids and times too (a precondition's "UID in object meta: ...").
@@ -297,8 +298,19 @@ function scalar(value: string, rank: (rv: string) => string, key: string | undef
     .replace(RFC3339_ANYWHERE, '<time>');
 }
 
-function ip(value: string): string {
-  return IPV4.test(value) || value.includes(':') ? '<ip>' : value;
+/**
+ * An address kube-apiserver's allocator may have picked at random: in the upper part of the
+ * default range (10.96.0.0/12 from 10.96.1.0) or of a case's /24 ServiceCIDR (10.250-10.254.x.0/24
+ * from .17), or a range's network address (a dry run's answer). The static parts below them are
+ * what cases request, and are compared.
+ */
+function randomClusterIp(value: string): boolean {
+  if (!IPV4.test(value)) return false;
+  const [a, b, c, d] = value.split('.').map(Number);
+  if (a !== 10) return false;
+  if (b >= 96 && b <= 111) return b > 96 || c > 0 || d === 0;
+  if (b >= 250 && b <= 254) return c > 0 || d === 0 || d > 16;
+  return false;
 }
 
 function decodeContinue(token: string): { rv?: unknown; start?: unknown } | undefined {
@@ -310,12 +322,13 @@ function decodeContinue(token: string): { rv?: unknown; start?: unknown } | unde
   }
 }
 
-/** In the default service range (10.96.0.0/12), or the ServiceCIDR a sample adds (10.250.0.0/24), whose range the reference allocates from too. */
-const CLUSTER_IP = /(?<![\d.])10\.((9[6-9]|10\d|11[01])\.\d{1,3}|250\.0)\.\d{1,3}(?![\d.])/g;
+/** An IPv4 address in kubectl's text, masked when {@link randomClusterIp}. */
+const TEXT_IPV4 = /(?<![\d.])10\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])/g;
 
 function kubectlText(text: string): string {
-  const masked = CLUSTER_IP.test(text) ? text.replace(CLUSTER_IP, '<ip>').replace(/ {2,}/g, ' ') : text;
-  CLUSTER_IP.lastIndex = 0;
+  const replaced = text.replace(TEXT_IPV4, (m) => (randomClusterIp(m) ? '<ip>' : m));
+  // The columns are as wide as the addresses: once one is masked, runs of spaces are one.
+  const masked = replaced === text ? text : replaced.replace(/ {2,}/g, ' ');
   return masked
     .replace(SERVER_ADDRESS, '<server>')
     .replace(/(?<=\s)(\d+(s|m|h|d)(\d+(s|m|h))?|<invalid>)(?=\s|$)/g, '<age>')

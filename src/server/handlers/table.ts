@@ -121,6 +121,7 @@ export function toTable(kind: ResourceKind, objects: KubeObject[], opts: TableOp
         cells: [
           ...(kind.columnsIncludeName ? [] : [obj.metadata?.name ?? '']),
           ...kind.columns.map((c) => c.cell(printed, opts.now)),
+          ...(kind.trailingCells?.(printed, opts.now) ?? []),
         ],
         object: null,
       };

@@ -170,6 +170,11 @@ export interface ResourceKind {
   /** Table columns (after Name, which is always first). */
   columns: TableColumn[];
   /**
+   * Cells a printer appends after its columns without defining a column for them (printers.go
+   * `printIPAddress` adds the age to its two columns): in each row, not in the definitions.
+   */
+  trailingCells?(obj: KubeObject, now: number): Array<string | number>;
+  /**
    * True when `columns` already holds the Name column where kube puts it:
    * Events print it last and only with `-o wide`. The table builder then adds none.
    */

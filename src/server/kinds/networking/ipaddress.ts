@@ -1,12 +1,14 @@
 /**
  * The IPAddress (networking.k8s.io/v1): validation (pkg/apis/networking/validation
  * `ValidateIPAddress`, `ValidateIPAddressUpdate`: the name an address in canonical form, the
- * parent reference required and immutable) and printers.go `printIPAddress`.
+ * parent reference required and immutable) and printers.go `printIPAddress` (its row's age
+ * beyond its columns).
  */
 
 import type { KubeObject } from '../../../protocol/events.js';
 import { isObject, rec, sameJson, specOf, str } from '../access.js';
 import { builtinKind } from '../builtin.js';
+import { ageColumn } from '../columns.js';
 import type { FieldError } from '../types.js';
 import { invalid, required, validateObjectMeta } from '../validation.js';
 import { isDNS1123Subdomain, isPathSegmentName } from '../validation-names.js';
@@ -73,4 +75,6 @@ export const ipAddressKind = builtinKind('networking.k8s.io', 'v1', 'ipaddresses
   defaults: defaultIPAddress,
   validate: validateIPAddress,
   cells: { ParentRef: parentCell },
+  // printIPAddress appends the age, for which its column definitions have no column.
+  trailingCells: (o, now) => [ageColumn.cell(o, now) as string],
 });

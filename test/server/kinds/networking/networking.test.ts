@@ -9,7 +9,7 @@ import {
   validateNetworkPolicy,
 } from '../../../../src/server/kinds/networking/networkpolicy.js';
 import { validateServiceCIDR } from '../../../../src/server/kinds/networking/servicecidr.js';
-import { ago, MIN, row } from '../columns-fixture.js';
+import { ago, MIN, now, row } from '../columns-fixture.js';
 
 const texts = (errors: Array<{ field: string; message: string }>) =>
   errors.map((e) => `${e.field}: ${e.message}`);
@@ -87,6 +87,12 @@ describe('networking.k8s.io', () => {
     expect(
       row(ipAddressKind, { spec: { parentRef: { resource: 'services', namespace: 'ns', name: 's' } } }),
     ).toEqual(['services/ns/s']);
+    // printIPAddress appends the age beyond its two columns.
+    const held = {
+      metadata: { creationTimestamp: ago(2 * MIN) },
+      spec: { parentRef: { resource: 'services', name: 's' } },
+    };
+    expect(ipAddressKind.trailingCells?.(held, now)).toEqual(['2m']);
   });
 
   it('prints the default IngressClass with its mark', () => {

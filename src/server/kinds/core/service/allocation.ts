@@ -1,48 +1,33 @@
 /**
- * What kube-apiserver's Service REST storage allocates: a cluster IP from the
- * service CIDR (10.96.0.0/12 here, kubeadm's and kind's default; 10.96.0.1 is
- * kept for the `kubernetes` Service) and node ports from 30000-32767 for
- * NodePort and LoadBalancer Services. Allocations are found by reading the
- * Services that exist, so a deleted Service frees its IP and ports. Updates
- * keep what was allocated (PatchAllocatedValues): an apply that leaves the
- * cluster IP out does not lose it.
+ * What kube-apiserver's Service REST storage allocates beside cluster IPs
+ * (those are cluster-ips.ts's, over ServiceCIDRs and IPAddress objects): node
+ * ports from 30000-32767 for NodePort and LoadBalancer Services, found by
+ * reading the Services that exist, so a deleted Service frees its ports.
+ * Updates keep what was allocated (PatchAllocatedValues): an apply that leaves
+ * the cluster IP or a node port out does not lose it.
  */
 import type { KubeObject } from '../../../../protocol/events.js';
 import { objects, rec, str } from '../../access.js';
 import type { FieldError } from '../../types.js';
 import { invalid } from '../../validation.js';
+import { initIpFamilies } from './cluster-ips.js';
 
-const CIDR_BASE = 10 * 2 ** 24 + 96 * 2 ** 16;
-const CIDR_BITS = 12;
-const CIDR_SIZE = 2 ** (32 - CIDR_BITS);
-/** The network address, 10.96.0.1 (the `kubernetes` Service) and the broadcast address are never handed out. */
-const FIRST_FREE = 2;
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 
 /** The first address of the range: kube-apiserver's own `kubernetes` Service in `default` holds it. */
 export const KUBERNETES_SERVICE_IP = '10.96.0.1';
 
-/** The service CIDR, for messages. */
-export const SERVICE_CIDR = `10.96.0.0/${CIDR_BITS}`;
+/** The service range (--service-cluster-ip-range, kubeadm's default): the default ServiceCIDR's one CIDR. */
+export const SERVICE_CIDR = '10.96.0.0/12';
 
-/** Cluster IPs and node ports in use. */
-export interface Allocations {
-  ips: Set<string>;
-  nodePorts: Set<number>;
-}
-
-/** What `services` hold, leaving out the Service `except` (namespace/name) that is being updated. */
-export function allocationsOf(services: KubeObject[], except?: string): Allocations {
-  const used: Allocations = { ips: new Set(), nodePorts: new Set() };
+/** The node ports `services` hold, leaving out the Service `except` (namespace/name) that is being updated. */
+export function nodePortsOf(services: KubeObject[], except?: string): Set<number> {
+  const used = new Set<number>();
   for (const svc of services) {
     if (except && `${svc.metadata?.namespace}/${svc.metadata?.name}` === except) continue;
-    const spec = rec(svc.spec);
-    for (const ip of Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]) {
-      if (typeof ip === 'string' && ip !== '' && ip !== 'None') used.ips.add(ip);
-    }
-    for (const port of objects(spec.ports)) {
-      if (typeof port.nodePort === 'number' && port.nodePort > 0) used.nodePorts.add(port.nodePort);
+    for (const port of objects(rec(svc.spec).ports)) {
+      if (typeof port.nodePort === 'number' && port.nodePort > 0) used.add(port.nodePort);
     }
   }
   return used;
@@ -56,6 +41,12 @@ export function allocationsOf(services: KubeObject[], except?: string): Allocati
 export function keepAllocated(next: KubeObject, current: KubeObject): void {
   const spec = rec(next.spec);
   const old = rec(current.spec);
+  // beginUpdate: patchAllocatedValues, then normalizeClusterIPs and initIPFamilyFields.
+  keepNodePortsAndIp(spec, old);
+  initIpFamilies(next, current);
+}
+
+function keepNodePortsAndIp(spec: Record<string, unknown>, old: Record<string, unknown>): void {
   if (spec.type !== 'ExternalName' && old.type !== 'ExternalName') {
     if (str(spec.clusterIP) === '' && str(old.clusterIP) !== '') {
       spec.clusterIP = old.clusterIP;
@@ -75,45 +66,17 @@ export function keepAllocated(next: KubeObject, current: KubeObject): void {
 }
 
 /**
- * Fills in a cluster IP and node ports where `obj` (defaulted) leaves them
- * empty, and checks those it asks for: inside the range and not taken.
- * Returns the field errors of a 422; `used` grows by what was handed out.
+ * Fills in node ports where `obj` (defaulted) leaves them empty, and checks those it asks for:
+ * inside the range and not taken. Returns the field errors of a 422; `used` grows by what was
+ * handed out.
  */
-export function allocate(
+export function allocateNodePorts(
   obj: KubeObject,
-  used: Allocations,
+  used: Set<number>,
   random: () => number = Math.random,
 ): FieldError[] {
   const errors: FieldError[] = [];
   const spec = rec(obj.spec);
-  if (spec.type !== 'ExternalName') {
-    const wanted = str(spec.clusterIP);
-    if (wanted === '') {
-      const ip = freeIp(used, random);
-      if (ip === undefined) {
-        errors.push(invalid('spec.clusterIPs', '', `range is full (${SERVICE_CIDR})`));
-      } else {
-        spec.clusterIP = ip;
-        spec.clusterIPs = [ip];
-        used.ips.add(ip);
-      }
-    } else if (wanted !== 'None') {
-      const n = ipToInt(wanted);
-      if (n === undefined || n - CIDR_BASE < 1 || n - CIDR_BASE >= CIDR_SIZE - 1) {
-        errors.push(
-          invalid(
-            'spec.clusterIPs',
-            wanted,
-            `provided IP is not in the valid range. The range of valid IPs is ${SERVICE_CIDR}`,
-          ),
-        );
-      } else if (used.ips.has(wanted)) {
-        errors.push(invalid('spec.clusterIPs', wanted, 'provided IP is already allocated'));
-      } else {
-        used.ips.add(wanted);
-      }
-    }
-  }
   if (needsNodePorts(spec)) {
     objects(spec.ports).forEach((port, i) => {
       const wanted = port.nodePort;
@@ -126,10 +89,10 @@ export function allocate(
               `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_MIN}-${NODE_PORT_MAX}`,
             ),
           );
-        } else if (used.nodePorts.has(wanted)) {
+        } else if (used.has(wanted)) {
           errors.push(invalid(`spec.ports[${i}].nodePort`, wanted, 'provided port is already allocated'));
         } else {
-          used.nodePorts.add(wanted);
+          used.add(wanted);
         }
         return;
       }
@@ -138,7 +101,7 @@ export function allocate(
         errors.push(invalid(`spec.ports[${i}].nodePort`, 0, 'range is full'));
       } else {
         port.nodePort = free;
-        used.nodePorts.add(free);
+        used.add(free);
       }
     });
   }
@@ -160,19 +123,8 @@ function needsNodePorts(spec: Record<string, unknown>): boolean {
   return spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false;
 }
 
-/** A free address, picked at random as kube's allocator does. */
-function freeIp(used: Allocations, random: () => number): string | undefined {
-  const n = freeNumber(
-    CIDR_BASE + FIRST_FREE,
-    CIDR_BASE + CIDR_SIZE - 2,
-    (n) => used.ips.has(intToIp(n)),
-    random,
-  );
-  return n === undefined ? undefined : intToIp(n);
-}
-
-function freeNodePort(used: Allocations, random: () => number): number | undefined {
-  return freeNumber(NODE_PORT_MIN, NODE_PORT_MAX, (port) => used.nodePorts.has(port), random);
+function freeNodePort(used: Set<number>, random: () => number): number | undefined {
+  return freeNumber(NODE_PORT_MIN, NODE_PORT_MAX, (port) => used.has(port), random);
 }
 
 /** A number in [min, max] that is not `taken`: random picks first, a scan when they keep hitting taken ones. */
@@ -188,19 +140,4 @@ function freeNumber(
   }
   for (let n = min; n <= max; n++) if (!taken(n)) return n;
   return undefined;
-}
-
-function ipToInt(ip: string): number | undefined {
-  const parts = ip.split('.');
-  if (parts.length !== 4) return undefined;
-  let n = 0;
-  for (const part of parts) {
-    if (!/^(0|[1-9]\d{0,2})$/.test(part) || Number(part) > 255) return undefined;
-    n = n * 256 + Number(part);
-  }
-  return n;
-}
-
-function intToIp(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }

@@ -1,16 +1,15 @@
 /**
- * The Service's defaults (pkg/apis/core/v1/defaults.go `SetDefaults_Service`), plus what the
- * service REST storage settles on every write of a single-stack IPv4 cluster.
+ * The Service's defaults (pkg/apis/core/v1/defaults.go `SetDefaults_Service`). What the service
+ * REST storage settles after the field manager (clusterIP and clusterIPs in step, the IP family
+ * fields) is cluster-ips.ts's `initIpFamilies`.
  */
 
 import type { KubeObject } from '../../../../protocol/events.js';
-import { child, objects, rec, setDefault, setIfAbsent, str } from '../../access.js';
+import { child, objects, rec, setDefault, setIfAbsent } from '../../access.js';
 
 /**
- * SetDefaults_Service, plus what the service REST storage settles on every
- * write of a single-stack IPv4 cluster: `clusterIP`/`clusterIPs` mirrored and
- * the IP family fields. Allocating the cluster IP itself (and node ports) is
- * the storage layer's job, not defaulting.
+ * SetDefaults_Service. The cluster IPs, their families and node ports are the storage layer's
+ * (registry/service-allocation.ts), not defaulting's: they are set after the field manager ran.
  */
 export function defaultService(obj: KubeObject): void {
   const spec = child(obj, 'spec');
@@ -44,13 +43,6 @@ export function defaultService(obj: KubeObject): void {
       setIfAbsent(spec, 'internalTrafficPolicy', 'Cluster');
     }
     if (type === 'LoadBalancer') setIfAbsent(spec, 'allocateLoadBalancerNodePorts', true);
-    const ips = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
-    if (str(spec.clusterIP) !== '' && ips.length === 0) spec.clusterIPs = [spec.clusterIP];
-    else if (str(spec.clusterIP) === '' && typeof ips[0] === 'string') spec.clusterIP = ips[0];
-    if (type !== 'ExternalName') {
-      setIfAbsent(spec, 'ipFamilyPolicy', 'SingleStack');
-      setIfAbsent(spec, 'ipFamilies', ['IPv4']);
-    }
   }
   const status = child(obj, 'status');
   if (status) setIfAbsent(status, 'loadBalancer', {});

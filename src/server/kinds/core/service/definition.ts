@@ -1,7 +1,7 @@
 /**
  * The Service (core/v1): its entry in the served table (pkg/registry/core/service/strategy.go:
- * the selectable fields, create on update). Its cluster IP and node ports are allocated by the
- * object storage with allocation.ts's rules.
+ * the selectable fields, create on update, the fields a type change wipes). Its cluster IPs and
+ * node ports are allocated by the object storage with cluster-ips.ts's and allocation.ts's rules.
  */
 
 import { type FieldGetter, pathField } from '../../selectable-fields.js';
@@ -9,6 +9,7 @@ import type { ResourceKind } from '../../types.js';
 import { validateClusterIpUpdate } from './allocation.js';
 import { serviceColumns } from './columns.js';
 import { defaultService } from './defaults.js';
+import { dropTypeDependentFields } from './type-change.js';
 import { validateService } from './validation.js';
 
 /** Services: `spec.clusterIP` and `spec.type` (kube-apiserver 1.30+). */
@@ -33,6 +34,7 @@ export const serviceKind: ResourceKind = {
   defaults: defaultService,
   validate: validateService,
   validateUpdate: validateClusterIpUpdate,
+  afterFieldManager: dropTypeDependentFields,
   columns: serviceColumns,
   // pkg/registry/core/service/strategy.go `AllowCreateOnUpdate`.
   allowCreateOnUpdate: true,

@@ -61,12 +61,12 @@ describe('Service cluster IPs and node ports', () => {
     expect422(
       await create('b', svc('fixed', { clusterIP: '10.96.7.7' })),
       'spec.clusterIPs',
-      'Invalid value: "10.96.7.7": provided IP is already allocated',
+      'Invalid value: ["10.96.7.7"]: failed to allocate IP 10.96.7.7: provided IP is already allocated',
     );
     expect422(
       await create('b', svc('far', { clusterIP: '192.168.0.9' })),
       'spec.clusterIPs',
-      'Invalid value: "192.168.0.9": provided IP is not in the valid range. The range of valid IPs is 10.96.0.0/12',
+      'Invalid value: ["192.168.0.9"]: failed to allocate IP 192.168.0.9: the provided network does not match the current range',
     );
   });
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { initIpFamilies } from '../../../../../src/server/kinds/core/service/cluster-ips.js';
 import { defaulted, minimalService } from '../../defaults-fixture.js';
 
 // The expected objects are `kubectl get -o yaml` of these manifests on a real
 // cluster, minus what other layers add: server metadata, the allocated
 // clusterIP, the service-account token volume, and the template's
-// `creationTimestamp: null` (a Go serialization artefact).
+// `creationTimestamp: null` (a Go serialization artefact). The IP family fields and clusterIPs
+// are the storage's (cluster-ips.ts `initIpFamilies`), set after the field manager ran.
 
 describe('defaults match a real cluster', () => {
   it('minimal Service', () => {
@@ -14,8 +16,6 @@ describe('defaults match a real cluster', () => {
       metadata: { name: 'web', namespace: 'demo' },
       spec: {
         internalTrafficPolicy: 'Cluster',
-        ipFamilies: ['IPv4'],
-        ipFamilyPolicy: 'SingleStack',
         ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
         selector: { app: 'web' },
         sessionAffinity: 'None',
@@ -39,11 +39,34 @@ describe('defaults in detail', () => {
     const sticky = defaulted('v1', 'Service', {
       spec: { sessionAffinity: 'ClientIP', clusterIP: '10.96.0.10' },
     });
-    expect(sticky.spec).toMatchObject({
-      sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } },
-      clusterIPs: ['10.96.0.10'],
-    });
+    expect(sticky.spec).toMatchObject({ sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } } });
     const ext = defaulted('v1', 'Service', { spec: { type: 'ExternalName', externalName: 'example.com' } });
     expect(ext.spec).toEqual({ type: 'ExternalName', externalName: 'example.com', sessionAffinity: 'None' });
+  });
+});
+
+describe('initIpFamilies (the storage, after the field manager)', () => {
+  it('keeps clusterIP and clusterIPs in step and sets the families of a single-stack IPv4 cluster', () => {
+    const svc = { spec: { type: 'ClusterIP', clusterIP: '10.96.0.10' } };
+    initIpFamilies(svc);
+    expect(svc.spec).toEqual({
+      type: 'ClusterIP',
+      clusterIP: '10.96.0.10',
+      clusterIPs: ['10.96.0.10'],
+      ipFamilyPolicy: 'SingleStack',
+      ipFamilies: ['IPv4'],
+    });
+  });
+
+  it('a headless Service without selector requires dual stack; an update keeps the old policy', () => {
+    const headless = { spec: { type: 'ClusterIP', clusterIP: 'None' } };
+    initIpFamilies(headless);
+    expect(headless.spec).toMatchObject({ ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
+    const next = { spec: { type: 'ClusterIP', clusterIPs: ['10.96.0.11'] } };
+    initIpFamilies(next, { spec: { type: 'ClusterIP', ipFamilyPolicy: 'PreferDualStack' } });
+    expect(next.spec).toMatchObject({ clusterIP: '10.96.0.11', ipFamilyPolicy: 'PreferDualStack' });
+    const external = { spec: { type: 'ExternalName', externalName: 'example.com' } };
+    initIpFamilies(external);
+    expect(external.spec).toEqual({ type: 'ExternalName', externalName: 'example.com' });
   });
 });

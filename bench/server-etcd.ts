@@ -158,7 +158,12 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!findEtcdBinary())
     throw new Error('etcd not found: set WATCHMARK_ETCD, put etcd on PATH, or run bash reference/build.sh');
-  const base = { insecureHttp: true, insecureNoAuth: true, compactionInterval: 0 } as const;
+  const base = {
+    disableAdmissionPlugins: ['ServiceAccount'] as string[],
+    insecureHttp: true,
+    insecureNoAuth: true,
+    compactionInterval: 0,
+  } as const;
   const results: StoreResult[] = [];
   const memory = await startServer(base);
   try {

@@ -40,6 +40,7 @@ interface Side {
 
 async function open(label: Side['label'], typeCheck: boolean): Promise<Side> {
   const server = await startServer({
+    disableAdmissionPlugins: ['ServiceAccount'],
     insecureHttp: true,
     insecureNoAuth: true,
     compactionInterval: 0,

@@ -9,7 +9,13 @@ import { startServer } from '../src/server/index.js';
 const dir = await mkdtemp(join(tmpdir(), 'watchmark-example-'));
 const kubeconfig = join(dir, 'kubeconfig');
 // An embedded API server with a 1 s bookmark interval (kube-apiserver: 1 minute).
-const server = await startServer({ kubeconfigOut: kubeconfig, bookmarkInterval: 1_000 });
+// No controller makes the namespace's `default` ServiceAccount, which the ServiceAccount
+// admission plugin requires of every pod: the plugin is off, as envtest runs kube-apiserver.
+const server = await startServer({
+  disableAdmissionPlugins: ['ServiceAccount'],
+  kubeconfigOut: kubeconfig,
+  bookmarkInterval: 1_000,
+});
 const kube = await KubeClient.load({ kubeconfig });
 
 await kube.resource('namespaces').create({ metadata: { name: 'demo' } });

@@ -70,6 +70,7 @@ runServerChild({
     const podBytes = await seed(store, plan);
     const seedMs = performance.now() - t0;
     const server = await startServer({
+      disableAdmissionPlugins: ['ServiceAccount'],
       store,
       insecureHttp: true,
       insecureNoAuth: true,

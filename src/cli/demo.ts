@@ -78,6 +78,9 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoResult> {
       bookmarkLead: 500,
       compactionInterval: 0,
       ui: opts.ui !== undefined,
+      // No serviceaccount controller makes the `default` account the plugin would require of
+      // the simulation's pods: off, as envtest runs kube-apiserver.
+      disableAdmissionPlugins: ['ServiceAccount'],
     });
     cleanup.unshift(() => server.close());
     const sim = await startSimulation({

@@ -110,6 +110,11 @@ export function serveCommand(): Command {
       const seeds = await readSources('--objects', flags.objects ?? []);
       if (flags.simCheckpointDir) await mkdir(flags.simCheckpointDir, { recursive: true });
       const opts = await serveOptions(flags);
+      // Without the serviceaccount controller no namespace gets the `default` account the
+      // ServiceAccount plugin requires of every pod: off then, as envtest runs kube-apiserver,
+      // unless --disable-admission-plugins says what to turn off.
+      if (flags.disableAdmissionPlugins === undefined && !controllerNames.includes('serviceaccount'))
+        opts.disableAdmissionPlugins = ['ServiceAccount'];
       // The server's own kubeconfig goes to a private file that the controllers, the seeding and
       // the simulation use; --kubeconfig-out is written only once all of them are ready, so a
       // script may wait for that file instead of reading stdout.

@@ -101,13 +101,7 @@ export class ApiServer implements RunningServer {
       objects: this.objects,
       kinds: this.kinds,
       typeCheck: opts.typeCheck,
-      admission: new Admission({
-        hooks: opts.admission,
-        cacher: this.cacher,
-        objects: this.objects,
-        kinds: this.kinds,
-        log,
-      }),
+      admission: new Admission({ ...deps, hooks: opts.admission, kinds: this.kinds, disabled }),
       countBytes: (bytes) => {
         this.stats.responseBytesWritten += bytes;
       },

@@ -87,8 +87,10 @@ export interface ServerOptions {
   admission?: AdmissionHooks;
   /**
    * Built-in admission plugins to turn off, by kube-apiserver's names
-   * (`--disable-admission-plugins`): `ServiceAccount` (envtest turns it off, so its pods name no
-   * service account), `Priority`, `DefaultTolerationSeconds`, `TaintNodesByCondition`. A name
+   * (`--disable-admission-plugins`): `ServiceAccount` (on, it refuses a pod whose account does
+   * not exist, so a server without a controller making each namespace's `default` account needs
+   * it off, as envtest has it; its pods then name no service account), `Priority`,
+   * `DefaultTolerationSeconds`, `TaintNodesByCondition`. A name
    * kube-apiserver does not know, or one watchmark cannot turn off, fails the start.
    */
   disableAdmissionPlugins?: string[];

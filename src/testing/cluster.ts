@@ -26,6 +26,7 @@ import {
 } from '../server/index.js';
 import { SIMULATION_USER_AGENT_MARK } from '../sim/index.js';
 import {
+  admissionPluginsOff,
   type ControllerChoice,
   chooseControllers,
   type RunningTestControllers,
@@ -52,6 +53,8 @@ export interface TestClusterOptions {
    * `garbagecollector` (`gc`) — the default, as in every real cluster — and, on request,
    * the simulated cluster (`deployment`, `replicaset`, `scheduler`, `kubelet`: any of them
    * starts all four). `[]` runs none (the namespace controller lives in the server and is always on).
+   * Without `serviceaccount` the ServiceAccount admission plugin is off, as envtest has it, unless
+   * `server.disableAdmissionPlugins` is given.
    */
   controllers?: string | readonly string[];
   /** Simulated nodes when the simulation runs (default 1). */
@@ -238,6 +241,7 @@ class Cluster implements TestCluster {
       ...transport,
       log: opts.log,
       ...opts.server,
+      disableAdmissionPlugins: opts.server?.disableAdmissionPlugins ?? admissionPluginsOff(choice),
       startFrom: setup.template ?? opts.server?.startFrom,
       admission: opts.admission ?? opts.server?.admission,
       port: opts.server?.port ?? 0,

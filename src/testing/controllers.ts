@@ -31,6 +31,16 @@ const SIMULATION_NAMES = new Set([
  */
 export const DEFAULT_TEST_CONTROLLERS: readonly string[] = ['namespace', 'garbagecollector'];
 
+/**
+ * The admission plugins a test cluster turns off when the test names none
+ * (`server.disableAdmissionPlugins`): ServiceAccount unless the `serviceaccount` controller runs,
+ * since the plugin refuses every pod of a namespace without its `default` account, and envtest
+ * starts kube-apiserver without it.
+ */
+export function admissionPluginsOff(choice: ControllerChoice): string[] {
+  return choice.core.includes('serviceaccount') ? [] : ['ServiceAccount'];
+}
+
 /** The parsed choice: kube-controller-manager's controllers, and whether the simulation runs. */
 export interface ControllerChoice {
   core: string[];

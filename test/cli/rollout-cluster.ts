@@ -31,6 +31,7 @@ export async function startCluster(
   const dir = temp.path;
   const kubeconfig = join(dir, 'kubeconfig');
   const server = await startServer({
+    disableAdmissionPlugins: ['ServiceAccount'],
     kubeconfigOut: kubeconfig,
     bookmarkInterval: opts.bookmarkInterval ?? 300,
     bookmarkLead: 100,

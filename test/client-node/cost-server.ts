@@ -7,7 +7,12 @@ import { startServer } from '../../src/server/index.js';
 import { call, ensureNamespace, pod } from '../helpers/server.js';
 
 const count = Number(process.env.COST_PODS ?? 10_000);
-const server = await startServer({ insecureHttp: true, insecureNoAuth: true, compactionInterval: 0 });
+const server = await startServer({
+  disableAdmissionPlugins: ['ServiceAccount'],
+  insecureHttp: true,
+  insecureNoAuth: true,
+  compactionInterval: 0,
+});
 await ensureNamespace(server, 'demo');
 async function inParallel(n: number, width: number, job: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;

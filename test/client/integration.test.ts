@@ -22,6 +22,7 @@ async function serve(
 ): Promise<{ server: RunningServer; kube: KubeClient; kubeconfig: string }> {
   const kubeconfig = join(tempDir(), `kubeconfig-${n++}`);
   const server = await startServer({
+    disableAdmissionPlugins: ['ServiceAccount'],
     bookmarkInterval: 100,
     bookmarkLead: 50,
     tooLargeWait: 100,
@@ -156,6 +157,7 @@ describe('client against watchmark serve', () => {
     const store = new MemoryStore();
     const opts = {
       store,
+      disableAdmissionPlugins: ['ServiceAccount'],
       insecureHttp: true,
       insecureNoAuth: true,
       bookmarkInterval: 100,

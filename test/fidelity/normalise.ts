@@ -49,6 +49,10 @@ export const NORMALISATION_RULES: Array<{ rule: string; reason: string }> = [
     reason: 'the suffix is random (names.SimpleNameGenerator)',
   },
   {
+    rule: "the ServiceAccount admission plugin's token volume name kube-api-access-<5 characters> becomes kube-api-access-<random>, wherever it is named",
+    reason: 'the plugin draws the suffix at random (names.SimpleNameGenerator)',
+  },
+  {
     rule: "a cluster IP allocated at random (in the dynamic part of 10.96.0.0/12, 10.96.1.0 and up, or of a /24 ServiceCIDR the cases add in 10.250.0.0-10.254.255.255, .17 and up; or a range's network address, which a dry run answers) becomes <ip> wherever a value is one whole (clusterIP, clusterIPs, an IPAddress's name, a cell); nodePort values become <port>",
     reason:
       "kube-apiserver picks a free address at random in the upper part of a random ready ServiceCIDR (ipallocator.go allocateNextService); requested addresses, kept to the static parts below (10.96.0.1-10.96.0.255, .1-.16 of a case's /24), are compared",
@@ -211,6 +215,7 @@ function collectGeneratedNames(value: unknown, into: Map<string, string>): void 
   )
     into.set(refused, `${prefix}<random>`);
   const { name, generateName } = value as { name?: unknown; generateName?: unknown };
+  if (typeof name === 'string' && TOKEN_VOLUME.test(name)) into.set(name, TOKEN_VOLUME_MASK);
   if (
     typeof name === 'string' &&
     typeof generateName === 'string' &&
@@ -221,6 +226,10 @@ function collectGeneratedNames(value: unknown, into: Map<string, string>): void 
   }
   for (const v of Object.values(value)) collectGeneratedNames(v, into);
 }
+
+/** The ServiceAccount admission plugin's token volume: its prefix and utilrand's 5 characters. */
+const TOKEN_VOLUME = /^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/;
+const TOKEN_VOLUME_MASK = 'kube-api-access-<random>';
 
 /** Table columns whose cells are normalised, and what they become. */
 const TABLE_CELLS: Record<string, string> = { Age: '<age>' };
@@ -264,11 +273,17 @@ function walk(
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     // managedFields keys name list items by uid (`k:{"uid":"..."}`).
-    for (const [k, v] of Object.entries(value))
-      out[k.replace(UUID_ANYWHERE, '<uid>')] = walk(v, rank, k, generated);
+    for (const [k, v] of Object.entries(value)) out[maskKey(k, generated)] = walk(v, rank, k, generated);
     return out;
   }
   return value;
+}
+
+/** A key with uids and generated names masked (managedFields keys name list items: `k:{"name":"..."}`). */
+function maskKey(key: string, generated: Map<string, string>): string {
+  let out = key.replace(UUID_ANYWHERE, '<uid>');
+  if (out.startsWith('k:')) for (const [name, masked] of generated) out = out.split(name).join(masked);
+  return out;
 }
 
 function scalar(value: string, rank: (rv: string) => string, key: string | undefined): string {

@@ -15,6 +15,10 @@ export function startTestServer(opts: ServerOptions = {}): Promise<RunningServer
     bookmarkLead: 100,
     tooLargeWait: 200,
     compactionInterval: 0,
+    // No serviceaccount controller runs beside a test server, so no namespace has the `default`
+    // account the ServiceAccount plugin requires of every pod: off, as envtest runs
+    // kube-apiserver (a test of the plugin passes `disableAdmissionPlugins: []`).
+    disableAdmissionPlugins: ['ServiceAccount'],
     ...opts,
   });
 }

@@ -36,6 +36,8 @@ export async function startCluster(opts: Partial<SimulationOptions> = {}): Promi
     bookmarkInterval: 1000,
     compactionInterval: 0,
     kubeconfigOut: kubeconfig,
+    // No serviceaccount controller: the plugin would refuse the simulation's pods (envtest's shape).
+    disableAdmissionPlugins: ['ServiceAccount'],
   });
   const lines: string[] = [];
   let sim: Simulation | undefined;

@@ -5,8 +5,10 @@
  * validation, validating after them and just before storage: endpoints/handlers create.go,
  * update.go, patch.go, delete.go, registry/generic/registry/store.go).
  *
- * With no hook and no configuration a write gets no WriteAdmission at all: the check is two
- * array lengths, and the configurations are read from the watch cache only when they change.
+ * The built-in plugins that need to read other objects (ServiceAccount, service-account.ts) come
+ * first, as kube-apiserver's plugin order puts them before the webhooks. A write no plugin, hook
+ * or webhook concerns gets no WriteAdmission at all: the check is the kind and two array
+ * lengths, and the configurations are read from the watch cache only when they change.
  */
 import type { KubeObject } from '../../protocol/events.js';
 import type { Cacher } from '../cache/cacher.js';
@@ -30,6 +32,7 @@ import {
   namespaceSelectorMatches,
   objectSelectorMatches,
 } from './matching.js';
+import { ServiceAccountAdmission } from './service-account.js';
 import {
   type AdmissionAnswer,
   type AdmissionHook,
@@ -50,6 +53,8 @@ export interface AdmissionDeps {
   objects: ObjectStorage;
   kinds: KindTable;
   log?: (message: string) => void;
+  /** The built-in plugins turned off (`disableAdmissionPlugins`): ServiceAccount among them, none runs. */
+  disabled?: ReadonlySet<string>;
 }
 
 /** One write request, as the handlers describe it to admission. */
@@ -80,9 +85,12 @@ export class Admission {
   private readonly inProcessMutating: Hook | undefined;
   private readonly inProcessValidating: Hook | undefined;
   private readonly sinks: Omit<DispatchSinks, 'warn'>;
+  private readonly serviceAccount: ServiceAccountAdmission | undefined;
 
   constructor(deps: AdmissionDeps) {
     this.deps = deps;
+    if (!deps.disabled?.has('ServiceAccount'))
+      this.serviceAccount = new ServiceAccountAdmission({ cacher: deps.cacher, objects: () => deps.objects });
     this.configurations = new WebhookConfigurations(deps.cacher);
     this.sinks = { log: deps.log ?? (() => {}) };
     this.inProcessMutating = inProcessHook(IN_PROCESS_MUTATING_NAME, deps.hooks?.mutate);
@@ -96,7 +104,12 @@ export class Admission {
     this.configurations.stop();
   }
 
-  /** True when any hook or webhook is configured: a write without it skips admission entirely. */
+  /** True when a write of `kind` meets any built-in plugin, hook or webhook: else it skips admission. */
+  activeFor(kind: ResourceKind): boolean {
+    return this.active || (this.serviceAccount !== undefined && kind.group === '' && kind.plural === 'pods');
+  }
+
+  /** True when any hook or webhook is configured. */
   get active(): boolean {
     const { mutating, validating } = this.configurations;
     return (
@@ -109,6 +122,20 @@ export class Admission {
 
   /** The admission of one write, or undefined when nothing would be called. */
   forWrite(write: AdmissionWrite): WriteAdmission | undefined {
+    const builtin = write.objectKind ? undefined : this.serviceAccount?.forWrite(write);
+    const hooks = this.hooksFor(write);
+    if (!builtin || !hooks) return builtin ?? hooks;
+    return {
+      mutate: async (obj, old) => hooks.mutate(await builtin.mutate(obj, old), old),
+      validate: async (obj, old) => {
+        await builtin.validate(obj, old);
+        await hooks.validate(obj, old);
+      },
+    };
+  }
+
+  /** The in-process hooks' and the webhooks' admission of one write, or undefined. */
+  private hooksFor(write: AdmissionWrite): WriteAdmission | undefined {
     if (!this.active) return undefined;
     // webhook.go `Dispatch`: writes of the admission configurations themselves are exempt
     // (rules.go `IsExemptAdmissionConfigurationResource`), so a broken webhook can be removed.

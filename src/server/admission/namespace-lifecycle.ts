@@ -172,8 +172,11 @@ export function admitCreate(
   );
 }
 
-/** The name admission errors give a create: the object's name, its generateName, or "Unknown". */
-function admissionName(obj: KubeObject): string {
+/**
+ * The name admission errors give a create (apiserver pkg/admission/errors.go
+ * `extractResourceName`): the object's name, its generateName, or "Unknown".
+ */
+export function admissionName(obj: KubeObject): string {
   const meta = obj.metadata ?? {};
   if (typeof meta.name === 'string' && meta.name !== '') return meta.name;
   if (typeof meta.generateName === 'string' && meta.generateName !== '') return meta.generateName;

@@ -1,8 +1,8 @@
 /**
  * The admission of one write request (admission/): who asks (the authenticated user, as
  * kube-apiserver's request context carries it), with which options, and where the hooks'
- * warnings go. Undefined, at the cost of one property read, when no hook or webhook is
- * configured.
+ * warnings go. Undefined, at the cost of a kind check, when no built-in plugin, hook or
+ * webhook is concerned.
  */
 import type { AdmissionUserInfo, GroupVersionKind } from '../admission/types.js';
 import type { UserInfo } from '../http/auth.js';
@@ -24,7 +24,7 @@ export interface AdmissionTarget {
 export function writeAdmission(scope: RequestScope, target: AdmissionTarget): WriteAdmission | undefined {
   const { query, res } = scope;
   const admission = scope.server.admission;
-  if (!admission?.active) return undefined;
+  if (!admission?.activeFor(scope.kind)) return undefined;
   let warnings: WarningRecorder | undefined;
   const options: Record<string, unknown> = { ...target.options };
   for (const key of ['fieldManager', 'fieldValidation']) {

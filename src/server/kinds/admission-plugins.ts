@@ -6,9 +6,10 @@
  * ServiceAccount the plugin would require), so its pods name no service account; a server
  * started the same way answers as envtest does.
  *
- * watchmark runs these plugins as part of its kinds: ServiceAccount, Priority and
- * DefaultTolerationSeconds in a Pod's defaults (core/pod/defaults.ts), TaintNodesByCondition as
- * a Node's `admitCreate` (core/node.ts). Each can be turned off, and each kind a plugin touches
+ * watchmark runs these plugins as part of its kinds: Priority and DefaultTolerationSeconds in a
+ * Pod's defaults (core/pod/defaults.ts), TaintNodesByCondition as a Node's `admitCreate`
+ * (core/node.ts); ServiceAccount, which reads the pod's account, runs in the server's admission
+ * (admission/service-account.ts). Each can be turned off, and each kind a plugin touches
  * says what turning it off changes (`ResourceKind.withAdmissionPluginsOff`). NamespaceLifecycle and the
  * webhook plugins are woven into the write path and stay on: asking to disable them is refused
  * rather than ignored. Every other name kube-apiserver knows is a plugin watchmark never runs,

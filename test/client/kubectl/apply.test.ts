@@ -171,7 +171,11 @@ describe.skipIf(!haveKubectl)('apply, compared with kubectl apply', () => {
   const tempDir = tempDirForFile('watchmark-apply-');
   beforeAll(async () => {
     dir = tempDir();
-    server = await startServer({ kubeconfigOut: join(dir, 'kubeconfig'), bookmarkInterval: 1000 });
+    server = await startServer({
+      disableAdmissionPlugins: ['ServiceAccount'],
+      kubeconfigOut: join(dir, 'kubeconfig'),
+      bookmarkInterval: 1000,
+    });
     await mkdir(join(dir, 'kubectl', 'home'), { recursive: true });
     kubectl = new KubectlSession(kubectls[0], join(dir, 'kubectl'), server.kubeconfigPath!, 'kc');
     kube = await KubeClient.load({ kubeconfig: server.kubeconfigPath });

@@ -284,6 +284,7 @@ describe('watchRolloutStatus against a server', () => {
   beforeAll(async () => {
     dir = tempDir();
     server = await startServer({
+      disableAdmissionPlugins: ['ServiceAccount'],
       kubeconfigOut: join(dir, 'kubeconfig'),
       bookmarkInterval: 200,
       compactionInterval: 0,

@@ -187,7 +187,12 @@ describe('an informer with lazyDecode against a real server', () => {
   });
 
   it('syncs and follows changes; handlers that only take the key never parse', async () => {
-    server = await startServer({ insecureHttp: true, insecureNoAuth: true, compactionInterval: 0 });
+    server = await startServer({
+      disableAdmissionPlugins: ['ServiceAccount'],
+      insecureHttp: true,
+      insecureNoAuth: true,
+      compactionInterval: 0,
+    });
     const credentials = {
       authorization: async () => undefined,
       clientCertificate: async () => undefined,

@@ -30,7 +30,12 @@ function openSockets(): number {
 
 beforeAll(async () => {
   socketsBefore = openSockets();
-  server = await startServer({ bookmarkInterval: 150, bookmarkLead: 100, compactionInterval: 0 });
+  server = await startServer({
+    disableAdmissionPlugins: ['ServiceAccount'],
+    bookmarkInterval: 150,
+    bookmarkLead: 100,
+    compactionInterval: 0,
+  });
   kc = new KubeConfig();
   kc.loadFromString(server.kubeconfig);
   core = kc.makeApiClient(CoreV1Api);

@@ -138,7 +138,11 @@ describe('onRequest', () => {
   it('records faults too; @kubernetes/client-node sees the 429 with its Retry-After and then succeeds', async () => {
     // client-node speaks TLS only: a server with its defaults (TLS and a token).
     const records: RequestRecord[] = [];
-    const server = await startServer({ compactionInterval: 0, onRequest: (r) => records.push(r) });
+    const server = await startServer({
+      disableAdmissionPlugins: ['ServiceAccount'],
+      compactionInterval: 0,
+      onRequest: (r) => records.push(r),
+    });
     cleanups.push(() => server.close());
     const kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig);

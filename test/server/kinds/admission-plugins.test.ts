@@ -19,6 +19,11 @@ async function serverWithout(plugins: string[]): Promise<RunningServer> {
   const s = await startServer({ insecureHttp: true, insecureNoAuth: true, disableAdmissionPlugins: plugins });
   servers.push(s);
   await ensureNamespace(s, 'ap');
+  // The account the ServiceAccount plugin requires of a pod (no controller makes it here).
+  const account = { metadata: { name: 'default' } };
+  expect((await call(s, 'POST', '/api/v1/namespaces/ap/serviceaccounts', { body: account })).status).toBe(
+    201,
+  );
   return s;
 }
 
@@ -33,6 +38,9 @@ describe('disableAdmissionPlugins', () => {
     const spec = await createdPodSpec(await serverWithout([]));
     expect(spec.serviceAccountName).toBe('default');
     expect(spec.serviceAccount).toBe('default');
+    expect(spec.volumes).toEqual([
+      expect.objectContaining({ name: expect.stringMatching(/^kube-api-access-/) }),
+    ]);
     expect(spec.priority).toBe(0);
     expect(spec.tolerations).toHaveLength(2);
   });
@@ -41,6 +49,7 @@ describe('disableAdmissionPlugins', () => {
     const spec = await createdPodSpec(await serverWithout(['ServiceAccount']));
     expect(spec).not.toHaveProperty('serviceAccountName');
     expect(spec).not.toHaveProperty('serviceAccount');
+    expect(spec).not.toHaveProperty('volumes');
     expect(spec.priority).toBe(0);
     expect(spec.preemptionPolicy).toBe('PreemptLowerPriority');
     expect(spec.tolerations).toHaveLength(2);

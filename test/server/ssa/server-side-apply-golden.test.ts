@@ -17,7 +17,8 @@ import { call, startTestServer } from '../../helpers/server.js';
 const clock = new ManualClock(Date.parse('2024-05-01T10:00:00Z'));
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startTestServer({ clock });
+  // The ServiceAccount plugin on, as kube-apiserver runs it: its additions are no manager's.
+  server = await startTestServer({ clock, disableAdmissionPlugins: [] });
 });
 afterAll(async () => {
   await server.close();
@@ -217,6 +218,10 @@ it('TestClearManagedFieldsWithMergePatch and ...WithStrategicMergePatch: [{}] cl
 it('kubectl run and kubectl expose: the creator owns what it sent and its defaults, not what admission and allocation add', async () => {
   // The bodies kubectl 1.30 sends; the entries as kube-apiserver records them (create.go runs the
   // field manager after decoding and defaulting, before mutating admission and the REST storage).
+  const account = { metadata: { name: 'default' } };
+  expect(
+    (await call(server, 'POST', '/api/v1/namespaces/default/serviceaccounts', { body: account })).status,
+  ).toBe(201);
   const pod = await call(server, 'POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-run', {
     body: {
       kind: 'Pod',
@@ -232,6 +237,9 @@ it('kubectl run and kubectl expose: the creator owns what it sent and its defaul
   });
   expect(pod.status).toBe(201);
   expect(pod.body.spec.serviceAccountName).toBe('default');
+  expect(pod.body.spec.containers[0].volumeMounts[0].mountPath).toBe(
+    '/var/run/secrets/kubernetes.io/serviceaccount',
+  );
   expect(pod.body.metadata.managedFields[0].fieldsV1).toEqual({
     'f:metadata': { 'f:labels': { '.': {}, 'f:run': {} } },
     'f:spec': {

@@ -41,6 +41,7 @@ describe.skipIf(chromiumPath === undefined)('the live view at /ui, in Chromium',
     dir = tempDir();
     const kubeconfig = join(dir, 'kubeconfig');
     server = await startServer({
+      disableAdmissionPlugins: ['ServiceAccount'],
       ui: true,
       kubeconfigOut: kubeconfig,
       bookmarkInterval: 300,

@@ -21,6 +21,7 @@ describe('the /ui door (TLS, token auth)', () => {
   beforeAll(async () => {
     dir = tempDir();
     server = await startServer({
+      disableAdmissionPlugins: ['ServiceAccount'],
       ui: true,
       compactionInterval: 0,
       bookmarkInterval: 200,

@@ -10,7 +10,7 @@ import { expectStatus } from './fixture.js';
 describe('TLS server with authentication', () => {
   let secure: RunningServer;
   beforeAll(async () => {
-    secure = await startServer({ compactionInterval: 0 });
+    secure = await startServer({ disableAdmissionPlugins: ['ServiceAccount'], compactionInterval: 0 });
   });
   afterAll(async () => {
     await secure?.close();

@@ -179,8 +179,6 @@ function toleratesNoExecute(tolerations: JsonObject[], key: string): boolean {
 
 /** Which of the pod admission plugins a server runs (admission-plugins.ts; all by default). */
 export interface PodAdmissionPlugins {
-  /** ServiceAccount (plugin/pkg/admission/serviceaccount): names the `default` account. */
-  serviceAccount: boolean;
   /** Priority (plugin/pkg/admission/priority): the priority and preemption policy. */
   priority: boolean;
   /** DefaultTolerationSeconds: 5 minutes' tolerations of not-ready and unreachable nodes. */
@@ -188,14 +186,12 @@ export interface PodAdmissionPlugins {
 }
 
 const ALL_PLUGINS: PodAdmissionPlugins = {
-  serviceAccount: true,
   priority: true,
   defaultTolerationSeconds: true,
 };
 
 /** The admission plugins' additions to a new pod's spec. */
 function admitPodSpec(spec: JsonObject, plugins: PodAdmissionPlugins): void {
-  if (plugins.serviceAccount) setDefault(spec, 'serviceAccountName', 'default');
   if (plugins.priority) {
     if (spec.priority === undefined || spec.priority === null) {
       spec.priority = SYSTEM_PRIORITIES[str(spec.priorityClassName)] ?? 0;

@@ -34,7 +34,6 @@ export const podFields: Record<string, FieldGetter> = {
 /** The pod admission plugins still on when those in `disabled` are turned off. */
 function pluginsOn(disabled: ReadonlySet<string>): PodAdmissionPlugins {
   return {
-    serviceAccount: !disabled.has('ServiceAccount'),
     priority: !disabled.has('Priority'),
     defaultTolerationSeconds: !disabled.has('DefaultTolerationSeconds'),
   };

@@ -14,7 +14,7 @@ import {
 // `creationTimestamp: null` (a Go serialization artefact).
 
 describe('defaults match a real cluster', () => {
-  it('minimal Pod (with the admission plugins every cluster runs)', () => {
+  it('minimal Pod (with the admission plugins that read nothing; the ServiceAccount plugin is admission/)', () => {
     expect(defaulted('v1', 'Pod', minimalPod)).toEqual({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -25,8 +25,6 @@ describe('defaults match a real cluster', () => {
         enableServiceLinks: true,
         preemptionPolicy: 'PreemptLowerPriority',
         priority: 0,
-        serviceAccount: 'default',
-        serviceAccountName: 'default',
         tolerations: [
           {
             effect: 'NoExecute',

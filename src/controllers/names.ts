@@ -32,6 +32,7 @@ export const CONTROLLER_NAMES = [
   { name: 'ttl-after-finished', kcm: 'ttl-after-finished-controller' },
   { name: 'job', kcm: 'job-controller' },
   { name: 'cronjob', kcm: 'cronjob-controller' },
+  { name: 'service-cidr', kcm: 'service-cidr-controller' },
 ] as const satisfies readonly ControllerNames[];
 
 /** A controller watchmark can run. */

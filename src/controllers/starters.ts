@@ -14,6 +14,7 @@ import { JobController } from './job/controller.js';
 import type { ControllerName } from './names.js';
 import { DEFAULT_SERVICE_ACCOUNT, rootCaConfigMap } from './namespace-defaults.js';
 import { NamespaceObjectController } from './namespace-objects.js';
+import { ServiceCIDRController } from './service-cidr.js';
 import { TtlAfterFinishedController } from './ttl-after-finished.js';
 
 /** A controller running. */
@@ -74,4 +75,5 @@ export const STARTERS: Partial<Record<ControllerName, ControllerStarter>> = {
   'clusterrole-aggregation': ({ kube, clock, log }) =>
     started(new ClusterRoleAggregationController(kube, clock, log)),
   'ttl-after-finished': ({ kube, clock, log }) => started(new TtlAfterFinishedController(kube, clock, log)),
+  'service-cidr': ({ kube, clock, log }) => started(new ServiceCIDRController(kube, clock, log)),
 };

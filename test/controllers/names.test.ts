@@ -24,6 +24,7 @@ describe('parseControllerList', () => {
         'ttl-after-finished',
         'job',
         'cronjob',
+        'service-cidr',
       ],
     ],
     [
@@ -39,6 +40,7 @@ describe('parseControllerList', () => {
         'ttl-after-finished',
         'job',
         'cronjob',
+        'service-cidr',
       ],
     ],
     ['clusterrole-aggregation-controller', ['clusterrole-aggregation']],

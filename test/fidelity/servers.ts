@@ -69,6 +69,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
               'job',
               'cronjob',
               'ttl-after-finished',
+              'service-cidr',
               // kube-controller-manager's deployment, replicaset and replicationcontroller controllers.
               'simulation',
             ]

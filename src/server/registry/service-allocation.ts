@@ -13,7 +13,7 @@
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { rec, str } from '../kinds/access.js';
-import { allocateNodePorts, nodePortsOf } from '../kinds/core/service/allocation.js';
+import { allocateNodePorts, nodePortsOf, SERVICE_CIDR } from '../kinds/core/service/allocation.js';
 import {
   candidates,
   checkRequested,
@@ -26,6 +26,7 @@ import {
   intToIpv4,
   readyRanges,
   type ServiceRange,
+  serviceRange,
 } from '../kinds/core/service/cluster-ips.js';
 import { serviceKind as SERVICE } from '../kinds/core/service/definition.js';
 import { ipAddressKind } from '../kinds/networking/ipaddress.js';
@@ -124,7 +125,10 @@ export class ServiceAllocator {
       // `initIPFamilyFields`: the family of an address asked for must be the cluster's.
       failOn(SERVICE, svc, [invalid('spec.clusterIPs[0]', shown, 'IPv6 is not configured on this cluster')]);
     }
-    const ranges = readyRanges(await this.objects.list(serviceCIDRKind, ''));
+    const stored = await this.objects.list(serviceCIDRKind, '');
+    // A server started without its bootstrap objects has no ServiceCIDR at all: its own range
+    // (--service-cluster-ip-range, the default ServiceCIDR's) stands in.
+    const ranges = stored.length > 0 ? readyRanges(stored) : [serviceRange(SERVICE_CIDR)!];
     let ip = wanted;
     if (wanted === '') ip = await this.next(svc, ranges, dryRun);
     else {

@@ -178,3 +178,17 @@ describe('Service cluster IPs as IPAddress objects', () => {
     await call(s, 'PATCH', `${CIDRS}/second`, { headers: MERGE, body: { metadata: { finalizers: null } } });
   });
 });
+
+describe('a server without its bootstrap objects', () => {
+  it('has no ServiceCIDR: its service range stands in', async () => {
+    const bare = await startTestServer({ systemNamespaces: false });
+    try {
+      await ensureNamespace(bare, 'ips');
+      const made = await call(bare, 'POST', SERVICES, { body: svc('web', { clusterIP: '10.96.0.40' }) });
+      expect(made.status, made.text).toBe(201);
+      expect((await call(bare, 'GET', `${ADDRESSES}/10.96.0.40`)).body.spec.parentRef.name).toBe('web');
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import type { Clock } from '../../protocol/clock.js';
 import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { notFound } from '../kinds/api-errors.js';
-import { allocate, keepAllocated } from '../kinds/core/service/allocation.js';
+import { keepAllocated } from '../kinds/core/service/allocation.js';
 import { apiVersionOf, type ResourceKind } from '../kinds/types.js';
 import type { ServerStats } from '../stats/stats.js';
 import { decodeStored } from '../stores/codec.js';
@@ -28,11 +28,11 @@ import {
   stripRV,
   type UpdateScope,
 } from './prepare-write.js';
-import { isService, serviceAllocations } from './service-allocation.js';
+import { isService, ServiceAllocator } from './service-allocation.js';
 import { fillAgain } from './stored-again.js';
 import { updateObject } from './update.js';
 import { mutateCreate, type NamespaceAdmission } from './write-admission.js';
-import { checkTypeMeta, failOn, validateWrite } from './write-checks.js';
+import { checkTypeMeta, validateWrite } from './write-checks.js';
 import type { DeleteOptions, UpdateResult, WriteOptions } from './write-options.js';
 
 export type { FieldManager, UpdateScope, WriteManager } from './prepare-write.js';
@@ -55,20 +55,18 @@ function heldBySpec(kind: ResourceKind, obj: KubeObject): boolean {
  * marks in delete-rules.ts; the NamespaceLifecycle admission plugin it is handed is admission/'s.
  */
 export class ObjectStorage {
-  private readonly store: Store;
-  private readonly clock: Clock;
-  private readonly stats: ServerStats;
-  private readonly onEncoded?: (kind: ResourceKind, value: string) => void;
+  /** The Service REST storage's allocation hooks: cluster IPs (IPAddress objects) and node ports. */
+  private readonly services: ServiceAllocator;
 
   /**
    * `onEncoded` hears every value about to be written, with the kind that made it (the
    * watch cache skips decoding work for bytes it knows this server's pipeline produced).
    */
   constructor(
-    store: Store,
-    clock: Clock,
-    stats: ServerStats,
-    onEncoded?: (kind: ResourceKind, value: string) => void,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly stats: ServerStats,
+    private readonly onEncoded?: (kind: ResourceKind, value: string) => void,
     /** Records `metadata.managedFields` on writes that name a manager (prepare-write.ts `FieldManager`). */
     private readonly fieldManager?: FieldManager,
     /**
@@ -77,10 +75,7 @@ export class ObjectStorage {
      */
     private readonly namespaceAdmission?: NamespaceAdmission,
   ) {
-    this.store = store;
-    this.clock = clock;
-    this.stats = stats;
-    this.onEncoded = onEncoded;
+    this.services = new ServiceAllocator(this, store);
   }
 
   /** Reads one object (at `revision` when given). */
@@ -154,17 +149,20 @@ export class ObjectStorage {
     kind.admitCreate?.(obj);
     if (opts.admission) obj = await mutateCreate(kind, obj, sentName, opts.admission, this.clock.now());
     kind.prepareForCreate?.(obj, opts.user);
-    if (isService(kind)) failOn(kind, obj, allocate(obj, await serviceAllocations(this.store)));
-    validateWrite(kind, obj, undefined, undefined, opts.warn);
-    await opts.admission?.validate(obj, undefined);
-    if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
-    const key = objectKey(kind, namespace, obj.metadata!.name!);
-    const encoded = this.encode(kind, obj);
-    const kv = await this.store.create(key, encoded.value).catch((err) => {
+    // store.go runs BeginCreate and BeginUpdate (a Service's allocation) before validating.
+    const finish = isService(kind) ? await this.services.beginCreate(obj, opts.dryRun) : undefined;
+    try {
+      validateWrite(kind, obj, undefined, undefined, opts.warn);
+      await opts.admission?.validate(obj, undefined);
+      if (opts.dryRun) return { ...obj, metadata: { ...obj.metadata } };
+      const encoded = this.encode(kind, obj);
+      const kv = await this.store.create(objectKey(kind, namespace, obj.metadata!.name!), encoded.value);
+      this.stats.writes++;
+      return this.answer(kind, obj, kv.modRevision, encoded);
+    } catch (err) {
+      await finish?.(false);
       throw storeErrorToStatus(err, kind, obj.metadata!.name!);
-    });
-    this.stats.writes++;
-    return this.answer(kind, obj, kv.modRevision, encoded);
+    }
   }
 
   /** Stores `template` (stored-again.ts) with a new uid and the clock's time: a bootstrap object again. */
@@ -256,30 +254,31 @@ export class ObjectStorage {
         await opts.admission?.validate(next, current);
         return current;
       }
-      if (allocating) {
-        const used = await serviceAllocations(this.store, `${namespace}/${name}`);
-        failOn(kind, next, allocate(next, used));
-      }
-      // A binding bypasses the strategy (and so its update validation), as BindingREST's
-      // GuaranteedUpdate on the pod store does.
-      if (scope !== 'binding') validateWrite(kind, next, current, scope, opts.warn);
-      await opts.admission?.validate(next, current);
-      if (opts.dryRun) return next;
+      const finish = allocating ? await this.services.beginUpdate(next, current, opts.dryRun) : undefined;
       const meta = metaOf(next);
       try {
+        // A binding bypasses the strategy (and so its update validation), as BindingREST's
+        // GuaranteedUpdate on the pod store does.
+        if (scope !== 'binding') validateWrite(kind, next, current, scope, opts.warn);
+        await opts.admission?.validate(next, current);
+        if (opts.dryRun) return next;
         if (meta.deletionTimestamp && (meta.finalizers?.length ?? 0) === 0 && !heldBySpec(kind, next)) {
           // The last finalizer is gone from an object marked for deletion: remove it. The answer
           // is the updated object at the version it replaced (store.go `deleteWithoutFinalizers`
           // returns the request's object, which storage never wrote).
           await this.store.delete(kv.key, kv.modRevision);
           this.stats.writes++;
+          await finish?.(true);
+          if (isService(kind)) await this.services.afterDelete(next);
           return this.answer(kind, next, kv.modRevision);
         }
         const encoded = this.encode(kind, next);
         const written = await this.store.update(kv.key, encoded.value, kv.modRevision);
         this.stats.writes++;
+        await finish?.(true);
         return this.answer(kind, next, written.modRevision, encoded);
       } catch (err) {
+        await finish?.(false);
         if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
         throw storeErrorToStatus(err, kind, name);
       }
@@ -332,9 +331,11 @@ export class ObjectStorage {
             .modRevision;
           this.stats.writes++;
         }
-        const deleted = await this.store.delete(kv.key, revision);
+        const deleted = this.decode(kind, await this.store.delete(kv.key, revision));
         this.stats.writes++;
-        return this.decode(kind, deleted);
+        // store.go's AfterDelete: a Service gone releases its cluster IPs.
+        if (isService(kind)) await this.services.afterDelete(deleted);
+        return deleted;
       } catch (err) {
         if (err instanceof StoreError && err.code === 'conflict' && attempt < 100) continue;
         throw storeErrorToStatus(err, kind, name);

@@ -24,8 +24,11 @@ export interface SyncDeps {
   /** Uids of Jobs marked finished whose update the informer has not shown yet (`finishedJobExpectations`). */
   finishedJobs: Set<string>;
   job(key: string): Job | undefined;
-  /** The pods the Job controls (not being adopted: watchmark's controller adopts no orphans). */
-  podsOf(job: Job): Pod[];
+  /**
+   * The pods the Job controls after adopting the orphans its selector picks and releasing its
+   * pods the selector no longer picks (`getPodsForJob`); throws when an adoption or release failed.
+   */
+  podsOf(job: Job): Promise<Pod[]>;
   /** Creates a pod; records SuccessfulCreate or FailedCreate. */
   createPod(job: Job, pod: Pod): Promise<void>;
   /** Deletes a pod (404 is success); records SuccessfulDelete or FailedDelete. */
@@ -48,6 +51,10 @@ export interface SyncContext {
   failed: number;
   prevSucceededIndexes: Intervals;
   succeededIndexes: Intervals;
+  /** With backoffLimitPerIndex: the indexes failed for good (`status.failedIndexes` to be). */
+  failedIndexes?: Intervals;
+  /** With backoffLimitPerIndex: per index, the failed pod kept until its replacement exists. */
+  delayedDeletion: Map<number, Pod>;
   newBackoff: BackoffRecord;
   expectedRemovals: ReadonlySet<string>;
   uncountedSucceeded: Set<string>;

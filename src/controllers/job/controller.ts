@@ -13,6 +13,7 @@ import type { KubeObject } from '../../protocol/events.js';
 import { isConflict, runQueueWorker } from '../../protocol/queue-worker.js';
 import { isNotFound } from '../../protocol/status.js';
 import { WorkQueue } from '../../protocol/workqueue.js';
+import { claimPods, controllerRefOf, selectorPicks } from './adoption.js';
 import { SYNC_BATCH_PERIOD_MS, type SyncDeps } from './context.js';
 import { EventWriter } from './events.js';
 import { Expectations } from './expectations.js';
@@ -140,11 +141,17 @@ export class JobController {
       this.deletePod(p, false);
       return;
     }
-    const job = this.jobOf(p);
-    if (job) {
-      this.expectations.creationObserved(key(job));
-      this.batched(job);
-    } else if (hasTrackingFinalizer(p)) this.orphans.add(key(p));
+    if (controllerRefOf(p)) {
+      const job = this.jobOf(p);
+      if (job) {
+        this.expectations.creationObserved(key(job));
+        this.batched(job);
+      }
+      return;
+    }
+    // An orphan: its finalizer comes off, and a Job whose selector picks it may adopt it.
+    if (hasTrackingFinalizer(p)) this.orphans.add(key(p));
+    this.enqueueSelecting(p);
   }
 
   private updatePod(old: Pod, cur: Pod): void {
@@ -153,19 +160,37 @@ export class JobController {
       this.deletePod(cur, false);
       return;
     }
-    const job = this.jobOf(cur);
-    if (controllerUid(old) !== controllerUid(cur)) {
+    const finalizerRemoved = !hasTrackingFinalizer(cur);
+    const oldRef = controllerRefOf(old);
+    const curRef = controllerRefOf(cur);
+    const refChanged = JSON.stringify(oldRef) !== JSON.stringify(curRef);
+    if (refChanged && oldRef) {
       const was = this.jobOf(old);
-      if (was) this.batched(was);
+      if (was) {
+        if (finalizerRemoved) this.expectations.finalizerRemovalObserved(key(was), cur.metadata?.uid ?? '');
+        this.batched(was);
+      }
     }
-    if (job) {
-      if (!hasTrackingFinalizer(cur))
-        this.expectations.finalizerRemovalObserved(key(job), cur.metadata?.uid ?? '');
-      this.batched(job);
-    } else if (hasTrackingFinalizer(cur)) this.orphans.add(key(cur));
+    if (curRef) {
+      const job = this.jobOf(cur);
+      if (job) {
+        if (finalizerRemoved) this.expectations.finalizerRemovalObserved(key(job), cur.metadata?.uid ?? '');
+        this.batched(job);
+      }
+      return;
+    }
+    if (hasTrackingFinalizer(cur)) this.orphans.add(key(cur));
+    const labelsChanged =
+      JSON.stringify(old.metadata?.labels ?? {}) !== JSON.stringify(cur.metadata?.labels ?? {});
+    if (labelsChanged || refChanged) this.enqueueSelecting(cur);
   }
 
   private deletePod(p: Pod, final: boolean): void {
+    if (!controllerRefOf(p)) {
+      // No controller waits for an orphan's deletion; its finalizer may still need to come off.
+      if (hasTrackingFinalizer(p)) this.orphans.add(key(p));
+      return;
+    }
     const job = this.jobOf(p);
     if (!job || isJobFinished(job)) {
       if (hasTrackingFinalizer(p)) this.orphans.add(key(p));
@@ -194,6 +219,9 @@ export class JobController {
   private async syncOrphan(k: string): Promise<void> {
     const p = this.pods.get(k);
     if (!p || !hasTrackingFinalizer(p)) return;
+    const ref = controllerRefOf(p);
+    // A pod another kind of controller owns keeps its finalizer.
+    if (ref && (ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1')) return;
     const job = this.jobOf(p);
     if (job) {
       const managedBy = job.spec?.managedBy;
@@ -218,6 +246,24 @@ export class JobController {
     }
   }
 
+  /** `FilterPodsByOwner` with orphans: the namespace's pods the Job controls and those no controller owns. */
+  private candidatePods(job: Job): Pod[] {
+    const { namespace, name, uid } = job.metadata ?? {};
+    return this.pods.list().filter((p) => {
+      if (p.metadata?.namespace !== namespace) return false;
+      const ref = controllerRefOf(p);
+      return !ref || (ref.kind === 'Job' && ref.name === name && ref.uid === uid);
+    });
+  }
+
+  /** `getPodJobs`: the Jobs of the pod's namespace whose selector picks it, each synced after the batch period. */
+  private enqueueSelecting(p: Pod): void {
+    const labels = p.metadata?.labels as Record<string, string> | undefined;
+    if (!labels || Object.keys(labels).length === 0) return;
+    for (const j of this.jobs.list())
+      if (j.metadata?.namespace === p.metadata?.namespace && selectorPicks(j, labels)) this.batched(j);
+  }
+
   private sync(k: string): Promise<void> {
     return syncJob(this.deps, k);
   }
@@ -229,13 +275,7 @@ export class JobController {
       backoff: this.backoff,
       finishedJobs: this.finishedJobs,
       job: (k) => this.jobs.get(k),
-      podsOf: (job) =>
-        this.pods
-          .list()
-          .filter(
-            (p) =>
-              p.metadata?.namespace === job.metadata?.namespace && controllerUid(p) === job.metadata?.uid,
-          ),
+      podsOf: (job) => claimPods(this.kube, job, this.candidatePods(job)),
       createPod: async (job, pod) => {
         try {
           const created = await this.kube.resource<Pod>('pods', job.metadata?.namespace).create(pod);

@@ -12,7 +12,8 @@ import {
   type SyncContext,
   type SyncDeps,
 } from './context.js';
-import { completionIndex, firstPendingIndexes, withIndexes } from './indexes.js';
+import { completionIndex, firstPendingIndexes, mergeIntervals, withIndexes } from './indexes.js';
+import { hasBackoffLimitPerIndex, indexesReadyNow, indexFailureAnnotations } from './per-index.js';
 import {
   compareForRemoval,
   hasTrackingFinalizer,
@@ -108,7 +109,9 @@ export async function manageJob(
   const terminating = onlyReplaceFailedPods(job) ? ctx.terminating : 0;
   let diff = want - terminating - active;
   if (diff <= 0) return { active };
-  const remaining = backoffRemaining(ctx.newBackoff, deps.clock.now());
+  // With backoffLimitPerIndex each index waits out its own back-off instead (below).
+  const perIndex = hasBackoffLimitPerIndex(job);
+  const remaining = perIndex ? 0 : backoffRemaining(ctx.newBackoff, deps.clock.now());
   if (remaining > 0) {
     deps.enqueueAfter(key, Math.max(remaining, SYNC_BATCH_PERIOD_MS));
     return { active };
@@ -119,7 +122,16 @@ export async function manageJob(
     let nonPending = withIndexes(ctx.succeededIndexes, sortedIndexes(ctx.activePods));
     if (onlyReplaceFailedPods(job))
       nonPending = withIndexes(nonPending, sortedIndexes(ctx.pods.filter(isTerminating)));
+    if (ctx.failedIndexes) nonPending = mergeIntervals(nonPending, ctx.failedIndexes);
     indexes = firstPendingIndexes(nonPending, diff, completions ?? 0);
+    if (perIndex) {
+      const r = indexesReadyNow(indexes, ctx.delayedDeletion, deps.clock.now());
+      if (r.wait > 0) {
+        deps.enqueueAfter(key, Math.max(r.wait, SYNC_BATCH_PERIOD_MS));
+        return { active };
+      }
+      indexes = r.ready;
+    }
     diff = indexes.length;
   }
   deps.expectations.expectCreations(key, diff);
@@ -132,7 +144,13 @@ export async function manageJob(
       Array.from({ length: batch }, async () => {
         const ix = isIndexed(job) ? indexes.shift() : undefined;
         try {
-          await deps.createPod(job, podFromTemplate(job, ix));
+          const pod = podFromTemplate(job, ix);
+          if (perIndex && ix !== undefined)
+            Object.assign(
+              pod.metadata!.annotations!,
+              indexFailureAnnotations(job, ctx.delayedDeletion.get(ix)),
+            );
+          await deps.createPod(job, pod);
         } catch (err) {
           deps.expectations.creationObserved(key);
           active--;

@@ -130,17 +130,20 @@ export function nextBackoffRecord(old: BackoffRecord, succeeded: Pod[], failed: 
 export const POD_FAILURE_BACKOFF_MS = 10_000;
 export const MAX_POD_FAILURE_BACKOFF_MS = 10 * 60_000;
 
-/** `getRemainingTimeForFailuresCount`: 10 s doubling per failure, capped at 10 min, less the time since the last failure. */
+/** The delay after `failures` failures in a row: 10 s doubling per failure, capped at 10 min. */
+export function backoffForFailures(failures: number): number {
+  let delay = POD_FAILURE_BACKOFF_MS;
+  for (let i = 1; i < failures; i++) {
+    delay *= 2;
+    if (delay >= MAX_POD_FAILURE_BACKOFF_MS) return MAX_POD_FAILURE_BACKOFF_MS;
+  }
+  return delay;
+}
+
+/** `getRemainingTimeForFailuresCount`: the delay for the failures since the last success, less the time since the last failure. */
 export function backoffRemaining(record: BackoffRecord, now: number): number {
   if (record.failuresAfterLastSuccess === 0 || record.lastFailureTime === undefined) return 0;
-  let delay = POD_FAILURE_BACKOFF_MS;
-  for (let i = 1; i < record.failuresAfterLastSuccess; i++) {
-    delay *= 2;
-    if (delay >= MAX_POD_FAILURE_BACKOFF_MS) {
-      delay = MAX_POD_FAILURE_BACKOFF_MS;
-      break;
-    }
-  }
+  const delay = backoffForFailures(record.failuresAfterLastSuccess);
   const elapsed = now - record.lastFailureTime;
   return delay < elapsed ? 0 : delay - elapsed;
 }

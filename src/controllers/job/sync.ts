@@ -18,6 +18,7 @@ import {
 } from './context.js';
 import { completionIndex, parseIndexes, totalIndexes, withIndexes } from './indexes.js';
 import { deleteActivePods, manageJob } from './manage.js';
+import { calculateFailedIndexes, hasBackoffLimitPerIndex, podsWithDelayedDeletion } from './per-index.js';
 import { hasTrackingFinalizer, isActive, isReady, isTerminating, type Pod } from './pods.js';
 import { matchPodFailurePolicy, matchSuccessPolicy, nextBackoffRecord } from './policies.js';
 import { trackStatusAndRemoveFinalizers } from './tracking.js';
@@ -56,7 +57,7 @@ export async function syncJob(deps: SyncDeps, key: string): Promise<void> {
   status.uncountedTerminatedPods ??= {};
   const now = () => deps.clock.now();
   const satisfied = deps.expectations.satisfied(key);
-  const pods = deps.podsOf(job);
+  const pods = await deps.podsOf(job);
   const activePods = pods.filter(isActive);
   const ctx: SyncContext = {
     key,
@@ -72,6 +73,7 @@ export async function syncJob(deps: SyncDeps, key: string): Promise<void> {
     failed: 0,
     prevSucceededIndexes: [],
     succeededIndexes: [],
+    delayedDeletion: new Map(),
     newBackoff: { failuresAfterLastSuccess: 0 },
   };
   let active = activePods.length;
@@ -138,6 +140,7 @@ export async function syncJob(deps: SyncDeps, key: string): Promise<void> {
       [...fresh].sort((a, b) => a - b),
     );
     ctx.succeeded = totalIndexes(ctx.succeededIndexes);
+    if (hasBackoffLimitPerIndex(job)) evaluateFailedIndexes(ctx, completions, now());
     if (!ctx.finished) {
       const message = matchSuccessPolicy(job.spec?.successPolicy, completions, ctx.succeededIndexes);
       if (message !== undefined)
@@ -211,6 +214,31 @@ export async function syncJob(deps: SyncDeps, key: string): Promise<void> {
   status.terminating = ctx.terminating;
   await trackStatusAndRemoveFinalizers(deps, ctx, needsFlush);
   if (manageError) throw manageError;
+}
+
+/**
+ * backoffLimitPerIndex's verdicts (`syncJob`): more failed indexes than maxFailedIndexes fails the
+ * Job; so does every index done with at least one failed.
+ */
+function evaluateFailedIndexes(ctx: SyncContext, completions: number, now: number): void {
+  const job = ctx.job;
+  ctx.failedIndexes = calculateFailedIndexes(job, ctx.pods);
+  const failed = totalIndexes(ctx.failedIndexes);
+  if (!ctx.finished) {
+    const max = job.spec?.maxFailedIndexes;
+    if (max !== undefined && max !== null && failed > max) {
+      ctx.finished = newCondition(
+        'FailureTarget',
+        'True',
+        'MaxFailedIndexesExceeded',
+        'Job has exceeded the specified maximal number of failed indexes',
+        now,
+      );
+    } else if (failed > 0 && failed + totalIndexes(ctx.succeededIndexes) >= completions) {
+      ctx.finished = newCondition('FailureTarget', 'True', 'FailedIndexes', 'Job has failed indexes', now);
+    }
+  }
+  ctx.delayedDeletion = podsWithDelayedDeletion(ctx);
 }
 
 function failJobMessage(job: Job, pods: Pod[]): string | undefined {

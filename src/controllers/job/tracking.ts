@@ -93,6 +93,11 @@ export async function trackStatusAndRemoveFinalizers(
     if (text !== (status.completedIndexes ?? '')) needsFlush = true;
     status.succeeded = ctx.succeededIndexes.reduce((n, iv) => n + iv.last - iv.first + 1, 0);
     status.completedIndexes = text;
+    const failedText = ctx.failedIndexes ? formatIndexes(ctx.failedIndexes) : undefined;
+    if (failedText !== (status.failedIndexes ?? undefined)) {
+      status.failedIndexes = failedText;
+      needsFlush = true;
+    }
   }
   const now = deps.clock.now();
   if (ctx.finished?.type === 'FailureTarget') {
@@ -127,10 +132,15 @@ export async function trackStatusAndRemoveFinalizers(
   if (flushed.error) throw flushed.error;
 }
 
-/** `canRemoveFinalizer`: the Job is going or finished, the pod succeeded, or the pod failed. */
+/**
+ * `canRemoveFinalizer`: the Job is going or finished, the pod succeeded, or the pod failed and is
+ * not its index's pod kept until a replacement carries the failure count (backoffLimitPerIndex).
+ */
 function canRemoveFinalizer(ctx: SyncContext, p: Pod, failed: boolean): boolean {
   if (ctx.job.metadata?.deletionTimestamp || ctx.finished || p.status?.phase === 'Succeeded') return true;
-  return failed;
+  if (!failed) return false;
+  const kept = ctx.delayedDeletion.get(completionIndex(p.metadata?.annotations));
+  return kept === undefined || kept.metadata?.uid !== p.metadata?.uid;
 }
 
 /** `cleanUncountedPodsWithoutFinalizers`: uids whose finalizer is gone move into the counters. */

@@ -202,4 +202,51 @@ describe('the job controller', () => {
     });
     expect(suspended.status.startTime).toBeUndefined();
   });
+
+  it('adopts an orphan its selector picks and releases a pod it no longer picks', async () => {
+    const pods = kube.resource<Obj>('pods', ns);
+    await pods.create({
+      metadata: { name: 'stray', labels: { app: 'adopt' } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] },
+    });
+    const created = await kube.resource<Obj>('jobs.batch', ns).create(
+      job('adopter', {
+        manualSelector: true,
+        selector: { matchLabels: { app: 'adopt' } },
+        template: {
+          metadata: { labels: { app: 'adopt' } },
+          spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] },
+        },
+      }),
+    );
+    const adopted = await until(async () => {
+      const p = await pods.get('stray');
+      return p.metadata?.ownerReferences ? p : undefined;
+    }, 'the orphan adopted');
+    expect(adopted.metadata?.ownerReferences).toEqual([
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: 'adopter',
+        uid: created.metadata?.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
+    expect(adopted.metadata?.finalizers).toEqual(['batch.kubernetes.io/job-tracking']);
+    await jobWith(kube, ns, 'adopter', (j) => j.status?.active === 1);
+    expect((await pods.list({ labelSelector: 'app=adopt' })).items).toHaveLength(1);
+
+    await pods.patch('stray', { metadata: { labels: { app: 'elsewhere' } } }, 'merge');
+    const released = await until(async () => {
+      const p = await pods.get('stray');
+      return p.metadata?.ownerReferences ? undefined : p;
+    }, 'the pod released');
+    expect(released.metadata?.finalizers).toBeUndefined();
+    const replacement = await until(async () => {
+      const list = await pods.list({ labelSelector: 'app=adopt' });
+      return list.items[0];
+    }, 'a new pod for the Job');
+    expect(replacement.metadata?.generateName).toBe('adopter-');
+  });
 });

@@ -28,6 +28,7 @@ export const CONTROLLER_NAMES = [
   { name: 'disruption', kcm: 'disruption-controller' },
   { name: 'endpoint', kcm: 'endpoints-controller' },
   { name: 'endpointslice', kcm: 'endpointslice-controller' },
+  { name: 'endpointslicemirroring', kcm: 'endpointslice-mirroring-controller' },
   { name: 'clusterrole-aggregation', kcm: 'clusterrole-aggregation-controller' },
   { name: 'ttl-after-finished', kcm: 'ttl-after-finished-controller' },
   { name: 'job', kcm: 'job-controller' },

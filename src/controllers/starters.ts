@@ -10,6 +10,7 @@ import { CronJobController } from './cronjob/controller.js';
 import { DisruptionController } from './disruption.js';
 import { EndpointsController } from './endpoints.js';
 import { EndpointSliceController } from './endpointslice.js';
+import { EndpointSliceMirroringController } from './endpointslice-mirroring.js';
 import { JobController } from './job/controller.js';
 import type { ControllerName } from './names.js';
 import { DEFAULT_SERVICE_ACCOUNT, rootCaConfigMap } from './namespace-defaults.js';
@@ -70,6 +71,8 @@ export const STARTERS: Partial<Record<ControllerName, ControllerStarter>> = {
   disruption: ({ kube, clock, log }) => started(new DisruptionController(kube, clock, log)),
   endpoint: ({ kube, clock, log }) => started(new EndpointsController(kube, clock, log)),
   endpointslice: ({ kube, clock, log }) => started(new EndpointSliceController(kube, clock, log)),
+  endpointslicemirroring: ({ kube, clock, log }) =>
+    started(new EndpointSliceMirroringController(kube, clock, log)),
   job: ({ kube, clock, log }) => started(new JobController(kube, clock, log)),
   cronjob: ({ kube, clock, log }) => started(new CronJobController(kube, clock, log)),
   'clusterrole-aggregation': ({ kube, clock, log }) =>

@@ -20,6 +20,7 @@ describe('parseControllerList', () => {
         'disruption',
         'endpoint',
         'endpointslice',
+        'endpointslicemirroring',
         'clusterrole-aggregation',
         'ttl-after-finished',
         'job',
@@ -36,6 +37,7 @@ describe('parseControllerList', () => {
         'disruption',
         'endpoint',
         'endpointslice',
+        'endpointslicemirroring',
         'clusterrole-aggregation',
         'ttl-after-finished',
         'job',
@@ -47,6 +49,7 @@ describe('parseControllerList', () => {
     ['ttl-after-finished-controller', ['ttl-after-finished']],
     ['disruption-controller', ['disruption']],
     ['endpoints-controller,endpointslice-controller', ['endpoint', 'endpointslice']],
+    ['endpointslice-mirroring-controller', ['endpointslicemirroring']],
     ['job-controller,cronjob-controller', ['job', 'cronjob']],
     [
       'serviceaccount-controller,root-ca-certificate-publisher-controller',

@@ -65,6 +65,7 @@ export async function startPair(profile: Profile, log?: (line: string) => void):
               'disruption',
               'endpoint',
               'endpointslice',
+              'endpointslicemirroring',
               'clusterrole-aggregation',
               'job',
               'cronjob',

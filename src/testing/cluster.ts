@@ -154,7 +154,12 @@ export async function testCluster(opts: TestClusterOptions = {}): Promise<TestCl
     !opts.admission &&
     !opts.server?.admission;
   const key = reusable
-    ? await setupKey(crdSources, objectSources, opts.server?.systemNamespaces !== false)
+    ? await setupKey(
+        crdSources,
+        objectSources,
+        opts.server?.systemNamespaces !== false,
+        opts.server?.disableAdmissionPlugins ?? admissionPluginsOff(choice),
+      )
     : undefined;
   const template = key === undefined ? undefined : cachedSetup(key);
   // Read the manifests before anything starts: a bad file fails fast and leaves nothing behind.

@@ -45,9 +45,11 @@ export async function setupKey(
   crds: ReadonlyArray<string | KubeObject>,
   objects: ReadonlyArray<string | KubeObject>,
   systemNamespaces: boolean,
+  /** The admission plugins off: the ServiceAccount plugin changes the pods a setup stores. */
+  disabledPlugins: readonly string[] = [],
 ): Promise<string> {
   const parts = await Promise.all([...crds.map(sourceKey), '|', ...objects.map(sourceKey)]);
-  return JSON.stringify([systemNamespaces, parts]);
+  return JSON.stringify([systemNamespaces, [...disabledPlugins].sort(), parts]);
 }
 
 async function sourceKey(source: string | KubeObject): Promise<string> {

@@ -14,6 +14,7 @@ import type { KubeObject } from '../../protocol/events.js';
 import { StatusError } from '../../protocol/status.js';
 import { rec, str } from '../kinds/access.js';
 import { allocateNodePorts, nodePortsOf, SERVICE_CIDR } from '../kinds/core/service/allocation.js';
+import { validateClusterIPFields } from '../kinds/core/service/cluster-ip-fields.js';
 import {
   candidates,
   checkRequested,
@@ -71,6 +72,7 @@ export class ServiceAllocator {
    */
   async beginCreate(svc: KubeObject, dryRun = false): Promise<FinishAllocation> {
     initIpFamilies(svc);
+    failOn(SERVICE, svc, validateClusterIPFields(svc));
     const allocated = await this.allocateIps(svc, dryRun);
     try {
       failOn(SERVICE, svc, allocateNodePorts(svc, await this.nodePorts(), this.random));
@@ -89,6 +91,7 @@ export class ServiceAllocator {
    * is stored (case B). Node ports as the create's, the Service itself left out.
    */
   async beginUpdate(next: KubeObject, current: KubeObject, dryRun = false): Promise<FinishAllocation> {
+    failOn(SERVICE, next, validateClusterIPFields(next, current));
     const was = str(rec(current.spec).type);
     const now = str(rec(next.spec).type);
     const allocated =

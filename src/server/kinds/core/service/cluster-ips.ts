@@ -13,6 +13,7 @@
 
 import type { KubeObject } from '../../../../protocol/events.js';
 import { isObject, rec, str } from '../../access.js';
+import { normalizeClusterIPs } from './cluster-ip-fields.js';
 
 /** One CIDR's addresses as the allocator hands them out. */
 export interface ServiceRange {
@@ -170,7 +171,7 @@ export function clusterIpsOf(svc: KubeObject): string[] {
 
 /**
  * What the Service REST storage settles before allocating, after the field manager ran, so no
- * manager owns it: `normalizeClusterIPs` (clusterIP and clusterIPs[0] in step) and
+ * manager owns it: `normalizeClusterIPs` (cluster-ip-fields.ts) and
  * `initIPFamilyFields` of this single-stack IPv4 cluster (the policy kept from `old`, else
  * SingleStack, or RequireDualStack for a headless Service without selector, whose families are
  * both; the family IPv4).
@@ -178,9 +179,7 @@ export function clusterIpsOf(svc: KubeObject): string[] {
 export function initIpFamilies(svc: KubeObject, old?: KubeObject): void {
   const spec = rec(svc.spec);
   if (!isObject(svc.spec)) return;
-  const ips = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
-  if (str(spec.clusterIP) !== '' && ips.length === 0) spec.clusterIPs = [spec.clusterIP];
-  else if (str(spec.clusterIP) === '' && typeof ips[0] === 'string') spec.clusterIP = ips[0];
+  normalizeClusterIPs(svc, old);
   if (spec.type === 'ExternalName') return;
   const headlessAlone =
     spec.clusterIP === 'None' && (!isObject(spec.selector) || Object.keys(spec.selector).length === 0);

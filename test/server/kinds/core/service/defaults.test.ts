@@ -46,7 +46,7 @@ describe('defaults in detail', () => {
 });
 
 describe('initIpFamilies (the storage, after the field manager)', () => {
-  it('keeps clusterIP and clusterIPs in step and sets the families of a single-stack IPv4 cluster', () => {
+  it('gives clusterIPs from clusterIP and sets the families of a single-stack IPv4 cluster', () => {
     const svc = { spec: { type: 'ClusterIP', clusterIP: '10.96.0.10' } };
     initIpFamilies(svc);
     expect(svc.spec).toEqual({
@@ -64,7 +64,7 @@ describe('initIpFamilies (the storage, after the field manager)', () => {
     expect(headless.spec).toMatchObject({ ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
     const next = { spec: { type: 'ClusterIP', clusterIPs: ['10.96.0.11'] } };
     initIpFamilies(next, { spec: { type: 'ClusterIP', ipFamilyPolicy: 'PreferDualStack' } });
-    expect(next.spec).toMatchObject({ clusterIP: '10.96.0.11', ipFamilyPolicy: 'PreferDualStack' });
+    expect(next.spec).toMatchObject({ ipFamilyPolicy: 'PreferDualStack', ipFamilies: ['IPv4'] });
     const external = { spec: { type: 'ExternalName', externalName: 'example.com' } };
     initIpFamilies(external);
     expect(external.spec).toEqual({ type: 'ExternalName', externalName: 'example.com' });

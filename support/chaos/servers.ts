@@ -89,6 +89,9 @@ export class InProcessServer implements ChaosServer {
     for (;;) {
       try {
         this.server = await startServer({
+          // The chaos writes pods into namespaces no serviceaccount controller fills: the
+          // ServiceAccount plugin is off, as envtest runs kube-apiserver.
+          disableAdmissionPlugins: ['ServiceAccount'],
           ...this.options,
           ...(b.kind === 'memory'
             ? { store: b.store }

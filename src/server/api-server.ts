@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../protocol/clock.js';
 import { Admission } from './admission/admission.js';
 import { NamespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { writeDefaultServiceCIDR as ensureServiceCIDR } from './bootstrap/default-service-cidr.js';
 import { writeFlowControlConfiguration as ensureFlowControl } from './bootstrap/flowcontrol-config.js';
 import { writeBootstrapObjects } from './bootstrap/index.js';
 import { Cacher } from './cache/cacher.js';
@@ -88,7 +89,8 @@ export class ApiServer implements RunningServer {
       kinds: this.kinds,
       systemNamespaces: opts.systemNamespaces === false ? [] : SYSTEM_NAMESPACES,
     });
-    if (opts.systemNamespaces !== false) this.system = new SystemControllers({ ...deps, ensureFlowControl });
+    if (opts.systemNamespaces !== false)
+      this.system = new SystemControllers({ ...deps, ensureFlowControl, ensureServiceCIDR });
     this.crds = new CrdController({ ...deps, kinds: this.kinds });
     const settings = watchSettings(opts);
     this.ctx = {

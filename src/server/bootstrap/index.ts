@@ -11,6 +11,7 @@ import { writeFlowControlConfiguration } from './flowcontrol-config.js';
 import { writeLocalAPIServices } from './local-apiservices.js';
 import { writeSystemPriorityClasses } from './priority-classes.js';
 import { writeRbacPolicy } from './rbac-policy.js';
+import { repairServiceIPAddresses } from './service-ip-repair.js';
 
 import type { BootstrapWriter } from './writer.js';
 
@@ -22,6 +23,7 @@ const WRITERS: readonly BootstrapWriter[] = [
   writeLocalAPIServices,
   writeFlowControlConfiguration,
   writeDefaultServiceCIDR,
+  repairServiceIPAddresses,
 ];
 
 /** Runs every bootstrap writer. */

@@ -262,12 +262,28 @@ class Cluster implements TestCluster {
     const connection = await loadConnection({ kubeconfig: this.kubeconfigPath, env: {} });
     this.client = new KubeClient(connection, { qps: 0 });
     this.waits = new KubeClient(connection, { qps: 0, userAgent: WAIT_USER_AGENT });
+    // With the ServiceAccount plugin on, a pod needs its namespace's account, which the
+    // serviceaccount controller makes: seed pods wait until the controllers run (the plugin
+    // retries the `default` account a while, as kube-apiserver's does).
+    const pluginOff = (opts.server?.disableAdmissionPlugins ?? admissionPluginsOff(choice)).includes(
+      'ServiceAccount',
+    );
+    const podsLater =
+      setup.template || pluginOff
+        ? []
+        : setup.objects.filter((o) => o.kind === 'Pod' && o.apiVersion === 'v1');
     if (!setup.template) {
       if (setup.crds.length > 0) await installCustomResourceDefinitions(this.client, setup.crds);
-      if (setup.objects.length > 0) await createObjects(this.client, setup.objects);
-      if (setup.key !== undefined) rememberSetup(setup.key, await this.server.snapshot());
+      const now = setup.objects.filter((o) => !podsLater.includes(o));
+      if (now.length > 0) await createObjects(this.client, now);
+      if (setup.key !== undefined && podsLater.length === 0)
+        rememberSetup(setup.key, await this.server.snapshot());
     }
     await this.startControllers();
+    if (!setup.template && podsLater.length > 0) {
+      await createObjects(this.client, podsLater);
+      if (setup.key !== undefined) rememberSetup(setup.key, await this.server.snapshot());
+    }
     // The setup's requests are not the test's.
     this.requests.clear();
   }

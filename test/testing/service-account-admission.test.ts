@@ -51,3 +51,21 @@ describe('testCluster and the ServiceAccount admission plugin', () => {
     expect(running.spec?.volumes).toHaveLength(1);
   });
 });
+
+describe('seed pods with the ServiceAccount plugin on', () => {
+  it('are created once the serviceaccount controller runs, and the setup is reused with them', async () => {
+    const objects = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'seeded' } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'seeded' }, spec: pod.spec },
+    ];
+    cluster = await testCluster({ controllers: ['serviceaccount'], objects });
+    const seeded = await cluster.client.resource<Pod>('pods', 'seeded').get('p');
+    expect(seeded.spec?.serviceAccountName).toBe('default');
+    expect(seeded.spec?.volumes?.[0]?.name).toMatch(/^kube-api-access-/);
+    await cluster.close();
+    // The second cluster of the same setup starts over its snapshot, the pod in it.
+    cluster = await testCluster({ controllers: ['serviceaccount'], objects });
+    const again = await cluster.client.resource<Pod>('pods', 'seeded').get('p');
+    expect(again.metadata?.uid).toBe(seeded.metadata?.uid);
+  });
+});

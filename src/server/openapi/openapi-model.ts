@@ -87,3 +87,19 @@ export interface OpenApiV2Reference {
 
 /** A List definition's texts: its own, its `items`', its `metadata`'s (null: none). */
 export type V2ListTexts = readonly [string | null, string | null, string | null];
+
+/**
+ * What the `/openapi/v3` documents take from the reference kube-apiserver as data
+ * (openapi-v3.generated.ts, by scripts/openapi-v3-reference.ts); their paths come from the v2
+ * routes (openapi-v3-paths.ts), their schemas by rule (openapi-v3-components.ts).
+ */
+export interface OpenApiV3Reference {
+  /** A built-in document's `info`. */
+  readonly info: Readonly<Record<string, unknown>>;
+  /** A built-in document's `components.securitySchemes`. */
+  readonly securitySchemes: Readonly<Record<string, unknown>>;
+  /** Schemas the type table and the List rule do not build as the reference serves them, whole. */
+  readonly definitions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The meta types apiextensions-apiserver's documents write otherwise (from the whole scheme). */
+  readonly customDefinitions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}

@@ -1,43 +1,53 @@
 /**
  * The OpenAPI answers kubectl needs for `apply` with default validation (kubectl-needs §5, §5a):
  *
- * - `/openapi/v3` root: one `serverRelativeURL` per group-version, with `?hash=` of the document;
- * - `/openapi/v3/api/v1`, `/openapi/v3/apis/<g>/<v>`: per kind, the operations of the real document.
- *   kubectl 1.29+ decides that the server validates fields (and so skips client-side validation)
+ * - `/openapi/v3` root: one `serverRelativeURL` per document, with `?hash=` of its bytes: every
+ *   group-version, each built-in group (`apis/apps`), and the server's own web services (`api`,
+ *   `apis`, `version`, the OIDC discovery routes), as kube-apiserver registers them;
+ * - `/openapi/v3/api/v1`, `/openapi/v3/apis/<g>/<v>`: every route of the group-version's kinds,
+ *   written from the `/openapi/v2` routes as kube-openapi's builder3 writes them
+ *   (openapi-v3-paths.ts), byte for byte the reference's (openapi-v3-json.ts). kubectl 1.29+ decides that the server validates fields (and so skips client-side validation)
  *   by finding a PATCH operation tagged with the kind's `x-kubernetes-group-version-kind` that
  *   lists a `fieldValidation` query parameter; without one, apply fails.
- * - the same documents' `components.schemas` (openapi-schemas.ts): the kinds' schemas with their
- *   patch merge keys, from which kubectl 1.29+ computes `apply`'s strategic merge patch. Without
+ * - the same documents' `components.schemas` (openapi-v3-components.ts): every schema the routes
+ *   reach, the kinds' with their patch merge keys, from which kubectl 1.29+ computes `apply`'s strategic merge patch. Without
  *   them it warns `error calculating patch from openapi v3 spec: OpenAPI V3 Components is nil`.
  * - `/openapi/v2` (openapi-v2.ts): the Swagger 2.0 document, in gnostic protobuf for kubectl.
  *   1.27/1.28 fetch it up front (a 404 is fatal); every version explains from it with
  *   `--output=plaintext-openapiv2`, and kubectl before 1.27 explains and validates from it.
  *
- * Custom resources' paths and schemas are apiextensions-apiserver's (custom-openapi.ts). Each
+ * Custom resources' routes and schemas are apiextensions-apiserver's (openapi-v2-custom-paths.ts,
+ * custom-openapi.ts). Each
  * kind-table snapshot gets its own documents (KindTable.all() is replaced on every change), so
  * the hashes, the ETags and the v2 document change exactly when the served kinds do.
  */
 import { createHash } from 'node:crypto';
 import type { ResourceKind } from '../kinds/types.js';
-import { CUSTOM_DOCUMENT_INFO, customComponentSchemas, customKindPaths } from './custom-openapi.js';
-import { groupVersionsOf, resourceVerbs } from './discovery.js';
+import { CUSTOM_DOCUMENT_INFO, customComponentSchemas } from './custom-openapi.js';
+import { groupVersionsOf } from './discovery.js';
 import { loadApiDescriptions } from './openapi-descriptions.js';
 import type { ApiDescriptionTable } from './openapi-model.js';
-import { componentSchemas, type OpenApiSchema } from './openapi-schemas.js';
+import type { OpenApiSchema } from './openapi-schemas.js';
 import type { SwaggerDocument } from './openapi-v2.js';
-import { BUILTIN_MEDIA, type Gvk, type OpenApiPathItem, type OpSpec, operation } from './operations.js';
-import { P } from './parameters.js';
-import { KUBE_GIT_VERSION } from './version.js';
+import type { Json } from './openapi-v2-routes.js';
+import { V3_REFERENCE } from './openapi-v3.generated.js';
+import {
+  reachedSchemas,
+  type SchemaSource,
+  schemaSource,
+  withGroupVersion,
+} from './openapi-v3-components.js';
+import { goJsonDocument } from './openapi-v3-json.js';
+import { type OpenApiPathItem, v3GroupVersionPaths, v3ServicePaths } from './openapi-v3-paths.js';
 
-export type { OpenApiOperation, OpenApiPathItem } from './operations.js';
-export type { OpenApiParameter } from './parameters.js';
+export type { OpenApiOperation, OpenApiParameter, OpenApiPathItem } from './openapi-v3-paths.js';
 
 /** One group-version document (`/openapi/v3/apis/apps/v1`). */
 export interface OpenApiV3GroupDocument {
   openapi: '3.0.0';
   info: { title: string; version: string };
   paths: Record<string, OpenApiPathItem>;
-  components: { schemas: Record<string, OpenApiSchema> };
+  components: { schemas: Record<string, OpenApiSchema>; securitySchemes?: Record<string, unknown> };
 }
 
 /** The `/openapi/v3` root. */
@@ -102,13 +112,23 @@ export async function servedOpenApiV3(kinds: readonly ResourceKind[]): Promise<O
 
 function buildDocuments(kinds: readonly ResourceKind[], descriptions?: ApiDescriptionTable): OpenApiV3 {
   const documents = new Map<string, OpenApiV3Document>();
-  const root: OpenApiV3Root = { paths: {} };
-  for (const { group, version } of groupVersionsOf(kinds)) {
-    const key = openApiV3Key(group, version);
-    const body = JSON.stringify(openApiV3GroupDocument(kinds, group, version, descriptions));
+  const add = (key: string, doc: OpenApiV3GroupDocument) => {
+    const body = goJsonDocument(doc);
     const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
     documents.set(key, { key, body, hash });
-    root.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+  };
+  for (const { group, version } of groupVersionsOf(kinds)) {
+    add(openApiV3Key(group, version), openApiV3GroupDocument(kinds, group, version, descriptions));
+  }
+  // The server's own web services and each built-in group's (`/apis/apps/`): one document each.
+  const source = schemaSource(kinds, descriptions);
+  for (const [key, paths] of Object.entries(v3ServicePaths(kinds))) {
+    add(key, builtinDocument(paths, {}, source));
+  }
+  // The root lists them sorted, as Go writes the map (kube-openapi handler3 `getGroupBytes`).
+  const root: OpenApiV3Root = { paths: {} };
+  for (const key of [...documents.keys()].sort()) {
+    root.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${documents.get(key)!.hash}` };
   }
   return { root, documents };
 }
@@ -195,76 +215,35 @@ export async function openApiV2Response(
 // ---------------------------------------------------------------------------
 // Group-version documents
 
-/** `apps` → `Apps`, `coordination.k8s.io` → `Coordination`, `rbac.authorization.k8s.io` → `RbacAuthorization`. */
-function groupPascal(group: string): string {
-  if (!group) return 'Core';
-  return group
-    .replace(/\.k8s\.io$/, '')
-    .split(/[.-]/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-}
-
-/** The paths (with all their operations) one kind contributes to its group-version document. */
-function kindPaths(k: ResourceKind): Record<string, OpenApiPathItem> {
-  const base = k.group ? `/apis/${k.group}/${k.version}` : `/api/${k.version}`;
-  const gvk = { group: k.group, version: k.version, kind: k.kind };
-  const prefix = `${groupPascal(k.group)}${k.version.charAt(0).toUpperCase()}${k.version.slice(1)}`;
-  const tag = `${k.group ? k.group.replace(/\.k8s\.io$/, '').replace(/\./g, '_') : 'core'}_${k.version}`;
-  const ns = k.namespaced ? 'Namespaced' : '';
-  const collection = k.namespaced ? `${base}/namespaces/{namespace}/${k.plural}` : `${base}/${k.plural}`;
-  const item = `${collection}/{name}`;
-  const scopeParams = k.namespaced ? [P.namespace] : [];
-  const op = (verb: OpSpec['verb'], subject: string, description: string, opGvk: Gvk = gvk) =>
-    operation({ verb, subject, gvk: opGvk, tag, prefix, description, media: BUILTIN_MEDIA });
-
-  const paths: Record<string, OpenApiPathItem> = {
-    [collection]: {
-      get: op('list', `${ns}${k.kind}`, `list or watch objects of kind ${k.kind}`),
-      post: op('create', `${ns}${k.kind}`, `create a ${k.kind}`),
-      ...(resourceVerbs(k).includes('deletecollection')
-        ? { delete: op('deletecollection', `${ns}${k.kind}`, `delete collection of ${k.kind}`) }
-        : {}),
-      parameters: [...scopeParams, P.pretty],
-    },
-    [item]: {
-      get: op('read', `${ns}${k.kind}`, `read the specified ${k.kind}`),
-      put: op('replace', `${ns}${k.kind}`, `replace the specified ${k.kind}`),
-      delete: op('delete', `${ns}${k.kind}`, `delete a ${k.kind}`),
-      patch: op('patch', `${ns}${k.kind}`, `partially update the specified ${k.kind}`),
-      parameters: [P.name(k.kind), ...scopeParams, P.pretty],
+/** A built-in web service's document: the reference's info and security scheme, every schema its paths reach. */
+function builtinDocument(
+  paths: Record<string, OpenApiPathItem>,
+  known: Readonly<Record<string, unknown>>,
+  source: SchemaSource,
+  groupVersion?: { group: string; version: string },
+): OpenApiV3GroupDocument {
+  let schemas = reachedSchemas({ paths, names: [] }, known, source);
+  if (groupVersion) schemas = withGroupVersion(schemas, groupVersion.group, groupVersion.version);
+  const doc: OpenApiV3GroupDocument = {
+    openapi: '3.0.0',
+    info: { ...(V3_REFERENCE.info as OpenApiV3GroupDocument['info']) },
+    paths,
+    components: {
+      schemas: schemas as Record<string, OpenApiSchema>,
+      securitySchemes: { ...V3_REFERENCE.securitySchemes },
     },
   };
-  for (const sub of k.subresources.filter((s) => s === 'status' || s === 'scale')) {
-    const Sub = sub === 'status' ? 'Status' : 'Scale';
-    // The scale subresource reads and writes an autoscaling/v1 Scale, whatever the parent kind.
-    const subGvk = sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : gvk;
-    paths[`${item}/${sub}`] = {
-      get: op('read', `${ns}${k.kind}${Sub}`, `read ${sub} of the specified ${k.kind}`, subGvk),
-      put: op('replace', `${ns}${k.kind}${Sub}`, `replace ${sub} of the specified ${k.kind}`, subGvk),
-      patch: op(
-        'patch',
-        `${ns}${k.kind}${Sub}`,
-        `partially update ${sub} of the specified ${k.kind}`,
-        subGvk,
-      ),
-      parameters: [P.name(k.kind), ...scopeParams, P.pretty],
-    };
-  }
-  if (k.namespaced) {
-    paths[`${base}/${k.plural}`] = {
-      get: op('list', `${k.kind}ForAllNamespaces`, `list or watch objects of kind ${k.kind}`),
-      parameters: [P.pretty],
-    };
-  }
-  return paths;
+  // Go leaves an empty map out: the OIDC documents (no group-version's) have no `schemas`.
+  if (Object.keys(schemas).length === 0)
+    delete (doc.components as Partial<OpenApiV3GroupDocument['components']>).schemas;
+  return doc;
 }
 
 /**
- * The OpenAPI v3 document of one group-version ("" group = core): every path of its kinds, with
- * list/create/deletecollection, read/replace/patch/delete, status/scale and all-namespaces list
- * operations, each tagged with `x-kubernetes-group-version-kind`, and the `components.schemas`
- * of its kinds (with `descriptions`, the upstream description of every type and field).
+ * The OpenAPI v3 document of one group-version ("" group = core): every route of its kinds
+ * (openapi-v3-paths.ts) and every schema those reach (openapi-v3-components.ts). A group-version
+ * of custom resources only is apiextensions-apiserver's document (openapiv3 controller): its own
+ * info, its kinds' schemas built from their definitions, no security scheme.
  */
 export function openApiV3GroupDocument(
   kinds: readonly ResourceKind[],
@@ -272,24 +251,19 @@ export function openApiV3GroupDocument(
   version: string,
   descriptions?: ApiDescriptionTable,
 ): OpenApiV3GroupDocument {
-  const paths: Record<string, OpenApiPathItem> = {};
-  const served = kinds
-    .filter((k) => k.group === group && k.version === version)
-    .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
-  for (const k of served) Object.assign(paths, k.custom ? customKindPaths(k) : kindPaths(k));
-  const builtins = served.filter((k) => !k.custom);
-  const schemas = {
-    ...componentSchemas(builtins, descriptions),
-    ...customComponentSchemas(served, descriptions),
-  };
+  const paths = v3GroupVersionPaths(kinds, group, version);
+  const served = kinds.filter((k) => k.group === group && k.version === version);
+  const known = customComponentSchemas(served, descriptions);
+  const source = schemaSource(kinds, descriptions);
+  if (served.some((k) => !k.custom)) return builtinDocument(paths, known, source, { group, version });
+  const customSource: SchemaSource = (name) =>
+    (V3_REFERENCE.customDefinitions[name] as Json | undefined) ?? source(name);
   return {
     openapi: '3.0.0',
-    // A group-version of definitions only is apiextensions-apiserver's document (openapiv3 controller).
-    info:
-      builtins.length === 0
-        ? { ...CUSTOM_DOCUMENT_INFO }
-        : { title: 'Kubernetes', version: KUBE_GIT_VERSION },
+    info: { ...CUSTOM_DOCUMENT_INFO },
     paths,
-    components: { schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))) },
+    components: {
+      schemas: reachedSchemas({ paths, names: [] }, known, customSource) as Record<string, OpenApiSchema>,
+    },
   };
 }

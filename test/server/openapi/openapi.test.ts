@@ -26,7 +26,7 @@ function supportsFieldValidation(
     const patch = item.patch;
     if (!patch) return false;
     const g = patch['x-kubernetes-group-version-kind'];
-    if (g.group !== gvk.group || g.version !== gvk.version || g.kind !== gvk.kind) return false;
+    if (g?.group !== gvk.group || g.version !== gvk.version || g.kind !== gvk.kind) return false;
     return (patch.parameters ?? []).some((p) => p.name === 'fieldValidation' && p.in === 'query');
   });
 }
@@ -34,8 +34,20 @@ function supportsFieldValidation(
 describe('/openapi/v3 root', () => {
   const { root, documents } = buildOpenApiV3(KINDS);
 
-  it('lists every group-version with a serverRelativeURL carrying the document hash', () => {
-    expect(Object.keys(root.paths)).toEqual(['api/v1', 'apis/apps/v1', 'apis/coordination.k8s.io/v1']);
+  it('lists every group-version, group and server web service with a serverRelativeURL carrying the document hash', () => {
+    // Sorted, as Go writes the map; a document per web service as kube-apiserver registers them.
+    expect(Object.keys(root.paths)).toEqual([
+      '.well-known/openid-configuration',
+      'api',
+      'api/v1',
+      'apis',
+      'apis/apps',
+      'apis/apps/v1',
+      'apis/coordination.k8s.io',
+      'apis/coordination.k8s.io/v1',
+      'openid/v1/jwks',
+      'version',
+    ]);
     for (const [key, { serverRelativeURL }] of Object.entries(root.paths)) {
       const doc = documents.get(key)!;
       const expected = createHash('sha512').update(doc.body).digest('hex').toUpperCase();
@@ -82,7 +94,7 @@ describe('/openapi/v3 group documents', () => {
   it('is an OpenAPI 3.0.0 document with components.schemas', () => {
     const doc = openApiV3GroupDocument(KINDS, 'apps', 'v1');
     expect(doc.openapi).toBe('3.0.0');
-    expect(doc.info).toEqual({ title: 'Kubernetes', version: 'v1.33.1' });
+    expect(doc.info).toEqual({ title: 'Kubernetes', version: '1.37' });
     expect(doc.components.schemas['io.k8s.api.apps.v1.Deployment']).toBeDefined();
   });
 
@@ -91,11 +103,15 @@ describe('/openapi/v3 group documents', () => {
     const base = '/apis/apps/v1/namespaces/{namespace}/deployments';
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
+        '/apis/apps/v1/',
         base,
         `${base}/{name}`,
         `${base}/{name}/scale`,
         `${base}/{name}/status`,
         '/apis/apps/v1/deployments',
+        '/apis/apps/v1/watch/deployments',
+        '/apis/apps/v1/watch/namespaces/{namespace}/deployments',
+        '/apis/apps/v1/watch/namespaces/{namespace}/deployments/{name}',
       ].sort(),
     );
     const ids = (path: string) =>
@@ -203,14 +219,19 @@ describe('/openapi/v3 components.schemas', () => {
       Object.entries(doc.components.schemas)
         .filter(([, s]) => s['x-kubernetes-group-version-kind'])
         .map(([name, s]) => [name, s['x-kubernetes-group-version-kind']]);
-    expect(tagged(apps)).toEqual([
-      ['io.k8s.api.apps.v1.Deployment', [{ group: 'apps', kind: 'Deployment', version: 'v1' }]],
-      ['io.k8s.api.autoscaling.v1.Scale', [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }]],
+    const appsTags = Object.fromEntries(tagged(apps));
+    const gvk = (group: string, kind: string) => [{ group, kind, version: 'v1' }];
+    expect(appsTags['io.k8s.api.apps.v1.Deployment']).toEqual(gvk('apps', 'Deployment'));
+    expect(appsTags['io.k8s.api.apps.v1.DeploymentList']).toEqual(gvk('apps', 'DeploymentList'));
+    expect(appsTags['io.k8s.api.autoscaling.v1.Scale']).toEqual(gvk('autoscaling', 'Scale'));
+    // The meta types every group registers name the core group-version and the document's own.
+    expect(appsTags['io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions']).toEqual([
+      ...gvk('', 'DeleteOptions'),
+      ...gvk('apps', 'DeleteOptions'),
     ]);
-    expect(tagged(core).map(([name]) => name)).toEqual([
-      'io.k8s.api.core.v1.Namespace',
-      'io.k8s.api.core.v1.Pod',
-    ]);
+    const coreTags = Object.fromEntries(tagged(core));
+    expect(coreTags['io.k8s.api.core.v1.Pod']).toEqual(gvk('', 'Pod'));
+    expect(coreTags['io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent']).toEqual(gvk('', 'WatchEvent'));
   });
 
   it('resolves every $ref inside the same document', () => {
@@ -280,6 +301,8 @@ describe('/openapi/v3 components.schemas', () => {
   it('builds for every served kind without conflicting patch strategies', () => {
     const { documents } = buildOpenApiV3(REGISTRY);
     for (const doc of documents.values()) {
+      // The group-version documents; the OIDC ones have no schemas.
+      if (!/^(?:api|apis\/[^/]+)\/v/.test(doc.key)) continue;
       const body = JSON.parse(doc.body) as OpenApiV3GroupDocument;
       expect(Object.keys(body.components.schemas).length, doc.key).toBeGreaterThan(0);
     }

@@ -6,7 +6,9 @@ import {
 import type { FieldError } from '../../../../../src/server/kinds/types.js';
 
 const texts = (errors: FieldError[]) => errors.map((e) => `${e.field}: ${e.message}`);
-const svc = (spec: Record<string, unknown>) => ({ spec: { type: 'ClusterIP', ...spec } });
+const svc = (spec: Record<string, unknown>): { spec: Record<string, unknown> } => ({
+  spec: { type: 'ClusterIP', ...spec },
+});
 
 describe('normalizeClusterIPs', () => {
   it('on a create, gives clusterIPs from clusterIP, never the other way', () => {

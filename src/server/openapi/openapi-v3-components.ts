@@ -143,6 +143,19 @@ function makeSource(
   };
 }
 
+/** The schema names each schema refers to, by object: documents share most schemas. */
+const schemaRefs = new WeakMap<object, string[]>();
+
+function refsOfSchema(schema: Json): string[] {
+  let refs = schemaRefs.get(schema);
+  if (!refs) {
+    refs = [];
+    refsIn(schema, refs);
+    schemaRefs.set(schema, refs);
+  }
+  return refs;
+}
+
 /** The schema names `node` refers to. */
 function refsIn(node: unknown, into: string[]): void {
   if (Array.isArray(node)) for (const n of node) refsIn(n, into);
@@ -166,14 +179,22 @@ export function reachedSchemas(
 ): Record<string, Json> {
   const out: Record<string, Json> = {};
   const pending: string[] = [...roots.names];
-  refsIn(roots.paths, pending);
+  // Only bodies and responses name models; the parameters (most of a path's bytes) never do.
+  for (const item of Object.values(roots.paths) as Json[]) {
+    for (const op of Object.values(item) as Json[]) {
+      if (Array.isArray(op)) continue;
+      refsIn((op.requestBody as Json | undefined)?.content, pending);
+      for (const answer of Object.values((op.responses ?? {}) as Record<string, Json>))
+        refsIn(answer.content, pending);
+    }
+  }
   while (pending.length > 0) {
     const name = pending.pop()!;
     if (name in out) continue;
     const schema = (known[name] as Json | undefined) ?? source(name);
     if (!schema) continue;
     out[name] = schema;
-    refsIn(schema, pending);
+    pending.push(...refsOfSchema(schema));
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

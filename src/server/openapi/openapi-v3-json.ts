@@ -101,24 +101,53 @@ export function goSchema(schema: Json): Json {
   return out;
 }
 
+const ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/** JSON text with encoding/json's HTML-safe escapes. */
+function escaped(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => ESCAPES[c]!);
+}
+
+/** Each schema's bytes, by object: documents share most schemas (ObjectMeta is in every one). */
+const schemaBytes = new WeakMap<object, string>();
+
+function schemaJson(schema: Json): string {
+  let json = schemaBytes.get(schema);
+  if (json === undefined) {
+    json = escaped(JSON.stringify(goSchema(schema)));
+    schemaBytes.set(schema, json);
+  }
+  return json;
+}
+
 /** `doc` serialized as kube-apiserver serves it: its component schemas in Go's order, HTML-safe escapes. */
-export function goJsonDocument(doc: { components: { schemas?: Record<string, unknown> } }): string {
-  const schemas = doc.components.schemas;
-  const ordered = schemas
-    ? {
-        ...doc,
-        components: {
-          ...doc.components,
-          schemas: Object.fromEntries(
-            Object.entries(schemas).map(([name, s]) => [name, goSchema(s as Json)]),
-          ),
-        },
+export function goJsonDocument(
+  doc: Record<string, unknown> & { components: Record<string, unknown> },
+): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(doc)) {
+    if (key !== 'components') {
+      parts.push(`${JSON.stringify(key)}:${escaped(JSON.stringify(value))}`);
+      continue;
+    }
+    const inner: string[] = [];
+    for (const [name, part] of Object.entries(doc.components)) {
+      if (name !== 'schemas') {
+        inner.push(`${JSON.stringify(name)}:${escaped(JSON.stringify(part))}`);
+        continue;
       }
-    : doc;
-  return JSON.stringify(ordered)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+      const entries = Object.entries(part as Record<string, Json>).map(
+        ([schemaName, schema]) => `${escaped(JSON.stringify(schemaName))}:${schemaJson(schema)}`,
+      );
+      inner.push(`"schemas":{${entries.join(',')}}`);
+    }
+    parts.push(`"components":{${inner.join(',')}}`);
+  }
+  return `{${parts.join(',')}}`;
 }

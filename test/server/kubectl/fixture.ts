@@ -35,7 +35,13 @@ export function useKubectlServer(
   beforeAll(async () => {
     dir = tempDir();
     await mkdir(join(dir, 'home'), { recursive: true });
-    server = await startServer({ compactionInterval: 0, ...options, kubeconfigOut: join(dir, 'kubeconfig') });
+    // No serviceaccount controller runs: the ServiceAccount plugin is off, as envtest runs kube-apiserver.
+    server = await startServer({
+      compactionInterval: 0,
+      disableAdmissionPlugins: ['ServiceAccount'],
+      ...options,
+      kubeconfigOut: join(dir, 'kubeconfig'),
+    });
     kubectl = new KubectlSession(binary, dir, server.kubeconfigPath!, namespace);
     await ensureNamespace(server, namespace);
   });

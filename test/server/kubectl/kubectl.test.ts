@@ -57,6 +57,8 @@ describe.skipIf(!haveKubectl)('kubectl conformance', () => {
     dir = tempDir();
     server = await startServer({
       kubeconfigOut: join(dir, 'kubeconfig'),
+      // No serviceaccount controller runs: the ServiceAccount plugin is off, as envtest runs kube-apiserver.
+      disableAdmissionPlugins: ['ServiceAccount'],
       // Short enough that the 3 s raw watch sees bookmarks, and that `get -w` would too if it asked.
       bookmarkInterval: 300,
       bookmarkLead: 100,

@@ -113,7 +113,7 @@ export async function servedOpenApiV3(kinds: readonly ResourceKind[]): Promise<O
 function buildDocuments(kinds: readonly ResourceKind[], descriptions?: ApiDescriptionTable): OpenApiV3 {
   const documents = new Map<string, OpenApiV3Document>();
   const add = (key: string, doc: OpenApiV3GroupDocument) => {
-    const body = goJsonDocument(doc as unknown as Parameters<typeof goJsonDocument>[0]);
+    const body = goJsonDocument(doc);
     const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
     documents.set(key, { key, body, hash });
   };

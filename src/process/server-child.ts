@@ -37,6 +37,9 @@ runServerChild({
   async start(own) {
     const options = JSON.parse(process.env.WATCHMARK_STUDY_SERVER ?? '{}') as ServerOptions;
     const server = await startServer({
+      // The study's simulated cluster runs no serviceaccount controller: the ServiceAccount
+      // plugin, which would require each namespace's account of every pod, is off (as envtest).
+      disableAdmissionPlugins: ['ServiceAccount'],
       ...options,
       log: (line) => process.stderr.write(`study server: ${line}\n`),
     });

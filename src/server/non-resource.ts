@@ -218,7 +218,8 @@ export async function serveNonResource(
   if (path.startsWith('/openapi/v3')) {
     const { servedOpenApiV3 } = await import('./openapi/openapi.js');
     const openapi = await servedOpenApiV3(ctx.kinds.all());
-    if (path === '/openapi/v3') return reply(ctx, res, 200, openapi.root);
+    // kube-openapi serves the index through http.ServeContent, which sniffs JSON text as text/plain.
+    if (path === '/openapi/v3') return reply(ctx, res, 200, openapi.root, 'text/plain; charset=utf-8');
     const doc = openapi.documents.get(path.slice('/openapi/v3/'.length));
     if (doc) return serveOpenApiV3Document(ctx, req, res, doc, query);
   }

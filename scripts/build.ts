@@ -38,10 +38,13 @@ export const ENTRY_POINTS = [
   'server/openapi/openapi-descriptions.generated',
 ];
 
+/** `--silent`, or npm's own (`npm run build --silent`, as `npm start` runs it): no step lines. */
+const quiet = process.argv.includes('--silent') || process.env.npm_config_loglevel === 'silent';
+
 function step(what: string, run: () => void | Promise<void>): Promise<void> {
   const t0 = performance.now();
   return Promise.resolve(run()).then(() => {
-    if (!process.argv.includes('--silent')) console.log(`${what} (${Math.round(performance.now() - t0)} ms)`);
+    if (!quiet) console.log(`${what} (${Math.round(performance.now() - t0)} ms)`);
   });
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../../src/controllers/service-cidr-prefixes.js';
 import { ManualClock } from '../../src/protocol/clock.js';
 import { type TestCluster, testCluster } from '../../src/testing/index.js';
-import { eventually } from '../helpers/wait.js';
+import { eventually, waitUntil } from '../helpers/wait.js';
 
 const sc = (name: string, cidrs: string[]) => ({ metadata: { name }, spec: { cidrs } });
 
@@ -98,9 +98,11 @@ describe('the ServiceCIDR controller', () => {
       message:
         'There are still IPAddresses referencing the ServiceCIDR, please remove them or create a new ServiceCIDR',
     });
+    const before = controller.stats().syncs;
     await services.delete('web');
-    // Free now, but within the grace period after its deletionTimestamp: still there.
-    await new Promise((r) => setTimeout(r, 300));
+    // Free now, but within the grace period after its deletionTimestamp: once the controller has
+    // synced the CIDR again (its IPAddress is gone), it is still there.
+    await waitUntil(() => controller.stats().syncs > before, 'a sync after the Service went');
     expect((await cidrs().find('held'))?.metadata?.finalizers).toEqual([SERVICE_CIDR_FINALIZER]);
     clock.advance(15_000);
     await eventually(async () => ((await cidrs().find('held')) ? undefined : true), 'held gone');

@@ -13,7 +13,7 @@
  */
 import type { KubeObject } from '../../protocol/events.js';
 import { isConflict, isNotFound } from '../../protocol/status.js';
-import { rec, str } from '../kinds/access.js';
+import { rec, sameJson, str } from '../kinds/access.js';
 import type { ResourceKind } from '../kinds/types.js';
 import type { ObjectStorage } from '../registry/object-storage.js';
 
@@ -29,15 +29,6 @@ export function parseGoBool(value: string | undefined): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
   return undefined;
-}
-
-/** JSON with object keys sorted: equality.Semantic.DeepEqual for these plain specs. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
 }
 
 /**
@@ -57,7 +48,7 @@ function specEqualish(bootstrap: KubeObject, current: KubeObject): boolean {
       else mine[field] = theirs;
     }
   }
-  return canonical(expected) === canonical(actual);
+  return sameJson(expected, actual);
 }
 
 /** `ReviseIfNeeded`: the object to write, or undefined when it is as it should be. */
